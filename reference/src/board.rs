@@ -1,0 +1,415 @@
+//! The reference `Board`: an immutable n-by-n sliding-puzzle position.
+//!
+//! This module owns the board's representation and its methods, which mirror the assignment's `Board` API
+//! method for method. Two choices matter to the rest of the project:
+//!
+//! - **Compactness.** Tiles live in one boxed byte slice: one byte per tile for n ≤ 15 and two (little-endian)
+//!   beyond, so a 3-by-3 board costs 9 heap bytes plus a 32-byte handle. The blank's position, hamming and
+//!   manhattan are cached at construction and updated in O(1) when a neighbor is built, so every method is
+//!   O(n²) or better and the solver's hot path is one copy and one swap.
+//! - **Fixed orders.** `neighbors()` moves the blank down, right, left, up, and `twin()` swaps row-major
+//!   positions 0 and 1 unless one is the blank (then the last two). The official grader's reference counts
+//!   arise from exactly these orders, so changing them changes every baseline instructors know.
+//!
+//! Invalid grids are rejected by [`Board::new`] with a [`BoardError`]; nothing here panics on user input.
+
+use std::fmt;
+
+/// The smallest board dimension the assignment allows.
+pub const MIN_DIMENSION: usize = 2;
+/// The largest board dimension the assignment allows (n < 128).
+pub const MAX_DIMENSION: usize = 127;
+/// Boards up to this dimension store one byte per tile; larger ones store two.
+const MAX_BYTE_DIMENSION: usize = 15;
+
+/// Why a grid of tiles is not a valid board.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BoardError {
+    /// The dimension is outside 2..=127.
+    #[error("board dimension {0} is out of range: n must be between 2 and 127")]
+    DimensionOutOfRange(usize),
+    /// A row has a different length from the number of rows.
+    #[error("row {row} has {len} tiles, expected {expected} (the grid must be n-by-n)")]
+    NotSquare {
+        /// Zero-based row index.
+        row: usize,
+        /// Tiles found in that row.
+        len: usize,
+        /// Tiles expected (the number of rows).
+        expected: usize,
+    },
+    /// A tile value is not in 0..n²−1.
+    #[error("tile {value} at row {row}, column {col} is out of range: tiles must be 0..={max}")]
+    TileOutOfRange {
+        /// The offending value.
+        value: i64,
+        /// Zero-based row.
+        row: usize,
+        /// Zero-based column.
+        col: usize,
+        /// The largest allowed value (n² − 1).
+        max: usize,
+    },
+    /// A tile value appears twice, so the grid is not a permutation of 0..n²−1.
+    #[error("tile {value} appears more than once (at row {row}, column {col} again)")]
+    DuplicateTile {
+        /// The repeated value.
+        value: usize,
+        /// Zero-based row of the second occurrence.
+        row: usize,
+        /// Zero-based column of the second occurrence.
+        col: usize,
+    },
+}
+
+/// An immutable n-by-n sliding-puzzle board (2 ≤ n ≤ 127, tiles 0..n²−1, 0 = blank).
+///
+/// ```
+/// use reference::Board;
+/// let board = Board::new(&[vec![8, 1, 3], vec![4, 0, 2], vec![7, 6, 5]]).unwrap();
+/// assert_eq!(board.hamming(), 5);
+/// assert_eq!(board.manhattan(), 10);
+/// assert_eq!(board.to_string(), "3\n 8  1  3 \n 4  0  2 \n 7  6  5 \n");
+/// ```
+#[derive(Clone)]
+pub struct Board {
+    /// Row-major tiles: one byte each for n ≤ 15, two little-endian bytes each beyond.
+    tiles: Box<[u8]>,
+    manhattan: u32,
+    hamming: u32,
+    blank: u16,
+    n: u8,
+}
+
+impl Board {
+    /// Builds a board from rows of tiles (`tiles[row][col]`), checking that the grid is n-by-n with
+    /// 2 ≤ n ≤ 127 and holds each of 0..n²−1 exactly once.
+    pub fn new<R: AsRef<[u32]>>(rows: &[R]) -> Result<Board, BoardError> {
+        let n = rows.len();
+        let mut flat = Vec::with_capacity(n * n);
+        for (row, tiles) in rows.iter().enumerate() {
+            let tiles = tiles.as_ref();
+            if tiles.len() != n {
+                check_dimension(n)?;
+                return Err(BoardError::NotSquare { row, len: tiles.len(), expected: n });
+            }
+            flat.extend(tiles.iter().map(|&t| i64::from(t)));
+        }
+        Board::from_row_major(n, &flat)
+    }
+
+    /// Builds a board from `n` and its n² tiles in row-major order (values as read from a file, so negative
+    /// or huge values are reported rather than wrapped).
+    pub fn from_row_major(n: usize, tiles: &[i64]) -> Result<Board, BoardError> {
+        check_dimension(n)?;
+        if tiles.len() != n * n {
+            let row = tiles.len() / n;
+            return Err(BoardError::NotSquare { row, len: tiles.len() % n, expected: n });
+        }
+        let max = n * n - 1;
+        let mut seen = vec![false; n * n];
+        for (i, &value) in tiles.iter().enumerate() {
+            let (row, col) = (i / n, i % n);
+            if value < 0 || value as u64 > max as u64 {
+                return Err(BoardError::TileOutOfRange { value, row, col, max });
+            }
+            let v = value as usize;
+            if std::mem::replace(&mut seen[v], true) {
+                return Err(BoardError::DuplicateTile { value: v, row, col });
+            }
+        }
+        Ok(Board::from_valid(n, tiles.iter().map(|&t| t as usize)))
+    }
+
+    /// The goal board of dimension `n`: tiles 1..n²−1 in order, blank last.
+    pub fn goal(n: usize) -> Result<Board, BoardError> {
+        check_dimension(n)?;
+        Ok(Board::from_valid(n, (1..n * n).chain(std::iter::once(0))))
+    }
+
+    /// Builds a board from a known-valid permutation; computes the cached fields.
+    fn from_valid(n: usize, tiles: impl Iterator<Item = usize>) -> Board {
+        let width = if n <= MAX_BYTE_DIMENSION { 1 } else { 2 };
+        let mut board = Board {
+            tiles: vec![0u8; n * n * width].into_boxed_slice(),
+            manhattan: 0,
+            hamming: 0,
+            blank: 0,
+            n: n as u8,
+        };
+        for (i, tile) in tiles.enumerate() {
+            board.set(i, tile);
+            if tile == 0 {
+                board.blank = i as u16;
+            } else {
+                board.hamming += u32::from(tile != i + 1);
+                board.manhattan += board.distance(tile, i);
+            }
+        }
+        board
+    }
+
+    /// The board dimension n.
+    pub fn dimension(&self) -> usize {
+        usize::from(self.n)
+    }
+
+    /// The tile at (`row`, `col`), 0 for the blank. Panics if out of bounds, like indexing.
+    pub fn tile_at(&self, row: usize, col: usize) -> usize {
+        let n = self.dimension();
+        assert!(row < n && col < n, "tile_at({row}, {col}) outside a {n}-by-{n} board");
+        self.get(row * n + col)
+    }
+
+    /// All tiles in row-major order.
+    pub fn tiles(&self) -> impl ExactSizeIterator<Item = usize> + '_ {
+        (0..self.len()).map(move |i| self.get(i))
+    }
+
+    /// The tiles as rows, the shape the constructor takes.
+    pub fn to_rows(&self) -> Vec<Vec<u32>> {
+        let n = self.dimension();
+        (0..n).map(|r| (0..n).map(|c| self.get(r * n + c) as u32).collect()).collect()
+    }
+
+    /// The blank's (row, column).
+    pub fn blank(&self) -> (usize, usize) {
+        let n = self.dimension();
+        (usize::from(self.blank) / n, usize::from(self.blank) % n)
+    }
+
+    /// The number of tiles out of place (the blank is not counted).
+    pub fn hamming(&self) -> u32 {
+        self.hamming
+    }
+
+    /// The sum over tiles of row distance plus column distance to the goal position (blank not counted).
+    pub fn manhattan(&self) -> u32 {
+        self.manhattan
+    }
+
+    /// Whether this is the goal board.
+    pub fn is_goal(&self) -> bool {
+        self.hamming == 0
+    }
+
+    /// Every board one slide away, the blank moving down, right, left, up (2, 3 or 4 boards).
+    pub fn neighbors(&self) -> Vec<Board> {
+        let n = self.dimension();
+        let (row, col) = self.blank();
+        let blank = usize::from(self.blank);
+        let mut out = Vec::with_capacity(4);
+        if row + 1 < n {
+            out.push(self.slide(blank + n));
+        }
+        if col + 1 < n {
+            out.push(self.slide(blank + 1));
+        }
+        if col > 0 {
+            out.push(self.slide(blank - 1));
+        }
+        if row > 0 {
+            out.push(self.slide(blank - n));
+        }
+        out
+    }
+
+    /// The board with the tiles at row-major positions 0 and 1 exchanged, or the last two if either of those
+    /// is the blank.
+    pub fn twin(&self) -> Board {
+        let len = self.len();
+        let (a, b) = if self.get(0) != 0 && self.get(1) != 0 { (0, 1) } else { (len - 2, len - 1) };
+        let (ta, tb) = (self.get(a), self.get(b));
+        let mut twin = self.clone();
+        twin.set(a, tb);
+        twin.set(b, ta);
+        twin.manhattan =
+            self.manhattan - self.distance(ta, a) - self.distance(tb, b) + self.distance(tb, a) + self.distance(ta, b);
+        twin.hamming = self.hamming - u32::from(ta != a + 1) - u32::from(tb != b + 1)
+            + u32::from(tb != a + 1)
+            + u32::from(ta != b + 1);
+        twin
+    }
+
+    /// The board with the blank moved into position `to` (which holds a tile adjacent to the blank).
+    fn slide(&self, to: usize) -> Board {
+        let from = usize::from(self.blank);
+        let tile = self.get(to);
+        let mut next = self.clone();
+        next.set(from, tile);
+        next.set(to, 0);
+        next.blank = to as u16;
+        next.manhattan = self.manhattan - self.distance(tile, to) + self.distance(tile, from);
+        next.hamming = self.hamming - u32::from(tile != to + 1) + u32::from(tile != from + 1);
+        next
+    }
+
+    /// Manhattan distance of tile `tile` (non-zero) at index `at` from its goal index.
+    fn distance(&self, tile: usize, at: usize) -> u32 {
+        let n = self.dimension();
+        let goal = tile - 1;
+        ((at / n).abs_diff(goal / n) + (at % n).abs_diff(goal % n)) as u32
+    }
+
+    fn len(&self) -> usize {
+        self.dimension() * self.dimension()
+    }
+
+    fn get(&self, i: usize) -> usize {
+        if self.dimension() <= MAX_BYTE_DIMENSION {
+            usize::from(self.tiles[i])
+        } else {
+            usize::from(u16::from_le_bytes([self.tiles[2 * i], self.tiles[2 * i + 1]]))
+        }
+    }
+
+    fn set(&mut self, i: usize, tile: usize) {
+        if self.dimension() <= MAX_BYTE_DIMENSION {
+            self.tiles[i] = tile as u8;
+        } else {
+            self.tiles[2 * i..2 * i + 2].copy_from_slice(&(tile as u16).to_le_bytes());
+        }
+    }
+
+    /// Bytes this board occupies: its handle plus the heap bytes it owns.
+    pub fn memory_bytes(&self) -> usize {
+        std::mem::size_of::<Board>() + self.tiles.len()
+    }
+}
+
+fn check_dimension(n: usize) -> Result<(), BoardError> {
+    if (MIN_DIMENSION..=MAX_DIMENSION).contains(&n) {
+        Ok(())
+    } else {
+        Err(BoardError::DimensionOutOfRange(n))
+    }
+}
+
+impl PartialEq for Board {
+    fn eq(&self, other: &Board) -> bool {
+        self.n == other.n && self.tiles == other.tiles
+    }
+}
+
+impl Eq for Board {}
+
+/// Hashes what equality compares: the dimension and the tiles.
+impl std::hash::Hash for Board {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.n.hash(state);
+        self.tiles.hash(state);
+    }
+}
+
+/// The assignment's `toString()`: the size on the first line, then each row with every tile as `%2d `.
+impl fmt::Display for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.dimension();
+        writeln!(f, "{n}")?;
+        for row in 0..n {
+            for col in 0..n {
+                write!(f, "{:2} ", self.get(row * n + col))?;
+            }
+            writeln!(f)?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let rows: Vec<String> =
+            self.to_rows().iter().map(|r| r.iter().map(u32::to_string).collect::<Vec<_>>().join(" ")).collect();
+        write!(f, "Board[{}]", rows.join(" / "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+
+    fn board(rows: &[&[u32]]) -> Board {
+        Board::new(rows).unwrap()
+    }
+
+    #[test]
+    fn assignment_worked_example() {
+        let b = board(&[&[8, 1, 3], &[4, 0, 2], &[7, 6, 5]]);
+        assert_eq!((b.hamming(), b.manhattan(), b.dimension()), (5, 10, 3));
+        assert!(!b.is_goal());
+        assert_eq!(b.blank(), (1, 1));
+    }
+
+    #[test]
+    fn board_handle_is_32_bytes_so_small_boards_cost_n_squared_plus_32() {
+        assert_eq!(std::mem::size_of::<Board>(), 32);
+        assert_eq!(board(&[&[1, 2, 3], &[4, 5, 6], &[7, 8, 0]]).memory_bytes(), 9 + 32);
+    }
+
+    #[test]
+    fn display_matches_the_assignment_to_string() {
+        let b = board(&[&[1, 0], &[3, 2]]);
+        assert_eq!(b.to_string(), "2\n 1  0 \n 3  2 \n");
+        let big = Board::goal(11).unwrap().to_string();
+        assert!(big.starts_with("11\n 1  2  3 "), "{big}");
+        assert!(big.ends_with("118 119 120  0 \n"), "{big}");
+    }
+
+    #[test]
+    fn neighbors_move_the_blank_down_right_left_up() {
+        let b = board(&[&[1, 2, 3], &[4, 0, 5], &[6, 7, 8]]);
+        let blanks: Vec<_> = b.neighbors().iter().map(Board::blank).collect();
+        assert_eq!(blanks, vec![(2, 1), (1, 2), (1, 0), (0, 1)]);
+        let corner = board(&[&[0, 1], &[2, 3]]);
+        let blanks: Vec<_> = corner.neighbors().iter().map(Board::blank).collect();
+        assert_eq!(blanks, vec![(1, 0), (0, 1)]);
+    }
+
+    #[rstest]
+    #[case("1 2 3 4 0 5 6 7 8", "2 1 3 4 0 5 6 7 8")]
+    #[case("0 2 3 4 1 5 6 7 8", "0 2 3 4 1 5 6 8 7")]
+    #[case("1 2 3 4 5 6 7 8 0", "2 1 3 4 5 6 7 8 0")]
+    #[case("3 0 1 2", "3 0 2 1")]
+    fn twin_swaps_first_two_or_last_two(#[case] tiles: &str, #[case] expected: &str) {
+        let parse = |s: &str| {
+            let t: Vec<i64> = s.split(' ').map(|x| x.parse().unwrap()).collect();
+            let n = (t.len() as f64).sqrt() as usize;
+            Board::from_row_major(n, &t).unwrap()
+        };
+        let (twin, expected) = (parse(tiles).twin(), parse(expected));
+        assert_eq!(twin, expected);
+        assert_eq!((twin.hamming(), twin.manhattan()), (expected.hamming(), expected.manhattan()));
+    }
+
+    #[test]
+    fn incremental_distances_match_recomputation_on_large_boards() {
+        let goal = Board::goal(20).unwrap();
+        let mut b = goal.clone();
+        for step in 0..50 {
+            let ns = b.neighbors();
+            b = ns[step % ns.len()].clone();
+            let fresh = Board::from_row_major(20, &b.tiles().map(|t| t as i64).collect::<Vec<_>>()).unwrap();
+            assert_eq!((b.hamming(), b.manhattan()), (fresh.hamming(), fresh.manhattan()));
+        }
+        assert_eq!(goal.tile_at(19, 19), 0);
+        assert_eq!(goal.tile_at(19, 18), 399);
+    }
+
+    #[rstest]
+    #[case(vec![vec![0]], BoardError::DimensionOutOfRange(1))]
+    #[case(vec![vec![1, 0], vec![2]], BoardError::NotSquare { row: 1, len: 1, expected: 2 })]
+    #[case(vec![vec![1, 0], vec![2, 4]], BoardError::TileOutOfRange { value: 4, row: 1, col: 1, max: 3 })]
+    #[case(vec![vec![1, 0], vec![1, 2]], BoardError::DuplicateTile { value: 1, row: 1, col: 0 })]
+    fn invalid_grids_are_rejected_with_a_reason(#[case] rows: Vec<Vec<u32>>, #[case] error: BoardError) {
+        assert_eq!(Board::new(&rows).unwrap_err(), error);
+    }
+
+    #[test]
+    fn errors_read_as_sentences() {
+        let e = Board::from_row_major(3, &[1, 2, 3, 4, 5, 6, 7, 8, -1]).unwrap_err();
+        assert_eq!(e.to_string(), "tile -1 at row 2, column 2 is out of range: tiles must be 0..=8");
+        assert!(Board::new::<Vec<u32>>(&[]).is_err());
+        assert!(Board::goal(128).is_err());
+    }
+}

@@ -1,0 +1,235 @@
+//! An independent oracle: the parity rule for solvability and exact distances for every 2-by-2 and 3-by-3
+//! board.
+//!
+//! The tables come from one breadth-first search over the whole state space from the goal, on raw tile
+//! arrays and permutation ranks — no code shared with [`Solver`](crate::Solver) or `Board::neighbors` — so
+//! the solver can be checked against something that cannot share its bugs.
+
+use std::sync::OnceLock;
+
+use crate::Board;
+
+/// Whether a board is solvable, by the parity rule: count inversions among the non-blank tiles in row-major
+/// order; for odd n the board is solvable iff the count is even, for even n iff count + blank row is odd.
+///
+/// ```
+/// use reference::{oracle, Board};
+/// let unsolvable = Board::new(&[vec![1, 2, 3], vec![4, 5, 6], vec![8, 7, 0]]).unwrap();
+/// assert!(!oracle::is_solvable(&unsolvable));
+/// assert!(oracle::is_solvable(&Board::goal(4).unwrap()));
+/// ```
+pub fn is_solvable(board: &Board) -> bool {
+    let n = board.dimension();
+    let tiles: Vec<usize> = board.tiles().collect();
+    let inversions = count_inversions(&tiles);
+    let blank_row = board.blank().0;
+    if n % 2 == 1 {
+        inversions.is_multiple_of(2)
+    } else {
+        !(inversions + blank_row).is_multiple_of(2)
+    }
+}
+
+/// Inversions among non-blank tiles, with a Fenwick tree (O(n² log n), fine for 127-by-127).
+fn count_inversions(tiles: &[usize]) -> usize {
+    let mut tree = vec![0usize; tiles.len() + 1];
+    let mut inversions = 0;
+    for (seen, &t) in tiles.iter().filter(|&&t| t != 0).enumerate() {
+        let mut smaller_or_equal = 0;
+        let mut i = t;
+        while i > 0 {
+            smaller_or_equal += tree[i];
+            i &= i - 1;
+        }
+        inversions += seen - smaller_or_equal;
+        let mut i = t;
+        while i < tree.len() {
+            tree[i] += 1;
+            i += i & i.wrapping_neg();
+        }
+    }
+    inversions
+}
+
+/// Exact distances to the goal for every board of one small dimension (2 or 3).
+pub struct DistanceTable {
+    n: usize,
+    /// Distance by permutation rank; `UNREACHABLE` for the unsolvable half.
+    distance: Vec<u8>,
+}
+
+const UNREACHABLE: u8 = u8::MAX;
+
+impl DistanceTable {
+    /// The table for 2-by-2 boards (built once, on first use).
+    pub fn two_by_two() -> &'static DistanceTable {
+        static TABLE: OnceLock<DistanceTable> = OnceLock::new();
+        TABLE.get_or_init(|| DistanceTable::build(2))
+    }
+
+    /// The table for 3-by-3 boards (built once, on first use; 181,440 reachable states).
+    pub fn three_by_three() -> &'static DistanceTable {
+        static TABLE: OnceLock<DistanceTable> = OnceLock::new();
+        TABLE.get_or_init(|| DistanceTable::build(3))
+    }
+
+    /// The table for `n`, if the oracle has one (n = 2 or 3).
+    pub fn for_dimension(n: usize) -> Option<&'static DistanceTable> {
+        match n {
+            2 => Some(DistanceTable::two_by_two()),
+            3 => Some(DistanceTable::three_by_three()),
+            _ => None,
+        }
+    }
+
+    fn build(n: usize) -> DistanceTable {
+        let cells = n * n;
+        let mut distance = vec![UNREACHABLE; factorial(cells)];
+        let goal: Vec<u8> = (1..cells as u8).chain([0]).collect();
+        let mut frontier = vec![goal.clone()];
+        distance[rank(&goal)] = 0;
+        let mut depth = 0u8;
+        while !frontier.is_empty() {
+            depth += 1;
+            let mut next = Vec::new();
+            for state in &frontier {
+                let blank = state.iter().position(|&t| t == 0).unwrap_or(0);
+                for to in adjacent(n, blank) {
+                    let mut s = state.clone();
+                    s.swap(blank, to);
+                    let r = rank(&s);
+                    if distance[r] == UNREACHABLE {
+                        distance[r] = depth;
+                        next.push(s);
+                    }
+                }
+            }
+            frontier = next;
+        }
+        DistanceTable { n, distance }
+    }
+
+    /// The dimension this table covers.
+    pub fn dimension(&self) -> usize {
+        self.n
+    }
+
+    /// The exact number of moves from `board` to the goal, or `None` if unsolvable or of another size.
+    pub fn distance(&self, board: &Board) -> Option<u32> {
+        if board.dimension() != self.n {
+            return None;
+        }
+        let tiles: Vec<u8> = board.tiles().map(|t| t as u8).collect();
+        match self.distance[rank(&tiles)] {
+            UNREACHABLE => None,
+            d => Some(u32::from(d)),
+        }
+    }
+
+    /// The largest distance in the table (the puzzle's diameter: 6 for 2-by-2, 31 for 3-by-3).
+    pub fn diameter(&self) -> u32 {
+        self.distance.iter().filter(|&&d| d != UNREACHABLE).map(|&d| u32::from(d)).max().unwrap_or(0)
+    }
+
+    /// Every board exactly `k` moves from the goal, in rank order (deterministic).
+    pub fn layer(&self, k: u32) -> impl Iterator<Item = Board> + '_ {
+        let n = self.n;
+        self.distance.iter().enumerate().filter(move |(_, &d)| u32::from(d) == k && d != UNREACHABLE).map(
+            move |(r, _)| {
+                let tiles: Vec<i64> = unrank(r, n * n).into_iter().map(i64::from).collect();
+                Board::from_row_major(n, &tiles).expect("a permutation rank always gives a valid board")
+            },
+        )
+    }
+
+    /// How many boards are exactly `k` moves from the goal.
+    pub fn layer_size(&self, k: u32) -> usize {
+        self.distance.iter().filter(|&&d| d != UNREACHABLE && u32::from(d) == k).count()
+    }
+
+    /// The `index`-th board (in rank order) exactly `k` moves from the goal.
+    pub fn layer_board(&self, k: u32, index: usize) -> Option<Board> {
+        self.layer(k).nth(index)
+    }
+}
+
+fn adjacent(n: usize, at: usize) -> impl Iterator<Item = usize> {
+    let (r, c) = (at / n, at % n);
+    [(r + 1 < n).then(|| at + n), (c + 1 < n).then(|| at + 1), (c > 0).then(|| at - 1), (r > 0).then(|| at - n)]
+        .into_iter()
+        .flatten()
+}
+
+fn factorial(k: usize) -> usize {
+    (1..=k).product()
+}
+
+/// Lehmer-code rank of a permutation of 0..len.
+fn rank(perm: &[u8]) -> usize {
+    let mut r = 0;
+    for (i, &p) in perm.iter().enumerate() {
+        let smaller_after = perm[i + 1..].iter().filter(|&&q| q < p).count();
+        r = r * (perm.len() - i) + smaller_after;
+    }
+    r
+}
+
+fn unrank(mut r: usize, len: usize) -> Vec<u8> {
+    let mut digits = vec![0usize; len];
+    for i in (0..len).rev() {
+        let base = len - i;
+        digits[i] = r % base;
+        r /= base;
+    }
+    let mut pool: Vec<u8> = (0..len as u8).collect();
+    digits.into_iter().map(|d| pool.remove(d)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_have_the_known_sizes_and_diameters() {
+        let t3 = DistanceTable::three_by_three();
+        assert_eq!(t3.distance.iter().filter(|&&d| d != UNREACHABLE).count(), 181_440);
+        assert_eq!(t3.diameter(), 31);
+        assert_eq!(t3.layer_size(31), 2);
+        let t2 = DistanceTable::two_by_two();
+        assert_eq!(t2.distance.iter().filter(|&&d| d != UNREACHABLE).count(), 12);
+        assert_eq!(t2.diameter(), 6);
+    }
+
+    #[test]
+    fn rank_and_unrank_are_inverse() {
+        for r in [0, 1, 4321, 362_879] {
+            assert_eq!(rank(&unrank(r, 9)), r);
+        }
+    }
+
+    #[test]
+    fn parity_agrees_with_the_table_on_every_3x3_board() {
+        let t3 = DistanceTable::three_by_three();
+        for r in (0..factorial(9)).step_by(7) {
+            let tiles: Vec<i64> = unrank(r, 9).into_iter().map(i64::from).collect();
+            let board = Board::from_row_major(3, &tiles).unwrap();
+            assert_eq!(is_solvable(&board), t3.distance(&board).is_some(), "{board:?}");
+        }
+    }
+
+    #[test]
+    fn parity_agrees_with_the_table_on_every_2x2_board() {
+        let t2 = DistanceTable::two_by_two();
+        for r in 0..24 {
+            let tiles: Vec<i64> = unrank(r, 4).into_iter().map(i64::from).collect();
+            let board = Board::from_row_major(2, &tiles).unwrap();
+            assert_eq!(is_solvable(&board), t2.distance(&board).is_some(), "{board:?}");
+        }
+    }
+
+    #[test]
+    fn worked_example_is_solvable_in_known_moves() {
+        let b = Board::new(&[vec![0, 1, 3], vec![4, 2, 5], vec![7, 8, 6]]).unwrap();
+        assert_eq!(DistanceTable::three_by_three().distance(&b), Some(4));
+    }
+}
