@@ -11,9 +11,11 @@
 
 pub mod api;
 pub mod board;
+pub mod harness;
 pub mod instrument;
 pub mod minpq;
 pub mod oracle;
+pub mod protocol;
 pub mod puzzle_file;
 pub mod solver;
 

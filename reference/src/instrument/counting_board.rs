@@ -139,7 +139,7 @@ mod tests {
         let start = CountingBoard::from_tiles(&[vec![1, 2, 3], vec![4, 0, 5], vec![7, 8, 6]]);
         let child = start.neighbors().remove(0);
         let grandchildren = child.neighbors();
-        assert!(grandchildren.iter().any(|g| *g == start));
+        assert!(grandchildren.contains(&start));
         let stranger = CountingBoard::from_tiles(&[vec![8, 1, 3], vec![4, 0, 2], vec![7, 6, 5]]);
         assert!(stranger != start);
         let rebuilt = CountingBoard::from_board(grandchildren[1].board().clone());

@@ -1,0 +1,335 @@
+//! The protocol server: reads requests, calls the student's code, writes replies.
+//!
+//! Each request runs under `catch_unwind`, so a panic in student code becomes an `err exception` reply and
+//! the conversation goes on. CPU time is measured on the serving thread around the call. The server runs on
+//! a thread with a large stack so a recursive (IDA*-style) solver is not cut short by the default 8 MiB.
+
+use std::cell::RefCell;
+use std::fs::File;
+use std::io::{BufRead, BufWriter, Write};
+use std::os::fd::FromRawFd;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::process::ExitCode;
+
+use super::objects::{Object, Objects};
+use crate::instrument::counting_board::CountingBoard;
+use crate::instrument::{counters, cpu, memory};
+use crate::protocol::{encode_handles, escape, Handle, Outcome, Reply, Request, Tiles, World, VERSION};
+use crate::{Board, PuzzleBoard, PuzzleSolver};
+
+const SERVER_STACK_BYTES: usize = 256 << 20;
+
+/// Why a request could not be answered with `ok`, other than a panic.
+enum Refusal {
+    Unsupported(String),
+    Protocol(String),
+}
+
+impl From<String> for Refusal {
+    fn from(reason: String) -> Refusal {
+        Refusal::Protocol(reason)
+    }
+}
+
+thread_local! {
+    static LAST_PANIC: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// Serves the protocol on standard input/output until `bye` or end of input. `B` is the student's Board,
+/// `S` their Solver over it, `R` their Solver over the counting reference board.
+pub fn serve<B, S, R>() -> ExitCode
+where
+    B: PuzzleBoard + Send + 'static,
+    S: PuzzleSolver<B> + 'static,
+    R: PuzzleSolver<CountingBoard> + 'static,
+{
+    let protocol = match take_stdout_for_protocol() {
+        Ok(file) => file,
+        Err(e) => {
+            eprintln!("harness: cannot set up the protocol channel: {e}");
+            return ExitCode::from(3);
+        }
+    };
+    std::panic::set_hook(Box::new(|info| {
+        let location = info.location().map(|l| format!(" (at {}:{})", l.file(), l.line())).unwrap_or_default();
+        let message = panic_message(info.payload());
+        LAST_PANIC.with(|p| *p.borrow_mut() = Some(format!("{message}{location}")));
+    }));
+    let worker = std::thread::Builder::new()
+        .name("submission".into())
+        .stack_size(SERVER_STACK_BYTES)
+        .spawn(move || Server::<B, S, R>::new().run(protocol));
+    match worker.map(|w| w.join()) {
+        Ok(Ok(Ok(()))) => ExitCode::SUCCESS,
+        Ok(Ok(Err(e))) => {
+            eprintln!("harness: protocol channel failed: {e}");
+            ExitCode::from(3)
+        }
+        _ => ExitCode::from(3),
+    }
+}
+
+/// Keeps the real stdout (fd 1) for replies and points fd 1 at stderr, so student prints go to stderr.
+fn take_stdout_for_protocol() -> std::io::Result<File> {
+    // SAFETY: dup/dup2 on the process's own standard descriptors; no Rust object owns fd 1 exclusively, and
+    // the duplicate is owned by the returned File alone.
+    unsafe {
+        let fd = libc::dup(1);
+        if fd < 0 || libc::dup2(2, 1) < 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        Ok(File::from_raw_fd(fd))
+    }
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "panic with a non-string payload".into())
+}
+
+struct Server<B, S, R> {
+    objects: Objects<B, S, R>,
+    peak_base: usize,
+}
+
+impl<B, S, R> Server<B, S, R>
+where
+    B: PuzzleBoard,
+    S: PuzzleSolver<B>,
+    R: PuzzleSolver<CountingBoard>,
+{
+    fn new() -> Self {
+        counters::set_enabled(true);
+        Server { objects: Objects::new(), peak_base: 0 }
+    }
+
+    fn run(mut self, protocol: File) -> std::io::Result<()> {
+        let mut out = BufWriter::new(protocol);
+        for line in std::io::stdin().lock().lines() {
+            let line = line?;
+            let (reply, bye) = self.answer(line.trim_end_matches('\r'));
+            writeln!(out, "{}", reply.encode())?;
+            out.flush()?;
+            if bye {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    fn answer(&mut self, line: &str) -> (Reply, bool) {
+        let (id, request) = match Request::decode(line) {
+            Ok(decoded) => decoded,
+            Err(e) => {
+                let id = line.split(' ').next().and_then(|t| t.parse().ok()).unwrap_or(0);
+                return (Reply { id, cpu_micros: 0, outcome: Outcome::Protocol(e.0) }, false);
+            }
+        };
+        let bye = request == Request::Bye;
+        let start = cpu::thread_time();
+        let result = catch_unwind(AssertUnwindSafe(|| self.handle(request)));
+        let cpu_micros = (cpu::thread_time().saturating_sub(start)).as_micros() as u64;
+        let outcome = match result {
+            Ok(Ok(values)) => Outcome::Ok(values),
+            Ok(Err(Refusal::Unsupported(reason))) => Outcome::Unsupported(reason),
+            Ok(Err(Refusal::Protocol(reason))) => Outcome::Protocol(reason),
+            Err(payload) => {
+                let message = LAST_PANIC.with(|p| p.borrow_mut().take()).unwrap_or_else(|| panic_message(&*payload));
+                Outcome::Exception { kind: "panic".into(), message }
+            }
+        };
+        (Reply { id, cpu_micros, outcome }, bye)
+    }
+
+    fn handle(&mut self, request: Request) -> Result<String, Refusal> {
+        Ok(match request {
+            Request::Hello { version } if version == VERSION => {
+                let memory = if memory::is_installed() { " memory" } else { "" };
+                format!("{VERSION} rust ref_world counters{memory}")
+            }
+            Request::Hello { version } => return Err(Refusal::Protocol(format!("unsupported version {version}"))),
+            Request::Board { world, tiles } => self.build(world, &tiles)?.to_string(),
+            Request::BoardProbe { world, tiles } => self.build_probe(world, &tiles)?.to_string(),
+            Request::Dimension(h) => self.on_board(h, |b| b.dimension().to_string(), |b| b.dimension().to_string())?,
+            Request::Hamming(h) => self.on_board(h, |b| b.hamming().to_string(), |b| b.hamming().to_string())?,
+            Request::Manhattan(h) => self.on_board(h, |b| b.manhattan().to_string(), |b| b.manhattan().to_string())?,
+            Request::IsGoal(h) => self.on_board(h, |b| b.is_goal().to_string(), |b| b.is_goal().to_string())?,
+            Request::ToString(h) => self.on_board(h, |b| escape(&b.to_string()), |b| escape(&b.to_string()))?,
+            Request::Equals(a, b) | Request::EqualsAsObject(a, b) => self.equals(a, b)?,
+            Request::EqualsNull(_) => return unsupported("Rust boards cannot be compared with null"),
+            Request::EqualsForeign(_) | Request::EqualsUncastable(_) => {
+                return unsupported("Rust's == only compares a Board with a Board")
+            }
+            Request::Neighbors(h) => self.neighbors(h)?,
+            Request::Twin(h) => self.twin(h)?,
+            Request::Release(handles) => {
+                handles.into_iter().try_for_each(|h| self.objects.remove(h))?;
+                String::new()
+            }
+            Request::Solver(h) => self.solver(h)?.to_string(),
+            Request::SolverNull(_) => return unsupported("Rust has no null board"),
+            Request::IsSolvable(h) => {
+                self.on_solver(h, |s| s.is_solvable().to_string(), |s| s.is_solvable().to_string())?
+            }
+            Request::Moves(h) => self.on_solver(h, |s| s.moves().to_string(), |s| s.moves().to_string())?,
+            Request::Solution(h) => self.solution(h)?,
+            Request::CountersReset => {
+                counters::reset();
+                memory::reset_peak();
+                self.peak_base = memory::live_bytes();
+                String::new()
+            }
+            Request::Counters => self.counters(),
+            Request::MemoryBoard { world, tiles } => self.memory_board(world, &tiles)?.to_string(),
+            Request::MemorySolver(h) => {
+                let (solver, bytes) = memory::retained_by(|| self.solver(h));
+                format!("{} {bytes}", solver?)
+            }
+            Request::Bye => String::new(),
+        })
+    }
+
+    fn build(&mut self, world: World, tiles: &Tiles) -> Result<Handle, Refusal> {
+        let rows = valid_rows(tiles)?;
+        let object = match world {
+            World::Own => Object::OwnBoard(B::from_tiles(&rows)),
+            World::Ref => Object::RefBoard(CountingBoard::from_tiles(&rows)),
+        };
+        Ok(self.objects.add(object))
+    }
+
+    /// Builds from a buffer the harness owns, then overwrites the buffer (the immutability probe).
+    fn build_probe(&mut self, world: World, tiles: &Tiles) -> Result<Handle, Refusal> {
+        let mut rows = valid_rows(tiles)?;
+        let handle = self.build(world, tiles)?;
+        let n = tiles.n as u32;
+        let reversed_goal: Vec<u32> = (0..n * n).collect();
+        for (row, chunk) in rows.iter_mut().zip(reversed_goal.chunks(tiles.n)) {
+            row.copy_from_slice(chunk);
+        }
+        std::hint::black_box(&rows);
+        Ok(handle)
+    }
+
+    fn memory_board(&mut self, world: World, tiles: &Tiles) -> Result<usize, Refusal> {
+        let rows = valid_rows(tiles)?;
+        Ok(match world {
+            World::Own => memory::retained_by(|| B::from_tiles(&rows)).1,
+            World::Ref => memory::retained_by(|| CountingBoard::from_tiles(&rows)).1,
+        })
+    }
+
+    fn on_board<T>(
+        &self,
+        h: Handle,
+        own: impl FnOnce(&B) -> T,
+        reference: impl FnOnce(&CountingBoard) -> T,
+    ) -> Result<T, Refusal> {
+        match self.objects.get(h)? {
+            Object::OwnBoard(b) => Ok(own(b)),
+            Object::RefBoard(b) => Ok(reference(b)),
+            _ => Err(Refusal::Protocol(format!("{h} is not a board"))),
+        }
+    }
+
+    fn on_solver<T>(
+        &self,
+        h: Handle,
+        own: impl FnOnce(&S) -> T,
+        reference: impl FnOnce(&R) -> T,
+    ) -> Result<T, Refusal> {
+        match self.objects.get(h)? {
+            Object::OwnSolver(s) => Ok(own(s)),
+            Object::RefSolver(s) => Ok(reference(s)),
+            _ => Err(Refusal::Protocol(format!("{h} is not a solver"))),
+        }
+    }
+
+    fn equals(&self, a: Handle, b: Handle) -> Result<String, Refusal> {
+        match (self.objects.get(a)?, self.objects.get(b)?) {
+            (Object::OwnBoard(x), Object::OwnBoard(y)) => Ok((x == y).to_string()),
+            (Object::RefBoard(x), Object::RefBoard(y)) => Ok((x == y).to_string()),
+            _ => Err(Refusal::Protocol(format!("{a} and {b} are not boards of one world"))),
+        }
+    }
+
+    fn neighbors(&mut self, h: Handle) -> Result<String, Refusal> {
+        let objects = match self.objects.get(h)? {
+            Object::OwnBoard(b) => b.neighbors().into_iter().map(Object::OwnBoard).collect::<Vec<_>>(),
+            Object::RefBoard(b) => b.neighbors().into_iter().map(Object::RefBoard).collect(),
+            _ => return Err(Refusal::Protocol(format!("{h} is not a board"))),
+        };
+        let handles: Vec<Handle> = objects.into_iter().map(|o| self.objects.add(o)).collect();
+        Ok(encode_handles(&handles))
+    }
+
+    fn twin(&mut self, h: Handle) -> Result<String, Refusal> {
+        let object = match self.objects.get(h)? {
+            Object::OwnBoard(b) => Object::OwnBoard(b.twin()),
+            Object::RefBoard(b) => Object::RefBoard(b.twin()),
+            _ => return Err(Refusal::Protocol(format!("{h} is not a board"))),
+        };
+        Ok(self.objects.add(object).to_string())
+    }
+
+    fn solver(&mut self, h: Handle) -> Result<Handle, Refusal> {
+        let object = match self.objects.get(h)? {
+            Object::OwnBoard(b) => Object::OwnSolver(S::new(b.clone())),
+            Object::RefBoard(b) => Object::RefSolver(R::new(b.clone())),
+            _ => return Err(Refusal::Protocol(format!("{h} is not a board"))),
+        };
+        Ok(self.objects.add(object))
+    }
+
+    fn solution(&mut self, h: Handle) -> Result<String, Refusal> {
+        let boards: Option<Vec<_>> = match self.objects.get(h)? {
+            Object::OwnSolver(s) => s.solution().map(|p| p.into_iter().map(Object::OwnBoard).collect()),
+            Object::RefSolver(s) => s.solution().map(|p| p.into_iter().map(Object::RefBoard).collect()),
+            _ => return Err(Refusal::Protocol(format!("{h} is not a solver"))),
+        };
+        Ok(match boards {
+            None => "none".into(),
+            Some(boards) => encode_handles(&boards.into_iter().map(|b| self.objects.add(b)).collect::<Vec<_>>()),
+        })
+    }
+
+    fn counters(&self) -> String {
+        let c = counters::snapshot();
+        let peak = memory::peak_bytes().saturating_sub(self.peak_base);
+        let pairs: [(&str, u64); 17] = [
+            ("pq_inserts", c.pq_inserts),
+            ("pq_del_mins", c.pq_del_mins),
+            ("pq_max_size", c.pq_max_size),
+            ("pq_ending_size", c.pq_ending_size),
+            ("pq_deep_bytes", c.pq_deep_bytes),
+            ("pq_heap_violations", c.pq_heap_violations),
+            ("board_constructed", c.board_constructed),
+            ("board_equals", c.board_equals),
+            ("board_equals_not_grand_neighbor", c.board_equals_not_grand_neighbor),
+            ("board_manhattan", c.board_manhattan),
+            ("board_hamming", c.board_hamming),
+            ("board_to_string", c.board_to_string),
+            ("board_neighbors", c.board_neighbors),
+            ("board_twin", c.board_twin),
+            ("board_is_goal", c.board_is_goal),
+            ("board_dimension", c.board_dimension),
+            ("peak_bytes", peak as u64),
+        ];
+        pairs.iter().map(|(name, value)| format!("{name}={value}")).collect::<Vec<_>>().join(" ")
+    }
+}
+
+fn unsupported<T>(reason: &str) -> Result<T, Refusal> {
+    Err(Refusal::Unsupported(reason.into()))
+}
+
+/// The request's tiles as rows, after checking they form a valid board (so student constructors are only
+/// ever called with valid grids, as the trait promises).
+fn valid_rows(tiles: &Tiles) -> Result<Vec<Vec<u32>>, Refusal> {
+    let rows = tiles.rows();
+    Board::new(&rows).map_err(|e| Refusal::Protocol(format!("invalid board: {e}")))?;
+    Ok(rows)
+}

@@ -1,0 +1,502 @@
+//! Wire types of the submission protocol (`specs/protocol.md`), shared by the Rust harness (which decodes
+//! requests and encodes replies) and the grader (which does the reverse).
+//!
+//! These are the protocol's messages and nothing more: no domain types, no I/O. Keeping them apart from
+//! `Board` lets the grader speak to Java and other adapters with exactly the code it uses for Rust.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// The protocol version this crate speaks.
+pub const VERSION: u32 = 1;
+
+/// Which board type a board handle belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum World {
+    /// The submission's own `Board`.
+    Own,
+    /// The instrumented reference board, substituted under the submission's `Solver`.
+    Ref,
+}
+
+impl World {
+    /// The world's name on the wire.
+    pub fn name(self) -> &'static str {
+        match self {
+            World::Own => "own",
+            World::Ref => "ref",
+        }
+    }
+}
+
+/// A malformed message.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct WireError(pub String);
+
+fn wire_error(message: impl Into<String>) -> WireError {
+    WireError(message.into())
+}
+
+impl FromStr for World {
+    type Err = WireError;
+    fn from_str(s: &str) -> Result<World, WireError> {
+        match s {
+            "own" => Ok(World::Own),
+            "ref" => Ok(World::Ref),
+            _ => Err(wire_error(format!("unknown world `{s}` (expected own or ref)"))),
+        }
+    }
+}
+
+/// A handle naming a board (`b7`) or a solver (`s3`) inside the submission program.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Handle {
+    /// A board.
+    Board(u64),
+    /// A solver.
+    Solver(u64),
+}
+
+impl fmt::Display for Handle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Handle::Board(n) => write!(f, "b{n}"),
+            Handle::Solver(n) => write!(f, "s{n}"),
+        }
+    }
+}
+
+impl FromStr for Handle {
+    type Err = WireError;
+    fn from_str(s: &str) -> Result<Handle, WireError> {
+        let bad = || wire_error(format!("`{s}` is not a handle (expected b<number> or s<number>)"));
+        let number = |rest: &str| rest.parse::<u64>().map_err(|_| bad());
+        match s.split_at_checked(1) {
+            Some(("b", rest)) => Ok(Handle::Board(number(rest)?)),
+            Some(("s", rest)) => Ok(Handle::Solver(number(rest)?)),
+            _ => Err(bad()),
+        }
+    }
+}
+
+/// Tiles of a board to build: the dimension and n² row-major tiles.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tiles {
+    /// The dimension n.
+    pub n: usize,
+    /// n² tiles, row-major, 0 = blank.
+    pub tiles: Vec<u32>,
+}
+
+impl Tiles {
+    /// The tiles as rows (`tiles[row][col]`).
+    pub fn rows(&self) -> Vec<Vec<u32>> {
+        self.tiles.chunks(self.n.max(1)).map(<[u32]>::to_vec).collect()
+    }
+}
+
+/// One request, as the grader sends it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[allow(missing_docs)] // each variant is the verb of the same name in specs/protocol.md
+pub enum Request {
+    Hello { version: u32 },
+    Board { world: World, tiles: Tiles },
+    BoardProbe { world: World, tiles: Tiles },
+    Dimension(Handle),
+    Hamming(Handle),
+    Manhattan(Handle),
+    IsGoal(Handle),
+    ToString(Handle),
+    Equals(Handle, Handle),
+    EqualsAsObject(Handle, Handle),
+    EqualsNull(Handle),
+    EqualsForeign(Handle),
+    EqualsUncastable(Handle),
+    Neighbors(Handle),
+    Twin(Handle),
+    Release(Vec<Handle>),
+    Solver(Handle),
+    SolverNull(World),
+    IsSolvable(Handle),
+    Moves(Handle),
+    Solution(Handle),
+    CountersReset,
+    Counters,
+    MemoryBoard { world: World, tiles: Tiles },
+    MemorySolver(Handle),
+    Bye,
+}
+
+impl Request {
+    /// The request's verb.
+    pub fn verb(&self) -> &'static str {
+        match self {
+            Request::Hello { .. } => "hello",
+            Request::Board { .. } => "board",
+            Request::BoardProbe { .. } => "board_probe",
+            Request::Dimension(_) => "dimension",
+            Request::Hamming(_) => "hamming",
+            Request::Manhattan(_) => "manhattan",
+            Request::IsGoal(_) => "is_goal",
+            Request::ToString(_) => "to_string",
+            Request::Equals(..) => "equals",
+            Request::EqualsAsObject(..) => "equals_as_object",
+            Request::EqualsNull(_) => "equals_null",
+            Request::EqualsForeign(_) => "equals_foreign",
+            Request::EqualsUncastable(_) => "equals_uncastable",
+            Request::Neighbors(_) => "neighbors",
+            Request::Twin(_) => "twin",
+            Request::Release(_) => "release",
+            Request::Solver(_) => "solver",
+            Request::SolverNull(_) => "solver_null",
+            Request::IsSolvable(_) => "is_solvable",
+            Request::Moves(_) => "moves",
+            Request::Solution(_) => "solution",
+            Request::CountersReset => "counters_reset",
+            Request::Counters => "counters",
+            Request::MemoryBoard { .. } => "memory_board",
+            Request::MemorySolver(_) => "memory_solver",
+            Request::Bye => "bye",
+        }
+    }
+
+    /// Encodes the request as one line (without the newline), prefixed by `id`.
+    pub fn encode(&self, id: u64) -> String {
+        let mut line = format!("{id} {}", self.verb());
+        let mut push = |token: &dyn fmt::Display| line.push_str(&format!(" {token}"));
+        match self {
+            Request::Hello { version } => push(version),
+            Request::Board { world, tiles }
+            | Request::BoardProbe { world, tiles }
+            | Request::MemoryBoard { world, tiles } => {
+                push(&world.name());
+                push(&tiles.n);
+                tiles.tiles.iter().for_each(|t| push(t));
+            }
+            Request::Dimension(h)
+            | Request::Hamming(h)
+            | Request::Manhattan(h)
+            | Request::IsGoal(h)
+            | Request::ToString(h)
+            | Request::EqualsNull(h)
+            | Request::EqualsForeign(h)
+            | Request::EqualsUncastable(h)
+            | Request::Neighbors(h)
+            | Request::Twin(h)
+            | Request::Solver(h)
+            | Request::IsSolvable(h)
+            | Request::Moves(h)
+            | Request::Solution(h)
+            | Request::MemorySolver(h) => push(h),
+            Request::Equals(a, b) | Request::EqualsAsObject(a, b) => {
+                push(a);
+                push(b);
+            }
+            Request::Release(hs) => hs.iter().for_each(|h| push(h)),
+            Request::SolverNull(world) => push(&world.name()),
+            Request::CountersReset | Request::Counters | Request::Bye => {}
+        }
+        line
+    }
+
+    /// Decodes a request line into its ID and request.
+    pub fn decode(line: &str) -> Result<(u64, Request), WireError> {
+        let mut tokens = line.split(' ');
+        let id = tokens.next().and_then(|t| t.parse::<u64>().ok()).ok_or_else(|| wire_error("missing request id"))?;
+        let verb = tokens.next().ok_or_else(|| wire_error("missing verb"))?;
+        let args: Vec<&str> = tokens.collect();
+        let request = decode_args(verb, &args)?;
+        Ok((id, request))
+    }
+}
+
+fn decode_args(verb: &str, args: &[&str]) -> Result<Request, WireError> {
+    let one = || -> Result<Handle, WireError> {
+        match args {
+            [h] => h.parse(),
+            _ => Err(wire_error(format!("`{verb}` takes one handle, got {} arguments", args.len()))),
+        }
+    };
+    let two = || -> Result<(Handle, Handle), WireError> {
+        match args {
+            [a, b] => Ok((a.parse()?, b.parse()?)),
+            _ => Err(wire_error(format!("`{verb}` takes two handles, got {} arguments", args.len()))),
+        }
+    };
+    let board = || -> Result<(World, Tiles), WireError> { decode_tiles(verb, args) };
+    Ok(match verb {
+        "hello" => match args {
+            [v] => Request::Hello { version: v.parse().map_err(|_| wire_error(format!("bad version `{v}`")))? },
+            _ => return Err(wire_error("`hello` takes the version")),
+        },
+        "board" => board().map(|(world, tiles)| Request::Board { world, tiles })?,
+        "board_probe" => board().map(|(world, tiles)| Request::BoardProbe { world, tiles })?,
+        "memory_board" => board().map(|(world, tiles)| Request::MemoryBoard { world, tiles })?,
+        "dimension" => Request::Dimension(one()?),
+        "hamming" => Request::Hamming(one()?),
+        "manhattan" => Request::Manhattan(one()?),
+        "is_goal" => Request::IsGoal(one()?),
+        "to_string" => Request::ToString(one()?),
+        "equals" => two().map(|(a, b)| Request::Equals(a, b))?,
+        "equals_as_object" => two().map(|(a, b)| Request::EqualsAsObject(a, b))?,
+        "equals_null" => Request::EqualsNull(one()?),
+        "equals_foreign" => Request::EqualsForeign(one()?),
+        "equals_uncastable" => Request::EqualsUncastable(one()?),
+        "neighbors" => Request::Neighbors(one()?),
+        "twin" => Request::Twin(one()?),
+        "release" => Request::Release(args.iter().map(|h| h.parse()).collect::<Result<_, _>>()?),
+        "solver" => Request::Solver(one()?),
+        "solver_null" => match args {
+            [w] => Request::SolverNull(w.parse()?),
+            _ => return Err(wire_error("`solver_null` takes a world")),
+        },
+        "is_solvable" => Request::IsSolvable(one()?),
+        "moves" => Request::Moves(one()?),
+        "solution" => Request::Solution(one()?),
+        "memory_solver" => Request::MemorySolver(one()?),
+        "counters_reset" if args.is_empty() => Request::CountersReset,
+        "counters" if args.is_empty() => Request::Counters,
+        "bye" if args.is_empty() => Request::Bye,
+        _ => return Err(wire_error(format!("unknown verb `{verb}` with {} arguments", args.len()))),
+    })
+}
+
+fn decode_tiles(verb: &str, args: &[&str]) -> Result<(World, Tiles), WireError> {
+    let [world, n, tiles @ ..] = args else {
+        return Err(wire_error(format!("`{verb}` takes a world, n and n² tiles")));
+    };
+    let n: usize = n.parse().map_err(|_| wire_error(format!("bad dimension `{n}`")))?;
+    if !(2..=127).contains(&n) || tiles.len() != n * n {
+        return Err(wire_error(format!("`{verb}` with n = {n} needs {} tiles, got {}", n * n, tiles.len())));
+    }
+    let tiles: Result<Vec<u32>, WireError> =
+        tiles.iter().map(|t| t.parse::<u32>().map_err(|_| wire_error(format!("bad tile `{t}`")))).collect();
+    Ok((world.parse()?, Tiles { n, tiles: tiles? }))
+}
+
+/// How a request ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// Success; the values (verb-specific, still encoded) follow.
+    Ok(String),
+    /// The submission's code threw or panicked.
+    Exception {
+        /// One token: a Java class name, or `panic`.
+        kind: String,
+        /// The message, unescaped.
+        message: String,
+    },
+    /// The language cannot express the request.
+    Unsupported(String),
+    /// The request was malformed or named an unknown handle.
+    Protocol(String),
+}
+
+/// One reply line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reply {
+    /// The ID of the request answered.
+    pub id: u64,
+    /// CPU microseconds the program spent on the request.
+    pub cpu_micros: u64,
+    /// What happened.
+    pub outcome: Outcome,
+}
+
+impl Reply {
+    /// Encodes the reply as one line (without the newline).
+    pub fn encode(&self) -> String {
+        let Reply { id, cpu_micros: cpu, outcome } = self;
+        match outcome {
+            Outcome::Ok(values) if values.is_empty() => format!("{id} ok {cpu}"),
+            Outcome::Ok(values) => format!("{id} ok {cpu} {values}"),
+            Outcome::Exception { kind, message } => format!("{id} err exception {cpu} {kind} {}", escape(message)),
+            Outcome::Unsupported(reason) => format!("{id} err unsupported {cpu} {}", escape(reason)),
+            Outcome::Protocol(reason) => format!("{id} err protocol {cpu} {}", escape(reason)),
+        }
+    }
+
+    /// Decodes a reply line.
+    pub fn decode(line: &str) -> Result<Reply, WireError> {
+        let garbage = || wire_error("not a protocol reply");
+        let (id, rest) = line.split_once(' ').ok_or_else(garbage)?;
+        let id = id.parse::<u64>().map_err(|_| garbage())?;
+        let (status, rest) = rest.split_once(' ').ok_or_else(garbage)?;
+        let (kind, rest) = if status == "err" { rest.split_once(' ').ok_or_else(garbage)? } else { ("", rest) };
+        let (cpu, values) = rest.split_once(' ').unwrap_or((rest, ""));
+        let cpu_micros = cpu.parse::<u64>().map_err(|_| wire_error(format!("bad CPU time `{cpu}`")))?;
+        let outcome = match (status, kind) {
+            ("ok", _) => Outcome::Ok(values.to_string()),
+            ("err", "exception") => {
+                let (kind, message) = values.split_once(' ').unwrap_or((values, ""));
+                Outcome::Exception { kind: kind.to_string(), message: unescape(message) }
+            }
+            ("err", "unsupported") => Outcome::Unsupported(unescape(values)),
+            ("err", "protocol") => Outcome::Protocol(unescape(values)),
+            _ => return Err(garbage()),
+        };
+        Ok(Reply { id, cpu_micros, outcome })
+    }
+}
+
+/// Escapes text for the rest of a line: `\` `\n` `\r` `\t`.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Reverses [`escape`]; an unknown escape is kept as written.
+pub fn unescape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('r') => out.push('\r'),
+            Some('t') => out.push('\t'),
+            Some('\\') => out.push('\\'),
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+/// Encodes a list of handles as `COUNT HANDLE…`.
+pub fn encode_handles(handles: &[Handle]) -> String {
+    let mut out = handles.len().to_string();
+    for h in handles {
+        out.push_str(&format!(" {h}"));
+    }
+    out
+}
+
+/// Decodes `COUNT HANDLE…`.
+pub fn decode_handles(values: &str) -> Result<Vec<Handle>, WireError> {
+    let mut tokens = values.split(' ').filter(|t| !t.is_empty());
+    let count: usize = tokens.next().and_then(|c| c.parse().ok()).ok_or_else(|| wire_error("missing handle count"))?;
+    let handles: Vec<Handle> = tokens.map(str::parse).collect::<Result<_, _>>()?;
+    if handles.len() != count {
+        return Err(wire_error(format!("expected {count} handles, got {}", handles.len())));
+    }
+    Ok(handles)
+}
+
+/// Decodes `NAME=INT…` counter pairs.
+pub fn decode_counters(values: &str) -> Result<Vec<(String, u64)>, WireError> {
+    values
+        .split(' ')
+        .filter(|t| !t.is_empty())
+        .map(|pair| {
+            let (name, value) = pair.split_once('=').ok_or_else(|| wire_error(format!("bad counter `{pair}`")))?;
+            let value = value.parse().map_err(|_| wire_error(format!("bad counter value in `{pair}`")))?;
+            Ok((name.to_string(), value))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn handle() -> impl Strategy<Value = Handle> {
+        prop_oneof![any::<u64>().prop_map(Handle::Board), any::<u64>().prop_map(Handle::Solver)]
+    }
+
+    fn request() -> impl Strategy<Value = Request> {
+        let tiles = (2usize..5)
+            .prop_flat_map(|n| proptest::collection::vec(0u32..100, n * n).prop_map(move |tiles| Tiles { n, tiles }));
+        let world = prop_oneof![Just(World::Own), Just(World::Ref)];
+        prop_oneof![
+            any::<u32>().prop_map(|version| Request::Hello { version }),
+            (world.clone(), tiles.clone()).prop_map(|(world, tiles)| Request::Board { world, tiles }),
+            (world.clone(), tiles.clone()).prop_map(|(world, tiles)| Request::BoardProbe { world, tiles }),
+            (world.clone(), tiles).prop_map(|(world, tiles)| Request::MemoryBoard { world, tiles }),
+            handle().prop_map(Request::Manhattan),
+            handle().prop_map(Request::ToString),
+            handle().prop_map(Request::Solution),
+            handle().prop_map(Request::MemorySolver),
+            (handle(), handle()).prop_map(|(a, b)| Request::Equals(a, b)),
+            (handle(), handle()).prop_map(|(a, b)| Request::EqualsAsObject(a, b)),
+            proptest::collection::vec(handle(), 0..5).prop_map(Request::Release),
+            world.prop_map(Request::SolverNull),
+            Just(Request::Counters),
+            Just(Request::CountersReset),
+            Just(Request::Bye),
+        ]
+    }
+
+    fn outcome() -> impl Strategy<Value = Outcome> {
+        prop_oneof![
+            "[a-z0-9=]{1,8}( [a-z0-9=]{1,8}){0,4}".prop_map(Outcome::Ok),
+            Just(Outcome::Ok(String::new())),
+            ("[A-Za-z.]{1,20}", "\\PC{0,40}").prop_map(|(kind, message)| Outcome::Exception { kind, message }),
+            "\\PC{0,40}".prop_map(Outcome::Unsupported),
+            "\\PC{0,40}".prop_map(Outcome::Protocol),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn requests_round_trip(id in any::<u64>(), request in request()) {
+            prop_assert_eq!(Request::decode(&request.encode(id)), Ok((id, request)));
+        }
+
+        #[test]
+        fn replies_round_trip(id in any::<u64>(), cpu_micros in any::<u64>(), outcome in outcome()) {
+            let reply = Reply { id, cpu_micros, outcome };
+            let line = reply.encode();
+            prop_assert!(!line.contains('\n'));
+            prop_assert_eq!(Reply::decode(&line), Ok(reply));
+        }
+
+        #[test]
+        fn text_escaping_round_trips(text in "\\PC*|[\\\\\n\r\t a]*") {
+            prop_assert_eq!(unescape(&escape(&text)), text);
+        }
+
+        #[test]
+        fn decoding_garbage_never_panics(line in "\\PC{0,80}") {
+            let _ = Reply::decode(&line);
+            let _ = Request::decode(&line);
+        }
+    }
+
+    #[test]
+    fn worked_examples_decode() {
+        let reply = Reply::decode("6 ok 4 3\\n 8  1  3 \\n").unwrap();
+        assert_eq!(reply.outcome, Outcome::Ok("3\\n 8  1  3 \\n".into()));
+        let reply =
+            Reply::decode("5 err exception 0 java.lang.IllegalArgumentException board must not be null").unwrap();
+        assert_eq!(
+            reply.outcome,
+            Outcome::Exception {
+                kind: "java.lang.IllegalArgumentException".into(),
+                message: "board must not be null".into()
+            }
+        );
+        assert_eq!(decode_handles("4 b2 b3 b4 b5").unwrap().len(), 4);
+        assert!(decode_handles("3 b2").is_err());
+        assert_eq!(decode_counters("pq_inserts=20 x=1").unwrap()[0], ("pq_inserts".into(), 20));
+        assert!(Reply::decode("hello world").is_err());
+        assert!(Request::decode("1 board own 2 1 2 3").is_err());
+    }
+}
