@@ -1,12 +1,23 @@
 # The project's commands. `make test` is what CI runs (.ci/run); `make grade` grades a submission.
 CARGO ?= cargo
+# What `make grade` grades: the bundled reference submission unless SUBMISSION=path is given.
+SUBMISSION ?= target/release/reference-submission
+GRADE_ARGS ?=
 PUZZLE ?= fixtures/puzzles/puzzle04.txt
+GRADER := target/release/grader
 
-.PHONY: test lint fmt bench solve
+.PHONY: build grade test lint fmt bench solve fixtures fixtures-check
 
-test: lint
+build:
+	$(CARGO) build --release -p reference -p grader -p fixtures
+
+grade: build
+	$(GRADER) grade $(SUBMISSION) $(GRADE_ARGS)
+
+test: lint build
 	$(CARGO) test --workspace --all-targets
 	$(CARGO) test --workspace --doc
+	$(MAKE) fixtures-check
 
 lint:
 	$(CARGO) fmt --all -- --check
@@ -20,3 +31,21 @@ bench:
 
 solve:
 	$(CARGO) run --release -q -p reference --bin solver -- --stats $(PUZZLE)
+
+# Regenerate the committed puzzle corpus and its metadata from the fixed seed.
+fixtures:
+	$(CARGO) run --release -q -p fixtures --bin fixturegen -- generate fixtures/puzzles
+
+# Re-verify every fixture: independent optimal moves, parity, and the reference's counts.
+fixtures-check:
+	$(CARGO) run --release -q -p fixtures --bin fixturegen -- check fixtures/puzzles
+
+# The committed puzzle corpus (fixtures/puzzles): regenerate it deterministically from the fixed seed, or
+# re-verify every board, optimal move count and reference count in it (release mode; under 2 minutes).
+.PHONY: fixtures fixtures-check
+
+fixtures:
+	$(CARGO) run --release -q -p fixtures --bin fixturegen -- generate fixtures/puzzles
+
+fixtures-check:
+	$(CARGO) run --release -q -p fixtures --bin fixturegen -- check fixtures/puzzles

@@ -1,1 +1,17 @@
-//! The grader (under construction).
+//! The grader: runs a submission program over fixture puzzles and reports what Princeton's own autograder
+//! checks. The flow is one way (see `ARCHITECTURE.md`): fixtures → [`catalog`] → [`plan`] → [`runner`]
+//! (talks to the submission; [`judge`] gives verdicts) → [`results`] → [`report`] renderers.
+
+pub mod build;
+pub mod catalog;
+pub mod catalog_doc;
+pub mod cli;
+pub mod grade;
+pub mod judge;
+pub mod plan;
+pub mod policy;
+pub mod progress;
+pub mod report;
+pub mod results;
+pub mod runner;
+pub mod score;

@@ -125,6 +125,7 @@ pub enum Request {
     Counters,
     MemoryBoard { world: World, tiles: Tiles },
     MemorySolver(Handle),
+    Api,
     Bye,
 }
 
@@ -157,6 +158,7 @@ impl Request {
             Request::Counters => "counters",
             Request::MemoryBoard { .. } => "memory_board",
             Request::MemorySolver(_) => "memory_solver",
+            Request::Api => "api",
             Request::Bye => "bye",
         }
     }
@@ -195,7 +197,7 @@ impl Request {
             }
             Request::Release(hs) => hs.iter().for_each(|h| push(h)),
             Request::SolverNull(world) => push(&world.name()),
-            Request::CountersReset | Request::Counters | Request::Bye => {}
+            Request::CountersReset | Request::Counters | Request::Api | Request::Bye => {}
         }
         line
     }
@@ -257,6 +259,7 @@ fn decode_args(verb: &str, args: &[&str]) -> Result<Request, WireError> {
         "memory_solver" => Request::MemorySolver(one()?),
         "counters_reset" if args.is_empty() => Request::CountersReset,
         "counters" if args.is_empty() => Request::Counters,
+        "api" if args.is_empty() => Request::Api,
         "bye" if args.is_empty() => Request::Bye,
         _ => return Err(wire_error(format!("unknown verb `{verb}` with {} arguments", args.len()))),
     })
@@ -440,6 +443,7 @@ mod tests {
             world.prop_map(Request::SolverNull),
             Just(Request::Counters),
             Just(Request::CountersReset),
+            Just(Request::Api),
             Just(Request::Bye),
         ]
     }

@@ -100,21 +100,28 @@ impl<B: PuzzleBoard> Solver<B> {
         }
         None
     }
+
+    /// The assignment's lockstep search, giving up (`None`) after `max_steps` steps of each queue: for
+    /// callers that must not wait on a board the reference cannot finish (fixture generation, graders).
+    pub fn within(initial: B, max_steps: u64) -> Option<Solver<B>> {
+        let twin = initial.twin();
+        let mut main = Search::new(initial);
+        let mut other = Search::new(twin);
+        for _ in 0..max_steps {
+            if let Some(goal) = main.step() {
+                return Some(Solver { solution: Some(path_to(&goal)) });
+            }
+            if other.step().is_some() {
+                return Some(Solver { solution: None });
+            }
+        }
+        None
+    }
 }
 
 impl<B: PuzzleBoard> PuzzleSolver<B> for Solver<B> {
     fn new(initial: B) -> Solver<B> {
-        let twin = initial.twin();
-        let mut main = Search::new(initial);
-        let mut other = Search::new(twin);
-        loop {
-            if let Some(goal) = main.step() {
-                return Solver { solution: Some(path_to(&goal)) };
-            }
-            if other.step().is_some() {
-                return Solver { solution: None };
-            }
-        }
+        Solver::within(initial, u64::MAX).expect("an unbounded lockstep search always ends")
     }
 
     fn is_solvable(&self) -> bool {

@@ -188,6 +188,7 @@ where
                 let (solver, bytes) = memory::retained_by(|| self.solver(h));
                 format!("{} {bytes}", solver?)
             }
+            Request::Api => return unsupported("Rust's traits fix the API at compile time"),
             Request::Bye => String::new(),
         })
     }

@@ -21,12 +21,17 @@ pub struct Baseline {
 /// Solves `board` with the reference solver over the counting board and returns its counts. Resets this
 /// thread's counters.
 pub fn reference_baseline(board: &Board) -> Baseline {
+    reference_baseline_within(board, u64::MAX).expect("an unbounded reference solve always ends")
+}
+
+/// Like [`reference_baseline`], but gives up (`None`) after `max_steps` lockstep steps.
+pub fn reference_baseline_within(board: &Board, max_steps: u64) -> Option<Baseline> {
     let initial = CountingBoard::from_board(board.clone());
     counters::reset();
-    let solver = Solver::new(initial);
+    let solver = Solver::within(initial, max_steps)?;
     let counts = counters::snapshot();
     let solution = solver.solution().map(|path| path.iter().map(|b| b.board().clone()).collect());
-    Baseline { moves: solver.moves(), solution, counts }
+    Some(Baseline { moves: solver.moves(), solution, counts })
 }
 
 /// The `name: value` lines of the test client's `--stats` output.

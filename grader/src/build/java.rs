@@ -1,0 +1,755 @@
+//! Building a Java submission: the student's `Board.java` and `Solver.java` (default package) compiled with
+//! our adapter (`adapters/java/`), and the `java` command line that starts the protocol server over them.
+//!
+//! The adapter's sources are embedded in the grader binary and compiled once per source version into
+//! `WORK/java-adapter-HASH/` (`classes/` holds `npuzzle.*` and our `edu.princeton.cs.algs4` stand-ins,
+//! `refboard/` the reference `Board`, `agent.jar` the memory agent). The student's files are compiled twice,
+//! into `WORK/java-submission-HASH/`:
+//!
+//! - `own/` — their `Board.java` and `Solver.java` together (the `own` world);
+//! - `ref/` — their `Solver.java` alone against our reference `Board.class`, plus that class (the `ref`
+//!   world, as the official grader substitutes its Board). If it does not compile (the Solver uses Board
+//!   members outside the API), the build is still ready: the server then answers every `ref`-world solver
+//!   request with an exception carrying javac's output, and the Board tests run as usual.
+//!
+//! A student compile error is [`JavaBuild::CompileFailed`] with javac's output (relative paths); only a
+//! problem on the grader's side (no JDK, an unwritable work directory, an adapter bug) is an error.
+
+use std::ffi::OsString;
+use std::fmt::Write as _;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// Adapter sources compiled into `classes/`: path under `adapters/java/`, text.
+const ADAPTER_SOURCES: &[(&str, &str)] = &[
+    ("server/npuzzle/Server.java", include_str!("../../../adapters/java/server/npuzzle/Server.java")),
+    ("server/npuzzle/World.java", include_str!("../../../adapters/java/server/npuzzle/World.java")),
+    ("server/npuzzle/Counters.java", include_str!("../../../adapters/java/server/npuzzle/Counters.java")),
+    ("server/npuzzle/QueueRegistry.java", include_str!("../../../adapters/java/server/npuzzle/QueueRegistry.java")),
+    ("server/npuzzle/DeepSize.java", include_str!("../../../adapters/java/server/npuzzle/DeepSize.java")),
+    ("server/npuzzle/ApiCheck.java", include_str!("../../../adapters/java/server/npuzzle/ApiCheck.java")),
+    ("agent/npuzzle/MemoryAgent.java", include_str!("../../../adapters/java/agent/npuzzle/MemoryAgent.java")),
+    (
+        "algs4/edu/princeton/cs/algs4/MinPQ.java",
+        include_str!("../../../adapters/java/algs4/edu/princeton/cs/algs4/MinPQ.java"),
+    ),
+    (
+        "algs4/edu/princeton/cs/algs4/MaxPQ.java",
+        include_str!("../../../adapters/java/algs4/edu/princeton/cs/algs4/MaxPQ.java"),
+    ),
+    (
+        "algs4/edu/princeton/cs/algs4/Stack.java",
+        include_str!("../../../adapters/java/algs4/edu/princeton/cs/algs4/Stack.java"),
+    ),
+    (
+        "algs4/edu/princeton/cs/algs4/Queue.java",
+        include_str!("../../../adapters/java/algs4/edu/princeton/cs/algs4/Queue.java"),
+    ),
+    (
+        "algs4/edu/princeton/cs/algs4/Bag.java",
+        include_str!("../../../adapters/java/algs4/edu/princeton/cs/algs4/Bag.java"),
+    ),
+    (
+        "algs4/edu/princeton/cs/algs4/In.java",
+        include_str!("../../../adapters/java/algs4/edu/princeton/cs/algs4/In.java"),
+    ),
+    (
+        "algs4/edu/princeton/cs/algs4/StdIn.java",
+        include_str!("../../../adapters/java/algs4/edu/princeton/cs/algs4/StdIn.java"),
+    ),
+    (
+        "algs4/edu/princeton/cs/algs4/StdOut.java",
+        include_str!("../../../adapters/java/algs4/edu/princeton/cs/algs4/StdOut.java"),
+    ),
+    (
+        "algs4/edu/princeton/cs/algs4/StdRandom.java",
+        include_str!("../../../adapters/java/algs4/edu/princeton/cs/algs4/StdRandom.java"),
+    ),
+    (
+        "algs4/edu/princeton/cs/algs4/Stopwatch.java",
+        include_str!("../../../adapters/java/algs4/edu/princeton/cs/algs4/Stopwatch.java"),
+    ),
+    (
+        "algs4/edu/princeton/cs/algs4/StopwatchCPU.java",
+        include_str!("../../../adapters/java/algs4/edu/princeton/cs/algs4/StopwatchCPU.java"),
+    ),
+];
+
+/// Our reference Board (default package), compiled against `classes/` into `refboard/`.
+const REFERENCE_BOARD: &str = include_str!("../../../adapters/java/reference/Board.java");
+
+/// The memory agent's manifest.
+const AGENT_MANIFEST: &str = "Premain-Class: npuzzle.MemoryAgent\n";
+
+/// Stack size of JVM threads other than the request thread (which the server starts with 512 MB).
+const THREAD_STACK: &str = "-Xss8m";
+
+/// The files a Java submission consists of.
+const STUDENT_FILES: [&str; 2] = ["Board.java", "Solver.java"];
+
+/// Outcome of a Java build.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JavaBuild {
+    /// Compiled: start `program` with `args` and `env` to get a protocol server.
+    Ready {
+        /// The `java` launcher (absolute path).
+        program: PathBuf,
+        /// JVM options, the agent, the class path and `npuzzle.Server --own DIR --ref DIR [--ref-error FILE]`.
+        args: Vec<OsString>,
+        /// Extra environment (`JAVA_HOME` when the grader has it).
+        env: Vec<(OsString, OsString)>,
+    },
+    /// The student's files did not compile; `log` is javac's output (or why the files were not compiled).
+    CompileFailed {
+        /// What the student sees.
+        log: String,
+    },
+}
+
+/// Why a Java submission could not be built, for a reason that is not the student's.
+#[derive(Debug, thiserror::Error)]
+pub enum JavaBuildError {
+    /// No JDK tool of this name in `JAVA_HOME/bin` or on `PATH`.
+    #[error("`{0}` was not found in JAVA_HOME/bin or on PATH: install a JDK (17 or later) or set JAVA_HOME")]
+    ToolNotFound(&'static str),
+    /// A JDK tool could not be started.
+    #[error("failed to run {tool}: {source}")]
+    Tool {
+        /// The tool's path.
+        tool: PathBuf,
+        /// Why.
+        source: io::Error,
+    },
+    /// Reading the submission or writing the work directory failed.
+    #[error("{what}: {source}")]
+    Io {
+        /// What was being done.
+        what: String,
+        /// Why it failed.
+        source: io::Error,
+    },
+    /// The embedded adapter did not compile or package: a grader bug (or an unsupported JDK).
+    #[error("the Java adapter failed to build (needs JDK 17 or later): {0}")]
+    Adapter(String),
+}
+
+fn io_error(what: impl Into<String>) -> impl FnOnce(io::Error) -> JavaBuildError {
+    let what = what.into();
+    move |source| JavaBuildError::Io { what, source }
+}
+
+/// Compiles a Java submission folder (Board.java + Solver.java, default package) and the adapter.
+pub fn build_java(submission: &Path, work: &Path, heap_mb: u64) -> Result<JavaBuild, JavaBuildError> {
+    let jdk = Jdk::find()?;
+    fs::create_dir_all(work).map_err(io_error(format!("cannot create the work directory {}", work.display())))?;
+    let work = fs::canonicalize(work).map_err(io_error(format!("cannot resolve {}", work.display())))?;
+    let adapter = build_adapter(&jdk, &work)?;
+
+    let mut sources = Vec::new();
+    for name in STUDENT_FILES {
+        let path = submission.join(name);
+        match fs::read(&path) {
+            Ok(bytes) => sources.push((name, strip_bom(bytes))),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Ok(JavaBuild::CompileFailed {
+                    log: format!(
+                        "{name} is missing: a Java submission is the two files Board.java and Solver.java \
+                         (found in {})",
+                        submission.display()
+                    ),
+                });
+            }
+            Err(e) => return Err(io_error(format!("cannot read {}", path.display()))(e)),
+        }
+    }
+    if let Some(log) = package_declarations(&sources) {
+        return Ok(JavaBuild::CompileFailed { log });
+    }
+
+    let mut key = Fnv::new();
+    key.add(adapter.key.as_bytes());
+    for (name, bytes) in &sources {
+        key.add(name.as_bytes());
+        key.add(bytes);
+    }
+    let dir = work.join(format!("java-submission-{:016x}", key.finish()));
+    if !dir.join("done").is_file() {
+        let tmp = staging_dir(&dir)?;
+        let built = compile_student(&jdk, &adapter, &sources, &tmp);
+        if built.is_err() {
+            let _ = fs::remove_dir_all(&tmp);
+        }
+        built?;
+        publish(&tmp, &dir)?;
+    }
+    let own_failure = dir.join("own-error.txt");
+    if own_failure.is_file() {
+        let log = fs::read_to_string(&own_failure).map_err(io_error("cannot read the compile log"))?;
+        return Ok(JavaBuild::CompileFailed { log });
+    }
+
+    let mut args: Vec<OsString> = vec![
+        THREAD_STACK.into(),
+        format!("-Xmx{heap_mb}m").into(),
+        "-XX:+UseSerialGC".into(),
+        "-Xshare:auto".into(),
+        "-XX:-UsePerfData".into(),
+        // JVM warnings and unified logging default to stdout, which belongs to the protocol
+        "-XX:+DisplayVMOutputToStderr".into(),
+        "-Xlog:disable".into(),
+        "-Xlog:all=warning:stderr".into(),
+        "-Dfile.encoding=UTF-8".into(),
+        "-Djava.awt.headless=true".into(),
+    ];
+    if let Some(agent) = &adapter.agent {
+        let mut flag = OsString::from("-javaagent:");
+        flag.push(agent);
+        args.push(flag);
+    }
+    args.extend(["-cp".into(), adapter.classes.clone().into_os_string(), "npuzzle.Server".into()]);
+    args.extend(["--own".into(), dir.join("own").into_os_string(), "--ref".into(), dir.join("ref").into_os_string()]);
+    let ref_failure = dir.join("ref-error.txt");
+    if ref_failure.is_file() {
+        args.extend(["--ref-error".into(), ref_failure.into_os_string()]);
+    }
+    let env = std::env::var_os("JAVA_HOME").map(|home| vec![("JAVA_HOME".into(), home)]).unwrap_or_default();
+    Ok(JavaBuild::Ready { program: jdk.java, args, env })
+}
+
+/// The JDK tools the build uses.
+struct Jdk {
+    java: PathBuf,
+    javac: PathBuf,
+    jar: Option<PathBuf>,
+}
+
+impl Jdk {
+    fn find() -> Result<Jdk, JavaBuildError> {
+        let java = find_tool("java").ok_or(JavaBuildError::ToolNotFound("java"))?;
+        let javac = find_tool("javac").ok_or(JavaBuildError::ToolNotFound("javac"))?;
+        // `jar` from the same JDK as javac (PATH entries are often symlinks into it)
+        let jar = fs::canonicalize(&javac)
+            .ok()
+            .and_then(|real| real.parent().map(|bin| bin.join("jar")))
+            .filter(|p| is_executable(p))
+            .or_else(|| find_tool("jar"));
+        Ok(Jdk { java, javac, jar })
+    }
+}
+
+/// `JAVA_HOME/bin/NAME` if it exists, else the first `NAME` on `PATH` (absolute).
+fn find_tool(name: &str) -> Option<PathBuf> {
+    if let Some(home) = std::env::var_os("JAVA_HOME").filter(|h| !h.is_empty()) {
+        let candidate = Path::new(&home).join("bin").join(name);
+        if is_executable(&candidate) {
+            return Some(std::path::absolute(&candidate).unwrap_or(candidate));
+        }
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|candidate| is_executable(candidate))
+        .map(|candidate| std::path::absolute(&candidate).unwrap_or(candidate))
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    path.metadata().map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0).unwrap_or(false)
+}
+
+/// The compiled adapter.
+struct Adapter {
+    /// Hash of the sources and the compiler, naming the cache directory.
+    key: String,
+    /// `npuzzle.*` and `edu.princeton.cs.algs4.*` classes.
+    classes: PathBuf,
+    /// The reference `Board.class` (default package).
+    refboard: PathBuf,
+    /// The memory agent, if the JDK has a `jar` tool.
+    agent: Option<PathBuf>,
+}
+
+/// Compiles the embedded adapter into `work/java-adapter-HASH/`, unless a previous build is there.
+fn build_adapter(jdk: &Jdk, work: &Path) -> Result<Adapter, JavaBuildError> {
+    let mut hash = Fnv::new();
+    hash.add(jdk.javac.as_os_str().as_encoded_bytes());
+    hash.add(jdk.jar.as_ref().map_or(&b""[..], |j| j.as_os_str().as_encoded_bytes()));
+    for (path, text) in ADAPTER_SOURCES {
+        hash.add(path.as_bytes());
+        hash.add(text.as_bytes());
+    }
+    hash.add(REFERENCE_BOARD.as_bytes());
+    let key = format!("{:016x}", hash.finish());
+    let dir = work.join(format!("java-adapter-{key}"));
+    if !dir.join("done").is_file() {
+        let tmp = staging_dir(&dir)?;
+        let built = compile_adapter(jdk, &tmp);
+        if built.is_err() {
+            let _ = fs::remove_dir_all(&tmp);
+        }
+        built?;
+        publish(&tmp, &dir)?;
+    }
+    let agent = dir.join("agent.jar");
+    Ok(Adapter {
+        key,
+        classes: dir.join("classes"),
+        refboard: dir.join("refboard"),
+        agent: agent.is_file().then_some(agent),
+    })
+}
+
+fn compile_adapter(jdk: &Jdk, out: &Path) -> Result<(), JavaBuildError> {
+    let src = out.join("src");
+    let mut files = Vec::new();
+    for (path, text) in ADAPTER_SOURCES {
+        let file = src.join(path);
+        write_file(&file, text.as_bytes())?;
+        files.push(file);
+    }
+    let classes = out.join("classes");
+    let output = javac(jdk, &src, &classes, &classes, &files)?;
+    if !output.status.success() {
+        return Err(JavaBuildError::Adapter(combined(&output)));
+    }
+    let board = src.join("reference").join("Board.java");
+    write_file(&board, REFERENCE_BOARD.as_bytes())?;
+    let output = javac(jdk, &src, &out.join("refboard"), &classes, &[board])?;
+    if !output.status.success() {
+        return Err(JavaBuildError::Adapter(combined(&output)));
+    }
+    if let Some(jar) = &jdk.jar {
+        let manifest = out.join("MANIFEST.MF");
+        write_file(&manifest, AGENT_MANIFEST.as_bytes())?;
+        let output = Command::new(jar)
+            .arg("--create")
+            .arg("--file")
+            .arg(out.join("agent.jar"))
+            .arg("--manifest")
+            .arg(&manifest)
+            .arg("-C")
+            .arg(&classes)
+            .arg("npuzzle/MemoryAgent.class")
+            .output()
+            .map_err(|source| JavaBuildError::Tool { tool: jar.clone(), source })?;
+        if !output.status.success() {
+            return Err(JavaBuildError::Adapter(combined(&output)));
+        }
+    }
+    let _ = fs::remove_dir_all(&src);
+    Ok(())
+}
+
+/// Compiles the student's files into `out/own` and `out/ref` (in parallel: two javac processes). Writes
+/// `out/own-error.txt` when their files do not compile, `out/ref-error.txt` when only the substitution fails.
+fn compile_student(
+    jdk: &Jdk,
+    adapter: &Adapter,
+    sources: &[(&str, Vec<u8>)],
+    out: &Path,
+) -> Result<(), JavaBuildError> {
+    let own_src = out.join("src-own");
+    let ref_src = out.join("src-ref");
+    for (name, bytes) in sources {
+        write_file(&own_src.join(name), bytes)?;
+        if *name == "Solver.java" {
+            write_file(&ref_src.join(name), bytes)?;
+        }
+    }
+    let encoding = if sources.iter().all(|(_, b)| std::str::from_utf8(b).is_ok()) { "UTF-8" } else { "ISO-8859-1" };
+    let own_out = out.join("own");
+    let ref_out = out.join("ref");
+    let ref_classpath = std::env::join_paths([&adapter.classes, &adapter.refboard])
+        .map_err(|e| JavaBuildError::Adapter(format!("bad class path: {e}")))?;
+    let names: Vec<PathBuf> = STUDENT_FILES.iter().map(PathBuf::from).collect();
+
+    let own = spawn_javac(jdk, &own_src, &own_out, adapter.classes.as_os_str(), encoding, &names)?;
+    let reference = spawn_javac(jdk, &ref_src, &ref_out, &ref_classpath, encoding, &names[1..])?;
+    let own = own.wait_with_output().map_err(|source| JavaBuildError::Tool { tool: jdk.javac.clone(), source })?;
+    let reference =
+        reference.wait_with_output().map_err(|source| JavaBuildError::Tool { tool: jdk.javac.clone(), source })?;
+
+    if !own.status.success() {
+        let mut log = combined(&own);
+        if log.trim().is_empty() {
+            log = format!("javac failed ({}) without a message", own.status);
+        }
+        write_file(&out.join("own-error.txt"), log.as_bytes())?;
+        return Ok(());
+    }
+    if !reference.status.success() {
+        // no student class may stay behind: the ref world must hold our Board and nothing half-built
+        let _ = fs::remove_dir_all(&ref_out);
+        write_file(&out.join("ref-error.txt"), combined(&reference).as_bytes())?;
+    }
+    fs::create_dir_all(&ref_out).map_err(io_error("cannot create the ref class directory"))?;
+    for entry in fs::read_dir(&adapter.refboard).map_err(io_error("cannot list the reference Board classes"))? {
+        let entry = entry.map_err(io_error("cannot list the reference Board classes"))?;
+        fs::copy(entry.path(), ref_out.join(entry.file_name()))
+            .map_err(io_error("cannot copy the reference Board class"))?;
+    }
+    Ok(())
+}
+
+/// Options shared by every javac run: quiet, fast to start, Java 17 class files.
+fn javac_command(jdk: &Jdk, cwd: &Path, out: &Path, classpath: &std::ffi::OsStr, encoding: &str) -> Command {
+    let mut command = Command::new(&jdk.javac);
+    command
+        .current_dir(cwd)
+        .args(["-J-XX:+UseSerialGC", "-J-XX:TieredStopAtLevel=1", "-J-Xshare:auto"])
+        .args(["--release", "17", "-encoding", encoding, "-nowarn", "-Xmaxerrs", "50", "-implicit:none"])
+        .arg("-cp")
+        .arg(classpath)
+        // an empty source path: nothing but the files named is compiled (in the ref world, not their Board)
+        .arg("-sourcepath")
+        .arg("")
+        .arg("-d")
+        .arg(out);
+    command
+}
+
+fn javac(jdk: &Jdk, cwd: &Path, out: &Path, classpath: &Path, files: &[PathBuf]) -> Result<Output, JavaBuildError> {
+    fs::create_dir_all(out).map_err(io_error(format!("cannot create {}", out.display())))?;
+    javac_command(jdk, cwd, out, classpath.as_os_str(), "UTF-8")
+        .args(files)
+        .output()
+        .map_err(|source| JavaBuildError::Tool { tool: jdk.javac.clone(), source })
+}
+
+fn spawn_javac(
+    jdk: &Jdk,
+    cwd: &Path,
+    out: &Path,
+    classpath: &std::ffi::OsStr,
+    encoding: &str,
+    files: &[PathBuf],
+) -> Result<std::process::Child, JavaBuildError> {
+    fs::create_dir_all(out).map_err(io_error(format!("cannot create {}", out.display())))?;
+    javac_command(jdk, cwd, out, classpath, encoding)
+        .args(files)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|source| JavaBuildError::Tool { tool: jdk.javac.clone(), source })
+}
+
+/// A tool's stdout and stderr, as one text.
+fn combined(output: &Output) -> String {
+    let mut log = String::from_utf8_lossy(&output.stdout).into_owned();
+    log.push_str(&String::from_utf8_lossy(&output.stderr));
+    log
+}
+
+/// A fresh directory next to `dir` to build into before publishing it under `dir`'s name.
+fn staging_dir(dir: &Path) -> Result<PathBuf, JavaBuildError> {
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let mut name = dir.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".tmp-{}-{n}", std::process::id()));
+    let tmp = dir.with_file_name(name);
+    let _ = fs::remove_dir_all(&tmp);
+    fs::create_dir_all(&tmp).map_err(io_error(format!("cannot create {}", tmp.display())))?;
+    Ok(tmp)
+}
+
+/// Marks `tmp` complete and renames it to `dir`. If another build published `dir` first, keeps theirs.
+fn publish(tmp: &Path, dir: &Path) -> Result<(), JavaBuildError> {
+    write_file(&tmp.join("done"), b"")?;
+    if fs::rename(tmp, dir).is_err() {
+        let _ = fs::remove_dir_all(tmp);
+        if !dir.join("done").is_file() {
+            // a stale, unfinished directory of that name (a build killed midway): replace it
+            let _ = fs::remove_dir_all(dir);
+            return Err(JavaBuildError::Io {
+                what: format!("cannot publish the build in {} (retry)", dir.display()),
+                source: io::Error::other("a stale build directory was in the way and has been removed"),
+            });
+        }
+    }
+    Ok(())
+}
+
+fn write_file(path: &Path, bytes: &[u8]) -> Result<(), JavaBuildError> {
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent).map_err(io_error(format!("cannot create {}", parent.display())))?;
+    }
+    fs::write(path, bytes).map_err(io_error(format!("cannot write {}", path.display())))
+}
+
+/// Drops a UTF-8 byte-order mark, which javac rejects as an illegal character.
+fn strip_bom(bytes: Vec<u8>) -> Vec<u8> {
+    match bytes.strip_prefix(b"\xEF\xBB\xBF") {
+        Some(rest) => rest.to_vec(),
+        None => bytes,
+    }
+}
+
+/// A message explaining the default package when a file declares a package, else `None`.
+fn package_declarations(sources: &[(&str, Vec<u8>)]) -> Option<String> {
+    let mut log = String::new();
+    for (name, bytes) in sources {
+        let text = String::from_utf8_lossy(bytes);
+        if let Some((line, declaration)) = package_declaration(&text) {
+            let _ = writeln!(log, "{name}:{line}: error: `{declaration}` is not allowed here");
+        }
+    }
+    if log.is_empty() {
+        return None;
+    }
+    log.push_str(
+        "Board.java and Solver.java must be in the default package: delete the `package` line at the top of \
+         each file (IDEs such as IntelliJ and Eclipse add one when the file is created inside a package). The \
+         grader, like the assignment's own autograder, compiles the two files on their own, with \
+         edu.princeton.cs.algs4 available for `import edu.princeton.cs.algs4.MinPQ;` and similar.\n",
+    );
+    Some(log)
+}
+
+/// The line number and text of a `package` declaration that starts the compilation unit, skipping comments.
+fn package_declaration(text: &str) -> Option<(usize, String)> {
+    let mut rest = text;
+    let mut line = 1;
+    loop {
+        let trimmed = rest.trim_start();
+        line += rest[..rest.len() - trimmed.len()].matches('\n').count();
+        rest = trimmed;
+        if let Some(after) = rest.strip_prefix("//") {
+            let end = after.find('\n').map_or(after.len(), |i| i);
+            rest = &after[end..];
+        } else if let Some(after) = rest.strip_prefix("/*") {
+            let end = after.find("*/").map_or(after.len(), |i| i + 2);
+            line += after[..end].matches('\n').count();
+            rest = &after[end..];
+        } else {
+            break;
+        }
+    }
+    let word_end = rest.find(|c: char| !c.is_ascii_alphanumeric() && c != '_').unwrap_or(rest.len());
+    if &rest[..word_end] != "package" {
+        return None;
+    }
+    let end = rest.find(';').map_or(rest.len().min(80), |i| i + 1);
+    Some((line, rest[..end].split_whitespace().collect::<Vec<_>>().join(" ")))
+}
+
+/// FNV-1a, 64 bits: a stable hash for cache directory names (std's hasher may change between releases).
+struct Fnv(u64);
+
+impl Fnv {
+    fn new() -> Fnv {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+
+    /// Adds a length-prefixed chunk, so ("ab", "c") and ("a", "bc") differ.
+    fn add(&mut self, bytes: &[u8]) {
+        for b in (bytes.len() as u64).to_le_bytes().iter().chain(bytes) {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Child, ChildStdin, ChildStdout, Stdio};
+
+    fn java_available() -> bool {
+        let found = find_tool("javac").is_some() && find_tool("java").is_some();
+        if !found {
+            eprintln!("skipped: no JDK on this machine");
+        }
+        found
+    }
+
+    /// One work directory for all tests, so the adapter is compiled once.
+    fn work() -> PathBuf {
+        std::env::temp_dir().join("npuzzle-grader-java-tests")
+    }
+
+    fn gallery(name: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/submissions/java").join(name)
+    }
+
+    /// A protocol conversation with a spawned server.
+    struct Conversation {
+        child: Child,
+        stdin: ChildStdin,
+        stdout: BufReader<ChildStdout>,
+        next_id: u64,
+    }
+
+    impl Conversation {
+        fn start(build: JavaBuild) -> Conversation {
+            let JavaBuild::Ready { program, args, env } = build else { panic!("expected a ready build: {build:?}") };
+            let mut child = Command::new(program)
+                .args(args)
+                .envs(env)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("java starts");
+            let stdin = child.stdin.take().unwrap();
+            let stdout = BufReader::new(child.stdout.take().unwrap());
+            Conversation { child, stdin, stdout, next_id: 0 }
+        }
+
+        /// Sends `verb args` and returns the reply without its ID and CPU time: `ok VALUES` or `err KIND ...`.
+        fn ask(&mut self, request: &str) -> String {
+            let id = self.next_id;
+            self.next_id += 1;
+            writeln!(self.stdin, "{id} {request}").unwrap();
+            self.stdin.flush().unwrap();
+            let mut line = String::new();
+            self.stdout.read_line(&mut line).unwrap();
+            let line = line.trim_end_matches('\n');
+            let mut tokens = line.splitn(4, ' ').collect::<Vec<_>>();
+            assert_eq!(tokens[0], id.to_string(), "reply to `{request}`: {line}");
+            if tokens[1] == "err" {
+                // ID err KIND CPU REST
+                let rest: Vec<&str> = line.splitn(5, ' ').collect();
+                return format!("err {} {}", rest[2], rest.get(4).unwrap_or(&""));
+            }
+            tokens.drain(..1);
+            format!("ok {}", tokens.get(2).unwrap_or(&""))
+        }
+
+        fn finish(mut self) {
+            assert_eq!(self.ask("bye"), "ok ");
+            let status = self.child.wait().unwrap();
+            assert!(status.success(), "{status}");
+        }
+    }
+
+    fn counter(counters: &str, name: &str) -> u64 {
+        counters
+            .split(' ')
+            .find_map(|pair| pair.strip_prefix(name).and_then(|v| v.strip_prefix('=')))
+            .unwrap_or_else(|| panic!("no {name} in {counters}"))
+            .parse()
+            .unwrap()
+    }
+
+    #[test]
+    fn valid_submission_speaks_the_protocol_with_reference_counts() {
+        if !java_available() {
+            return;
+        }
+        let build = build_java(&gallery("valid"), &work(), 256).unwrap();
+        let mut c = Conversation::start(build);
+        let hello = c.ask("hello 1");
+        assert_eq!(hello, "ok 1 java ref_world counters memory null foreign api_check");
+        assert_eq!(c.ask("board own 3 8 1 3 4 0 2 7 6 5"), "ok b1");
+        assert_eq!(c.ask("manhattan b1"), "ok 10");
+        assert_eq!(c.ask("to_string b1"), r"ok 3\n 8  1  3 \n 4  0  2 \n 7  6  5 \n");
+        assert_eq!(c.ask("neighbors b1"), "ok 4 b2 b3 b4 b5");
+        assert_eq!(c.ask("equals_null b1"), "ok false");
+        assert_eq!(c.ask("equals_foreign b1"), "ok false");
+        assert_eq!(c.ask("equals_uncastable b1"), "ok false");
+        assert_eq!(c.ask("equals_as_object b1 b1"), "ok true");
+        assert_eq!(c.ask("board ref 3 0 1 3 4 2 5 7 8 6"), "ok b6");
+        assert_eq!(c.ask("counters_reset"), "ok ");
+        assert_eq!(c.ask("solver b6"), "ok s7");
+        let counters = c.ask("counters");
+        // the Rust reference's figures for this board (`solver --stats`)
+        for (name, value) in [
+            ("pq_inserts", 20),
+            ("pq_del_mins", 9),
+            ("pq_max_size", 6),
+            ("pq_ending_size", 11),
+            ("board_constructed", 25),
+            ("board_equals", 20),
+            ("board_equals_not_grand_neighbor", 0),
+            ("board_manhattan", 29),
+            ("pq_heap_violations", 0),
+        ] {
+            assert_eq!(counter(&counters, name), value, "{name} in {counters}");
+        }
+        assert!(counter(&counters, "pq_deep_bytes") > 0, "{counters}");
+        assert_eq!(c.ask("moves s7"), "ok 4");
+        assert_eq!(c.ask("solution s7"), "ok 5 b8 b9 b10 b11 b12");
+        assert_eq!(c.ask("to_string b12"), r"ok 3\n 1  2  3 \n 4  5  6 \n 7  8  0 \n");
+        assert_eq!(
+            c.ask("solver_null own"),
+            "err exception java.lang.IllegalArgumentException initial board is null (at Solver.java:29)"
+        );
+        assert_eq!(c.ask("hamming b99"), "err protocol unknown handle b99");
+        assert_eq!(c.ask("api"), "ok 0");
+        let bytes: u64 = c.ask("memory_board ref 3 1 2 3 4 5 6 7 8 0")[3..].parse().unwrap();
+        assert!((64..=196).contains(&bytes), "{bytes}");
+        c.finish();
+    }
+
+    #[test]
+    fn compile_errors_come_back_with_relative_paths() {
+        if !java_available() {
+            return;
+        }
+        let build = build_java(&gallery("compile-error"), &work(), 256).unwrap();
+        let JavaBuild::CompileFailed { log } = build else { panic!("{build:?}") };
+        assert!(log.contains("Solver.java:") && log.contains("error"), "{log}");
+        assert!(!log.contains(&*work().to_string_lossy()), "{log}");
+    }
+
+    #[test]
+    fn a_package_line_is_explained() {
+        let dir = tempfile::tempdir().unwrap();
+        let board = "/* Board */\n// by me\npackage puzzle . eight;\n\npublic class Board {}\n";
+        fs::write(dir.path().join("Board.java"), board).unwrap();
+        fs::write(dir.path().join("Solver.java"), "public class Solver {}\n").unwrap();
+        if !java_available() {
+            return;
+        }
+        let build = build_java(dir.path(), &work(), 256).unwrap();
+        let JavaBuild::CompileFailed { log } = build else { panic!("{build:?}") };
+        assert!(log.starts_with("Board.java:3: error: `package puzzle . eight;`"), "{log}");
+        assert!(log.contains("default package"), "{log}");
+    }
+
+    #[test]
+    fn package_detection_ignores_comments_and_identifiers() {
+        assert_eq!(package_declaration("package a.b;\nclass X {}"), Some((1, "package a.b;".into())));
+        assert_eq!(package_declaration("/* package x; */\nimport y;"), None);
+        assert_eq!(package_declaration("// package x;\nclass packaged {}"), None);
+        assert_eq!(package_declaration("packages();"), None);
+    }
+
+    #[test]
+    fn a_solver_using_non_api_board_members_still_runs_its_board_tests() {
+        if !java_available() {
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let board = fs::read_to_string(gallery("valid").join("Board.java")).unwrap().replace(
+            "    // board dimension n",
+            "    public int tileAt(int row, int col) {\n        return tiles[row][col];\n    }\n\n    // board dimension n",
+        );
+        let solver = fs::read_to_string(gallery("valid").join("Solver.java")).unwrap().replace(
+            "MinPQ<SearchNode> pq = new",
+            "int corner = initial.tileAt(0, 0);\n        MinPQ<SearchNode> pq = new",
+        );
+        fs::write(dir.path().join("Board.java"), board).unwrap();
+        fs::write(dir.path().join("Solver.java"), solver).unwrap();
+        let build = build_java(dir.path(), &work(), 256).unwrap();
+        let mut c = Conversation::start(build);
+        c.ask("hello 1");
+        assert_eq!(c.ask("api"), "ok 1 Board.tileAt(int,int)");
+        assert_eq!(c.ask("board own 2 1 2 3 0"), "ok b1");
+        assert_eq!(c.ask("solver b1"), "ok s2");
+        assert_eq!(c.ask("board ref 2 1 2 3 0"), "ok b3");
+        assert_eq!(c.ask("is_goal b3"), "ok true");
+        let reply = c.ask("solver b3");
+        assert!(reply.starts_with("err exception npuzzle.SolverDoesNotCompileWithReferenceBoard "), "{reply}");
+        assert!(reply.contains("tileAt"), "{reply}");
+        c.finish();
+    }
+}

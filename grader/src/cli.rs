@@ -1,0 +1,190 @@
+//! Command-line arguments (clap) and what each command does; `main.rs` only maps the result to an exit code.
+//!
+//! Exit codes: 0 all tests passed (or the score reached `--min-score`), 1 some test failed (or the score is
+//! below `--min-score`), 2 the grader itself could not run (bad arguments, unreadable fixtures or policy).
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+use clap::{Parser, Subcommand};
+
+use crate::catalog;
+use crate::grade::{grade, GradeOptions};
+use crate::policy::Policy;
+use crate::progress::ProgressDisplay;
+use crate::report::{self, Format};
+use crate::results::{Report, Status};
+
+/// Grades 8-puzzle submissions the way Princeton's autograder does.
+#[derive(Debug, Parser)]
+#[command(name = "grader", version, about)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The grader's commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Grade one submission: an executable, a Cargo project, or a folder with Board.java and Solver.java.
+    Grade(GradeArgs),
+    /// Print the test catalog (as Markdown with --markdown: the source of specs/catalog.md).
+    Catalog {
+        /// Print Markdown.
+        #[arg(long)]
+        markdown: bool,
+    },
+    /// Explain what a test checks, why, and the usual causes of failure.
+    Explain {
+        /// A test id, e.g. board-5a or timing-2.
+        id: String,
+    },
+    /// Show the grading policy.
+    Policy {
+        /// Print the default policy as TOML.
+        #[arg(long)]
+        print_default: bool,
+        /// Check a policy file and print it with defaults filled in.
+        #[arg(long, value_name = "FILE")]
+        check: Option<PathBuf>,
+    },
+}
+
+/// Arguments of `grader grade`.
+#[derive(Debug, clap::Args)]
+pub struct GradeArgs {
+    /// The submission to grade.
+    pub submission: PathBuf,
+    /// The fixture directory (puzzle files, with or without puzzles.toml).
+    #[arg(long, value_name = "DIR")]
+    pub fixtures: Option<PathBuf>,
+    /// Seed of every random board; the same seed gives the same report.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Run only these tests (ids, or prefixes ending in `*`); repeatable.
+    #[arg(long = "only", value_name = "ID")]
+    pub only: Vec<String>,
+    /// The grading policy (TOML); defaults mirror the official grader.
+    #[arg(long, value_name = "FILE")]
+    pub policy: Option<PathBuf>,
+    /// Report format; repeat to write several, each paired with the --output at the same position.
+    #[arg(long, value_enum)]
+    pub format: Vec<Format>,
+    /// Where to write the report of the --format at the same position (default: standard output).
+    #[arg(long, value_name = "FILE")]
+    pub output: Vec<PathBuf>,
+    /// Exit 0 if the aggregate score is at least this (percent), 1 otherwise.
+    #[arg(long, value_name = "PERCENT")]
+    pub min_score: Option<f64>,
+    /// No progress on standard error.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        Command::Grade(args) => run_grade(args),
+        Command::Catalog { markdown } => {
+            print!("{}", if markdown { crate::catalog_doc::markdown() } else { crate::catalog_doc::plain() });
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Explain { id } => {
+            let base = id.split('/').next().unwrap_or(&id);
+            let Some(item) = catalog::find(base) else {
+                bail!("no test `{id}` in the catalog (run `grader catalog` to list them)");
+            };
+            print!("{}", crate::catalog_doc::explain(&item));
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Policy { print_default, check } => {
+            if let Some(path) = check {
+                let policy = Policy::load(&path)?;
+                print!("{}", toml::to_string_pretty(&policy)?);
+            } else if print_default {
+                print!("{}", Policy::default_toml());
+            } else {
+                bail!("say what to do: --print-default, or --check FILE");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn run_grade(args: GradeArgs) -> Result<ExitCode> {
+    if args.output.len() > args.format.len().max(1) {
+        bail!(
+            "each --output needs a --format before it ({} outputs, {} formats)",
+            args.output.len(),
+            args.format.len()
+        );
+    }
+    let policy = match &args.policy {
+        Some(path) => Policy::load(path)?,
+        None => Policy::default(),
+    };
+    let fixtures = args.fixtures.clone().unwrap_or_else(default_fixtures);
+    let options = GradeOptions {
+        submission: args.submission.clone(),
+        fixtures,
+        seed: args.seed,
+        policy,
+        only: args.only.clone(),
+        work_dir: std::env::temp_dir().join(format!("npuzzle-grader-{}", unsafe_uid())),
+    };
+    let mut display = ProgressDisplay::new(args.quiet);
+    let report = grade(&options, &mut |p| display.show(p)).context("grading failed")?;
+    display.finish();
+    write_reports(&report, &args)?;
+    Ok(exit_code(&report, args.min_score))
+}
+
+fn write_reports(report: &Report, args: &GradeArgs) -> Result<()> {
+    let formats = if args.format.is_empty() { vec![Format::Text] } else { args.format.clone() };
+    for (i, format) in formats.iter().enumerate() {
+        match args.output.get(i) {
+            Some(path) => {
+                let text = report::render(report, *format, false);
+                std::fs::write(path, text)
+                    .with_context(|| format!("failed to write the report to `{}`", path.display()))?;
+            }
+            None => {
+                let color = *format == Format::Text
+                    && std::io::stdout().is_terminal()
+                    && std::env::var_os("NO_COLOR").is_none();
+                print!("{}", report::render(report, *format, color));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn exit_code(report: &Report, min_score: Option<f64>) -> ExitCode {
+    let passed = match min_score {
+        Some(min) => report.score.max > 0.0 && 100.0 * report.score.total / report.score.max >= min - 1e-9,
+        None => report.tests.iter().all(|t| matches!(t.status, Status::Passed | Status::NotApplicable)),
+    };
+    if passed {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+/// The bundled fixtures: `fixtures/puzzles` beside the grader's source tree, or in the working directory.
+fn default_fixtures() -> PathBuf {
+    let bundled = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/puzzles");
+    if bundled.is_dir() {
+        bundled
+    } else {
+        PathBuf::from("fixtures/puzzles")
+    }
+}
+
+fn unsafe_uid() -> u32 {
+    // SAFETY: getuid has no preconditions and cannot fail.
+    unsafe { libc::getuid() }
+}

@@ -1,0 +1,299 @@
+//! One grading run, start to finish: build the submission, load the fixtures, plan the tests, run them in a
+//! session, score. This is the only module that knows the order of the stages; each stage lives elsewhere.
+//!
+//! Only the grader's own problems are errors here (a path that is not a submission, an unreadable fixture
+//! directory). Everything the submission does wrong ends up in the report.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use fixtures::Corpus;
+
+use crate::build::{self, Prepared};
+use crate::catalog::{self, Category, Check, Item};
+use crate::plan::{self, PlannedTest};
+use crate::policy::Policy;
+use crate::results::{Report, Status, Submission, TestResult, Timings};
+use crate::runner::checks::{self, Ctx, Outcome};
+use crate::runner::process::{Limits, ProcessSpec};
+use crate::runner::session::{Session, SessionLimits};
+use crate::score;
+
+/// What to grade and how.
+#[derive(Debug, Clone)]
+pub struct GradeOptions {
+    /// The submission: an executable, a Cargo project or a Java folder.
+    pub submission: PathBuf,
+    /// The fixture directory.
+    pub fixtures: PathBuf,
+    /// The seed of every random board.
+    pub seed: u64,
+    /// The policy.
+    pub policy: Policy,
+    /// Only tests whose id matches one of these (exact ids or prefixes ending in `*`); empty = all.
+    pub only: Vec<String>,
+    /// Where builds may keep outputs and caches.
+    pub work_dir: PathBuf,
+}
+
+/// Live progress, for a progress bar; never feeds back into results.
+#[derive(Debug, Clone)]
+pub enum Progress<'a> {
+    /// The submission is being built.
+    Building,
+    /// Tests are about to run.
+    Planned {
+        /// How many tests.
+        total: usize,
+    },
+    /// A test starts.
+    Started {
+        /// Its index, from 0.
+        index: usize,
+        /// Its id.
+        id: &'a str,
+        /// Its category.
+        category: Category,
+    },
+    /// A test finished.
+    Finished {
+        /// Its id.
+        id: &'a str,
+        /// Its status.
+        status: Status,
+    },
+}
+
+/// The grader's own failures.
+#[derive(Debug, thiserror::Error)]
+pub enum GradeError {
+    /// The submission path could not be built or understood.
+    #[error(transparent)]
+    Build(#[from] build::BuildError),
+    /// The fixtures could not be loaded.
+    #[error("failed to load fixtures from `{dir}`: {message} (pass --fixtures DIR with puzzle files)")]
+    Fixtures {
+        /// The directory.
+        dir: PathBuf,
+        /// Why.
+        message: String,
+    },
+}
+
+/// Grades one submission.
+pub fn grade(options: &GradeOptions, progress: &mut dyn FnMut(Progress<'_>)) -> Result<Report, GradeError> {
+    let started = Instant::now();
+    let kind = build::detect(&options.submission)?;
+    let corpus = Corpus::load(&options.fixtures)
+        .map_err(|e| GradeError::Fixtures { dir: options.fixtures.clone(), message: e.to_string() })?;
+    progress(Progress::Building);
+    let build_started = Instant::now();
+    let prepared = build::prepare(&options.submission, kind, &options.work_dir, options.policy.limits.memory_mb)?;
+    let build_ms = build_started.elapsed().as_millis() as u64;
+    let items = selected_items(options);
+    let planned = plan::plan(&items, &corpus, options.seed);
+    progress(Progress::Planned { total: planned.len() });
+    let mut run = match &prepared {
+        Prepared::Ready(launch) => {
+            let spec = process_spec(launch, &options.policy);
+            run_tests(spec, &options.policy, &planned, progress)
+        }
+        Prepared::CompileFailed { .. } => not_built(&planned),
+    };
+    let mut tests = run.tests;
+    for test in &mut tests {
+        test.hidden = Policy::matches(&options.policy.tests.hidden, &test.id);
+    }
+    let score = score::score(&mut tests, &options.policy.weights);
+    let compile_log = match prepared {
+        Prepared::CompileFailed { log } => Some(log),
+        Prepared::Ready(_) => None,
+    };
+    let submission_cpu_ms = tests.iter().filter_map(|t| t.cpu_ms).sum();
+    Ok(Report {
+        submission: Submission {
+            name: display_name(&options.submission),
+            language: run.language.take().unwrap_or_else(|| kind.language().into()),
+        },
+        seed: options.seed,
+        score,
+        tests,
+        output: run.output,
+        output_truncated: run.output_truncated,
+        compile_log,
+        timings: Timings { wall_ms: started.elapsed().as_millis() as u64, submission_cpu_ms, build_ms },
+    })
+}
+
+fn display_name(path: &Path) -> String {
+    path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| path.display().to_string())
+}
+
+fn selected_items(options: &GradeOptions) -> Vec<Item> {
+    catalog::all()
+        .into_iter()
+        .filter(|item| !Policy::matches(&options.policy.tests.skip, item.id))
+        .filter(|item| options.only.is_empty() || item.check == Check::Compiles || only_matches(&options.only, item.id))
+        .map(|item| scale_trials(item, options.policy.tests.trials_scale))
+        .collect()
+}
+
+fn only_matches(only: &[String], id: &str) -> bool {
+    Policy::matches(only, id) || only.iter().any(|p| p.split('/').next() == Some(id))
+}
+
+/// Random trial counts scaled by the policy (at least one trial each).
+fn scale_trials(mut item: Item, scale: f64) -> Item {
+    use crate::catalog::Inputs;
+    let scaled = |t: usize| ((t as f64 * scale).round() as usize).max(1);
+    item.inputs = match item.inputs {
+        Inputs::Random { sizes, trials } => Inputs::Random { sizes, trials: scaled(trials) },
+        Inputs::RandomAnySolvability { sizes, trials } => {
+            Inputs::RandomAnySolvability { sizes, trials: scaled(trials) }
+        }
+        Inputs::ExactlyK { from, to, trials } => Inputs::ExactlyK { from, to, trials: scaled(trials) },
+        Inputs::WithinK { sizes, k, trials } => Inputs::WithinK { sizes, k, trials: scaled(trials) },
+        other => other,
+    };
+    item
+}
+
+fn process_spec(launch: &build::Launch, policy: &Policy) -> ProcessSpec {
+    let mut limits = Limits::default();
+    let memory = policy.limits.memory_mb + policy.limits.address_space_slack_mb;
+    limits.address_space = launch.address_space_limit.then_some(memory << 20);
+    limits.die_with_grader = false;
+    let mut spec = ProcessSpec::new(&launch.program).args(&launch.args).limits(limits);
+    for (key, value) in &launch.env {
+        spec = spec.env(key, value);
+    }
+    spec
+}
+
+/// What running the tests produced.
+struct Run {
+    tests: Vec<TestResult>,
+    language: Option<String>,
+    output: String,
+    output_truncated: bool,
+}
+
+fn run_tests(
+    spec: ProcessSpec,
+    policy: &Policy,
+    planned: &[PlannedTest],
+    progress: &mut dyn FnMut(Progress<'_>),
+) -> Run {
+    let limits = SessionLimits {
+        startup: Duration::from_secs_f64(policy.limits.startup_cpu_seconds),
+        request: Duration::from_secs_f64(policy.limits.request_cpu_seconds),
+    };
+    let fresh = {
+        let spec = spec.clone();
+        move || Session::new(spec.clone(), limits)
+    };
+    let mut session = Session::new(spec, limits);
+    let startup = session.handshake().cloned();
+    let capabilities: BTreeSet<String> = startup.as_ref().map(|h| h.capabilities.clone()).unwrap_or_default();
+    let mut solves = HashMap::new();
+    let mut statuses: HashMap<&str, Status> = HashMap::new();
+    let mut tests = Vec::new();
+    for (index, test) in planned.iter().enumerate() {
+        progress(Progress::Started { index, id: &test.id, category: test.item.category });
+        let cpu_before = session.cpu_reported();
+        let outcome = match (&startup, blocked_by(test, &statuses)) {
+            (_, Some(reason)) => Outcome { status: Status::Skipped, rows: vec![], message: reason },
+            (Err(fault), _) if test.item.check != Check::Compiles => failed(fault.describe()),
+            _ => {
+                let mut ctx = Ctx {
+                    session: &mut session,
+                    policy,
+                    capabilities: &capabilities,
+                    solves: &mut solves,
+                    fresh_session: &fresh,
+                };
+                run_one(&mut ctx, test)
+            }
+        };
+        progress(Progress::Finished { id: &test.id, status: outcome.status });
+        let entry = statuses.entry(test.item.id).or_insert(Status::Passed);
+        if outcome.status != Status::Passed && *entry == Status::Passed {
+            *entry = outcome.status;
+        }
+        let cpu_ms = (session.cpu_reported() - cpu_before).as_millis() as u64;
+        tests.push(result(test, outcome, Some(cpu_ms)));
+    }
+    session.finish();
+    let (output, output_truncated) = session.take_output();
+    Run { tests, language: startup.ok().map(|h| h.language), output, output_truncated }
+}
+
+fn run_one(ctx: &mut Ctx<'_>, test: &PlannedTest) -> Outcome {
+    if test.item.check == Check::Compiles {
+        return Outcome { status: Status::Passed, rows: vec![], message: String::new() };
+    }
+    if let Some(missing) = test.item.needs.iter().find(|n| !ctx.has(n)) {
+        let reason = format!("not applicable: the submission does not support `{missing}` (see specs/protocol.md)");
+        return Outcome { status: Status::NotApplicable, rows: vec![], message: reason };
+    }
+    if test.trials.is_empty() && !test.missing.is_empty() && no_trials_needed(test.item.check) {
+        let message = format!("the fixture directory lacks {}", test.missing.join(", "));
+        return Outcome { status: Status::Error, rows: vec![], message };
+    }
+    checks::run(ctx, test)
+}
+
+fn no_trials_needed(check: Check) -> bool {
+    !matches!(check, Check::BoardMemory | Check::NullBoard | Check::ApiSurface)
+}
+
+fn failed(message: String) -> Outcome {
+    Outcome { status: Status::Failed, rows: vec![], message }
+}
+
+/// The reason a test is skipped, if a test it depends on did not pass.
+fn blocked_by(test: &PlannedTest, statuses: &HashMap<&str, Status>) -> Option<String> {
+    test.item.depends_on.iter().find_map(|dep| match statuses.get(dep) {
+        Some(Status::Passed) | None => None,
+        Some(_) => Some(format!("skipped: it depends on {dep}, which did not pass")),
+    })
+}
+
+fn not_built(planned: &[PlannedTest]) -> Run {
+    let tests = planned
+        .iter()
+        .map(|test| {
+            let outcome = if test.item.check == Check::Compiles {
+                failed("the submission did not compile (the compiler's output is below)".into())
+            } else {
+                Outcome {
+                    status: Status::Skipped,
+                    rows: vec![],
+                    message: "skipped: it depends on compile-1, which did not pass".into(),
+                }
+            };
+            result(test, outcome, None)
+        })
+        .collect();
+    Run { tests, language: None, output: String::new(), output_truncated: false }
+}
+
+fn result(test: &PlannedTest, outcome: Outcome, cpu_ms: Option<u64>) -> TestResult {
+    let mut inputs = test.inputs.clone();
+    inputs.extend(test.missing.iter().map(|m| format!("{m} (missing)")));
+    TestResult {
+        id: test.id.clone(),
+        official: test.item.official.map(str::to_string),
+        category: test.item.category,
+        title: test.title.clone(),
+        status: outcome.status,
+        score: 0.0,
+        max_score: 0.0,
+        inputs,
+        rows: outcome.rows,
+        message: outcome.message,
+        hidden: false,
+        cpu_ms,
+    }
+}

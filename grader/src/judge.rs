@@ -1,0 +1,358 @@
+//! The judge: pure functions that compare what a submission answered with what was expected.
+//!
+//! Nothing here talks to a process or reads a file, so every rule is unit-tested on its own. A rule returns
+//! `Ok(())` or a [`Mismatch`] written for a student: what was expected, what came back, and the boards that
+//! show it (large boards summarized).
+
+use reference::Board;
+
+/// A failed comparison, for the student.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mismatch {
+    /// One line: what went wrong.
+    pub summary: String,
+    /// Supporting lines: expected, actual, boards.
+    pub details: Vec<String>,
+}
+
+impl Mismatch {
+    /// A mismatch with no details.
+    pub fn new(summary: impl Into<String>) -> Mismatch {
+        Mismatch { summary: summary.into(), details: vec![] }
+    }
+
+    /// Adds a detail line.
+    pub fn with(mut self, line: impl Into<String>) -> Mismatch {
+        self.details.push(line.into());
+        self
+    }
+
+    /// Adds a board, shown whole when small and summarized when large.
+    pub fn with_board(mut self, title: &str, board: &Board) -> Mismatch {
+        self.details.push(format!("{title}:"));
+        self.details.extend(show_board(board));
+        self
+    }
+}
+
+/// Boards larger than this are summarized instead of printed.
+pub const MAX_SHOWN_DIMENSION: usize = 10;
+
+/// A board as report lines: the `toString` rows for small boards, a summary for big ones.
+pub fn show_board(board: &Board) -> Vec<String> {
+    let n = board.dimension();
+    if n > MAX_SHOWN_DIMENSION {
+        let (r, c) = board.blank();
+        return vec![format!(
+            "    ({n}-by-{n} board suppressed: blank at row {r}, column {c}; hamming {}, manhattan {})",
+            board.hamming(),
+            board.manhattan()
+        )];
+    }
+    board.to_string().lines().map(|l| format!("    {}", l.trim_end())).collect()
+}
+
+/// Compares two values of any displayable kind.
+pub fn same_value<T: PartialEq + std::fmt::Display>(what: &str, expected: T, actual: T) -> Result<(), Mismatch> {
+    if expected == actual {
+        Ok(())
+    } else {
+        Err(Mismatch::new(format!("{what} is wrong"))
+            .with(format!("expected: {expected}"))
+            .with(format!("actual:   {actual}")))
+    }
+}
+
+/// Reads a board back from `toString()` text, ignoring whitespace: n, then n² tiles.
+pub fn board_from_text(text: &str) -> Result<Board, String> {
+    reference::parse_puzzle(text).map_err(|e| format!("could not read a board from toString() output: {}", e.problem))
+}
+
+/// Compares `toString()` text with the reference's: token by token unless `strict`, then byte for byte.
+pub fn to_string_matches(expected: &Board, actual: &str, strict: bool) -> Result<(), Mismatch> {
+    let reference = expected.to_string();
+    let ok = if strict { reference == actual } else { reference.split_whitespace().eq(actual.split_whitespace()) };
+    if ok {
+        return Ok(());
+    }
+    let mut m = Mismatch::new(if strict { "toString() differs from the exact format" } else { "toString() is wrong" });
+    m.details.push("expected:".into());
+    m.details.extend(bounded_lines(&reference));
+    m.details.push("actual:".into());
+    m.details.extend(bounded_lines(actual));
+    Err(m)
+}
+
+fn bounded_lines(text: &str) -> Vec<String> {
+    const MAX_LINES: usize = 12;
+    const MAX_WIDTH: usize = 100;
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out: Vec<String> = lines
+        .iter()
+        .take(MAX_LINES)
+        .map(|l| {
+            if l.len() > MAX_WIDTH {
+                format!("    {}…", &l[..l.floor_char_boundary(MAX_WIDTH)])
+            } else {
+                format!("    {l}")
+            }
+        })
+        .collect();
+    if lines.len() > MAX_LINES {
+        out.push(format!("    … ({} more lines)", lines.len() - MAX_LINES));
+    }
+    if text.is_empty() {
+        out.push("    (empty)".into());
+    }
+    out
+}
+
+/// Checks neighbors as a multiset: the right boards, each once, in any order.
+pub fn neighbors_match(board: &Board, actual: &[Board]) -> Result<(), Mismatch> {
+    let expected = board.neighbors();
+    let missing: Vec<&Board> = expected.iter().filter(|e| !actual.contains(e)).collect();
+    let extra: Vec<&Board> = actual.iter().filter(|a| !expected.contains(a)).collect();
+    let duplicates = actual.iter().enumerate().find(|(i, a)| actual[..*i].contains(a)).map(|(_, a)| a);
+    if missing.is_empty() && extra.is_empty() && duplicates.is_none() && expected.len() == actual.len() {
+        return Ok(());
+    }
+    let (r, c) = board.blank();
+    let mut m = Mismatch::new(format!(
+        "neighbors() returned {} boards; expected {} (the blank is at row {r}, column {c})",
+        actual.len(),
+        expected.len()
+    ))
+    .with_board("board", board);
+    if let Some(extra) = extra.first() {
+        m = m.with_board("a returned board that is not one slide away", extra);
+    }
+    if let Some(missing) = missing.first() {
+        m = m.with_board("a neighbor that was not returned", missing);
+    }
+    if let Some(dup) = duplicates {
+        m = m.with_board("a board returned twice", dup);
+    }
+    Err(m)
+}
+
+/// The positions where two boards of one size differ.
+fn differences(a: &Board, b: &Board) -> Vec<usize> {
+    a.tiles().zip(b.tiles()).enumerate().filter(|(_, (x, y))| x != y).map(|(i, _)| i).collect()
+}
+
+/// Checks a twin: same size, exactly two tiles exchanged, neither of them the blank.
+pub fn twin_is_legal(board: &Board, twin: &Board) -> Result<(), Mismatch> {
+    let fail = |summary: &str| Err(Mismatch::new(summary).with_board("board", board).with_board("twin()", twin));
+    if twin.dimension() != board.dimension() {
+        return fail("twin() has a different size");
+    }
+    let diff = differences(board, twin);
+    let tiles: Vec<usize> = board.tiles().collect();
+    let twin_tiles: Vec<usize> = twin.tiles().collect();
+    match diff.as_slice() {
+        [i, j] if tiles[*i] == twin_tiles[*j] && tiles[*j] == twin_tiles[*i] => {
+            if tiles[*i] == 0 || tiles[*j] == 0 {
+                fail("twin() moved the blank: it must exchange two non-blank tiles")
+            } else {
+                Ok(())
+            }
+        }
+        [] => fail("twin() returned the same board"),
+        _ => fail(&format!("twin() changed {} positions: it must exchange exactly two tiles", diff.len())),
+    }
+}
+
+/// Checks a solution step by step: starts at `initial`, each step one legal slide, ends at the goal, and its
+/// length agrees with `moves` (and with `expected_moves`, when known).
+pub fn solution_is_valid(
+    initial: &Board,
+    expected_moves: Option<u32>,
+    moves: i32,
+    solution: &[Board],
+) -> Result<(), Mismatch> {
+    if let Some(expected) = expected_moves {
+        if moves != expected as i32 {
+            return Err(Mismatch::new("moves() is wrong")
+                .with(format!("expected: {expected}"))
+                .with(format!("actual:   {moves}"))
+                .with_board("initial board", initial));
+        }
+    }
+    let Some(first) = solution.first() else {
+        return Err(Mismatch::new("solution() is empty: it must start with the initial board"));
+    };
+    if first != initial {
+        return Err(Mismatch::new("solution() does not start with the initial board")
+            .with_board("initial board", initial)
+            .with_board("solution()'s first board", first));
+    }
+    if let Some(step) = solution.windows(2).position(|w| !one_slide_apart(&w[0], &w[1])) {
+        return Err(Mismatch::new(format!("step {} of solution() is not one legal slide", step + 1))
+            .with_board(&format!("board {step}"), &solution[step])
+            .with_board(&format!("board {}", step + 1), &solution[step + 1]));
+    }
+    let last = solution.last().unwrap_or(first);
+    if !last.is_goal() {
+        return Err(Mismatch::new("solution() does not end at the goal board").with_board("its last board", last));
+    }
+    if solution.len() as i64 != i64::from(moves) + 1 {
+        return Err(Mismatch::new("solution() length does not match moves()")
+            .with(format!("moves():           {moves}"))
+            .with(format!("solution() boards: {} (expected moves() + 1)", solution.len())));
+    }
+    Ok(())
+}
+
+/// Whether `b` is `a` with the blank slid one step.
+pub fn one_slide_apart(a: &Board, b: &Board) -> bool {
+    a.dimension() == b.dimension() && a.neighbors().contains(b)
+}
+
+/// Judges a count against a reference count and a ratio limit; returns the ratio actual ÷ reference.
+pub fn within_ratio(what: &str, actual: u64, reference: u64, limit: f64) -> Result<f64, Mismatch> {
+    let ratio = if reference == 0 {
+        if actual == 0 {
+            0.0
+        } else {
+            f64::INFINITY
+        }
+    } else {
+        actual as f64 / reference as f64
+    };
+    if ratio <= limit {
+        Ok(ratio)
+    } else {
+        Err(Mismatch::new(format!(
+            "{what}: {actual} is {} the reference's {reference} (limit {limit:.2}x)",
+            ratio_text(ratio)
+        )))
+    }
+}
+
+/// A ratio for reports: `(2.40x)`.
+pub fn ratio_text(ratio: f64) -> String {
+    if ratio.is_finite() {
+        format!("{ratio:.2}x")
+    } else {
+        "infinitely many times".into()
+    }
+}
+
+/// A least-squares fit of `a·n² + b·n + c` to (n, bytes) points, and its R².
+pub fn quadratic_fit(points: &[(f64, f64)]) -> Option<(f64, f64, f64, f64)> {
+    if points.len() < 3 {
+        return None;
+    }
+    // Normal equations for the basis (n², n, 1), solved by Gaussian elimination.
+    let mut m = [[0.0f64; 4]; 3];
+    for &(n, y) in points {
+        let basis = [n * n, n, 1.0];
+        for i in 0..3 {
+            for j in 0..3 {
+                m[i][j] += basis[i] * basis[j];
+            }
+            m[i][3] += basis[i] * y;
+        }
+    }
+    for col in 0..3 {
+        let pivot = (col..3).max_by(|&a, &b| m[a][col].abs().total_cmp(&m[b][col].abs()))?;
+        m.swap(col, pivot);
+        if m[col][col].abs() < 1e-12 {
+            return None;
+        }
+        for row in 0..3 {
+            if row != col {
+                let f = m[row][col] / m[col][col];
+                let pivot_row = m[col];
+                for (cell, pivot) in m[row].iter_mut().zip(pivot_row).skip(col) {
+                    *cell -= f * pivot;
+                }
+            }
+        }
+    }
+    let (a, b, c) = (m[0][3] / m[0][0], m[1][3] / m[1][1], m[2][3] / m[2][2]);
+    let mean = points.iter().map(|p| p.1).sum::<f64>() / points.len() as f64;
+    let total: f64 = points.iter().map(|p| (p.1 - mean).powi(2)).sum();
+    let residual: f64 = points.iter().map(|&(n, y)| (y - (a * n * n + b * n + c)).powi(2)).sum();
+    let r2 = if total == 0.0 { 1.0 } else { 1.0 - residual / total };
+    Some((a, b, c, r2))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(text: &str) -> Board {
+        reference::parse_puzzle(text).unwrap()
+    }
+
+    #[test]
+    fn to_string_tolerates_whitespace_unless_strict() {
+        let b = board("2 1 2 3 0");
+        assert!(to_string_matches(&b, "2\n1 2\n3 0", false).is_ok());
+        assert!(to_string_matches(&b, "2\n1 2\n3 0", true).is_err());
+        assert!(to_string_matches(&b, "2\n 1  2 \n 3  0 \n", true).is_ok());
+        let m = to_string_matches(&b, "1 2\n3 0", false).unwrap_err();
+        assert_eq!(m.summary, "toString() is wrong");
+    }
+
+    #[test]
+    fn neighbors_are_a_multiset() {
+        let b = board("3 1 2 3 4 0 5 6 7 8");
+        let mut ns = b.neighbors();
+        ns.reverse();
+        assert!(neighbors_match(&b, &ns).is_ok());
+        ns.pop();
+        assert!(neighbors_match(&b, &ns).unwrap_err().summary.contains("returned 3 boards; expected 4"));
+        ns.push(ns[0].clone());
+        assert!(neighbors_match(&b, &ns).is_err());
+    }
+
+    #[test]
+    fn twins_exchange_two_non_blank_tiles() {
+        let b = board("2 1 2 3 0");
+        assert!(twin_is_legal(&b, &board("2 2 1 3 0")).is_ok());
+        assert!(twin_is_legal(&b, &board("2 3 2 1 0")).is_ok());
+        assert!(twin_is_legal(&b, &board("2 1 2 0 3")).unwrap_err().summary.contains("moved the blank"));
+        assert!(twin_is_legal(&b, &b).unwrap_err().summary.contains("same board"));
+        assert!(twin_is_legal(&b, &board("2 2 3 1 0")).unwrap_err().summary.contains("changed 3 positions"));
+    }
+
+    #[test]
+    fn solutions_are_checked_step_by_step() {
+        let start = board("3 0 1 3 4 2 5 7 8 6");
+        let good = reference::instrument::baseline::reference_baseline(&start).solution.unwrap();
+        assert!(solution_is_valid(&start, Some(4), 4, &good).is_ok());
+        assert_eq!(solution_is_valid(&start, Some(4), 5, &good).unwrap_err().summary, "moves() is wrong");
+        let mut reversed = good.clone();
+        reversed.reverse();
+        assert!(solution_is_valid(&start, Some(4), 4, &reversed).unwrap_err().summary.contains("does not start"));
+        let mut skipping = good.clone();
+        skipping.remove(2);
+        assert_eq!(
+            solution_is_valid(&start, None, 3, &skipping).unwrap_err().summary,
+            "step 2 of solution() is not one legal slide"
+        );
+        assert!(solution_is_valid(&start, None, 3, &good[..4]).unwrap_err().summary.contains("goal"));
+        assert!(solution_is_valid(&start, None, 3, &good).unwrap_err().summary.contains("length"));
+    }
+
+    #[test]
+    fn ratios_and_fits() {
+        assert_eq!(within_ratio("inserts", 10, 10, 1.8), Ok(1.0));
+        let m = within_ratio("inserts", 24, 10, 1.8).unwrap_err();
+        assert_eq!(m.summary, "inserts: 24 is 2.40x the reference's 10 (limit 1.80x)");
+        assert!(within_ratio("x", 1, 0, 1.8).is_err());
+        let points: Vec<(f64, f64)> = [2.0, 3.0, 4.0, 8.0].iter().map(|&n| (n, n * n + 32.0)).collect();
+        let (a, b, c, r2) = quadratic_fit(&points).unwrap();
+        assert!((a - 1.0).abs() < 1e-6 && b.abs() < 1e-6 && (c - 32.0).abs() < 1e-6 && r2 > 0.999);
+    }
+
+    #[test]
+    fn big_boards_are_summarized() {
+        let lines = show_board(&Board::goal(127).unwrap());
+        assert_eq!(lines.len(), 1);
+        assert!(lines[0].contains("127-by-127 board suppressed"));
+        assert_eq!(show_board(&board("2 1 2 3 0")), vec!["    2", "     1  2", "     3  0"]);
+    }
+}

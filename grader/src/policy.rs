@@ -1,0 +1,261 @@
+//! The grading policy: weights, limits and thresholds, read from TOML. The defaults mirror the official grader
+//! (`specs/policy.md` documents every field).
+//!
+//! Unknown fields are rejected, so a typo in a course's policy is an error naming the field instead of a
+//! silently ignored setting.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+/// Points per category in the aggregate score (the official 5 + 5 + 60 + 10 + 20).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Weights {
+    /// The submission compiles.
+    pub compile: f64,
+    /// The API matches.
+    pub api: f64,
+    /// Board and Solver correctness together, shared by test count as the official grader does.
+    pub correctness: f64,
+    /// Memory tests.
+    pub memory: f64,
+    /// Timing tests.
+    pub timing: f64,
+    /// The Solver over the submission's own Board (0: reported only).
+    pub pair: f64,
+}
+
+impl Default for Weights {
+    fn default() -> Self {
+        Weights { compile: 5.0, api: 5.0, correctness: 60.0, memory: 10.0, timing: 20.0, pair: 0.0 }
+    }
+}
+
+/// Resource limits.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Limits {
+    /// CPU seconds allowed for one Solver construction (one solve).
+    pub solve_cpu_seconds: f64,
+    /// CPU seconds allowed for any other single request.
+    pub request_cpu_seconds: f64,
+    /// CPU seconds allowed for the program to start and answer the handshake.
+    pub startup_cpu_seconds: f64,
+    /// Memory per submission process, in MB (the JVM's heap; for native programs an address-space cap of
+    /// this plus `address_space_slack_mb`).
+    pub memory_mb: u64,
+    /// Extra address space native programs get for their runtime's reservations (thread stacks, arenas).
+    pub address_space_slack_mb: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            solve_cpu_seconds: 5.0,
+            request_cpu_seconds: 2.0,
+            startup_cpu_seconds: 20.0,
+            memory_mb: 200,
+            address_space_slack_mb: 1024,
+        }
+    }
+}
+
+/// Pass/fail thresholds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Thresholds {
+    /// A count fails above this multiple of the reference's count (official: about 1.8).
+    pub count_ratio: f64,
+    /// Loose timing test: manhattan() calls per board created.
+    pub manhattan_per_board_loose: f64,
+    /// Strict timing test: manhattan() calls per board created.
+    pub manhattan_per_board_strict: f64,
+    /// Memory of one Board: at most `a·n² + b·n + c` bytes.
+    pub board_memory: [f64; 3],
+    /// Memory retained by a Solver, and MinPQ sizes: at most this multiple of the reference's.
+    pub memory_ratio: f64,
+    /// Compare toString() byte for byte instead of token by token.
+    pub strict_to_string: bool,
+}
+
+impl Default for Thresholds {
+    fn default() -> Self {
+        Thresholds {
+            count_ratio: 1.8,
+            manhattan_per_board_loose: 8.0,
+            manhattan_per_board_strict: 2.0,
+            board_memory: [4.0, 32.0, 64.0],
+            memory_ratio: 1.8,
+            strict_to_string: false,
+        }
+    }
+}
+
+/// Which tests run and who sees them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Tests {
+    /// Test ids (or id prefixes ending in `*`) not run at all.
+    pub skip: Vec<String>,
+    /// Test ids (or prefixes ending in `*`) hidden from students in Gradescope until after the deadline.
+    pub hidden: Vec<String>,
+    /// Multiplies the number of random trials (1.0 = the catalog's counts).
+    pub trials_scale: f64,
+}
+
+impl Default for Tests {
+    fn default() -> Self {
+        Tests { skip: vec![], hidden: vec![], trials_scale: 1.0 }
+    }
+}
+
+/// A whole grading policy.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Policy {
+    /// Points per category.
+    pub weights: Weights,
+    /// Resource limits.
+    pub limits: Limits,
+    /// Pass/fail thresholds.
+    pub thresholds: Thresholds,
+    /// Which tests run.
+    pub tests: Tests,
+}
+
+/// A policy file that could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum PolicyError {
+    /// The file could not be read.
+    #[error("failed to read policy file `{path}`: {source}")]
+    Read {
+        /// The file.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not a valid policy.
+    #[error("invalid policy file `{path}`: {message}")]
+    Invalid {
+        /// The file.
+        path: String,
+        /// What is wrong, with the line and column where TOML gives them.
+        message: String,
+    },
+}
+
+impl Policy {
+    /// Reads a policy file; missing fields take the official defaults.
+    pub fn load(path: &Path) -> Result<Policy, PolicyError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|source| PolicyError::Read { path: path.display().to_string(), source })?;
+        Policy::parse(&text).map_err(|message| PolicyError::Invalid { path: path.display().to_string(), message })
+    }
+
+    /// Parses policy text and checks its values.
+    pub fn parse(text: &str) -> Result<Policy, String> {
+        let policy: Policy = toml::from_str(text).map_err(|e| e.to_string().trim_end().replace('\n', " "))?;
+        policy.validate()?;
+        Ok(policy)
+    }
+
+    fn validate(&self) -> Result<(), String> {
+        let w = &self.weights;
+        for (name, value) in [
+            ("compile", w.compile),
+            ("api", w.api),
+            ("correctness", w.correctness),
+            ("memory", w.memory),
+            ("timing", w.timing),
+            ("pair", w.pair),
+        ] {
+            if !(value >= 0.0 && value.is_finite()) {
+                return Err(format!("weights.{name} must be a non-negative number, got {value}"));
+            }
+        }
+        let positive = [
+            ("limits.solve_cpu_seconds", self.limits.solve_cpu_seconds),
+            ("limits.request_cpu_seconds", self.limits.request_cpu_seconds),
+            ("limits.startup_cpu_seconds", self.limits.startup_cpu_seconds),
+            ("thresholds.count_ratio", self.thresholds.count_ratio),
+            ("thresholds.memory_ratio", self.thresholds.memory_ratio),
+            ("thresholds.manhattan_per_board_loose", self.thresholds.manhattan_per_board_loose),
+            ("thresholds.manhattan_per_board_strict", self.thresholds.manhattan_per_board_strict),
+            ("tests.trials_scale", self.tests.trials_scale),
+        ];
+        for (name, value) in positive {
+            if !(value > 0.0 && value.is_finite()) {
+                return Err(format!("{name} must be a positive number, got {value}"));
+            }
+        }
+        if self.limits.memory_mb < 16 {
+            return Err(format!("limits.memory_mb must be at least 16, got {}", self.limits.memory_mb));
+        }
+        Ok(())
+    }
+
+    /// The default policy as commented TOML (`grader policy --print-default`).
+    pub fn default_toml() -> String {
+        let body = toml::to_string_pretty(&Policy::default()).unwrap_or_default();
+        format!(
+            "# Grading policy. Every field is optional; missing fields take these defaults, which mirror the\n\
+             # official grader. Field by field documentation: specs/policy.md.\n\n{body}"
+        )
+    }
+
+    /// Whether a test id matches one of `patterns`: an exact id, a base id (`timing-2` matches
+    /// `timing-2/puzzle36`), or a glob where `*` stands for any text (`timing-*/puzzle4x4-4*`).
+    pub fn matches(patterns: &[String], id: &str) -> bool {
+        patterns.iter().any(|p| glob(p, id) || id.split('/').next() == Some(p.as_str()))
+    }
+}
+
+/// Matches `text` against `pattern`, where `*` matches any run of characters.
+fn glob(pattern: &str, text: &str) -> bool {
+    match pattern.split_once('*') {
+        None => pattern == text,
+        Some((head, rest)) => {
+            let Some(tail) = text.strip_prefix(head) else { return false };
+            (0..=tail.len()).filter(|&i| tail.is_char_boundary(i)).any(|i| glob(rest, &tail[i..]))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_text_parses_back_to_the_default() {
+        let policy = Policy::parse(&Policy::default_toml()).unwrap();
+        assert_eq!(policy, Policy::parse("").unwrap());
+        assert_eq!(policy.weights.correctness, 60.0);
+        assert_eq!(policy.thresholds.count_ratio, 1.8);
+    }
+
+    #[test]
+    fn invalid_policies_get_precise_errors() {
+        let typo = Policy::parse("[weights]\ncorectness = 50\n").unwrap_err();
+        assert!(typo.contains("unknown field `corectness`") && typo.contains("line 2"), "{typo}");
+        let negative = Policy::parse("[weights]\ntiming = -1\n").unwrap_err();
+        assert_eq!(negative, "weights.timing must be a non-negative number, got -1");
+        let zero = Policy::parse("[thresholds]\ncount_ratio = 0\n").unwrap_err();
+        assert_eq!(zero, "thresholds.count_ratio must be a positive number, got 0");
+        let kind = Policy::parse("[limits]\nmemory_mb = \"lots\"\n").unwrap_err();
+        assert!(kind.contains("invalid type"), "{kind}");
+    }
+
+    #[test]
+    fn patterns_match_ids_prefixes_and_per_puzzle_tests() {
+        let patterns = vec!["board-1a".to_string(), "timing-*".to_string(), "memory-2".to_string()];
+        assert!(Policy::matches(&patterns, "board-1a"));
+        assert!(!Policy::matches(&patterns, "board-1b"));
+        assert!(Policy::matches(&patterns, "timing-3/puzzle4x4-40"));
+        assert!(Policy::matches(&patterns, "memory-2"));
+        let globs = vec!["timing-*/puzzle4x4-4*".to_string()];
+        assert!(Policy::matches(&globs, "timing-3/puzzle4x4-41"));
+        assert!(!Policy::matches(&globs, "timing-3/puzzle4x4-38"));
+        assert!(!Policy::matches(&globs, "solver-1a"));
+    }
+}

@@ -1,0 +1,106 @@
+//! The JSON report: a stable, versioned schema documented field by field in `specs/reports.md`.
+//!
+//! The wire types here are apart from the results model on purpose: the model may change shape, the schema
+//! only changes with its version. Timings are left out, so the same submission and seed give byte-identical
+//! JSON.
+
+use serde::Serialize;
+
+use crate::results::{Report, Status};
+
+/// The schema version; bump on any incompatible change.
+pub const SCHEMA_VERSION: u32 = 1;
+
+#[derive(Serialize)]
+struct JsonReport<'a> {
+    schema_version: u32,
+    grader_version: &'static str,
+    submission: JsonSubmission<'a>,
+    seed: u64,
+    score: f64,
+    max_score: f64,
+    categories: Vec<JsonCategory>,
+    tests: Vec<JsonTest<'a>>,
+    compile_log: Option<&'a str>,
+    output: &'a str,
+    output_truncated: bool,
+}
+
+#[derive(Serialize)]
+struct JsonSubmission<'a> {
+    name: &'a str,
+    language: &'a str,
+}
+
+#[derive(Serialize)]
+struct JsonCategory {
+    name: &'static str,
+    passed: usize,
+    failed: usize,
+    skipped: usize,
+    not_applicable: usize,
+    points: f64,
+    weight: f64,
+}
+
+#[derive(Serialize)]
+struct JsonTest<'a> {
+    id: &'a str,
+    official: Option<&'a str>,
+    category: &'static str,
+    title: &'a str,
+    status: Status,
+    score: f64,
+    max_score: f64,
+    inputs: &'a [String],
+    rows: &'a [String],
+    message: &'a str,
+}
+
+/// Renders the JSON report (pretty-printed, with a final newline).
+pub fn render(report: &Report) -> String {
+    let json = JsonReport {
+        schema_version: SCHEMA_VERSION,
+        grader_version: env!("CARGO_PKG_VERSION"),
+        submission: JsonSubmission { name: &report.submission.name, language: &report.submission.language },
+        seed: report.seed,
+        score: report.score.total,
+        max_score: report.score.max,
+        categories: report
+            .score
+            .categories
+            .iter()
+            .map(|c| JsonCategory {
+                name: c.category.name(),
+                passed: c.passed,
+                failed: c.failed,
+                skipped: c.skipped,
+                not_applicable: c.not_applicable,
+                points: c.points,
+                weight: c.weight,
+            })
+            .collect(),
+        tests: report
+            .tests
+            .iter()
+            .map(|t| JsonTest {
+                id: &t.id,
+                official: t.official.as_deref(),
+                category: t.category.name(),
+                title: &t.title,
+                status: t.status,
+                score: t.score,
+                max_score: t.max_score,
+                inputs: &t.inputs,
+                rows: &t.rows,
+                message: &t.message,
+            })
+            .collect(),
+        compile_log: report.compile_log.as_deref(),
+        output: &report.output,
+        output_truncated: report.output_truncated,
+    };
+    let mut text = serde_json::to_string_pretty(&json).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"));
+    text.push('\n');
+    text
+}

@@ -1,0 +1,46 @@
+//! A Markdown summary for CI job pages (GitHub's step summary, GitLab's job page): the score, a table per
+//! category, and the tests that did not pass with the first line of why.
+
+use std::fmt::Write;
+
+use crate::catalog::Category;
+use crate::results::{Report, Status};
+
+/// Renders the Markdown summary.
+pub fn render(report: &Report) -> String {
+    let mut out = String::new();
+    let percent = if report.score.max > 0.0 { 100.0 * report.score.total / report.score.max } else { 0.0 };
+    let _ = writeln!(out, "## 8 Puzzle grading: {} ({})\n", report.submission.name, report.submission.language);
+    let _ = writeln!(
+        out,
+        "**Score: {:.2} / {:.2} ({percent:.1}%)** — seed {}\n",
+        report.score.total, report.score.max, report.seed
+    );
+    let _ = writeln!(out, "| category | passed | failed | skipped | n/a | points |\n|---|---:|---:|---:|---:|---:|");
+    for c in report.score.categories.iter().filter(|c| c.passed + c.failed + c.skipped + c.not_applicable > 0) {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {:.2} / {:.2} |",
+            c.category.heading(),
+            c.passed,
+            c.failed,
+            c.skipped,
+            c.not_applicable,
+            c.points,
+            c.weight
+        );
+    }
+    let failing: Vec<_> = report.tests.iter().filter(|t| matches!(t.status, Status::Failed | Status::Error)).collect();
+    if failing.is_empty() {
+        let _ = writeln!(out, "\nEvery applicable test passed.");
+        return out;
+    }
+    let _ = writeln!(out, "\n### Not passed\n");
+    for category in Category::ALL {
+        for t in failing.iter().filter(|t| t.category == category).take(50) {
+            let why = t.message.lines().find(|l| !l.starts_with("failed on trial")).unwrap_or("");
+            let _ = writeln!(out, "- `{}` {} — {}", t.id, t.title, why.replace('|', "\\|"));
+        }
+    }
+    out
+}

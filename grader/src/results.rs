@@ -1,0 +1,146 @@
+//! The results model: what a grading run found, and the only thing renderers see.
+//!
+//! Results hold no processes, fixtures or catalog internals: a test result carries its id, presentation and
+//! verdict as plain data. CPU times are kept apart ([`TestResult::cpu_ms`], [`Report::timings`]) so
+//! deterministic renderings can leave them out.
+
+use serde::Serialize;
+
+use crate::catalog::Category;
+
+/// How a test ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Status {
+    /// Every trial passed.
+    Passed,
+    /// A trial failed (wrong answer, exception, timeout, crash, garbage).
+    Failed,
+    /// Not run because a test it depends on failed.
+    Skipped,
+    /// The submission's language cannot express it; it does not count.
+    NotApplicable,
+    /// The grader itself could not run it (missing fixtures, an adapter fault).
+    Error,
+}
+
+impl Status {
+    /// The word used in reports.
+    pub fn word(self) -> &'static str {
+        match self {
+            Status::Passed => "passed",
+            Status::Failed => "FAILED",
+            Status::Skipped => "skipped",
+            Status::NotApplicable => "not applicable",
+            Status::Error => "ERROR",
+        }
+    }
+}
+
+/// One test's result.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TestResult {
+    /// Stable id (`board-5a`, `timing-2/puzzle4x4-40`).
+    pub id: String,
+    /// The official test it mirrors, if any.
+    pub official: Option<String>,
+    /// Its section.
+    pub category: Category,
+    /// Student-facing title.
+    pub title: String,
+    /// The verdict.
+    pub status: Status,
+    /// Points earned.
+    pub score: f64,
+    /// Points available (0 when not applicable).
+    pub max_score: f64,
+    /// Input rows, as the official report lists them (`puzzle04.txt`, `100 random 4-by-4 boards`).
+    pub inputs: Vec<String>,
+    /// Rows of measurements shown whether or not the test passed (counts, ratios, bytes).
+    pub rows: Vec<String>,
+    /// Why it did not pass: what was asked, expected vs actual, the board, a hint. Empty when passed.
+    pub message: String,
+    /// Whether the policy hides this test from students until after the deadline.
+    pub hidden: bool,
+    /// CPU time the submission spent on this test, in milliseconds (not deterministic).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cpu_ms: Option<u64>,
+}
+
+/// Per-category tallies and points.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CategoryScore {
+    /// The category.
+    pub category: Category,
+    /// Tests passed.
+    pub passed: usize,
+    /// Tests failed or in error.
+    pub failed: usize,
+    /// Tests skipped because a dependency failed (they count as not passed).
+    pub skipped: usize,
+    /// Tests that do not apply to this language.
+    pub not_applicable: usize,
+    /// Points earned in the aggregate score.
+    pub points: f64,
+    /// Points available in the aggregate score (the policy's weight).
+    pub weight: f64,
+}
+
+/// The aggregate score.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Score {
+    /// Points earned, out of [`Score::max`].
+    pub total: f64,
+    /// Points available.
+    pub max: f64,
+    /// Per category.
+    pub categories: Vec<CategoryScore>,
+}
+
+/// What was graded.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Submission {
+    /// The name shown (the folder or file name).
+    pub name: String,
+    /// `rust`, `java`, `program`.
+    pub language: String,
+}
+
+/// Time spent, for benchmarks and the Gradescope `execution_time` (never in deterministic output).
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+pub struct Timings {
+    /// Wall time of the whole run, in milliseconds.
+    pub wall_ms: u64,
+    /// CPU time the submission reported spending on requests, in milliseconds.
+    pub submission_cpu_ms: u64,
+    /// Wall time spent building the submission, in milliseconds.
+    pub build_ms: u64,
+}
+
+/// A whole grading run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    /// What was graded.
+    pub submission: Submission,
+    /// The seed of every random board.
+    pub seed: u64,
+    /// The aggregate score.
+    pub score: Score,
+    /// Every test, in catalog order.
+    pub tests: Vec<TestResult>,
+    /// What the submission wrote to stderr (bounded), and whether it was cut.
+    pub output: String,
+    /// Whether [`Report::output`] was cut.
+    pub output_truncated: bool,
+    /// Compiler output when the build failed.
+    pub compile_log: Option<String>,
+    /// Time spent (not deterministic).
+    pub timings: Timings,
+}
+
+impl Report {
+    /// Tests of one category, in order.
+    pub fn tests_in(&self, category: Category) -> impl Iterator<Item = &TestResult> {
+        self.tests.iter().filter(move |t| t.category == category)
+    }
+}

@@ -1,0 +1,184 @@
+//! Check executors: one per [`Check`] kind, each asking the submission through [`ask`](super::ask) and
+//! leaving every comparison to [`judge`](crate::judge).
+//!
+//! A check runs its trials in order and stops at the first failure ("failed on trial k of N"), as the
+//! official grader does. Solves are cached per world and board, so the timing, memory and equals-usage
+//! tests of one puzzle are judged from a single solve.
+
+mod board;
+mod perf;
+mod solver;
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use reference::protocol::World;
+
+use super::ask::{Asked, Problem, SolveObservation};
+use super::session::{Fault, Session};
+use crate::catalog::Check;
+use crate::judge::Mismatch;
+use crate::plan::{PlannedTest, Trial};
+use crate::policy::Policy;
+use crate::results::Status;
+
+/// What a check executor needs.
+pub struct Ctx<'a> {
+    /// The conversation with the submission.
+    pub session: &'a mut Session,
+    /// Thresholds and limits.
+    pub policy: &'a Policy,
+    /// Capabilities the submission announced.
+    pub capabilities: &'a std::collections::BTreeSet<String>,
+    /// Solves already made, by world and board.
+    pub solves: &'a mut HashMap<(World, String), Asked<SolveObservation>>,
+    /// Starts a fresh session on the same program (for the re-run check).
+    pub fresh_session: &'a dyn Fn() -> Session,
+}
+
+impl Ctx<'_> {
+    /// The CPU allowed for one solve.
+    pub fn solve_cpu(&self) -> Duration {
+        Duration::from_secs_f64(self.policy.limits.solve_cpu_seconds)
+    }
+
+    /// Whether the submission announced a capability.
+    pub fn has(&self, capability: &str) -> bool {
+        self.capabilities.contains(capability)
+    }
+
+    /// Solves a board in a world once per run (with counters where available), then answers from the cache.
+    pub fn solve(&mut self, world: World, trial: &Trial) -> Asked<SolveObservation> {
+        let key = (world, format!("{:?}", trial.board));
+        if let Some(done) = self.solves.get(&key) {
+            return done.clone();
+        }
+        let counters = self.has("counters") && world == World::Ref;
+        let cpu = self.solve_cpu();
+        let result = super::ask::solve(self.session, world, &trial.board, cpu, counters);
+        self.solves.insert(key, result.clone());
+        result
+    }
+}
+
+/// A test's verdict before scoring.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    /// The status.
+    pub status: Status,
+    /// Rows shown whatever the verdict (measurements).
+    pub rows: Vec<String>,
+    /// Why it did not pass.
+    pub message: String,
+}
+
+/// What one trial showed: rows to report, or a problem.
+pub type TrialResult = Asked<Vec<String>>;
+
+/// Runs a planned test's trials, stopping at the first that does not pass.
+pub fn run(ctx: &mut Ctx<'_>, test: &PlannedTest) -> Outcome {
+    let check = test.item.check;
+    if let Some(outcome) = whole_test(ctx, check, test) {
+        return outcome;
+    }
+    let total = test.trials.len();
+    let mut rows = Vec::new();
+    for (k, trial) in test.trials.iter().enumerate() {
+        match trial_of(ctx, check, test, k) {
+            Ok(more) => rows.extend(more),
+            Err(problem) => {
+                return verdict(problem, &rows, &format!("failed on trial {} of {total}: {}", k + 1, trial.label))
+            }
+        }
+    }
+    Outcome { status: Status::Passed, rows, message: String::new() }
+}
+
+/// Checks judged over all trials at once (rather than trial by trial).
+fn whole_test(ctx: &mut Ctx<'_>, check: Check, test: &PlannedTest) -> Option<Outcome> {
+    let result = match check {
+        Check::BoardMemory => perf::board_memory(ctx),
+        Check::NullBoard => solver::null_board(ctx),
+        Check::SameAnswersWhenRerun => solver::same_answers_when_rerun(ctx, &test.trials),
+        Check::ApiSurface => api_surface(ctx),
+        Check::Compiles => return None,
+        _ => return None,
+    };
+    Some(match result {
+        Ok(rows) => Outcome { status: Status::Passed, rows, message: String::new() },
+        Err(problem) => verdict(problem, &[], ""),
+    })
+}
+
+fn trial_of(ctx: &mut Ctx<'_>, check: Check, test: &PlannedTest, k: usize) -> TrialResult {
+    let trial = &test.trials[k];
+    let next = &test.trials[(k + 1) % test.trials.len()];
+    match check {
+        Check::BoardValue(method) => board::value(ctx, method, trial),
+        Check::ToString => board::to_string(ctx, trial),
+        Check::Neighbors => board::neighbors(ctx, trial),
+        Check::NeighborsOfNeighbors => board::neighbors_of_neighbors(ctx, trial),
+        Check::Twin => board::twin(ctx, trial),
+        Check::TwoBoards => board::two_boards(ctx, trial, next),
+        Check::Equals(property) => board::equals(ctx, property, trial, next),
+        Check::ImmutableArray => board::immutable_array(ctx, trial),
+        Check::ImmutableCallOrder => board::immutable_call_order(ctx, trial),
+        Check::KthNeighborAndTwin => board::kth_neighbor_and_twin(ctx, trial, k),
+        Check::NeighborsLegal => board::neighbors_legal(ctx, trial),
+        Check::TwinLegal => board::twin_legal(ctx, trial),
+        Check::Solve => solver::solve(ctx, test.item.category, trial),
+        Check::TwoSolvers => solver::two_solvers(ctx, trial, next),
+        Check::IsSolvable => solver::is_solvable(ctx, trial),
+        Check::UnsolvableMoves => solver::unsolvable_moves(ctx, trial),
+        Check::UnsolvableSolution => solver::unsolvable_solution(ctx, trial),
+        Check::SolverCallOrder => solver::call_order(ctx, trial),
+        Check::EqualsUsage(usage) => solver::equals_usage(ctx, usage, trial),
+        Check::NoMutationAfterInsert => solver::no_mutation_after_insert(ctx, trial),
+        Check::SolverMemory => perf::solver_memory(ctx, trial),
+        Check::QueueMemory => perf::queue_memory(ctx, trial),
+        Check::Timing(aspect) => perf::timing(ctx, aspect, trial),
+        Check::BoardMemory | Check::NullBoard | Check::SameAnswersWhenRerun | Check::Compiles | Check::ApiSurface => {
+            Ok(vec![])
+        }
+    }
+}
+
+/// No public constructors or methods beyond the assignment's API.
+fn api_surface(ctx: &mut Ctx<'_>) -> TrialResult {
+    let answer = ctx.session.call(&reference::protocol::Request::Api)?;
+    let mut tokens = answer.values.split(' ').filter(|t| !t.is_empty());
+    let count: usize = tokens.next().and_then(|c| c.parse().ok()).unwrap_or(0);
+    let extra: Vec<&str> = tokens.take(count).collect();
+    if extra.is_empty() {
+        return Ok(vec![]);
+    }
+    let mut m = Mismatch::new(format!("{} public members beyond the assignment's API", extra.len()));
+    m.details.extend(extra.iter().map(|e| format!("public {e}")));
+    m.details.push("(make helpers private; the official grader rejects extra public methods)".into());
+    mismatch(m)
+}
+
+/// Turns a problem into a verdict with a student-facing message.
+fn verdict(problem: Problem, rows: &[String], context: &str) -> Outcome {
+    let (status, mut lines) = match problem {
+        Problem::Fault(Fault::Unsupported(reason)) => {
+            (Status::NotApplicable, vec![format!("not applicable: {reason}")])
+        }
+        Problem::Fault(fault @ Fault::Protocol(_)) => (Status::Error, vec![fault.describe()]),
+        Problem::Fault(fault) => (Status::Failed, vec![fault.describe()]),
+        Problem::Wrong(Mismatch { summary, details }) => {
+            let mut lines = vec![summary];
+            lines.extend(details);
+            (Status::Failed, lines)
+        }
+    };
+    if !context.is_empty() && status != Status::NotApplicable {
+        lines.insert(0, context.to_string());
+    }
+    Outcome { status, rows: rows.to_vec(), message: lines.join("\n") }
+}
+
+/// A wrong answer as a problem.
+pub(crate) fn mismatch<T>(m: Mismatch) -> Asked<T> {
+    Err(Problem::Wrong(m))
+}

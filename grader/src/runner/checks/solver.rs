@@ -1,0 +1,272 @@
+//! Solver checks. They run in the `ref` world (the submission's Solver over the counting reference board),
+//! except the pair section, which runs in the `own` world.
+
+use fixtures::Expected;
+use reference::protocol::{Handle, Request, World};
+use reference::Board;
+
+use super::{mismatch, Ctx, TrialResult};
+use crate::catalog::{Category, EqualsUsage};
+use crate::judge::{self, Mismatch};
+use crate::plan::Trial;
+use crate::runner::ask::{self, Asked, SolveObservation};
+use crate::runner::session::Fault;
+
+const REF: World = World::Ref;
+
+/// Judges one solve against the trial's expected answer.
+fn judge_solve(trial: &Trial, seen: &SolveObservation) -> Asked<()> {
+    match trial.expected {
+        Expected::Unsolvable => {
+            if seen.moves != -1 || seen.solution.is_some() || seen.solvable {
+                return mismatch(
+                    Mismatch::new("the board is unsolvable, but the Solver found otherwise")
+                        .with(format!("isSolvable(): {} (expected false)", seen.solvable))
+                        .with(format!("moves():      {} (expected -1)", seen.moves))
+                        .with(format!("solution():   {} (expected null)", describe_solution(&seen.solution)))
+                        .with_board("initial board", &trial.board),
+                );
+            }
+            Ok(())
+        }
+        expected => {
+            let moves_expected = match expected {
+                Expected::Moves(m) => Some(m),
+                _ => None,
+            };
+            let Some(solution) = &seen.solution else {
+                return mismatch(
+                    Mismatch::new("solution() returned null for a solvable board")
+                        .with(format!("moves(): {}", seen.moves))
+                        .with_board("initial board", &trial.board),
+                );
+            };
+            judge::solution_is_valid(&trial.board, moves_expected, seen.moves as i32, solution)?;
+            if !seen.solvable {
+                return mismatch(
+                    Mismatch::new("isSolvable() returned false for a solvable board").with_board("board", &trial.board),
+                );
+            }
+            Ok(())
+        }
+    }
+}
+
+fn describe_solution(solution: &Option<Vec<Board>>) -> String {
+    match solution {
+        None => "null".into(),
+        Some(boards) => format!("{} boards", boards.len()),
+    }
+}
+
+/// moves() and solution() are right, the solution checked step by step.
+pub fn solve(ctx: &mut Ctx<'_>, category: Category, trial: &Trial) -> TrialResult {
+    let world = if category == Category::Pair { World::Own } else { REF };
+    let seen = ctx.solve(world, trial)?;
+    judge_solve(trial, &seen)?;
+    Ok(vec![])
+}
+
+/// Two solvers alive at once keep their own answers.
+pub fn two_solvers(ctx: &mut Ctx<'_>, trial: &Trial, other: &Trial) -> TrialResult {
+    let a = ask::build(ctx.session, REF, &trial.board)?;
+    let b = ask::build(ctx.session, REF, &other.board)?;
+    let cpu = ctx.solve_cpu();
+    let sa = ask::handle_within(ctx.session, &Request::Solver(a), cpu)?;
+    let sb = ask::handle_within(ctx.session, &Request::Solver(b), cpu)?;
+    for (solver, t) in [(sb, other), (sa, trial)] {
+        let seen = observe(ctx, solver)?;
+        judge_solve(t, &seen).map_err(|p| hint(p, "two Solver objects were alive at the same time"))?;
+    }
+    ask::release(ctx.session, vec![a, b, sa, sb]);
+    Ok(vec![])
+}
+
+/// Asks an existing solver for its answers.
+fn observe(ctx: &mut Ctx<'_>, solver: Handle) -> Asked<SolveObservation> {
+    let moves = ask::int(ctx.session, &Request::Moves(solver))?;
+    let solvable = ask::boolean(ctx.session, &Request::IsSolvable(solver))?;
+    let solution = ask::solution(ctx.session, solver)?;
+    Ok(SolveObservation { moves, solvable, solution, counters: vec![], cpu: Default::default() })
+}
+
+fn hint(problem: ask::Problem, hint: &str) -> ask::Problem {
+    match problem {
+        ask::Problem::Wrong(m) => ask::Problem::Wrong(m.with(format!("({hint})"))),
+        other => other,
+    }
+}
+
+/// isSolvable() is right (the parity rule decides where the fixture does not say).
+pub fn is_solvable(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
+    let seen = ctx.solve(REF, trial)?;
+    let expected = match trial.expected {
+        Expected::Unsolvable => false,
+        Expected::Moves(_) => true,
+        Expected::Unknown => reference::oracle::is_solvable(&trial.board),
+    };
+    if seen.solvable != expected {
+        return mismatch(
+            Mismatch::new(format!("isSolvable() returned {}, expected {expected}", seen.solvable))
+                .with_board("board", &trial.board),
+        );
+    }
+    Ok(vec![])
+}
+
+fn unsolvable_expected(trial: &Trial) -> Asked<()> {
+    if trial.expected != Expected::Unsolvable {
+        return mismatch(Mismatch::new(format!(
+            "fixture {} is not unsolvable (a fixture problem, not yours)",
+            trial.label
+        )));
+    }
+    Ok(())
+}
+
+/// moves() is −1 on unsolvable input.
+pub fn unsolvable_moves(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
+    unsolvable_expected(trial)?;
+    let seen = ctx.solve(REF, trial)?;
+    judge::same_value("moves() on an unsolvable board", -1, seen.moves)
+        .map_err(|m| m.with_board("board", &trial.board))?;
+    Ok(vec![])
+}
+
+/// solution() is null on unsolvable input.
+pub fn unsolvable_solution(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
+    unsolvable_expected(trial)?;
+    let seen = ctx.solve(REF, trial)?;
+    if let Some(boards) = &seen.solution {
+        return mismatch(
+            Mismatch::new(format!(
+                "solution() on an unsolvable board returned {} boards instead of null",
+                boards.len()
+            ))
+            .with_board("board", &trial.board),
+        );
+    }
+    Ok(vec![])
+}
+
+/// Calling Solver methods in different orders gives the same answers.
+pub fn call_order(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
+    let b = ask::build(ctx.session, REF, &trial.board)?;
+    let cpu = ctx.solve_cpu();
+    let s = ask::handle_within(ctx.session, &Request::Solver(b), cpu)?;
+    let first_solution = ask::solution(ctx.session, s)?;
+    let first = observe(ctx, s)?;
+    let again = observe(ctx, s)?;
+    let seen = SolveObservation { solution: first_solution.clone(), ..first.clone() };
+    judge_solve(trial, &seen).map_err(|p| hint(p, "solution() was called before moves()"))?;
+    for (name, later) in [("a second call", &first), ("a third call", &again)] {
+        if later.solution != first_solution || later.moves != first.moves || later.solvable != first.solvable {
+            return mismatch(
+                Mismatch::new(format!("the Solver's answers changed on {name}"))
+                    .with(format!(
+                        "first:  moves() = {}, solution() = {}",
+                        first.moves,
+                        describe_solution(&first_solution)
+                    ))
+                    .with(format!(
+                        "later:  moves() = {}, solution() = {}",
+                        later.moves,
+                        describe_solution(&later.solution)
+                    ))
+                    .with_board("initial board", &trial.board),
+            );
+        }
+    }
+    ask::release(ctx.session, vec![b, s]);
+    Ok(vec![])
+}
+
+fn counter(seen: &SolveObservation, name: &str) -> Asked<u64> {
+    seen.counter(name).ok_or_else(|| Fault::Unsupported(format!("the adapter does not report `{name}`")).into())
+}
+
+/// How the Solver calls equals, from the reference board's counters.
+pub fn equals_usage(ctx: &mut Ctx<'_>, usage: EqualsUsage, trial: &Trial) -> TrialResult {
+    let seen = ctx.solve(REF, trial)?;
+    match usage {
+        EqualsUsage::Called => {
+            if counter(&seen, "board_equals")? == 0 && counter(&seen, "pq_del_mins")? > 1 {
+                return mismatch(Mismatch::new("equals() was never called: the critical optimization is missing"));
+            }
+        }
+        EqualsUsage::OnlyBoards => {
+            let bad = counter(&seen, "board_equals_non_board")?;
+            if bad > 0 {
+                return mismatch(Mismatch::new(format!(
+                    "equals() was called {bad} times with an argument that is not a Board"
+                )));
+            }
+        }
+        EqualsUsage::OnlyGrandNeighbors => {
+            let bad = counter(&seen, "board_equals_not_grand_neighbor")?;
+            let all = counter(&seen, "board_equals")?;
+            if bad > 0 {
+                return mismatch(Mismatch::new(format!(
+                    "{bad} of {all} equals() calls compared boards that are not neighbors of neighbors \
+                     (the critical optimization compares a neighbor with the previous search node's board only)"
+                )));
+            }
+        }
+    }
+    Ok(vec![])
+}
+
+/// The constructor rejects null with IllegalArgumentException.
+pub fn null_board(ctx: &mut Ctx<'_>) -> TrialResult {
+    match ctx.session.call(&Request::SolverNull(World::Own)) {
+        Err(Fault::Exception { kind, .. }) if kind.ends_with("IllegalArgumentException") => Ok(vec![]),
+        Err(Fault::Exception { kind, message }) => mismatch(
+            Mismatch::new(format!("new Solver(null) threw {kind}, expected java.lang.IllegalArgumentException"))
+                .with(format!("message: {message}")),
+        ),
+        Err(fault) => Err(fault.into()),
+        Ok(_) => mismatch(Mismatch::new("new Solver(null) did not throw: expected java.lang.IllegalArgumentException")),
+    }
+}
+
+/// No object's ordering changes after insertion into the MinPQ.
+pub fn no_mutation_after_insert(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
+    let seen = ctx.solve(REF, trial)?;
+    let violations = counter(&seen, "pq_heap_violations")?;
+    if violations > 0 {
+        return mismatch(
+            Mismatch::new(format!(
+                "the MinPQ was found out of heap order {violations} times: an item's priority changed after it was inserted"
+            ))
+            .with_board("initial board", &trial.board),
+        );
+    }
+    Ok(vec![])
+}
+
+/// The same puzzles solved in a fresh process give the same moves and solutions.
+pub fn same_answers_when_rerun(ctx: &mut Ctx<'_>, trials: &[Trial]) -> TrialResult {
+    let mut fresh = (ctx.fresh_session)();
+    let cpu = ctx.solve_cpu();
+    for trial in trials {
+        let first = ctx.solve(REF, trial)?;
+        let again = ask::solve(&mut fresh, REF, &trial.board, cpu, false)?;
+        if again.moves != first.moves || again.solution != first.solution {
+            return mismatch(
+                Mismatch::new(format!("{}: a fresh run gave a different answer", trial.label))
+                    .with(format!(
+                        "first run:  moves() = {}, solution() = {}",
+                        first.moves,
+                        describe_solution(&first.solution)
+                    ))
+                    .with(format!(
+                        "fresh run:  moves() = {}, solution() = {}",
+                        again.moves,
+                        describe_solution(&again.solution)
+                    )),
+            );
+        }
+    }
+    fresh.finish();
+    Ok(vec![format!("{} puzzles solved again in a fresh process", trials.len())])
+}

@@ -1,0 +1,8 @@
+//! Runs submission programs and talks to them: the platform process layer, the protocol session, typed
+//! requests, and the check executors.
+
+pub mod ask;
+pub mod checks;
+pub mod process;
+pub mod session;
+mod unix;

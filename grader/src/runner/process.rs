@@ -1,0 +1,532 @@
+//! A running submission program: spawn it confined, exchange protocol lines
+//! with it under a deadline, capture its stderr, and make sure it dies.
+//!
+//! This is the only module that knows about processes (its Linux half lives in
+//! `unix.rs`). It must not know the protocol's messages or judge answers: it
+//! moves lines and reports how the program misbehaved as a [`ProcessFault`].
+//!
+//! # Why CPU time is the deadline
+//! A grader runs on busy machines: CI, a laptop compiling, several submissions
+//! at once. Wall-clock deadlines then fail correct programs at random. So
+//! [`SubmissionProcess::recv_line`] bounds the CPU time the program consumes
+//! (`utime + stime` of the child, plus children it has reaped, from
+//! `/proc/<pid>/stat`, polled every 20 ms), which a loaded machine does not
+//! inflate. A program blocked on nothing (waiting for input that never comes)
+//! uses no CPU, so a generous wall-clock cap ([`Deadline::wall`]) ends it too.
+//!
+//! # Why process groups
+//! A submission may start helpers (a shell script, a `java` launcher, a stray
+//! background job). The child is started as the leader of its own process
+//! group, so one `SIGKILL` to the group ends all of them, and the grader's own
+//! group (and terminal signals aimed at it) stay apart. Every path that ends a
+//! program, including `Drop`, kills the group and reaps the leader, so no
+//! orphan survives the grader.
+//!
+//! # Limits of the approach
+//! - CPU of live descendants is not counted until they are reaped: a wrapper
+//!   script should `exec` the real program. The wall cap still ends it.
+//! - A multi-threaded program (the JVM's JIT and GC threads) is charged the
+//!   CPU of all its threads, which can exceed the elapsed time.
+//! - A descendant that leaves the group (`setsid`) escapes the group kill.
+
+use std::cell::Cell;
+use std::ffi::{OsStr, OsString};
+use std::fmt;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::process::Child;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
+use std::sync::Arc;
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
+
+use super::unix::{self, Pipes, StderrCapture, StdoutEvent};
+
+/// How often a waiting call looks at the program's CPU time and exit.
+const POLL: Duration = Duration::from_millis(20);
+/// How long to wait for the pipes to settle around an exit.
+const EXIT_GRACE: Duration = Duration::from_millis(500);
+
+/// Resource and capture limits of one program run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// Address-space cap (`RLIMIT_AS`) in bytes; `None` for the JVM, which
+    /// reserves far more address space than it uses.
+    pub address_space: Option<u64>,
+    /// Last-resort CPU cap for the whole run (`RLIMIT_CPU`, rounded up to
+    /// whole seconds): past it the kernel kills the program with `SIGXCPU`.
+    pub cpu: Option<Duration>,
+    /// Longest accepted stdout line in bytes; longer is [`ProcessFault::LineTooLong`].
+    pub max_line_bytes: usize,
+    /// How much stderr [`SubmissionProcess::take_output`] keeps between takes.
+    pub stderr_bytes: usize,
+    /// Kill the program if the grader thread that spawned it ends (even if
+    /// the grader is killed). Spawn from a thread that outlives the run.
+    pub die_with_grader: bool,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            address_space: None,
+            cpu: Some(Duration::from_secs(600)),
+            max_line_bytes: 4 << 20,
+            stderr_bytes: 64 << 10,
+            die_with_grader: true,
+        }
+    }
+}
+
+/// What to run: a program, its arguments, extra environment and limits.
+///
+/// The program runs in a fresh empty directory, so `program` and any path in
+/// `args` should be absolute (a relative `program` containing `/` is resolved
+/// against the grader's directory). The environment holds only `PATH`,
+/// `HOME` (the temporary directory), `LANG=C.UTF-8` and [`ProcessSpec::env`].
+#[derive(Debug, Clone)]
+pub struct ProcessSpec {
+    /// The program to run.
+    pub program: PathBuf,
+    /// Its arguments.
+    pub args: Vec<OsString>,
+    /// Extra environment variables, such as `JAVA_HOME` for the JVM.
+    pub env: Vec<(OsString, OsString)>,
+    /// Resource and capture limits.
+    pub limits: Limits,
+}
+
+impl ProcessSpec {
+    /// A spec for `program` without arguments, with default [`Limits`].
+    pub fn new(program: impl Into<PathBuf>) -> Self {
+        ProcessSpec { program: program.into(), args: Vec::new(), env: Vec::new(), limits: Limits::default() }
+    }
+
+    /// Adds arguments.
+    pub fn args<I: IntoIterator<Item = S>, S: AsRef<OsStr>>(mut self, args: I) -> Self {
+        self.args.extend(args.into_iter().map(|a| a.as_ref().to_owned()));
+        self
+    }
+
+    /// Adds an environment variable.
+    pub fn env(mut self, key: impl AsRef<OsStr>, value: impl AsRef<OsStr>) -> Self {
+        self.env.push((key.as_ref().to_owned(), value.as_ref().to_owned()));
+        self
+    }
+
+    /// Replaces the limits.
+    pub fn limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+}
+
+/// How long [`SubmissionProcess::recv_line`] waits, counted from the last
+/// exchange (the spawn, the last line sent or the last line received).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Deadline {
+    /// CPU time the program may use before answering.
+    pub cpu: Duration,
+    /// Wall-clock cap, for a program that waits on nothing.
+    pub wall: Duration,
+}
+
+impl Deadline {
+    /// `cpu` of CPU time and a wall cap of `cpu × 4 + 2 s`.
+    pub fn from_cpu(cpu: Duration) -> Self {
+        Deadline { cpu, wall: cpu * 4 + Duration::from_secs(2) }
+    }
+
+    /// The same CPU limit with another wall cap.
+    pub fn with_wall(self, wall: Duration) -> Self {
+        Deadline { wall, ..self }
+    }
+}
+
+/// Which part of a [`Deadline`] ran out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeoutKind {
+    /// The program computed for too long.
+    Cpu,
+    /// The program waited too long while using little CPU.
+    Wall,
+}
+
+/// How a program ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Termination {
+    /// It exited with this status.
+    Code(i32),
+    /// A signal killed it.
+    Signal(i32),
+}
+
+impl fmt::Display for Termination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Termination::Code(code) => write!(f, "exited with status {code}"),
+            Termination::Signal(number) => match unix::signal_name(number) {
+                Some(name) => write!(f, "killed by signal {number} ({name})"),
+                None => write!(f, "killed by signal {number}"),
+            },
+        }
+    }
+}
+
+/// How a program failed to hold up its end of the conversation. The Display
+/// is a lowercase sentence fragment meant for students.
+#[derive(Debug, thiserror::Error)]
+pub enum ProcessFault {
+    /// A [`Deadline`] ran out; the program has been killed.
+    #[error("{}", describe_timeout(*.kind, *.cpu, *.wall, .limit))]
+    Timeout {
+        /// Which part ran out.
+        kind: TimeoutKind,
+        /// CPU time used since the last exchange.
+        cpu: Duration,
+        /// Wall-clock time since the last exchange.
+        wall: Duration,
+        /// The deadline that ran out.
+        limit: Deadline,
+    },
+    /// The program ended before answering.
+    #[error("the program ended before answering: {status}")]
+    Exited {
+        /// How it ended.
+        status: Termination,
+    },
+    /// The program closed stdout but kept running; it has been killed.
+    #[error("the program closed its standard output but kept running")]
+    ClosedStdout,
+    /// The program stopped reading its input while it was still being sent.
+    #[error("the program stopped reading its standard input")]
+    ClosedStdin,
+    /// A stdout line exceeded [`Limits::max_line_bytes`]; the program has been killed.
+    #[error("the program printed a line longer than {}", describe_bytes(*.limit))]
+    LineTooLong {
+        /// The limit in bytes.
+        limit: usize,
+    },
+    /// The program did not exit after its input ended; it has been killed.
+    #[error("the program did not exit within {} after its input ended", seconds(*.waited))]
+    NoExit {
+        /// How long the grader waited.
+        waited: Duration,
+    },
+    /// Reading the program's output failed.
+    #[error("reading the program's output failed: {0}")]
+    Io(#[from] io::Error),
+}
+
+fn describe_timeout(kind: TimeoutKind, cpu: Duration, wall: Duration, limit: &Deadline) -> String {
+    match kind {
+        TimeoutKind::Cpu => format!(
+            "the program used more than {} of CPU time without answering ({} elapsed)",
+            seconds(limit.cpu),
+            seconds(wall)
+        ),
+        TimeoutKind::Wall => format!(
+            "the program did not answer within {} and used only {} of CPU time \
+             (is it waiting for more input?)",
+            seconds(wall),
+            seconds(cpu)
+        ),
+    }
+}
+
+fn seconds(duration: Duration) -> String {
+    format!("{:.2} s", duration.as_secs_f64())
+}
+
+fn describe_bytes(bytes: usize) -> String {
+    match bytes {
+        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
+        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
+        b => format!("{b} bytes"),
+    }
+}
+
+/// Stderr captured since the last [`SubmissionProcess::take_output`].
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct CapturedOutput {
+    /// The first [`Limits::stderr_bytes`] bytes, decoded as lossy UTF-8.
+    pub text: String,
+    /// Whether bytes were dropped past the cap.
+    pub truncated: bool,
+    /// How many bytes were dropped.
+    pub dropped_bytes: u64,
+}
+
+/// A submission program started by [`SubmissionProcess::spawn`]; dropping it
+/// kills the program's process group and removes its working directory.
+///
+/// Every fault from [`recv_line`](Self::recv_line) leaves the program killed
+/// and reaped: a conversation ends at its first fault.
+///
+/// ```
+/// use std::time::Duration;
+/// use grader::runner::process::{Deadline, ProcessSpec, SubmissionProcess, Termination};
+///
+/// let mut cat = SubmissionProcess::spawn(&ProcessSpec::new("cat"))?;
+/// cat.send_line("3 1 2")?;
+/// assert_eq!(cat.recv_line(Deadline::from_cpu(Duration::from_secs(5)))?, "3 1 2");
+/// assert_eq!(cat.wait_exit(Duration::from_secs(5))?, Termination::Code(0));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct SubmissionProcess {
+    child: Child,
+    workdir: tempfile::TempDir,
+    stdin: Option<Sender<Vec<u8>>>,
+    lines: Receiver<StdoutEvent>,
+    stderr: Arc<StderrCapture>,
+    threads: Vec<JoinHandle<()>>,
+    max_line_bytes: usize,
+    /// When the last exchange happened, and the program's CPU time then — read lazily at the first poll
+    /// tick, so a quick reply costs no `/proc` read (the CPU deadline then starts at most one tick late).
+    last_exchange: (Option<Duration>, Instant),
+    last_cpu: Cell<Duration>,
+    status: Option<Termination>,
+}
+
+impl SubmissionProcess {
+    /// Starts `spec` in a new process group, in a new empty temporary
+    /// directory, with a scrubbed environment and the spec's limits.
+    ///
+    /// Fails if the directory cannot be made or the program cannot be started.
+    pub fn spawn(spec: &ProcessSpec) -> io::Result<Self> {
+        let workdir = tempfile::Builder::new().prefix("submission-").tempdir()?;
+        let mut child = unix::confined_command(spec, workdir.path())?.spawn().map_err(|e| {
+            let program = spec.program.display();
+            io::Error::new(e.kind(), format!("failed to start `{program}`: {e}"))
+        })?;
+        let (Some(stdin), Some(stdout), Some(stderr)) = (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            unreachable!("all three pipes were requested");
+        };
+        let limits = &spec.limits;
+        match Pipes::start((stdin, stdout, stderr), limits.max_line_bytes, limits.stderr_bytes) {
+            Ok(pipes) => Ok(Self::from_parts(child, workdir, pipes, limits)),
+            Err(error) => {
+                end_group(child.id(), None);
+                let _reaped = child.wait();
+                Err(error)
+            }
+        }
+    }
+
+    fn from_parts(child: Child, workdir: tempfile::TempDir, pipes: Pipes, limits: &Limits) -> Self {
+        SubmissionProcess {
+            child,
+            workdir,
+            stdin: Some(pipes.stdin),
+            lines: pipes.lines,
+            stderr: pipes.stderr,
+            threads: pipes.threads,
+            max_line_bytes: limits.max_line_bytes,
+            last_exchange: (Some(Duration::ZERO), Instant::now()),
+            last_cpu: Cell::new(Duration::ZERO),
+            status: None,
+        }
+    }
+
+    /// The program's pid, which is also its process group id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// The program's working directory, removed when `self` is dropped.
+    pub fn workdir(&self) -> &Path {
+        self.workdir.path()
+    }
+
+    /// Queues `line` and a newline for the program's stdin; never blocks, even
+    /// if the program is not reading. `line` must not contain a newline.
+    pub fn send_line(&mut self, line: &str) -> Result<(), ProcessFault> {
+        debug_assert!(!line.contains('\n'), "protocol lines are single lines");
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        let queued = self.stdin.as_ref().is_some_and(|tx| tx.send(bytes).is_ok());
+        if !queued {
+            return Err(match self.poll_exit() {
+                Some(status) => ProcessFault::Exited { status },
+                None => ProcessFault::ClosedStdin,
+            });
+        }
+        self.last_exchange = (None, Instant::now());
+        Ok(())
+    }
+
+    /// The next stdout line, without its line ending, once the program prints
+    /// it within `deadline` (counted from the last exchange).
+    ///
+    /// On any fault the program is killed and reaped before this returns.
+    pub fn recv_line(&mut self, deadline: Deadline) -> Result<String, ProcessFault> {
+        let received = self.wait_for_line(deadline);
+        match &received {
+            Ok(_) => self.last_exchange = (None, Instant::now()),
+            Err(_) => drop(self.finish()),
+        }
+        received
+    }
+
+    fn wait_for_line(&mut self, deadline: Deadline) -> Result<String, ProcessFault> {
+        loop {
+            match self.lines.recv_timeout(POLL) {
+                Ok(StdoutEvent::Line(line)) => return Ok(line),
+                Ok(StdoutEvent::TooLong) => {
+                    let limit = self.max_line_bytes;
+                    return Err(ProcessFault::LineTooLong { limit });
+                }
+                Ok(StdoutEvent::Failed(error)) => return Err(ProcessFault::Io(error)),
+                Err(RecvTimeoutError::Disconnected) => return Err(self.stdout_closed()),
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            self.check(deadline)?;
+            if let Some(status) = self.poll_exit() {
+                // The group is dead now, so stdout drains to its end quickly.
+                return match self.lines.recv_timeout(EXIT_GRACE) {
+                    Ok(StdoutEvent::Line(line)) => Ok(line),
+                    _ => Err(ProcessFault::Exited { status }),
+                };
+            }
+        }
+    }
+
+    fn check(&mut self, deadline: Deadline) -> Result<(), ProcessFault> {
+        let (cpu_then, wall_then) = self.last_exchange;
+        let cpu_then = match cpu_then {
+            Some(cpu) => cpu,
+            None => {
+                let now = self.cpu_time();
+                self.last_exchange.0 = Some(now);
+                now
+            }
+        };
+        let cpu = self.cpu_time().saturating_sub(cpu_then);
+        let wall = wall_then.elapsed();
+        let kind = match () {
+            () if cpu > deadline.cpu => TimeoutKind::Cpu,
+            () if wall > deadline.wall => TimeoutKind::Wall,
+            () => return Ok(()),
+        };
+        let limit = deadline;
+        Err(ProcessFault::Timeout { kind, cpu, wall, limit })
+    }
+
+    /// Stdout ended: an exit (whose status may lag a moment) or a closed stdout.
+    fn stdout_closed(&mut self) -> ProcessFault {
+        let since = Instant::now();
+        loop {
+            if let Some(status) = self.poll_exit() {
+                return ProcessFault::Exited { status };
+            }
+            if since.elapsed() > EXIT_GRACE {
+                return ProcessFault::ClosedStdout;
+            }
+            thread::sleep(POLL);
+        }
+    }
+
+    /// CPU time the program has used so far (its own and its reaped children's).
+    pub fn cpu_time(&self) -> Duration {
+        if self.status.is_none() {
+            if let Some(now) = unix::cpu_time(self.pid()) {
+                self.last_cpu.set(now.max(self.last_cpu.get()));
+            }
+        }
+        self.last_cpu.get()
+    }
+
+    /// Takes the stderr captured since the last take. Once the program has
+    /// ended, first waits (briefly) for the rest of its stderr.
+    pub fn take_output(&mut self) -> CapturedOutput {
+        if self.status.is_some() {
+            self.stderr.wait_ended(EXIT_GRACE);
+        }
+        self.stderr.take()
+    }
+
+    /// Closes stdin (after the queued lines are written) and waits up to
+    /// `timeout` for the program to exit on its own; if it does not, kills it
+    /// and returns [`ProcessFault::NoExit`]. The exit status is not judged.
+    pub fn wait_exit(&mut self, timeout: Duration) -> Result<Termination, ProcessFault> {
+        self.stdin = None;
+        let since = Instant::now();
+        loop {
+            if let Some(status) = self.poll_exit() {
+                return Ok(status);
+            }
+            if since.elapsed() > timeout {
+                self.finish();
+                return Err(ProcessFault::NoExit { waited: timeout });
+            }
+            thread::sleep(POLL);
+        }
+    }
+
+    /// Kills the program's whole process group and reaps the program.
+    pub fn kill(&mut self) -> Termination {
+        self.finish()
+    }
+
+    /// How the program ended, once it has.
+    pub fn termination(&self) -> Option<Termination> {
+        self.status
+    }
+
+    /// If the program has exited, kills its leftover group and reaps it.
+    fn poll_exit(&mut self) -> Option<Termination> {
+        if self.status.is_none() && !matches!(unix::peek_exit(self.pid(), false), Ok(Some(_))) {
+            return None;
+        }
+        Some(self.finish())
+    }
+
+    /// Joins the pump threads, which end once the dead group's pipes close.
+    /// A pipe held open by a descendant that escaped the group cannot hang
+    /// the grader: such a thread is left to end on its own.
+    fn join_pumps(&mut self) {
+        let since = Instant::now();
+        while self.threads.iter().any(|t| !t.is_finished()) && since.elapsed() < EXIT_GRACE {
+            while self.lines.try_recv().is_ok() {}
+            thread::sleep(Duration::from_millis(5));
+        }
+        for pump in self.threads.drain(..).filter(|t| t.is_finished()) {
+            let _ = pump.join();
+        }
+    }
+
+    /// Kills the group, records the final CPU time and status, and reaps.
+    fn finish(&mut self) -> Termination {
+        if let Some(status) = self.status {
+            return status;
+        }
+        let status = end_group(self.pid(), Some(&self.last_cpu));
+        let _reaped = self.child.wait();
+        self.stdin = None;
+        self.status = Some(status);
+        status
+    }
+}
+
+impl Drop for SubmissionProcess {
+    fn drop(&mut self) {
+        self.finish();
+        self.join_pumps();
+    }
+}
+
+/// Kills group `pgid` and waits until its leader is a zombie, then records
+/// its final CPU time into `cpu`. The caller reaps the leader.
+fn end_group(pgid: u32, cpu: Option<&Cell<Duration>>) -> Termination {
+    let _ = unix::kill_group(pgid);
+    let status = unix::peek_exit(pgid, true).ok().flatten();
+    if let (Some(cell), Some(last)) = (cpu, unix::cpu_time(pgid)) {
+        cell.set(last.max(cell.get()));
+    }
+    status.unwrap_or(Termination::Signal(libc::SIGKILL))
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,223 @@
+//! End-to-end tests of [`super`] with real programs: `sh`, `cat`, `sleep`,
+//! `yes`, `env` and `python3`. Wall-clock bounds are loose on purpose.
+
+use std::collections::BTreeSet;
+
+use rstest::rstest;
+
+use super::*;
+use crate::runner::unix::is_running;
+
+fn sh(script: &str) -> ProcessSpec {
+    ProcessSpec::new("/bin/sh").args(["-c", script])
+}
+
+fn start(spec: ProcessSpec) -> SubmissionProcess {
+    SubmissionProcess::spawn(&spec).expect("the test program starts")
+}
+
+/// Generous: for replies that should come at once.
+fn patient() -> Deadline {
+    Deadline::from_cpu(Duration::from_secs(10)).with_wall(Duration::from_secs(30))
+}
+
+/// A small CPU budget with a wall cap far away, so only CPU can run out.
+fn cpu_only(cpu_ms: u64) -> Deadline {
+    Deadline::from_cpu(Duration::from_millis(cpu_ms)).with_wall(Duration::from_secs(60))
+}
+
+fn eventually(what: &str, mut condition: impl FnMut() -> bool) {
+    let since = Instant::now();
+    while !condition() {
+        assert!(since.elapsed() < Duration::from_secs(10), "timed out waiting: {what}");
+        thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn lines_round_trip_through_cat() {
+    let mut cat = start(ProcessSpec::new("cat"));
+    for line in ["hello", "3 1 2 0 4 5 6 7 8", ""] {
+        cat.send_line(line).unwrap();
+        assert_eq!(cat.recv_line(patient()).unwrap(), line);
+    }
+    assert_eq!(cat.wait_exit(Duration::from_secs(10)).unwrap(), Termination::Code(0));
+}
+
+#[test]
+fn busy_loop_times_out_on_cpu_time() {
+    let mut busy = start(sh("while :; do :; done"));
+    let fault = busy.recv_line(cpu_only(300)).unwrap_err();
+    let ProcessFault::Timeout { kind, cpu, .. } = fault else { panic!("{fault:?}") };
+    assert_eq!(kind, TimeoutKind::Cpu);
+    assert!(cpu >= Duration::from_millis(300) && cpu < Duration::from_secs(5), "{cpu:?}");
+    assert!(busy.termination().is_some(), "a timed-out program is killed");
+    assert!(fault.to_string().contains("more than 0.30 s of CPU time"), "{fault}");
+}
+
+#[test]
+fn idle_program_ends_on_the_wall_cap() {
+    let mut idle = start(ProcessSpec::new("sleep").args(["1000"]));
+    let deadline = Deadline::from_cpu(Duration::from_millis(300)).with_wall(Duration::from_millis(500));
+    let fault = idle.recv_line(deadline).unwrap_err();
+    let ProcessFault::Timeout { kind, cpu, wall, .. } = fault else { panic!("{fault:?}") };
+    assert_eq!(kind, TimeoutKind::Wall);
+    assert!(wall >= Duration::from_millis(500) && cpu < Duration::from_millis(300));
+    assert!(fault.to_string().contains("waiting for more input"), "{fault}");
+}
+
+#[test]
+fn wall_cap_defaults_to_four_times_cpu_plus_two_seconds() {
+    let deadline = Deadline::from_cpu(Duration::from_millis(500));
+    assert_eq!(deadline.wall, Duration::from_secs(4));
+}
+
+#[test]
+fn kill_leaves_no_grandchild() {
+    let mut parent = start(sh("sleep 1000 & echo $!; wait"));
+    let grandchild: u32 = parent.recv_line(patient()).unwrap().parse().unwrap();
+    assert!(is_running(grandchild));
+    assert_eq!(parent.kill(), Termination::Signal(libc::SIGKILL));
+    eventually("the grandchild dies", || !is_running(grandchild));
+}
+
+#[test]
+fn dropping_kills_the_group_and_ends_the_pump_threads() {
+    let mut flood = start(sh("sleep 1000 & echo $!; exec yes"));
+    let grandchild: u32 = flood.recv_line(patient()).unwrap().parse().unwrap();
+    let leader = flood.pid();
+    let pumps = std::mem::take(&mut flood.threads);
+    drop(flood);
+    eventually("the group dies", || !is_running(grandchild) && !is_running(leader));
+    eventually("the pump threads end", || pumps.iter().all(|pump| pump.is_finished()));
+}
+
+#[rstest]
+#[case::crash("kill -SEGV $$", Termination::Signal(libc::SIGSEGV), "killed by signal 11 (SIGSEGV)")]
+#[case::exit("exit 3", Termination::Code(3), "exited with status 3")]
+fn an_early_end_is_reported_with_its_status(#[case] script: &str, #[case] expected: Termination, #[case] text: &str) {
+    let fault = start(sh(script)).recv_line(patient()).unwrap_err();
+    let ProcessFault::Exited { status } = fault else { panic!("{fault:?}") };
+    assert_eq!(status, expected);
+    assert_eq!(fault.to_string(), format!("the program ended before answering: {text}"));
+}
+
+#[test]
+fn cpu_rlimit_is_a_backstop() {
+    let limits = Limits { cpu: Some(Duration::from_secs(1)), ..Limits::default() };
+    let mut busy = start(sh("while :; do :; done").limits(limits));
+    let fault = busy.recv_line(cpu_only(60_000)).unwrap_err();
+    let ProcessFault::Exited { status } = fault else { panic!("{fault:?}") };
+    assert_eq!(status, Termination::Signal(libc::SIGXCPU));
+}
+
+#[test]
+fn stderr_flood_is_bounded_and_keeps_draining() {
+    let mut flood = start(sh("echo started; exec 3>&1; exec yes >&2"));
+    assert_eq!(flood.recv_line(patient()).unwrap(), "started");
+    // Only a program whose stderr keeps draining can burn CPU time here.
+    let fault = flood.recv_line(cpu_only(300)).unwrap_err();
+    assert!(matches!(fault, ProcessFault::Timeout { kind: TimeoutKind::Cpu, .. }), "{fault:?}");
+    let output = flood.take_output();
+    assert_eq!(output.text.len(), 64 << 10);
+    assert!(output.text.starts_with("y\ny\n"));
+    assert!(output.truncated && output.dropped_bytes > 0);
+    assert_eq!(flood.take_output(), CapturedOutput::default(), "a take empties the capture");
+}
+
+#[test]
+fn stderr_is_captured_whole_when_small() {
+    let mut noisy = start(sh("echo 'Exception in thread main' >&2; exit 1"));
+    assert!(noisy.recv_line(patient()).is_err());
+    let output = noisy.take_output();
+    assert_eq!(output.text, "Exception in thread main\n");
+    assert!(!output.truncated);
+}
+
+#[test]
+fn overlong_line_is_a_fault() {
+    let mut long = start(sh("head -c 10000000 /dev/zero | tr '\\0' x; echo"));
+    let fault = long.recv_line(patient()).unwrap_err();
+    assert!(matches!(fault, ProcessFault::LineTooLong { limit } if limit == 4 << 20), "{fault:?}");
+    assert_eq!(fault.to_string(), "the program printed a line longer than 4 MiB");
+}
+
+#[test]
+fn an_unterminated_last_line_still_counts() {
+    let mut terse = start(sh("printf abc"));
+    assert_eq!(terse.recv_line(patient()).unwrap(), "abc");
+    let fault = terse.recv_line(patient()).unwrap_err();
+    assert!(matches!(fault, ProcessFault::Exited { status: Termination::Code(0) }), "{fault:?}");
+}
+
+#[test]
+fn closing_stdout_while_running_is_a_fault() {
+    let mut rude = start(sh("exec >&-; sleep 1000"));
+    let fault = rude.recv_line(patient()).unwrap_err();
+    assert!(matches!(fault, ProcessFault::ClosedStdout), "{fault:?}");
+}
+
+#[test]
+fn environment_is_scrubbed() {
+    let mut env = start(ProcessSpec::new("env").env("JAVA_HOME", "/opt/jdk"));
+    let mut names = BTreeSet::new();
+    while let Ok(line) = env.recv_line(patient()) {
+        let (name, value) = line.split_once('=').unwrap();
+        if name == "HOME" {
+            assert_eq!(Path::new(value), env.workdir());
+        }
+        names.insert(name.to_owned());
+    }
+    assert_eq!(names, BTreeSet::from(["HOME", "JAVA_HOME", "LANG", "PATH"].map(String::from)));
+}
+
+#[test]
+fn working_directory_is_a_fresh_temp_dir_removed_on_drop() {
+    let mut pwd = start(sh("pwd; ls -A | wc -l"));
+    let workdir = pwd.workdir().to_owned();
+    let reported = PathBuf::from(pwd.recv_line(patient()).unwrap());
+    assert_eq!(reported.canonicalize().unwrap(), workdir.canonicalize().unwrap());
+    assert_eq!(pwd.recv_line(patient()).unwrap().trim(), "0");
+    drop(pwd);
+    assert!(!workdir.exists());
+}
+
+#[test]
+fn address_space_limit_makes_big_allocations_fail() {
+    let limits = Limits { address_space: Some(256 << 20), ..Limits::default() };
+    let spec = ProcessSpec::new("python3").args(["-c", "bytearray(500_000_000)"]).limits(limits);
+    let mut greedy = start(spec);
+    let status = greedy.wait_exit(Duration::from_secs(30)).unwrap();
+    assert!(matches!(status, Termination::Code(code) if code != 0), "{status}");
+    assert!(greedy.take_output().text.contains("MemoryError"));
+}
+
+#[test]
+fn sending_never_blocks_on_a_program_that_does_not_read() {
+    let mut deaf = start(ProcessSpec::new("sleep").args(["1000"]));
+    let big = "1 ".repeat(1 << 20);
+    for _ in 0..4 {
+        deaf.send_line(&big).unwrap();
+    }
+    let fault = deaf.wait_exit(Duration::from_millis(200)).unwrap_err();
+    assert!(matches!(fault, ProcessFault::NoExit { .. }), "{fault:?}");
+    assert!(deaf.termination().is_some());
+}
+
+#[test]
+fn sending_to_an_ended_program_reports_its_end() {
+    let mut quitter = start(sh("exit 5"));
+    eventually("the program exits", || quitter.poll_exit().is_some());
+    let fault = quitter.send_line("hello").unwrap_err();
+    assert!(matches!(fault, ProcessFault::Exited { status: Termination::Code(5) }), "{fault:?}");
+}
+
+#[test]
+fn cpu_time_grows_while_the_program_computes() {
+    let mut busy = start(sh("while :; do :; done"));
+    eventually("cpu time grows", || busy.cpu_time() >= Duration::from_millis(100));
+    busy.kill();
+    let last = busy.cpu_time();
+    assert!(last >= Duration::from_millis(100));
+    assert_eq!(busy.cpu_time(), last, "a dead program's cpu time is final");
+}

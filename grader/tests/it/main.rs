@@ -1,0 +1,9 @@
+//! End-to-end tests: they drive the real `grader` binary over real submissions (the reference, the gallery
+//! of known-good and known-buggy submissions, and misbehaving programs) and compare with recorded
+//! expectations (`fixtures/submissions.toml`) and snapshots.
+
+mod formats;
+mod gallery;
+mod misbehaving;
+mod reference;
+mod support;

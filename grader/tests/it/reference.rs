@@ -1,0 +1,30 @@
+//! The reference submission passes every applicable test, and its reports are deterministic.
+
+use crate::support::{grade, reference_submission};
+
+#[test]
+fn the_reference_submission_passes_everything_and_reports_are_reproducible() {
+    let submission = reference_submission();
+    let first = grade(&submission, &["--seed", "7"]);
+    assert_eq!(first.code, 0, "the reference should pass:\n{}\n{}", first.text, first.stderr);
+    let not_passed: Vec<_> =
+        first.statuses().into_iter().filter(|(_, s)| s != "passed" && s != "not_applicable").collect();
+    assert!(not_passed.is_empty(), "{not_passed:?}");
+    assert_eq!(first.json["score"], first.json["max_score"]);
+    assert_eq!(first.json["max_score"], 100.0);
+    // Same submission, same seed: byte-identical JSON and text.
+    let second = grade(&submission, &["--seed", "7"]);
+    assert_eq!(first.json_text, second.json_text);
+    assert_eq!(first.text, second.text);
+    insta::assert_snapshot!("reference_text_report", first.text);
+}
+
+#[test]
+fn rust_cannot_express_null_or_foreign_equals_so_those_tests_do_not_apply() {
+    let graded = grade(&reference_submission(), &["--only", "board-10*", "--only", "solver-8"]);
+    for id in ["board-10d", "board-10e", "board-10f", "solver-8"] {
+        assert_eq!(graded.test(id)["status"], "not_applicable", "{id}");
+        assert_eq!(graded.test(id)["max_score"], 0.0, "{id}");
+    }
+    assert_eq!(graded.test("board-10a")["status"], "passed");
+}

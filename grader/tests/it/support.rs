@@ -1,0 +1,109 @@
+//! Running the grader binary and reading its JSON report.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+use serde_json::Value;
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").canonicalize().expect("the repository root exists")
+}
+
+/// The reference submission executable, built once per test run (release, like `make grade`).
+pub fn reference_submission() -> PathBuf {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let status = Command::new(env!("CARGO"))
+                .args(["build", "--release", "-q", "-p", "reference", "--bin", "reference-submission"])
+                .current_dir(root())
+                .status()
+                .expect("cargo runs");
+            assert!(status.success(), "building the reference submission failed");
+            root().join("target/release/reference-submission")
+        })
+        .clone()
+}
+
+/// A policy for end-to-end tests: official thresholds, fewer random trials, a shorter solve limit, and the
+/// lighter timing puzzles only (3x3 of 30-31 moves, 4x4 of 32, 33, 40 and 45, the 41-move 5x5), so that the
+/// gallery grades quickly. (Wall-clock time is never asserted.)
+pub fn quick_policy() -> PathBuf {
+    let path = root().join("target/e2e-quick-policy.toml");
+    std::fs::write(
+        &path,
+        "[limits]\nsolve_cpu_seconds = 2.0\nrequest_cpu_seconds = 2.0\n\n[tests]\ntrials_scale = 0.2\n\
+         skip = [\"timing-*/puzzle3x3-2*\", \"timing-*/puzzle44\", \"timing-*/puzzle4x4-34\", \"timing-*/puzzle4x4-35\", \"timing-*/puzzle4x4-36\", \"timing-*/puzzle4x4-37\", \"timing-*/puzzle4x4-38\", \"timing-*/puzzle4x4-39\", \"timing-*/puzzle4x4-41\", \"timing-*/puzzle4x4-42\", \"timing-*/puzzle4x4-43\", \"timing-*/puzzle4x4-44\", \"timing-*/puzzle4x4-46\"]\n",
+    )
+    .expect("the policy file is written");
+    path
+}
+
+/// The result of one grader run.
+pub struct Graded {
+    /// The exit code.
+    pub code: i32,
+    /// The JSON report.
+    pub json: Value,
+    /// The JSON report's text.
+    pub json_text: String,
+    /// The text report (standard output).
+    pub text: String,
+    /// Standard error.
+    pub stderr: String,
+}
+
+/// Grades `submission` with extra arguments, writing JSON to a temp file and text to stdout.
+pub fn grade(submission: &Path, extra: &[&str]) -> Graded {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let json_path = dir.path().join("report.json");
+    let output = Command::new(env!("CARGO_BIN_EXE_grader"))
+        .arg("grade")
+        .arg(submission)
+        .args(["--quiet", "--format", "json", "--output"])
+        .arg(&json_path)
+        .args(["--format", "text"])
+        .args(extra)
+        .output()
+        .expect("the grader runs");
+    let json_text = std::fs::read_to_string(&json_path).unwrap_or_default();
+    Graded {
+        code: output.status.code().unwrap_or(-1),
+        json: serde_json::from_str(&json_text).unwrap_or(Value::Null),
+        json_text,
+        text: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+impl Graded {
+    /// Every test as (id, status).
+    pub fn statuses(&self) -> Vec<(String, String)> {
+        self.json["tests"]
+            .as_array()
+            .unwrap_or(&vec![])
+            .iter()
+            .map(|t| (t["id"].as_str().unwrap_or("").to_string(), t["status"].as_str().unwrap_or("").to_string()))
+            .collect()
+    }
+
+    /// The test with this id.
+    pub fn test(&self, id: &str) -> &Value {
+        self.json["tests"].as_array().and_then(|ts| ts.iter().find(|t| t["id"] == id)).unwrap_or(&Value::Null)
+    }
+
+    /// Base ids (before `/`) of tests that failed or errored, sorted and deduplicated.
+    pub fn failed_ids(&self) -> Vec<String> {
+        let mut ids: Vec<String> = self
+            .statuses()
+            .into_iter()
+            .filter(|(_, s)| s == "failed" || s == "error")
+            .map(|(id, _)| id.split('/').next().unwrap_or("").to_string())
+            .collect();
+        ids.sort();
+        ids.dedup();
+        ids
+    }
+}

@@ -1,0 +1,5 @@
+// The only line you write beyond Board and Solver: it names your types for the grader's harness.
+mod board;
+mod solver;
+
+reference::submission_main!(board::Board, solver::Solver);
