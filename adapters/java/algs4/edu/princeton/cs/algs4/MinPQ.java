@@ -1,0 +1,189 @@
+package edu.princeton.cs.algs4;
+
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+
+import npuzzle.Counters;
+import npuzzle.QueueRegistry;
+
+/**
+ * The grader's stand-in for the textbook's binary-heap min priority queue, with the same behaviour (a
+ * 1-based array that starts at length capacity + 1, doubles when full and halves when a quarter full; swim
+ * stops on equal keys, sink prefers the left child on equal keys) and the same public API, instrumented:
+ * inserts, delMins and sizes are reported to {@link Counters}, and the heap order is re-checked at
+ * exponentially spaced operation counts to detect items whose ordering changed after insertion.
+ */
+public class MinPQ<Key> implements Iterable<Key>, QueueRegistry.Tracked {
+    private Key[] pq;
+    private int n;
+    private Comparator<Key> comparator;
+
+    // instrumentation
+    private final boolean instrumented;
+    private long operations;
+    private long nextCheck = 1;
+    private boolean violated;
+
+    public MinPQ(int initCapacity) {
+        this(initCapacity, null, true);
+    }
+
+    public MinPQ() {
+        this(1, null, true);
+    }
+
+    public MinPQ(int initCapacity, Comparator<Key> comparator) {
+        this(initCapacity, comparator, true);
+    }
+
+    public MinPQ(Comparator<Key> comparator) {
+        this(1, comparator, true);
+    }
+
+    /** Builds a heap from the keys (bottom-up heapify); not counted as inserts. */
+    public MinPQ(Key[] keys) {
+        this(keys.length, null, true);
+        n = keys.length;
+        for (int i = 0; i < n; i++) pq[i + 1] = keys[i];
+        for (int k = n / 2; k >= 1; k--) sink(k);
+        if (n > Counters.pqMaxSize) Counters.pqMaxSize = n;
+    }
+
+    @SuppressWarnings("unchecked")
+    private MinPQ(int initCapacity, Comparator<Key> comparator, boolean instrumented) {
+        if (initCapacity < 0) throw new IllegalArgumentException("capacity must be non-negative");
+        this.pq = (Key[]) new Object[initCapacity + 1];
+        this.comparator = comparator;
+        this.instrumented = instrumented;
+        if (instrumented) QueueRegistry.register(this);
+    }
+
+    public boolean isEmpty() {
+        return n == 0;
+    }
+
+    public int size() {
+        return n;
+    }
+
+    public Key min() {
+        if (isEmpty()) throw new NoSuchElementException("Priority queue underflow");
+        return pq[1];
+    }
+
+    public void insert(Key x) {
+        if (n == pq.length - 1) resize(2 * pq.length);
+        pq[++n] = x;
+        swim(n);
+        if (instrumented) {
+            Counters.pqInserted(n);
+            afterOperation();
+        }
+    }
+
+    public Key delMin() {
+        if (isEmpty()) throw new NoSuchElementException("Priority queue underflow");
+        Key min = pq[1];
+        exch(1, n--);
+        sink(1);
+        pq[n + 1] = null;
+        if (n > 0 && n == (pq.length - 1) / 4) resize(pq.length / 2);
+        if (instrumented) {
+            Counters.pqDeletedMin();
+            afterOperation();
+        }
+        return min;
+    }
+
+    @SuppressWarnings("unchecked")
+    private void resize(int capacity) {
+        Key[] copy = (Key[]) new Object[capacity];
+        System.arraycopy(pq, 1, copy, 1, n);
+        pq = copy;
+    }
+
+    private void swim(int k) {
+        while (k > 1 && greater(k / 2, k)) {
+            exch(k / 2, k);
+            k = k / 2;
+        }
+    }
+
+    private void sink(int k) {
+        while (2 * k <= n) {
+            int j = 2 * k;
+            if (j < n && greater(j, j + 1)) j++;
+            if (!greater(k, j)) break;
+            exch(k, j);
+            k = j;
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private boolean greater(int i, int j) {
+        if (comparator == null) return ((Comparable<Key>) pq[i]).compareTo(pq[j]) > 0;
+        return comparator.compare(pq[i], pq[j]) > 0;
+    }
+
+    private void exch(int i, int j) {
+        Key t = pq[i];
+        pq[i] = pq[j];
+        pq[j] = t;
+    }
+
+    /** Iterates over the keys in ascending order (on a private copy; the queue is unchanged, nothing counted). */
+    public Iterator<Key> iterator() {
+        MinPQ<Key> copy = new MinPQ<>(n, comparator, false);
+        for (int i = 1; i <= n; i++) copy.insert(pq[i]);
+        return new Iterator<Key>() {
+            public boolean hasNext() {
+                return !copy.isEmpty();
+            }
+
+            public Key next() {
+                if (!hasNext()) throw new NoSuchElementException();
+                return copy.delMin();
+            }
+
+            public void remove() {
+                throw new UnsupportedOperationException();
+            }
+        };
+    }
+
+    // ---- instrumentation (QueueRegistry.Tracked) ----
+
+    private void afterOperation() {
+        if (++operations == nextCheck) {
+            nextCheck <<= 1;
+            npuzzleCheckHeapOrder();
+        }
+    }
+
+    public long npuzzleOperations() {
+        return operations;
+    }
+
+    public int npuzzleSize() {
+        return n;
+    }
+
+    public void npuzzleCheckHeapOrder() {
+        if (violated || !instrumented) return;
+        long[] saved = Counters.saveBoardCounts();
+        try {
+            for (int k = 2; k <= n; k++) {
+                if (greater(k / 2, k)) {
+                    violated = true;
+                    Counters.pqHeapViolations++;
+                    return;
+                }
+            }
+        } catch (RuntimeException | StackOverflowError e) {
+            // the student's compareTo failed; the failure shows up in their own operations, not here
+        } finally {
+            Counters.restoreBoardCounts(saved);
+        }
+    }
+}

@@ -1,0 +1,234 @@
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import npuzzle.Counters;
+
+/**
+ * The grader's reference Board, substituted under a student's Solver (the "ref" world), with the
+ * assignment's public API and nothing more public. It mirrors the Rust reference board and its
+ * CountingBoard wrapper exactly:
+ *
+ * - tiles in one byte array, one byte per tile for n <= 15 and two (little-endian) beyond; hamming,
+ *   manhattan and the blank's position cached and updated in O(1) for each neighbor;
+ * - neighbors() moves the blank down, right, left, up; twin() swaps row-major positions 0 and 1 unless one
+ *   is the blank, then the last two; isGoal() goes through manhattan();
+ * - every public method is counted in npuzzle.Counters (loaded by the parent class loader), and each board
+ *   remembers its lineage (its id, its parent's, its grandparent's) so equals() can tell cheaply whether its
+ *   argument is a neighbor of a neighbor, the only comparison the critical optimization needs.
+ */
+public final class Board {
+    private static final int MAX_BYTE_DIMENSION = 15;
+
+    private final byte[] tiles;
+    private final long id;
+    private final long parent;
+    private final long grandparent;
+    private final int manhattan;
+    private final int hamming;
+    private final short blank;
+    private final byte n;
+
+    /** Builds a board from an n-by-n grid of tiles (2 <= n < 128, each of 0..n*n-1 once). */
+    public Board(int[][] grid) {
+        if (grid == null) throw new IllegalArgumentException("tiles must not be null");
+        int size = grid.length;
+        if (size < 2 || size > 127) throw new IllegalArgumentException("dimension " + size + " is out of range 2..127");
+        int cells = size * size;
+        byte[] t = new byte[size <= MAX_BYTE_DIMENSION ? cells : 2 * cells];
+        boolean[] seen = new boolean[cells];
+        int b = -1;
+        int h = 0;
+        int m = 0;
+        for (int row = 0; row < size; row++) {
+            if (grid[row] == null || grid[row].length != size) {
+                throw new IllegalArgumentException("row " + row + " does not have " + size + " tiles");
+            }
+            for (int col = 0; col < size; col++) {
+                int tile = grid[row][col];
+                if (tile < 0 || tile >= cells || seen[tile]) {
+                    throw new IllegalArgumentException("tiles must be a permutation of 0.." + (cells - 1));
+                }
+                seen[tile] = true;
+                int i = row * size + col;
+                put(t, size, i, tile);
+                if (tile == 0) {
+                    b = i;
+                } else {
+                    if (tile != i + 1) h++;
+                    m += distance(size, tile, i);
+                }
+            }
+        }
+        this.tiles = t;
+        this.n = (byte) size;
+        this.blank = (short) b;
+        this.hamming = h;
+        this.manhattan = m;
+        this.id = Counters.nextBoardId();
+        this.parent = 0;
+        this.grandparent = 0;
+        Counters.boardConstructed++;
+    }
+
+    /** A board derived from another (uncounted here: the callers count). */
+    private Board(byte[] tiles, int n, int blank, int hamming, int manhattan, long parent, long grandparent) {
+        this.tiles = tiles;
+        this.n = (byte) n;
+        this.blank = (short) blank;
+        this.hamming = hamming;
+        this.manhattan = manhattan;
+        this.id = Counters.nextBoardId();
+        this.parent = parent;
+        this.grandparent = grandparent;
+    }
+
+    public String toString() {
+        Counters.boardToString++;
+        int size = n;
+        StringBuilder s = new StringBuilder(4 + size * (size * 4 + 1));
+        s.append(size).append('\n');
+        for (int row = 0; row < size; row++) {
+            for (int col = 0; col < size; col++) {
+                int tile = get(row * size + col);
+                if (tile < 10) s.append(' ');
+                s.append(tile).append(' ');
+            }
+            s.append('\n');
+        }
+        return s.toString();
+    }
+
+    public int dimension() {
+        Counters.boardDimension++;
+        return n;
+    }
+
+    public int hamming() {
+        Counters.boardHamming++;
+        return hamming;
+    }
+
+    public int manhattan() {
+        Counters.boardManhattan++;
+        return manhattan;
+    }
+
+    /** Goes through manhattan(), as the official reference does: counted as one isGoal and one manhattan. */
+    public boolean isGoal() {
+        Counters.boardIsGoal++;
+        return manhattan() == 0;
+    }
+
+    public boolean equals(Object other) {
+        Counters.boardEquals++;
+        if (!(other instanceof Board)) {
+            Counters.boardEqualsNonBoard++;
+            return false;
+        }
+        Board that = (Board) other;
+        if (!isNeighborOfNeighbor(that)) Counters.boardEqualsNotGrandNeighbor++;
+        return sameTiles(that);
+    }
+
+    /** Consistent with equals; not part of the assignment's API and not counted. */
+    public int hashCode() {
+        return 31 * Arrays.hashCode(tiles) + n;
+    }
+
+    public Iterable<Board> neighbors() {
+        List<Board> out = slides(id, parent);
+        Counters.boardNeighbors++;
+        Counters.boardConstructed += out.size();
+        return out;
+    }
+
+    public Board twin() {
+        Counters.boardTwin++;
+        Counters.boardConstructed++;
+        int cells = n * n;
+        int a = 0;
+        int b = 1;
+        if (get(0) == 0 || get(1) == 0) {
+            a = cells - 2;
+            b = cells - 1;
+        }
+        int ta = get(a);
+        int tb = get(b);
+        byte[] t = tiles.clone();
+        put(t, n, a, tb);
+        put(t, n, b, ta);
+        int m = manhattan - distance(n, ta, a) - distance(n, tb, b) + distance(n, tb, a) + distance(n, ta, b);
+        int h = hamming - (ta != a + 1 ? 1 : 0) - (tb != b + 1 ? 1 : 0) + (tb != a + 1 ? 1 : 0) + (ta != b + 1 ? 1 : 0);
+        return new Board(t, n, blank, h, m, 0, 0);
+    }
+
+    // ---- internals (private: a student's Solver compiled against this Board sees only the API) ----
+
+    /** The boards one slide away, blank moving down, right, left, up; uncounted. */
+    private List<Board> slides(long parentId, long grandparentId) {
+        int size = n;
+        int row = blank / size;
+        int col = blank % size;
+        List<Board> out = new ArrayList<>(4);
+        if (row + 1 < size) out.add(slide(blank + size, parentId, grandparentId));
+        if (col + 1 < size) out.add(slide(blank + 1, parentId, grandparentId));
+        if (col > 0) out.add(slide(blank - 1, parentId, grandparentId));
+        if (row > 0) out.add(slide(blank - size, parentId, grandparentId));
+        return out;
+    }
+
+    private Board slide(int to, long parentId, long grandparentId) {
+        int from = blank;
+        int tile = get(to);
+        byte[] t = tiles.clone();
+        put(t, n, from, tile);
+        put(t, n, to, 0);
+        int m = manhattan - distance(n, tile, to) + distance(n, tile, from);
+        int h = hamming - (tile != to + 1 ? 1 : 0) + (tile != from + 1 ? 1 : 0);
+        return new Board(t, n, to, h, m, parentId, grandparentId);
+    }
+
+    private boolean sameTiles(Board that) {
+        return n == that.n && Arrays.equals(tiles, that.tiles);
+    }
+
+    /** Whether that board is this one, or two slides away (by lineage, else by content). */
+    private boolean isNeighborOfNeighbor(Board that) {
+        if (that.id == grandparent || id == that.grandparent || id == that.id) return true;
+        if (n != that.n) return false;
+        // two slides change at most three positions: skip the exact check when more differ
+        int differing = 0;
+        for (int i = 0; i < tiles.length && differing <= 6; i++) {
+            if (tiles[i] != that.tiles[i]) differing++;
+        }
+        if (differing == 0) return true;
+        if (differing > 6) return false;
+        for (Board child : slides(0, 0)) {
+            for (Board grandchild : child.slides(0, 0)) {
+                if (grandchild.sameTiles(that)) return true;
+            }
+        }
+        return false;
+    }
+
+    private int get(int i) {
+        if (n <= MAX_BYTE_DIMENSION) return tiles[i] & 0xff;
+        return (tiles[2 * i] & 0xff) | ((tiles[2 * i + 1] & 0xff) << 8);
+    }
+
+    private static void put(byte[] t, int size, int i, int tile) {
+        if (size <= MAX_BYTE_DIMENSION) {
+            t[i] = (byte) tile;
+        } else {
+            t[2 * i] = (byte) tile;
+            t[2 * i + 1] = (byte) (tile >>> 8);
+        }
+    }
+
+    /** Manhattan distance of a (non-blank) tile at index at from its goal index. */
+    private static int distance(int size, int tile, int at) {
+        int goal = tile - 1;
+        return Math.abs(at / size - goal / size) + Math.abs(at % size - goal % size);
+    }
+}

@@ -1,0 +1,97 @@
+package npuzzle;
+
+import java.lang.ref.WeakReference;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * The live instrumented MinPQs. Java has no destructor, so a queue "ends" when the solve that used it
+ * ends: the server brackets every Solver constructor with {@link #beginSolve()} / {@link #endSolve()}, and
+ * at the end each queue created or used during the solve reports its size (pq_ending_size) and gets a last
+ * heap-order check. Queues are held weakly, except those created during a solve, which are held strongly
+ * until it ends (so a queue the solver dropped before returning is not lost to the garbage collector).
+ */
+public final class QueueRegistry {
+    private QueueRegistry() {}
+
+    /** What the registry needs from a queue; implemented by edu.princeton.cs.algs4.MinPQ. */
+    public interface Tracked {
+        /** Inserts and delMins so far. */
+        long npuzzleOperations();
+
+        /** Items in the queue now. */
+        int npuzzleSize();
+
+        /** Re-checks heap order, counting a violation once per queue, without charging board counts. */
+        void npuzzleCheckHeapOrder();
+    }
+
+    private static final class Entry {
+        final WeakReference<Tracked> queue;
+        long operationsSeen = -1;
+
+        Entry(Tracked queue) {
+            this.queue = new WeakReference<>(queue);
+        }
+    }
+
+    private static final ArrayList<Entry> entries = new ArrayList<>();
+    private static final ArrayList<Tracked> createdDuringSolve = new ArrayList<>();
+    private static ArrayList<Tracked> endedInLastSolve = new ArrayList<>();
+    private static boolean solving;
+    private static int registrationsSincePrune;
+
+    public static void register(Tracked queue) {
+        entries.add(new Entry(queue));
+        if (solving) {
+            createdDuringSolve.add(queue);
+        } else if (++registrationsSincePrune >= 4096) {
+            registrationsSincePrune = 0;
+            entries.removeIf(e -> e.queue.get() == null);
+        }
+    }
+
+    /** A Solver constructor is about to run. Forgets the queues of the previous solve. */
+    static void beginSolve() {
+        endedInLastSolve = new ArrayList<>();
+        solving = true;
+    }
+
+    /** The Solver constructor returned or threw: every queue used since the last end ends now. */
+    static void endSolve() {
+        solving = false;
+        ArrayList<Tracked> ended = new ArrayList<>();
+        for (Iterator<Entry> it = entries.iterator(); it.hasNext(); ) {
+            Entry e = it.next();
+            Tracked q = e.queue.get();
+            if (q == null) {
+                it.remove();
+                continue;
+            }
+            long ops = q.npuzzleOperations();
+            if (ops != e.operationsSeen) {
+                e.operationsSeen = ops;
+                ended.add(q);
+            }
+        }
+        createdDuringSolve.clear();
+        for (Tracked q : ended) {
+            Counters.pqEndingSize += q.npuzzleSize();
+            q.npuzzleCheckHeapOrder();
+        }
+        endedInLastSolve = ended;
+    }
+
+    /** The queues that ended in the most recent solve (for their deep size); the registry lets go of them. */
+    static List<Tracked> takeEnded() {
+        List<Tracked> ended = endedInLastSolve;
+        endedInLastSolve = new ArrayList<>();
+        return ended;
+    }
+
+    /** counters_reset: forget the queues of the last solve. */
+    static void reset() {
+        endedInLastSolve = new ArrayList<>();
+    }
+}

@@ -1,0 +1,559 @@
+package npuzzle;
+
+import java.io.BufferedReader;
+import java.io.BufferedWriter;
+import java.io.ByteArrayInputStream;
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Writer;
+import java.io.OutputStreamWriter;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.lang.reflect.InvocationTargetException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The Java side of the submission protocol (specs/protocol.md): reads requests on standard input, calls
+ * the student's Board and Solver by reflection, writes replies on standard output.
+ *
+ * Two class loaders share this one's parent (the application loader, which holds npuzzle.* and the
+ * edu.princeton.cs.algs4 stand-ins): OWN loads the student's Board and Solver; REF loads our reference
+ * Board and the student's Solver compiled against it. Everything the student prints goes to standard
+ * error: System.out is pointed at System.err before any student class is loaded, and replies are written
+ * to the process's real standard output. Requests run one at a time on a thread with a large stack.
+ *
+ * Usage: java -javaagent:agent.jar -cp CLASSES npuzzle.Server --own DIR --ref DIR [--ref-error FILE]
+ */
+public final class Server {
+    static final int VERSION = 1;
+    /**
+     * Stack of the request thread: room for over half a million frames of recursive student code, yet an
+     * infinite recursion overflows in well under a second of CPU (filling the stack costs about 17 ms per
+     * MB, so 512 MB would turn every StackOverflowError into a 5 s timeout). -Dnpuzzle.stackMb overrides.
+     */
+    private static final long STACK_BYTES = Long.getLong("npuzzle.stackMb", 64) << 20;
+    /** The most objects the lazy deep-size walk of the queues visits before giving up (reporting 0). */
+    private static final long QUEUE_WALK_BUDGET = 1_000_000;
+
+    private final World own;
+    private final World ref;
+    private final Map<String, Obj> objects = new HashMap<>();
+    private long nextHandle = 1;
+    private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    private final boolean cpuSupported;
+
+    private Server(World own, World ref) {
+        this.own = own;
+        this.ref = ref;
+        this.cpuSupported = threads.isCurrentThreadCpuTimeSupported();
+        if (cpuSupported && !threads.isThreadCpuTimeEnabled()) threads.setThreadCpuTimeEnabled(true);
+    }
+
+    // ------------------------------------------------------------------ entry point
+
+    public static void main(String[] args) throws Exception {
+        Path ownDir = null;
+        Path refDir = null;
+        Path refError = null;
+        for (int i = 0; i < args.length; i++) {
+            String value = i + 1 < args.length ? args[i + 1] : null;
+            switch (args[i]) {
+                case "--own": ownDir = Paths.get(value); i++; break;
+                case "--ref": refDir = Paths.get(value); i++; break;
+                case "--ref-error": refError = Paths.get(value); i++; break;
+                default:
+                    System.err.println("npuzzle server: unknown argument " + args[i]);
+                    System.exit(2);
+            }
+        }
+        if (ownDir == null || refDir == null) {
+            System.err.println("usage: npuzzle.Server --own DIR --ref DIR [--ref-error FILE]");
+            System.exit(2);
+        }
+        String refFailure = null;
+        if (refError != null) {
+            refFailure = new String(Files.readAllBytes(refError), StandardCharsets.UTF_8);
+        }
+
+        // The protocol owns the real stdin/stdout; students get an empty System.in and System.out -> stderr.
+        Writer protocolOut = new BufferedWriter(
+                new OutputStreamWriter(new FileOutputStream(FileDescriptor.out), StandardCharsets.UTF_8), 1 << 16);
+        BufferedReader protocolIn = new BufferedReader(
+                new InputStreamReader(new FileInputStream(FileDescriptor.in), StandardCharsets.UTF_8), 1 << 16);
+        System.setOut(System.err);
+        System.setIn(new ByteArrayInputStream(new byte[0]));
+
+        ClassLoader parent = Server.class.getClassLoader();
+        World own = new World("own", ownDir, parent, null);
+        World ref = new World("ref", refDir, parent, refFailure);
+        Server server = new Server(own, ref);
+        int[] status = {0};
+        Thread worker = new Thread(null, () -> status[0] = server.serve(protocolIn, protocolOut), "submission", STACK_BYTES);
+        worker.start();
+        worker.join();
+        System.exit(status[0]);
+    }
+
+    private int serve(BufferedReader in, Writer out) {
+        try {
+            String line;
+            while ((line = in.readLine()) != null) {
+                Reply reply = answer(line);
+                out.write(reply.line);
+                out.write('\n');
+                out.flush();
+                if (reply.bye) break;
+            }
+            return 0;
+        } catch (IOException e) {
+            System.err.println("npuzzle server: protocol channel failed: " + e);
+            return 3;
+        }
+    }
+
+    // ------------------------------------------------------------------ one request
+
+    private static final class Reply {
+        final String line;
+        final boolean bye;
+
+        Reply(String line, boolean bye) {
+            this.line = line;
+            this.bye = bye;
+        }
+    }
+
+    /** A request the program refuses: the grader's or the adapter's side (protocol) or not expressible. */
+    static final class Refusal extends Exception {
+        private static final long serialVersionUID = 1L;
+        final boolean unsupported;
+
+        Refusal(boolean unsupported, String reason) {
+            super(reason, null, false, false);
+            this.unsupported = unsupported;
+        }
+    }
+
+    /** The student's code threw (or is missing something the API requires). */
+    static final class StudentFailure extends Exception {
+        private static final long serialVersionUID = 1L;
+        final String type;
+        final String detail;
+
+        StudentFailure(String type, String detail) {
+            super(type, null, false, false);
+            this.type = type;
+            this.detail = detail;
+        }
+    }
+
+    private Reply answer(String line) {
+        if (line.endsWith("\r")) line = line.substring(0, line.length() - 1);
+        String[] tokens = line.split(" ", -1);
+        long id;
+        try {
+            id = Long.parseLong(tokens[0]);
+            if (id < 0) throw new NumberFormatException();
+        } catch (NumberFormatException e) {
+            return new Reply("0 err protocol 0 missing request id", false);
+        }
+        if (tokens.length < 2) return new Reply(id + " err protocol 0 missing verb", false);
+        String verb = tokens[1];
+        String[] args = new String[tokens.length - 2];
+        System.arraycopy(tokens, 2, args, 0, args.length);
+
+        long start = cpuNow();
+        String outcome;
+        try {
+            String values = handle(verb, args);
+            outcome = values.isEmpty() ? "ok " + elapsed(start) : "ok " + elapsed(start) + " " + values;
+        } catch (Refusal r) {
+            outcome = "err " + (r.unsupported ? "unsupported " : "protocol ") + elapsed(start) + " " + escape(r.getMessage());
+        } catch (StudentFailure f) {
+            outcome = "err exception " + elapsed(start) + " " + f.type + " " + escape(f.detail);
+        } catch (StackOverflowError | OutOfMemoryError e) {
+            outcome = "err exception " + elapsed(start) + " " + e.getClass().getName() + " " + escape(describe(e));
+        } catch (Throwable t) {
+            outcome = "err protocol " + elapsed(start) + " " + escape("adapter failure: " + t);
+            t.printStackTrace();
+        }
+        return new Reply(id + " " + outcome, verb.equals("bye") && outcome.startsWith("ok"));
+    }
+
+    private long cpuNow() {
+        return cpuSupported ? threads.getCurrentThreadCpuTime() : 0;
+    }
+
+    private long elapsed(long start) {
+        return cpuSupported ? Math.max(0, (threads.getCurrentThreadCpuTime() - start) / 1000) : 0;
+    }
+
+    private String handle(String verb, String[] args) throws Refusal, StudentFailure {
+        switch (verb) {
+            case "hello": {
+                if (args.length != 1) throw protocol("`hello` takes the version");
+                int version;
+                try {
+                    version = Integer.parseInt(args[0]);
+                } catch (NumberFormatException e) {
+                    throw protocol("bad version `" + args[0] + "`");
+                }
+                if (version != VERSION) throw protocol("unsupported version " + version);
+                String memory = DeepSize.available() ? " memory" : "";
+                return VERSION + " java ref_world counters" + memory + " null foreign api_check";
+            }
+            case "board":
+            case "board_probe":
+            case "memory_board": {
+                World world = world(verb, args);
+                int[][] rows = tiles(verb, args);
+                Object board = world.newBoard(rows);
+                if (verb.equals("board_probe")) {
+                    // overwrite the caller's array the board was built from (the immutability probe)
+                    int n = rows.length;
+                    for (int r = 0; r < n; r++) {
+                        for (int c = 0; c < n; c++) rows[r][c] = r * n + c;
+                    }
+                }
+                if (verb.equals("memory_board")) {
+                    if (!DeepSize.available()) throw unsupported("the JVM was started without the memory agent");
+                    return Long.toString(DeepSize.of(board));
+                }
+                return add(true, world, board);
+            }
+            case "dimension":
+            case "hamming":
+            case "manhattan":
+            case "to_string": {
+                Obj b = board(one(verb, args));
+                String name = verb.equals("to_string") ? "toString" : verb;
+                Object result = b.world.call(b.value, name);
+                return verb.equals("to_string") ? escape(String.valueOf(result)) : String.valueOf(result);
+            }
+            case "is_goal": {
+                Obj b = board(one(verb, args));
+                return String.valueOf(b.world.call(b.value, "isGoal"));
+            }
+            case "equals":
+            case "equals_as_object": {
+                String[] two = two(verb, args);
+                Obj a = board(two[0]);
+                Obj b = board(two[1]);
+                if (a.world != b.world) throw protocol(two[0] + " and " + two[1] + " are not boards of one world");
+                boolean asObject = verb.equals("equals_as_object");
+                return String.valueOf(a.world.equals(a.value, b.value, !asObject));
+            }
+            case "equals_null": {
+                Obj a = board(one(verb, args));
+                return String.valueOf(a.world.equals(a.value, null, true));
+            }
+            case "equals_foreign": {
+                Obj a = board(one(verb, args));
+                return String.valueOf(a.world.equals(a.value, "a string", false));
+            }
+            case "equals_uncastable": {
+                Obj a = board(one(verb, args));
+                return String.valueOf(a.world.equals(a.value, new Uncastable(), false));
+            }
+            case "neighbors": {
+                Obj b = board(one(verb, args));
+                List<Object> boards = b.world.boards(b.world.call(b.value, "neighbors"), "neighbors()", false);
+                return addAll(b.world, boards);
+            }
+            case "twin": {
+                Obj b = board(one(verb, args));
+                Object twin = b.world.call(b.value, "twin");
+                if (twin == null) throw new StudentFailure("java.lang.NullPointerException", "twin() returned null");
+                return add(true, b.world, twin);
+            }
+            case "release": {
+                for (String h : args) {
+                    String key = handle(h);
+                    if (objects.remove(key) == null) throw protocol("unknown handle " + key);
+                }
+                return "";
+            }
+            case "solver": {
+                Obj b = board(one(verb, args));
+                return add(false, b.world, solve(b.world, b.value));
+            }
+            case "memory_solver": {
+                Obj b = board(one(verb, args));
+                if (!DeepSize.available()) throw unsupported("the JVM was started without the memory agent");
+                Object solver = solve(b.world, b.value);
+                long bytes = DeepSize.of(solver);
+                return add(false, b.world, solver) + " " + bytes;
+            }
+            case "solver_null": {
+                if (args.length != 1) throw protocol("`solver_null` takes a world");
+                World world = world(args[0]);
+                return add(false, world, solve(world, null));
+            }
+            case "is_solvable": {
+                Obj s = solver(one(verb, args));
+                return String.valueOf(s.world.call(s.value, "isSolvable"));
+            }
+            case "moves": {
+                Obj s = solver(one(verb, args));
+                return String.valueOf(s.world.call(s.value, "moves"));
+            }
+            case "solution": {
+                Obj s = solver(one(verb, args));
+                Object path = s.world.call(s.value, "solution");
+                if (path == null) return "none";
+                return addAll(s.world, s.world.boards(path, "solution()", true));
+            }
+            case "counters_reset": {
+                noArgs(verb, args);
+                Counters.reset();
+                QueueRegistry.reset();
+                return "";
+            }
+            case "counters": {
+                noArgs(verb, args);
+                measureEndedQueues();
+                return Counters.encode(0);
+            }
+            case "api": {
+                noArgs(verb, args);
+                List<String> extra = new ArrayList<>();
+                extra.addAll(ApiCheck.extraMembers(own.boardClass(), "Board", ApiCheck.BOARD));
+                extra.addAll(ApiCheck.extraMembers(own.solverClass(), "Solver", ApiCheck.SOLVER));
+                StringBuilder sb = new StringBuilder().append(extra.size());
+                for (String name : extra) sb.append(' ').append(name);
+                return sb.toString();
+            }
+            case "bye": {
+                noArgs(verb, args);
+                return "";
+            }
+            default:
+                throw protocol("unknown verb `" + verb + "` with " + args.length + " arguments");
+        }
+    }
+
+    /** Runs a Solver constructor; the queues it used end when it returns (or throws). */
+    private Object solve(World world, Object board) throws StudentFailure {
+        QueueRegistry.beginSolve();
+        try {
+            return world.newSolver(board);
+        } finally {
+            QueueRegistry.endSolve();
+        }
+    }
+
+    /** Adds the deep size of the queues of the most recent solve to pq_deep_bytes (once). */
+    private static void measureEndedQueues() {
+        List<QueueRegistry.Tracked> ended = QueueRegistry.takeEnded();
+        if (ended.isEmpty() || !DeepSize.available()) return;
+        long bytes = DeepSize.of(ended, QUEUE_WALK_BUDGET);
+        if (bytes == DeepSize.OVER_BUDGET) {
+            System.err.println("npuzzle server: the queues reach more than " + QUEUE_WALK_BUDGET
+                    + " objects; their deep size is not measured");
+        } else {
+            Counters.pqDeepBytes += bytes;
+        }
+    }
+
+    // ------------------------------------------------------------------ handles
+
+    private static final class Obj {
+        final boolean board;
+        final World world;
+        final Object value;
+
+        Obj(boolean board, World world, Object value) {
+            this.board = board;
+            this.world = world;
+            this.value = value;
+        }
+    }
+
+    private String add(boolean board, World world, Object value) {
+        String handle = (board ? "b" : "s") + nextHandle++;
+        objects.put(handle, new Obj(board, world, value));
+        return handle;
+    }
+
+    private String addAll(World world, List<Object> boards) {
+        StringBuilder sb = new StringBuilder().append(boards.size());
+        for (Object b : boards) sb.append(' ').append(add(true, world, b));
+        return sb.toString();
+    }
+
+    /** The canonical form of a handle token (`b007` is `b7`), or a protocol error. */
+    private static String handle(String token) throws Refusal {
+        if (token.length() >= 2 && (token.charAt(0) == 'b' || token.charAt(0) == 's')) {
+            String digits = token.substring(1);
+            if (digits.chars().allMatch(Character::isDigit)) {
+                try {
+                    return token.charAt(0) + Long.toUnsignedString(Long.parseUnsignedLong(digits));
+                } catch (NumberFormatException e) {
+                    // too large: falls through
+                }
+            }
+        }
+        throw protocol("`" + token + "` is not a handle (expected b<number> or s<number>)");
+    }
+
+    private Obj lookup(String token) throws Refusal {
+        String key = handle(token);
+        Obj o = objects.get(key);
+        if (o == null) throw protocol("unknown handle " + key);
+        return o;
+    }
+
+    private Obj board(String token) throws Refusal {
+        Obj o = lookup(token);
+        if (!o.board) throw protocol(handle(token) + " is not a board");
+        return o;
+    }
+
+    private Obj solver(String token) throws Refusal {
+        Obj o = lookup(token);
+        if (o.board) throw protocol(handle(token) + " is not a solver");
+        return o;
+    }
+
+    // ------------------------------------------------------------------ argument parsing
+
+    private static String one(String verb, String[] args) throws Refusal {
+        if (args.length != 1) throw protocol("`" + verb + "` takes one handle, got " + args.length + " arguments");
+        return args[0];
+    }
+
+    private static String[] two(String verb, String[] args) throws Refusal {
+        if (args.length != 2) throw protocol("`" + verb + "` takes two handles, got " + args.length + " arguments");
+        return args;
+    }
+
+    private static void noArgs(String verb, String[] args) throws Refusal {
+        if (args.length != 0) throw protocol("unknown verb `" + verb + "` with " + args.length + " arguments");
+    }
+
+    private World world(String verb, String[] args) throws Refusal {
+        if (args.length < 2) throw protocol("`" + verb + "` takes a world, n and n² tiles");
+        return world(args[0]);
+    }
+
+    private World world(String name) throws Refusal {
+        switch (name) {
+            case "own": return own;
+            case "ref": return ref;
+            default: throw protocol("unknown world `" + name + "` (expected own or ref)");
+        }
+    }
+
+    /** The rows of a valid board from `WORLD N T1 … Tn²`, or a protocol error. */
+    private static int[][] tiles(String verb, String[] args) throws Refusal {
+        int n;
+        try {
+            n = Integer.parseInt(args[1]);
+        } catch (NumberFormatException e) {
+            throw protocol("bad dimension `" + args[1] + "`");
+        }
+        int given = args.length - 2;
+        if (n < 2 || n > 127 || given != n * n) {
+            throw protocol("`" + verb + "` with n = " + n + " needs " + ((long) n * n) + " tiles, got " + given);
+        }
+        int[][] rows = new int[n][n];
+        boolean[] seen = new boolean[n * n];
+        for (int i = 0; i < n * n; i++) {
+            String token = args[2 + i];
+            long value;
+            try {
+                value = Long.parseLong(token);
+                if (value < 0 || token.startsWith("+") || token.startsWith("-")) throw new NumberFormatException();
+            } catch (NumberFormatException e) {
+                throw protocol("bad tile `" + token + "`");
+            }
+            int row = i / n;
+            int col = i % n;
+            if (value > (long) n * n - 1) {
+                throw protocol("invalid board: tile " + value + " at row " + row + ", column " + col
+                        + " is out of range: tiles must be 0..=" + (n * n - 1));
+            }
+            if (seen[(int) value]) {
+                throw protocol("invalid board: tile " + value + " appears more than once (at row " + row
+                        + ", column " + col + " again)");
+            }
+            seen[(int) value] = true;
+            rows[row][col] = (int) value;
+        }
+        return rows;
+    }
+
+    private static Refusal protocol(String reason) {
+        return new Refusal(false, reason);
+    }
+
+    private static Refusal unsupported(String reason) {
+        return new Refusal(true, reason);
+    }
+
+    // ------------------------------------------------------------------ text
+
+    /** Escapes text for the rest of a line: backslash, newline, carriage return, tab. */
+    static String escape(String text) {
+        StringBuilder sb = new StringBuilder(text.length() + 16);
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '\\': sb.append("\\\\"); break;
+                case '\n': sb.append("\\n"); break;
+                case '\r': sb.append("\\r"); break;
+                case '\t': sb.append("\\t"); break;
+                default: sb.append(c);
+            }
+        }
+        return sb.toString();
+    }
+
+    /** A throwable's message followed by where in the student's code it was thrown, if known. */
+    static String describe(Throwable t) {
+        String message = t.getMessage() == null ? "" : t.getMessage();
+        Throwable cause = t.getCause();
+        if (message.isEmpty() && cause != null && cause != t) {
+            // ExceptionInInitializerError and friends: the cause is what the student needs to see
+            message = "caused by " + cause.getClass().getName()
+                    + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
+            t = cause;
+        }
+        String where = null;
+        for (StackTraceElement e : t.getStackTrace()) {
+            String loader = e.getClassLoaderName();
+            boolean student = "own".equals(loader) || ("ref".equals(loader) && !e.getClassName().equals("Board"));
+            if (student && e.getFileName() != null) {
+                where = e.getLineNumber() >= 0 ? e.getFileName() + ":" + e.getLineNumber() : e.getFileName();
+                break;
+            }
+        }
+        if (where == null) return message;
+        return message.isEmpty() ? "(at " + where + ")" : message + " (at " + where + ")";
+    }
+
+    /** Turns whatever a call into student code threw into the failure the reply reports. */
+    static StudentFailure failure(Throwable t) {
+        if (t instanceof InvocationTargetException && t.getCause() != null) t = t.getCause();
+        if (t instanceof StudentFailure) return (StudentFailure) t;
+        return new StudentFailure(t.getClass().getName(), describe(t));
+    }
+
+    /** An object of a type no Board can be cast to (for equals_uncastable). */
+    private static final class Uncastable {
+        @Override
+        public String toString() {
+            return "an object of a private class";
+        }
+    }
+}
