@@ -6,7 +6,7 @@ GRADE_ARGS ?=
 PUZZLE ?= fixtures/puzzles/puzzle04.txt
 GRADER := target/release/grader
 
-.PHONY: build grade test lint fmt bench solve fixtures fixtures-check
+.PHONY: build grade test lint fmt bench solve fixtures fixtures-check gradescope
 
 build:
 	$(CARGO) build --release -p reference -p grader -p fixtures
@@ -49,3 +49,8 @@ fixtures:
 
 fixtures-check:
 	$(CARGO) run --release -q -p fixtures --bin fixturegen -- check fixtures/puzzles
+
+# The zip a course uploads to Gradescope (dist/gradescope.zip); see README "Gradescope".
+gradescope: build
+	mkdir -p dist
+	gradescope/package.sh $(CURDIR)/dist/gradescope.zip

@@ -31,6 +31,8 @@ pub struct Cli {
 pub enum Command {
     /// Grade one submission: an executable, a Cargo project, or a folder with Board.java and Solver.java.
     Grade(GradeArgs),
+    /// Grade every submission under a directory (each subfolder or executable) and write a gradebook.
+    Batch(BatchArgs),
     /// Print the test catalog (as Markdown with --markdown: the source of specs/catalog.md).
     Catalog {
         /// Print Markdown.
@@ -82,12 +84,41 @@ pub struct GradeArgs {
     /// No progress on standard error.
     #[arg(long, short)]
     pub quiet: bool,
+    /// A student's quick check: fewer random trials (a third), section results printed as they finish.
+    #[arg(long)]
+    pub self_check: bool,
+}
+
+/// Arguments of `grader batch`.
+#[derive(Debug, clap::Args)]
+pub struct BatchArgs {
+    /// The directory holding one submission per student.
+    pub dir: PathBuf,
+    /// Where the reports and the gradebook (gradebook.csv, gradebook.json) go.
+    #[arg(long, value_name = "DIR", default_value = "grades")]
+    pub output_dir: PathBuf,
+    /// Submissions graded at once.
+    #[arg(long, default_value_t = 2)]
+    pub jobs: usize,
+    /// The fixture directory.
+    #[arg(long, value_name = "DIR")]
+    pub fixtures: Option<PathBuf>,
+    /// Seed of every random board.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The grading policy (TOML).
+    #[arg(long, value_name = "FILE")]
+    pub policy: Option<PathBuf>,
+    /// Run only these tests; repeatable.
+    #[arg(long = "only", value_name = "ID")]
+    pub only: Vec<String>,
 }
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Grade(args) => run_grade(args),
+        Command::Batch(args) => run_batch(args),
         Command::Catalog { markdown } => {
             print!("{}", if markdown { crate::catalog_doc::markdown() } else { crate::catalog_doc::plain() });
             Ok(ExitCode::SUCCESS)
@@ -122,24 +153,62 @@ fn run_grade(args: GradeArgs) -> Result<ExitCode> {
             args.format.len()
         );
     }
-    let policy = match &args.policy {
-        Some(path) => Policy::load(path)?,
-        None => Policy::default(),
-    };
-    let fixtures = args.fixtures.clone().unwrap_or_else(default_fixtures);
-    let options = GradeOptions {
-        submission: args.submission.clone(),
-        fixtures,
-        seed: args.seed,
-        policy,
-        only: args.only.clone(),
-        work_dir: std::env::temp_dir().join(format!("npuzzle-grader-{}", unsafe_uid())),
-    };
+    let mut policy = load_policy(args.policy.as_deref())?;
+    if args.self_check {
+        policy.tests.trials_scale /= 3.0;
+    }
+    let options = options(args.submission.clone(), args.fixtures.clone(), args.seed, policy, args.only.clone());
     let mut display = ProgressDisplay::new(args.quiet);
     let report = grade(&options, &mut |p| display.show(p)).context("grading failed")?;
     display.finish();
     write_reports(&report, &args)?;
     Ok(exit_code(&report, args.min_score))
+}
+
+fn load_policy(path: Option<&Path>) -> Result<Policy> {
+    Ok(match path {
+        Some(path) => Policy::load(path)?,
+        None => Policy::default(),
+    })
+}
+
+fn options(
+    submission: PathBuf,
+    fixtures: Option<PathBuf>,
+    seed: u64,
+    policy: Policy,
+    only: Vec<String>,
+) -> GradeOptions {
+    GradeOptions {
+        submission,
+        fixtures: fixtures.unwrap_or_else(default_fixtures),
+        seed,
+        policy,
+        only,
+        work_dir: std::env::temp_dir().join(format!("npuzzle-grader-{}", unsafe_uid())),
+    }
+}
+
+fn run_batch(args: BatchArgs) -> Result<ExitCode> {
+    let policy = load_policy(args.policy.as_deref())?;
+    let submissions = crate::batch::submissions(&args.dir)
+        .with_context(|| format!("failed to read the class directory `{}`", args.dir.display()))?;
+    if submissions.is_empty() {
+        bail!("no submissions under `{}` (expected one folder or executable per student)", args.dir.display());
+    }
+    std::fs::create_dir_all(&args.output_dir)
+        .with_context(|| format!("failed to create `{}`", args.output_dir.display()))?;
+    let base = options(PathBuf::new(), args.fixtures.clone(), args.seed, policy, args.only.clone());
+    eprintln!("grader: grading {} submissions, {} at a time", submissions.len(), args.jobs);
+    let rows = crate::batch::grade_all(&submissions, &base, args.jobs, &args.output_dir);
+    std::fs::write(args.output_dir.join("gradebook.csv"), crate::batch::csv(&rows))?;
+    std::fs::write(args.output_dir.join("gradebook.json"), serde_json::to_string_pretty(&rows)? + "\n")?;
+    for row in &rows {
+        let score = row.score.map(|s| format!("{s:6.2}")).unwrap_or_else(|| "     -".into());
+        eprintln!("{score}  {}{}", row.student, row.error.as_deref().map(|e| format!("  ({e})")).unwrap_or_default());
+    }
+    eprintln!("grader: gradebook written to {}", args.output_dir.join("gradebook.csv").display());
+    Ok(ExitCode::SUCCESS)
 }
 
 fn write_reports(report: &Report, args: &GradeArgs) -> Result<()> {

@@ -163,7 +163,9 @@ fn process_spec(launch: &build::Launch, policy: &Policy) -> ProcessSpec {
     let mut limits = Limits::default();
     let memory = policy.limits.memory_mb + policy.limits.address_space_slack_mb;
     limits.address_space = launch.address_space_limit.then_some(memory << 20);
-    limits.die_with_grader = false;
+    // Every session is created and dropped on one thread, so the kernel's parent-death signal (tied to the
+    // spawning thread) is safe here: no submission survives a grader that is killed.
+    limits.die_with_grader = true;
     let mut spec = ProcessSpec::new(&launch.program).args(&launch.args).limits(limits);
     for (key, value) in &launch.env {
         spec = spec.env(key, value);

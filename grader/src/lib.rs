@@ -2,6 +2,7 @@
 //! checks. The flow is one way (see `ARCHITECTURE.md`): fixtures → [`catalog`] → [`plan`] → [`runner`]
 //! (talks to the submission; [`judge`] gives verdicts) → [`results`] → [`report`] renderers.
 
+pub mod batch;
 pub mod build;
 pub mod catalog;
 pub mod catalog_doc;

@@ -7,18 +7,21 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::catalog::Category;
 use crate::grade::Progress;
+use crate::results::Status;
 
 /// Shows progress events.
 pub struct ProgressDisplay {
     quiet: bool,
     bar: Option<ProgressBar>,
     section: Option<Category>,
+    /// Tests passed and run in the current section, printed when it ends (the early summary).
+    tally: (usize, usize),
 }
 
 impl ProgressDisplay {
     /// A display; `quiet` shows nothing.
     pub fn new(quiet: bool) -> ProgressDisplay {
-        ProgressDisplay { quiet, bar: None, section: None }
+        ProgressDisplay { quiet, bar: None, section: None, tally: (0, 0) }
     }
 
     /// Shows one event.
@@ -37,14 +40,20 @@ impl ProgressDisplay {
             }
             Progress::Planned { total } => eprintln!("grader: running {total} tests"),
             Progress::Started { id, category, .. } => {
+                if self.section != Some(category) {
+                    self.end_section();
+                    if self.bar.is_none() {
+                        eprintln!("grader: {}", category.heading());
+                    }
+                }
                 if let Some(bar) = &self.bar {
                     bar.set_message(format!("{} · {id}", category.heading()));
-                } else if self.section != Some(category) {
-                    eprintln!("grader: {}", category.heading());
                 }
                 self.section = Some(category);
             }
-            Progress::Finished { .. } => {
+            Progress::Finished { status, .. } => {
+                self.tally.1 += usize::from(status != Status::NotApplicable);
+                self.tally.0 += usize::from(status == Status::Passed);
                 if let Some(bar) = &self.bar {
                     bar.inc(1);
                 }
@@ -52,8 +61,25 @@ impl ProgressDisplay {
         }
     }
 
-    /// Clears the bar.
+    /// Prints how the section that just ended went, so a student sees correctness before timing finishes.
+    fn end_section(&mut self) {
+        if let (Some(section), (passed, run)) = (self.section, self.tally) {
+            if run > 0 {
+                let line = format!("grader: {}: {passed}/{run} passed", section.heading());
+                match &self.bar {
+                    Some(bar) => bar.println(line),
+                    None => eprintln!("{line}"),
+                }
+            }
+        }
+        self.tally = (0, 0);
+    }
+
+    /// Ends the last section and clears the bar.
     pub fn finish(&mut self) {
+        if !self.quiet {
+            self.end_section();
+        }
         if let Some(bar) = self.bar.take() {
             bar.finish_and_clear();
         }

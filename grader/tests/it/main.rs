@@ -4,6 +4,7 @@
 
 mod formats;
 mod gallery;
+mod gradescope;
 mod misbehaving;
 mod reference;
 mod support;

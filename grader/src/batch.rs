@@ -1,0 +1,167 @@
+//! Grading a whole class: every submission under a directory, a few at a time, one report per student and
+//! a gradebook (CSV and JSON).
+//!
+//! One student's build failure, crash or grader error becomes that student's row; it never stops the batch.
+//! Verdicts rest on counts, not times, so grading in parallel gives the same grades as grading serially.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use serde::Serialize;
+
+use crate::catalog::Category;
+use crate::grade::{grade, GradeOptions};
+use crate::report::{self, Format};
+use crate::results::{Report, Status};
+
+/// One gradebook row.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Row {
+    /// The submission's folder or file name.
+    pub student: String,
+    /// Aggregate score, or `None` when the grader could not grade it.
+    pub score: Option<f64>,
+    /// Points per category, in catalog order (`compile`, `api`, `board`, …).
+    pub categories: Vec<(String, f64)>,
+    /// Ids of tests that failed or errored.
+    pub failed: Vec<String>,
+    /// Why the grader could not grade it, if so.
+    pub error: Option<String>,
+}
+
+/// The submissions under `dir`: each subdirectory, and each executable file.
+pub fn submissions(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.is_dir() || crate::build::detect(p).is_ok())
+        .filter(|p| !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')))
+        .collect();
+    found.sort();
+    Ok(found)
+}
+
+/// Grades every submission with `jobs` at a time, writes `<student>.txt` and `<student>.json` into `out`,
+/// and returns the gradebook rows in name order.
+pub fn grade_all(submissions: &[PathBuf], base: &GradeOptions, jobs: usize, out: &Path) -> Vec<Row> {
+    let next = AtomicUsize::new(0);
+    let rows = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.max(1) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(path) = submissions.get(i) else { break };
+                let row = grade_one(path, base, out);
+                rows.lock().unwrap_or_else(|e| e.into_inner()).push((i, row));
+            });
+        }
+    });
+    let mut rows = rows.into_inner().unwrap_or_else(|e| e.into_inner());
+    rows.sort_by_key(|(i, _)| *i);
+    rows.into_iter().map(|(_, row)| row).collect()
+}
+
+fn grade_one(path: &Path, base: &GradeOptions, out: &Path) -> Row {
+    let student = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let options = GradeOptions { submission: path.to_path_buf(), ..base.clone() };
+    match grade(&options, &mut |_| {}) {
+        Ok(report) => {
+            let written =
+                std::fs::write(out.join(format!("{student}.txt")), report::render(&report, Format::Text, false))
+                    .and_then(|()| {
+                        std::fs::write(
+                            out.join(format!("{student}.json")),
+                            report::render(&report, Format::Json, false),
+                        )
+                    });
+            let mut row = row_of(&student, &report);
+            if let Err(e) = written {
+                row.error = Some(format!("failed to write the report: {e}"));
+            }
+            row
+        }
+        Err(e) => Row { student, score: None, categories: vec![], failed: vec![], error: Some(e.to_string()) },
+    }
+}
+
+/// The gradebook row of a report.
+pub fn row_of(student: &str, report: &Report) -> Row {
+    let failed = report
+        .tests
+        .iter()
+        .filter(|t| matches!(t.status, Status::Failed | Status::Error))
+        .map(|t| t.id.clone())
+        .collect();
+    Row {
+        student: student.to_string(),
+        score: Some(report.score.total),
+        categories: report.score.categories.iter().map(|c| (c.category.name().to_string(), c.points)).collect(),
+        failed,
+        error: None,
+    }
+}
+
+/// The gradebook as CSV: student, one column per category, score, failed test ids, error.
+pub fn csv(rows: &[Row]) -> String {
+    let mut out = String::from("student");
+    for c in Category::ALL {
+        out.push(',');
+        out.push_str(c.name());
+    }
+    out.push_str(",score,failed,error\n");
+    for row in rows {
+        out.push_str(&quote(&row.student));
+        for c in Category::ALL {
+            let points = row.categories.iter().find(|(n, _)| n == c.name()).map(|(_, p)| format!("{p:.2}"));
+            out.push(',');
+            out.push_str(&points.unwrap_or_default());
+        }
+        let score = row.score.map(|s| format!("{s:.2}")).unwrap_or_default();
+        out.push_str(&format!(
+            ",{score},{},{}\n",
+            quote(&row.failed.join(" ")),
+            quote(row.error.as_deref().unwrap_or(""))
+        ));
+    }
+    out
+}
+
+/// A CSV field, quoted when it needs to be.
+fn quote(field: &str) -> String {
+    if field.contains([',', '"', '\n']) {
+        format!("\"{}\"", field.replace('"', "\"\""))
+    } else {
+        field.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn csv_quotes_fields_and_leaves_ungraded_rows_empty() {
+        let rows = vec![
+            Row {
+                student: "ada".into(),
+                score: Some(97.5),
+                categories: vec![("compile".into(), 5.0), ("board".into(), 30.0)],
+                failed: vec!["board-5a".into(), "timing-2/puzzle36".into()],
+                error: None,
+            },
+            Row {
+                student: "bob, jr".into(),
+                score: None,
+                categories: vec![],
+                failed: vec![],
+                error: Some("not a \"submission\"".into()),
+            },
+        ];
+        let text = csv(&rows);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "student,compile,api,board,solver,pair,memory,timing,score,failed,error");
+        assert_eq!(lines[1], "ada,5.00,,30.00,,,,,97.50,board-5a timing-2/puzzle36,");
+        assert_eq!(lines[2], "\"bob, jr\",,,,,,,,,,\"not a \"\"submission\"\"\"");
+    }
+}

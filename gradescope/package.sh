@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Builds the zip a course uploads to Gradescope: setup.sh, run_autograder, the grader binary, the fixtures and
+# the grading policy. Usage: gradescope/package.sh OUT.zip [GRADER_BINARY] [POLICY]
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/.." && pwd)"
+out="$1"
+grader="${2:-$root/target/release/grader}"
+policy="${3:-}"
+stage="$(mktemp -d)"
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage/bin" "$stage/fixtures"
+cp "$here/setup.sh" "$here/run_autograder" "$stage/"
+cp "$grader" "$stage/bin/grader"
+strip "$stage/bin/grader" 2>/dev/null || true
+cp -r "$root/fixtures/puzzles" "$stage/fixtures/puzzles"
+if [ -n "$policy" ]; then cp "$policy" "$stage/policy.toml"; else "$grader" policy --print-default > "$stage/policy.toml"; fi
+rm -f "$out"
+(cd "$stage" && python3 -m zipfile -c "$out" setup.sh run_autograder bin fixtures policy.toml)
+echo "wrote $out"
