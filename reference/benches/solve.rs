@@ -8,7 +8,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use reference::instrument::baseline::reference_baseline;
-use reference::{read_puzzle_file, Board};
+use reference::{read_puzzle_file, Board, PuzzleSolver, Solver};
 
 fn main() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/puzzles");
@@ -16,21 +16,26 @@ fn main() {
         "{:<20} {:>6} {:>10} {:>12} {:>9} {:>14}",
         "puzzle", "moves", "dequeued", "boards", "seconds", "boards/second"
     );
-    for t in (30..=50).step_by(2).chain([45, 46]) {
+    for t in (30..=50).step_by(2).chain([45]) {
         let file = dir.join(format!("puzzle4x4-{t:02}.txt"));
         let Ok(board) = read_puzzle_file(&file) else { continue };
         let start = Instant::now();
+        let plain = Solver::new(board.clone());
+        let plain_seconds = start.elapsed().as_secs_f64();
+        let start = Instant::now();
         let baseline = reference_baseline(&board);
-        let seconds = start.elapsed().as_secs_f64();
+        let counting_seconds = start.elapsed().as_secs_f64();
+        assert_eq!(plain.moves(), baseline.moves);
         let c = baseline.counts;
         println!(
-            "{:<20} {:>6} {:>10} {:>12} {:>9.3} {:>14.0}",
+            "{:<16} {:>6} {:>10} {:>10} {:>12.3} {:>12.3} {:>12.0}",
             format!("puzzle4x4-{t:02}"),
             baseline.moves,
             c.pq_del_mins,
             c.board_constructed,
-            seconds,
-            c.board_constructed as f64 / seconds
+            plain_seconds,
+            counting_seconds,
+            c.board_constructed as f64 / plain_seconds
         );
     }
     println!("\n{:>5} {:>8} {:>14} {:>16}", "n", "bytes", "n^2 + 32", "4n^2 + 32n + 64");

@@ -8,69 +8,95 @@
 //! "improved" here.
 
 use std::cmp::Ordering;
-use std::rc::Rc;
 
 use crate::{MinPQ, PuzzleBoard, PuzzleSolver};
 
-/// One A* search node.
+/// One A* search node; `previous` indexes the search's arena.
 struct Node<B> {
     board: B,
     moves: u32,
-    priority: u32,
-    previous: Option<Rc<Node<B>>>,
+    previous: Option<u32>,
 }
 
-/// A queue entry: a shared node ordered by its cached priority only.
-struct Entry<B>(Rc<Node<B>>);
+/// A queue entry: a node's index, ordered by its cached priority only (moves + manhattan, no tie-break).
+struct Entry {
+    priority: u32,
+    node: u32,
+}
 
-impl<B> PartialEq for Entry<B> {
+impl PartialEq for Entry {
     fn eq(&self, other: &Self) -> bool {
-        self.0.priority == other.0.priority
+        self.priority == other.priority
     }
 }
-impl<B> Eq for Entry<B> {}
-impl<B> PartialOrd for Entry<B> {
+impl Eq for Entry {}
+impl PartialOrd for Entry {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
 }
-impl<B> Ord for Entry<B> {
+impl Ord for Entry {
     fn cmp(&self, other: &Self) -> Ordering {
-        self.0.priority.cmp(&other.0.priority)
+        self.priority.cmp(&other.priority)
     }
 }
 
 /// One A* search over one queue, advanced a node at a time.
+///
+/// Nodes live in an arena and link to their parent by index: the search tree is freed in one go when the
+/// search ends, instead of node by node (which cost more than the search itself at millions of nodes).
+/// The queue sees exactly the same priorities in the same order as with linked nodes, so counts are
+/// unchanged.
 struct Search<B: PuzzleBoard> {
-    queue: MinPQ<Entry<B>>,
+    queue: MinPQ<Entry>,
+    nodes: Vec<Node<B>>,
 }
 
 impl<B: PuzzleBoard> Search<B> {
     fn new(initial: B) -> Search<B> {
-        let mut queue = MinPQ::new();
-        let priority = initial.manhattan();
-        queue.insert(Entry(Rc::new(Node { board: initial, moves: 0, priority, previous: None })));
-        Search { queue }
+        let mut search = Search { queue: MinPQ::new(), nodes: Vec::new() };
+        search.add(initial, 0, None);
+        search
     }
 
-    /// Dequeues one node: returns it if it is the goal, otherwise enqueues its neighbors and returns `None`.
-    /// An exhausted queue (only possible for a board with no neighbors) also returns `None`.
-    fn step(&mut self) -> Option<Rc<Node<B>>> {
-        let Entry(node) = self.queue.del_min()?;
+    fn add(&mut self, board: B, moves: u32, previous: Option<u32>) {
+        let priority = moves + board.manhattan();
+        let node = self.nodes.len() as u32;
+        self.nodes.push(Node { board, moves, previous });
+        self.queue.insert(Entry { priority, node });
+    }
+
+    /// Dequeues one node: returns its index if it is the goal, otherwise enqueues its neighbors and returns
+    /// `None`. An exhausted queue (only possible for a board with no neighbors) also returns `None`.
+    fn step(&mut self) -> Option<u32> {
+        let Entry { node: index, .. } = self.queue.del_min()?;
+        let node = &self.nodes[index as usize];
         if node.board.is_goal() {
-            return Some(node);
+            return Some(index);
         }
+        let moves = node.moves + 1;
+        let previous = node.previous;
         for board in node.board.neighbors() {
-            if let Some(previous) = &node.previous {
-                if board == previous.board {
+            if let Some(previous) = previous {
+                if board == self.nodes[previous as usize].board {
                     continue;
                 }
             }
-            let moves = node.moves + 1;
-            let priority = moves + board.manhattan();
-            self.queue.insert(Entry(Rc::new(Node { board, moves, priority, previous: Some(Rc::clone(&node)) })));
+            self.add(board, moves, Some(index));
         }
         None
+    }
+
+    /// The boards from the initial board to node `goal`, following `previous` links.
+    fn path_to(&self, goal: u32) -> Vec<B> {
+        let mut path = Vec::with_capacity(self.nodes[goal as usize].moves as usize + 1);
+        let mut at = Some(goal);
+        while let Some(i) = at {
+            path.push(self.nodes[i as usize].board.clone());
+            at = self.nodes[i as usize].previous;
+        }
+        path.reverse();
+        path
     }
 }
 
@@ -95,7 +121,7 @@ impl<B: PuzzleBoard> Solver<B> {
         let mut search = Search::new(initial);
         for _ in 0..max_dequeues {
             if let Some(goal) = search.step() {
-                return Some(Solver { solution: Some(path_to(&goal)) });
+                return Some(Solver { solution: Some(search.path_to(goal)) });
             }
         }
         None
@@ -109,7 +135,7 @@ impl<B: PuzzleBoard> Solver<B> {
         let mut other = Search::new(twin);
         for _ in 0..max_steps {
             if let Some(goal) = main.step() {
-                return Some(Solver { solution: Some(path_to(&goal)) });
+                return Some(Solver { solution: Some(main.path_to(goal)) });
             }
             if other.step().is_some() {
                 return Some(Solver { solution: None });
@@ -135,18 +161,6 @@ impl<B: PuzzleBoard> PuzzleSolver<B> for Solver<B> {
     fn solution(&self) -> Option<Vec<B>> {
         self.solution.clone()
     }
-}
-
-/// The boards from the search's initial board to `goal`, following `previous` links.
-fn path_to<B: PuzzleBoard>(goal: &Rc<Node<B>>) -> Vec<B> {
-    let mut path = Vec::with_capacity(goal.moves as usize + 1);
-    let mut node = Some(goal);
-    while let Some(n) = node {
-        path.push(n.board.clone());
-        node = n.previous.as_ref();
-    }
-    path.reverse();
-    path
 }
 
 #[cfg(test)]

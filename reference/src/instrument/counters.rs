@@ -1,10 +1,10 @@
 //! Per-thread operation counters fed by [`MinPQ`](crate::MinPQ) and
 //! [`CountingBoard`](crate::instrument::counting_board::CountingBoard).
 //!
-//! Counters are thread-local so two solvers graded on different threads never mix their counts, and plain
-//! `Cell`s so counting costs a few instructions on the solver's hot path.
+//! Counters are thread-local so two solvers graded on different threads never mix their counts, and are
+//! updated in place so counting costs a few instructions on the solver's hot path.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 /// A snapshot of every counter since the last [`reset`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -44,7 +44,7 @@ pub struct Counts {
 }
 
 thread_local! {
-    static COUNTS: Cell<Counts> = const { Cell::new(Counts {
+    static COUNTS: RefCell<Counts> = const { RefCell::new(Counts {
         pq_inserts: 0, pq_del_mins: 0, pq_max_size: 0, pq_ending_size: 0, pq_deep_bytes: 0,
         pq_heap_violations: 0, board_constructed: 0, board_equals: 0, board_equals_not_grand_neighbor: 0,
         board_manhattan: 0, board_hamming: 0, board_to_string: 0, board_neighbors: 0, board_twin: 0,
@@ -59,16 +59,12 @@ pub(crate) fn update(change: impl FnOnce(&mut Counts)) {
     if PAUSED.with(Cell::get) {
         return;
     }
-    COUNTS.with(|c| {
-        let mut counts = c.get();
-        change(&mut counts);
-        c.set(counts);
-    });
+    COUNTS.with_borrow_mut(change);
 }
 
 /// This thread's counts since the last reset.
 pub fn snapshot() -> Counts {
-    COUNTS.with(Cell::get)
+    COUNTS.with_borrow(|c| *c)
 }
 
 /// Runs `check` without counting: the grader's own checks (such as re-verifying heap order, which compares
@@ -82,7 +78,7 @@ pub(crate) fn uncounted<T>(check: impl FnOnce() -> T) -> T {
 
 /// Zeroes this thread's counts.
 pub fn reset() {
-    COUNTS.with(|c| c.set(Counts::default()));
+    COUNTS.with_borrow_mut(|c| *c = Counts::default());
 }
 
 /// Turns on the checks that cost more than a counter increment (heap-order checks, deep memory of queues).
