@@ -26,8 +26,10 @@ lint:
 fmt:
 	$(CARGO) fmt --all
 
-bench:
+# The reference solver on 4x4 puzzles, then a whole grading run of the reference submission (BENCHMARKS.md).
+bench: build
 	$(CARGO) bench -p reference
+	$(GRADER) grade target/release/reference-submission --quiet --timings > /dev/null
 
 solve:
 	$(CARGO) run --release -q -p reference --bin solver -- --stats $(PUZZLE)

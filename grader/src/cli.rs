@@ -84,6 +84,9 @@ pub struct GradeArgs {
     /// No progress on standard error.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Print where the time went (wall, build, inside the submission, the grader's own) to standard error.
+    #[arg(long)]
+    pub timings: bool,
     /// A student's quick check: fewer random trials (a third), section results printed as they finish.
     #[arg(long)]
     pub self_check: bool,
@@ -161,8 +164,28 @@ fn run_grade(args: GradeArgs) -> Result<ExitCode> {
     let mut display = ProgressDisplay::new(args.quiet);
     let report = grade(&options, &mut |p| display.show(p)).context("grading failed")?;
     display.finish();
+    if args.timings {
+        eprintln!("{}", timings_line(&report));
+    }
     write_reports(&report, &args)?;
     Ok(exit_code(&report, args.min_score))
+}
+
+/// Where the time of a run went. The submission's share is the CPU time it reported for its requests (thread
+/// CPU, measured inside the program); the grader's share is the rest of the wall time after the build.
+fn timings_line(report: &Report) -> String {
+    let t = report.timings;
+    let run = t.wall_ms.saturating_sub(t.build_ms);
+    let grader = run.saturating_sub(t.submission_cpu_ms);
+    let share = if run > 0 { 100.0 * grader as f64 / run as f64 } else { 0.0 };
+    format!(
+        "timings: wall {:.2} s (build {:.2} s, tests {:.2} s: inside the submission {:.2} s, grader and transport {:.2} s = {share:.1}%)",
+        t.wall_ms as f64 / 1000.0,
+        t.build_ms as f64 / 1000.0,
+        run as f64 / 1000.0,
+        t.submission_cpu_ms as f64 / 1000.0,
+        grader as f64 / 1000.0
+    )
 }
 
 fn load_policy(path: Option<&Path>) -> Result<Policy> {

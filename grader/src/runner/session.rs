@@ -96,6 +96,8 @@ pub struct Session {
     starts: u32,
     cpu_reported: Duration,
     losses_in_a_row: u32,
+    /// Handles to release with the next batch (see `ask::release`); dropped when the process is lost.
+    pub(crate) pending_release: Vec<reference::protocol::Handle>,
 }
 
 /// After this many processes lost in a row (no successful reply in between), the session stops restarting
@@ -122,6 +124,7 @@ impl Session {
             starts: 0,
             cpu_reported: Duration::ZERO,
             losses_in_a_row: 0,
+            pending_release: Vec::new(),
         }
     }
 
@@ -218,6 +221,7 @@ impl Session {
     /// Kills the process after a fault that leaves it unusable; returns the fault for chaining.
     fn lose_process(&mut self, fault: Fault) -> Fault {
         self.losses_in_a_row += 1;
+        self.pending_release.clear();
         if let Some(mut process) = self.process.take() {
             process.kill();
             self.append_output(process.take_output());
