@@ -42,16 +42,6 @@ fixtures:
 fixtures-check:
 	$(CARGO) run --release -q -p fixtures --bin fixturegen -- check fixtures/puzzles
 
-# The committed puzzle corpus (fixtures/puzzles): regenerate it deterministically from the fixed seed, or
-# re-verify every board, optimal move count and reference count in it (release mode; under 2 minutes).
-.PHONY: fixtures fixtures-check
-
-fixtures:
-	$(CARGO) run --release -q -p fixtures --bin fixturegen -- generate fixtures/puzzles
-
-fixtures-check:
-	$(CARGO) run --release -q -p fixtures --bin fixturegen -- check fixtures/puzzles
-
 # The zip a course uploads to Gradescope (dist/gradescope.zip); see README "Gradescope".
 gradescope: build
 	mkdir -p dist

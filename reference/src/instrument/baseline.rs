@@ -25,11 +25,18 @@ pub fn reference_baseline(board: &Board) -> Baseline {
 }
 
 /// Like [`reference_baseline`], but gives up (`None`) after `max_steps` lockstep steps.
+///
+/// Full instrumentation is on for the solve (as in the submission harness), so every count — the queues'
+/// ending size included — is recorded exactly as a submission's would be.
 pub fn reference_baseline_within(board: &Board, max_steps: u64) -> Option<Baseline> {
     let initial = CountingBoard::from_board(board.clone());
+    let was_enabled = counters::enabled();
+    counters::set_enabled(true);
     counters::reset();
-    let solver = Solver::within(initial, max_steps)?;
+    let solver = Solver::within(initial, max_steps);
     let counts = counters::snapshot();
+    counters::set_enabled(was_enabled);
+    let solver = solver?;
     let solution = solver.solution().map(|path| path.iter().map(|b| b.board().clone()).collect());
     Some(Baseline { moves: solver.moves(), solution, counts })
 }
