@@ -14,9 +14,10 @@ build:
 grade: build
 	$(GRADER) grade $(SUBMISSION) $(GRADE_ARGS)
 
+# Tests run in release mode: they share the build's artifacts, and the end-to-end tests grade real solves.
 test: lint build
-	$(CARGO) test --workspace --all-targets
-	$(CARGO) test --workspace --doc
+	$(CARGO) test --release --workspace --all-targets
+	$(CARGO) test --release --workspace --doc
 	$(MAKE) fixtures-check
 
 lint:

@@ -20,10 +20,6 @@ const MAX_OUTPUT_BYTES: usize = 8 * 1024;
 pub fn render(report: &Report, color: bool) -> String {
     let mut out = String::new();
     summary(&mut out, report, color);
-    if let Some(log) = &report.compile_log {
-        banner(&mut out, "Compilation");
-        let _ = writeln!(out, "{}", bounded(log, MAX_OUTPUT_BYTES));
-    }
     for category in Category::ALL {
         let tests: Vec<&TestResult> = report.tests_in(category).collect();
         if tests.is_empty() || (category == Category::Compile && report.compile_log.is_none()) {
@@ -32,6 +28,9 @@ pub fn render(report: &Report, color: bool) -> String {
         banner(&mut out, category.heading());
         for test in &tests {
             test_block(&mut out, test, color);
+        }
+        if let (Category::Compile, Some(log)) = (category, &report.compile_log) {
+            let _ = writeln!(out, "The compiler's output:\n\n{}\n", bounded(log, MAX_OUTPUT_BYTES));
         }
         let passed = tests.iter().filter(|t| t.status == Status::Passed).count();
         let counted = tests.iter().filter(|t| t.status != Status::NotApplicable).count();
@@ -93,6 +92,18 @@ fn banner(out: &mut String, title: &str) {
 
 fn test_block(out: &mut String, test: &TestResult, color: bool) {
     let name = test.official.as_deref().map(|o| format!("{o}: ")).unwrap_or_default();
+    if test.status == Status::Skipped {
+        // One line: the reason is the dependency, and a failed build skips nearly everything.
+        let _ = writeln!(
+            out,
+            "{name}{}  [{}]  ==> {} ({})\n",
+            test.title,
+            test.id,
+            paint("skipped", test.status, color),
+            test.message.trim_start_matches("skipped: ")
+        );
+        return;
+    }
     let _ = writeln!(out, "{name}{}  [{}]", test.title, test.id);
     for input in test.inputs.iter().take(MAX_INPUT_ROWS) {
         let _ = writeln!(out, "  * {input}");

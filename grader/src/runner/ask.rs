@@ -32,6 +32,16 @@ impl From<Mismatch> for Problem {
     }
 }
 
+impl Problem {
+    /// Adds a parenthesized hint to a wrong answer (faults are left as they are).
+    pub fn with_hint(self, hint: &str) -> Problem {
+        match self {
+            Problem::Wrong(m) => Problem::Wrong(m.with(format!("({hint})"))),
+            other => other,
+        }
+    }
+}
+
 /// The result of a check step.
 pub type Asked<T> = Result<T, Problem>;
 
@@ -136,6 +146,11 @@ impl SolveObservation {
     /// A counter's value, if the adapter reported it.
     pub fn counter(&self, name: &str) -> Option<u64> {
         self.counters.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
+    }
+
+    /// A counter the check cannot do without: its absence makes the check not applicable.
+    pub fn required(&self, name: &str) -> Asked<u64> {
+        self.counter(name).ok_or_else(|| Fault::Unsupported(format!("the adapter does not report `{name}`")).into())
     }
 }
 

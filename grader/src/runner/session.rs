@@ -272,7 +272,7 @@ fn outcome_to_result(reply: Reply) -> Result<Answer, Fault> {
 
 fn process_fault(fault: ProcessFault) -> Fault {
     match fault {
-        ProcessFault::Timeout { .. } => Fault::Timeout(fault.to_string()),
+        ProcessFault::Timeout { .. } => Fault::Timeout(format!("timed out: {fault}")),
         ProcessFault::LineTooLong { .. } => Fault::Garbage(fault.to_string()),
         other => Fault::Crashed(other.to_string()),
     }

@@ -50,6 +50,9 @@ where
             return ExitCode::from(3);
         }
     };
+    // Rust allocates stdout's buffer on first use; do it now, so that a student's first println! is not
+    // counted in a memory measurement.
+    drop(std::io::stdout().lock());
     std::panic::set_hook(Box::new(|info| {
         let location = info.location().map(|l| format!(" (at {}:{})", l.file(), l.line())).unwrap_or_default();
         let message = panic_message(info.payload());
@@ -185,8 +188,8 @@ where
             Request::Counters => self.counters(),
             Request::MemoryBoard { world, tiles } => self.memory_board(world, &tiles)?.to_string(),
             Request::MemorySolver(h) => {
-                let (solver, bytes) = memory::retained_by(|| self.solver(h));
-                format!("{} {bytes}", solver?)
+                let (object, bytes) = self.measured_solver(h)?;
+                format!("{} {bytes}", self.objects.add(object))
             }
             Request::Api => return unsupported("Rust's traits fix the API at compile time"),
             Request::Bye => String::new(),
@@ -283,6 +286,23 @@ where
             _ => return Err(Refusal::Protocol(format!("{h} is not a board"))),
         };
         Ok(self.objects.add(object))
+    }
+
+    /// Constructs a Solver and measures the bytes only its construction retains (not the handle table's).
+    fn measured_solver(&mut self, h: Handle) -> Result<(Object<B, S, R>, usize), Refusal> {
+        Ok(match self.objects.get(h)? {
+            Object::OwnBoard(b) => {
+                let b = b.clone();
+                let (solver, bytes) = memory::retained_by(|| S::new(b));
+                (Object::OwnSolver(solver), bytes)
+            }
+            Object::RefBoard(b) => {
+                let b = b.clone();
+                let (solver, bytes) = memory::retained_by(|| R::new(b));
+                (Object::RefSolver(solver), bytes)
+            }
+            _ => return Err(Refusal::Protocol(format!("{h} is not a board"))),
+        })
     }
 
     fn solution(&mut self, h: Handle) -> Result<String, Refusal> {

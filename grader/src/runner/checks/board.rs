@@ -263,10 +263,27 @@ pub fn equals(ctx: &mut Ctx<'_>, property: EqualsProperty, trial: &Trial, other:
                 &goal_b,
                 Some(&goal_a),
             )?;
+            if let Some(longer) = extended(board) {
+                // Same row-major tiles as far as the smaller board goes: catches an equals that compares
+                // only the tiles both boards have.
+                let lb = ask::build(ctx.session, OWN, &longer)?;
+                made.push(lb);
+                let what = "a.equals(b) for boards of different sizes with the same leading tiles";
+                ask_equals(ctx, Request::Equals(a, lb), false, what, board, Some(&longer))?;
+                ask_equals(ctx, Request::Equals(lb, a), false, what, &longer, Some(board))?;
+            }
         }
     }
     ask::release(ctx.session, made);
     Ok(vec![])
+}
+
+/// The (n+1)-by-(n+1) board whose row-major tiles start with `board`'s, followed by n²..(n+1)²−1.
+fn extended(board: &Board) -> Option<Board> {
+    let n = board.dimension();
+    let rest = (n * n) as i64..((n + 1) * (n + 1)) as i64;
+    let tiles: Vec<i64> = board.tiles().map(|t| t as i64).chain(rest).collect();
+    Board::from_row_major(n + 1, &tiles).ok()
 }
 
 /// Changing the caller's array after construction must not change the board.
@@ -276,18 +293,11 @@ pub fn immutable_array(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     let h = ask::handle(ctx.session, &Request::BoardProbe { world: OWN, tiles })?;
     for method in [Method::Hamming, Method::Manhattan, Method::IsGoal] {
         ask_value(ctx, method, h, board)
-            .map_err(|p| with_hint(p, "the board was built from an array that the caller then changed"))?;
+            .map_err(|p| p.with_hint("the board was built from an array that the caller then changed"))?;
     }
     unchanged(ctx, h, board, "the caller changed the array it was built from")?;
     ask::release(ctx.session, vec![h]);
     Ok(vec![])
-}
-
-fn with_hint(problem: ask::Problem, hint: &str) -> ask::Problem {
-    match problem {
-        ask::Problem::Wrong(m) => ask::Problem::Wrong(m.with(format!("({hint})"))),
-        other => other,
-    }
 }
 
 /// Calling methods in different orders gives the same answers and leaves the board unchanged.
@@ -325,7 +335,7 @@ pub fn kth_neighbor_and_twin(ctx: &mut Ctx<'_>, trial: &Trial, k: usize) -> Tria
     for (handle, board, which) in &targets {
         for method in [Method::Dimension, Method::Hamming, Method::Manhattan] {
             ask_value(ctx, method, *handle, board)
-                .map_err(|p| with_hint(p, &format!("asked of {which} of the board")))?;
+                .map_err(|p| p.with_hint(&format!("asked of {which} of the board")))?;
         }
     }
     release_all(ctx, h, found);

@@ -9,7 +9,7 @@ use super::{mismatch, Ctx, TrialResult};
 use crate::catalog::TimingAspect;
 use crate::judge::{self, Mismatch};
 use crate::plan::Trial;
-use crate::runner::ask::{self, Asked, SolveObservation};
+use crate::runner::ask::{self, Asked};
 use crate::runner::session::Fault;
 
 /// Board sizes of the memory test, as the official grader's.
@@ -90,8 +90,8 @@ pub fn queue_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     let seen = ctx.solve(World::Ref, trial)?;
     let reference = reference_counts(trial)?;
     let limit = ctx.policy.thresholds.memory_ratio;
-    let max = counter(&seen, "pq_max_size")?;
-    let ending = counter(&seen, "pq_ending_size")?;
+    let max = seen.required("pq_max_size")?;
+    let ending = seen.required("pq_ending_size")?;
     let row = format!(
         "{}: max size {max} (reference {}), ending size {ending} (reference {})",
         trial.label, reference.max_queue_size, reference.ending_size
@@ -110,10 +110,6 @@ fn reference_counts(trial: &Trial) -> Asked<fixtures::ReferenceCounts> {
         ))
         .into()
     })
-}
-
-fn counter(seen: &SolveObservation, name: &str) -> Asked<u64> {
-    seen.counter(name).ok_or_else(|| Fault::Unsupported(format!("the adapter does not report `{name}`")).into())
 }
 
 /// One aspect of a timing solve.
@@ -137,8 +133,8 @@ pub fn timing(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> TrialRe
         }
         TimingAspect::QueueCounts => {
             let reference = reference_counts(trial)?;
-            let inserts = counter(&seen, "pq_inserts")?;
-            let del_mins = counter(&seen, "pq_del_mins")?;
+            let inserts = seen.required("pq_inserts")?;
+            let del_mins = seen.required("pq_del_mins")?;
             let r1 = judge::within_ratio("MinPQ insert() calls", inserts, reference.inserts, ratio)?;
             let r2 = judge::within_ratio("MinPQ delMin() calls", del_mins, reference.del_mins, ratio)?;
             Ok(vec![format!(
@@ -148,8 +144,8 @@ pub fn timing(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> TrialRe
             )])
         }
         TimingAspect::ForbiddenCalls => {
-            let hamming = counter(&seen, "board_hamming")?;
-            let to_string = counter(&seen, "board_to_string")?;
+            let hamming = seen.required("board_hamming")?;
+            let to_string = seen.required("board_to_string")?;
             if hamming + to_string > 0 {
                 return mismatch(Mismatch::new(format!(
                     "the Solver called hamming() {hamming} times and toString() {to_string} times; it should call neither"
@@ -159,9 +155,9 @@ pub fn timing(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> TrialRe
         }
         TimingAspect::BoardCounts => {
             let reference = reference_counts(trial)?;
-            let built = counter(&seen, "board_constructed")?;
-            let equals = counter(&seen, "board_equals")?;
-            let manhattan = counter(&seen, "board_manhattan")?;
+            let built = seen.required("board_constructed")?;
+            let equals = seen.required("board_equals")?;
+            let manhattan = seen.required("board_manhattan")?;
             let r1 = judge::within_ratio("Board constructions", built, reference.boards_constructed, ratio)?;
             let r2 = judge::within_ratio("equals() calls", equals, reference.equals_calls, ratio)?;
             per_board(
@@ -177,8 +173,8 @@ pub fn timing(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> TrialRe
             )])
         }
         TimingAspect::StrictManhattan => {
-            let built = counter(&seen, "board_constructed")?;
-            let manhattan = counter(&seen, "board_manhattan")?;
+            let built = seen.required("board_constructed")?;
+            let manhattan = seen.required("board_manhattan")?;
             let per = per_board(
                 "manhattan() calls per board created",
                 manhattan,

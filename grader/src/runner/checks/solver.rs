@@ -76,7 +76,7 @@ pub fn two_solvers(ctx: &mut Ctx<'_>, trial: &Trial, other: &Trial) -> TrialResu
     let sb = ask::handle_within(ctx.session, &Request::Solver(b), cpu)?;
     for (solver, t) in [(sb, other), (sa, trial)] {
         let seen = observe(ctx, solver)?;
-        judge_solve(t, &seen).map_err(|p| hint(p, "two Solver objects were alive at the same time"))?;
+        judge_solve(t, &seen).map_err(|p| p.with_hint("two Solver objects were alive at the same time"))?;
     }
     ask::release(ctx.session, vec![a, b, sa, sb]);
     Ok(vec![])
@@ -88,13 +88,6 @@ fn observe(ctx: &mut Ctx<'_>, solver: Handle) -> Asked<SolveObservation> {
     let solvable = ask::boolean(ctx.session, &Request::IsSolvable(solver))?;
     let solution = ask::solution(ctx.session, solver)?;
     Ok(SolveObservation { moves, solvable, solution, counters: vec![], cpu: Default::default() })
-}
-
-fn hint(problem: ask::Problem, hint: &str) -> ask::Problem {
-    match problem {
-        ask::Problem::Wrong(m) => ask::Problem::Wrong(m.with(format!("({hint})"))),
-        other => other,
-    }
 }
 
 /// isSolvable() is right (the parity rule decides where the fixture does not say).
@@ -158,7 +151,7 @@ pub fn call_order(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     let first = observe(ctx, s)?;
     let again = observe(ctx, s)?;
     let seen = SolveObservation { solution: first_solution.clone(), ..first.clone() };
-    judge_solve(trial, &seen).map_err(|p| hint(p, "solution() was called before moves()"))?;
+    judge_solve(trial, &seen).map_err(|p| p.with_hint("solution() was called before moves()"))?;
     for (name, later) in [("a second call", &first), ("a third call", &again)] {
         if later.solution != first_solution || later.moves != first.moves || later.solvable != first.solvable {
             return mismatch(
@@ -181,21 +174,17 @@ pub fn call_order(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     Ok(vec![])
 }
 
-fn counter(seen: &SolveObservation, name: &str) -> Asked<u64> {
-    seen.counter(name).ok_or_else(|| Fault::Unsupported(format!("the adapter does not report `{name}`")).into())
-}
-
 /// How the Solver calls equals, from the reference board's counters.
 pub fn equals_usage(ctx: &mut Ctx<'_>, usage: EqualsUsage, trial: &Trial) -> TrialResult {
     let seen = ctx.solve(REF, trial)?;
     match usage {
         EqualsUsage::Called => {
-            if counter(&seen, "board_equals")? == 0 && counter(&seen, "pq_del_mins")? > 1 {
+            if seen.required("board_equals")? == 0 && seen.required("pq_del_mins")? > 1 {
                 return mismatch(Mismatch::new("equals() was never called: the critical optimization is missing"));
             }
         }
         EqualsUsage::OnlyBoards => {
-            let bad = counter(&seen, "board_equals_non_board")?;
+            let bad = seen.required("board_equals_non_board")?;
             if bad > 0 {
                 return mismatch(Mismatch::new(format!(
                     "equals() was called {bad} times with an argument that is not a Board"
@@ -203,8 +192,8 @@ pub fn equals_usage(ctx: &mut Ctx<'_>, usage: EqualsUsage, trial: &Trial) -> Tri
             }
         }
         EqualsUsage::OnlyGrandNeighbors => {
-            let bad = counter(&seen, "board_equals_not_grand_neighbor")?;
-            let all = counter(&seen, "board_equals")?;
+            let bad = seen.required("board_equals_not_grand_neighbor")?;
+            let all = seen.required("board_equals")?;
             if bad > 0 {
                 return mismatch(Mismatch::new(format!(
                     "{bad} of {all} equals() calls compared boards that are not neighbors of neighbors \
@@ -232,7 +221,7 @@ pub fn null_board(ctx: &mut Ctx<'_>) -> TrialResult {
 /// No object's ordering changes after insertion into the MinPQ.
 pub fn no_mutation_after_insert(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     let seen = ctx.solve(REF, trial)?;
-    let violations = counter(&seen, "pq_heap_violations")?;
+    let violations = seen.required("pq_heap_violations")?;
     if violations > 0 {
         return mismatch(
             Mismatch::new(format!(
