@@ -253,20 +253,6 @@ fn run_one(ctx: &mut Ctx<'_>, test: &PlannedTest) -> Outcome {
     checks::run(ctx, test)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_patterns_select_items_by_the_base_of_expanded_ids() {
-        let only = |p: &str| only_matches(&[p.to_string()], "timing-2");
-        assert!(only("timing-2/puzzle4x4-40"));
-        assert!(only("timing-*/puzzle4x4-4*"));
-        assert!(only("timing-2"));
-        assert!(!only("timing-3/puzzle4x4-40"));
-    }
-}
-
 fn no_trials_needed(check: Check) -> bool {
     !matches!(check, Check::BoardMemory | Check::NullBoard | Check::ApiSurface)
 }
@@ -318,5 +304,19 @@ fn result(test: &PlannedTest, outcome: Outcome, cpu_ms: Option<u64>) -> TestResu
         message: outcome.message,
         hidden: false,
         cpu_ms,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_patterns_select_items_by_the_base_of_expanded_ids() {
+        let only = |p: &str| only_matches(&[p.to_string()], "timing-2");
+        assert!(only("timing-2/puzzle4x4-40"));
+        assert!(only("timing-*/puzzle4x4-4*"));
+        assert!(only("timing-2"));
+        assert!(!only("timing-3/puzzle4x4-40"));
     }
 }
