@@ -49,6 +49,7 @@ fn junit_is_well_formed_xml_with_one_suite_per_category() {
 #[test]
 fn markdown_shows_the_score() {
     let md = render("markdown");
-    assert!(md.contains("**Score: 100.00 / 100.00"), "{md}");
+    assert!(md.contains("**Score: 65.00 / 65.00 (100.0%)**"), "{md}");
+    assert!(md.contains("| Correctness: Board | 1 | 0 | 0 | 0 | 30.00 / 30.00 |"), "{md}");
     let _ = root();
 }
