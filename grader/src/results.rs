@@ -138,6 +138,19 @@ pub struct Report {
     pub timings: Timings,
 }
 
+impl TestResult {
+    /// The line of the message that says what went wrong (not the "failed on trial k of N" context).
+    pub fn reason(&self) -> &str {
+        let mut lines = self.message.lines();
+        let first = lines.next().unwrap_or("");
+        if first.starts_with("failed on trial") {
+            lines.next().unwrap_or(first)
+        } else {
+            first
+        }
+    }
+}
+
 impl Report {
     /// Tests of one category, in order.
     pub fn tests_in(&self, category: Category) -> impl Iterator<Item = &TestResult> {

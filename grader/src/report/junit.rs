@@ -25,7 +25,7 @@ pub fn render(report: &Report) -> String {
                 Status::Skipped | Status::NotApplicable => TestCaseStatus::skipped(),
             };
             if test.status != Status::Passed {
-                status.set_message(test.message.lines().next().unwrap_or(test.status.word()));
+                status.set_message(test.reason());
                 status.set_description(test.message.as_str());
             }
             let mut case = TestCase::new(format!("{} {}", test.id, test.title), status);

@@ -38,8 +38,7 @@ pub fn render(report: &Report) -> String {
     let _ = writeln!(out, "\n### Not passed\n");
     for category in Category::ALL {
         for t in failing.iter().filter(|t| t.category == category).take(50) {
-            let why = t.message.lines().find(|l| !l.starts_with("failed on trial")).unwrap_or("");
-            let _ = writeln!(out, "- `{}` {} — {}", t.id, t.title, why.replace('|', "\\|"));
+            let _ = writeln!(out, "- `{}` {} — {}", t.id, t.title, t.reason().replace('|', "\\|"));
         }
     }
     out

@@ -32,3 +32,124 @@ pub fn render(report: &crate::results::Report, format: Format, color: bool) -> S
         Format::Markdown => markdown::render(report),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    //! Every format over one hand-built report (no timings to redact): a snapshot per format.
+
+    use super::*;
+    use crate::catalog::Category;
+    use crate::results::{CategoryScore, Report, Score, Status, Submission, TestResult, Timings};
+
+    fn test(id: &str, category: Category, status: Status, score: f64, max: f64, message: &str) -> TestResult {
+        TestResult {
+            id: id.into(),
+            official: id.strip_prefix("board-").map(|n| format!("Board {n}")),
+            category,
+            title: format!("the check called {id}"),
+            status,
+            score,
+            max_score: max,
+            inputs: vec!["puzzle04.txt".into()],
+            rows: if category == Category::Timing {
+                vec!["insert() 20 (1.00x), delMin() 9 (1.00x)".into()]
+            } else {
+                vec![]
+            },
+            message: message.into(),
+            hidden: id == "board-5a",
+            cpu_ms: Some(3),
+        }
+    }
+
+    fn report() -> Report {
+        let tests = vec![
+            test("compile-1", Category::Compile, Status::Passed, 5.0, 5.0, ""),
+            test("board-4a", Category::Board, Status::Passed, 20.0, 20.0, ""),
+            test(
+                "board-5a",
+                Category::Board,
+                Status::Failed,
+                0.0,
+                20.0,
+                "failed on trial 1 of 6: puzzle04.txt\nneighbors() returned 3 boards; expected 4 <&> \"quoted\"",
+            ),
+            test("board-10d", Category::Board, Status::NotApplicable, 0.0, 0.0, "not applicable: Rust has no null"),
+            test(
+                "solver-1a",
+                Category::Solver,
+                Status::Skipped,
+                0.0,
+                20.0,
+                "skipped: it depends on board-5a, which did not pass",
+            ),
+            test(
+                "timing-2/puzzle36",
+                Category::Timing,
+                Status::Error,
+                0.0,
+                20.0,
+                "no reference counts for puzzle36.txt",
+            ),
+        ];
+        let category = |category, passed, failed, skipped, not_applicable, points, weight| CategoryScore {
+            category,
+            passed,
+            failed,
+            skipped,
+            not_applicable,
+            points,
+            weight,
+        };
+        Report {
+            submission: Submission { name: "student-42".into(), language: "rust".into() },
+            seed: 7,
+            score: Score {
+                total: 25.0,
+                max: 85.0,
+                categories: vec![
+                    category(Category::Compile, 1, 0, 0, 0, 5.0, 5.0),
+                    category(Category::Board, 1, 1, 0, 1, 20.0, 40.0),
+                    category(Category::Solver, 0, 0, 1, 0, 0.0, 20.0),
+                    category(Category::Timing, 0, 1, 0, 0, 0.0, 20.0),
+                ],
+            },
+            tests,
+            output: "debug: expanding node 1\n".into(),
+            output_truncated: false,
+            compile_log: None,
+            timings: Timings { wall_ms: 12_345, submission_cpu_ms: 2_000, build_ms: 100 },
+        }
+    }
+
+    #[test]
+    fn text() {
+        insta::assert_snapshot!(render(&report(), Format::Text, false));
+    }
+
+    #[test]
+    fn text_with_color_marks_verdicts() {
+        let colored = render(&report(), Format::Text, true);
+        assert!(colored.contains("\x1b[31mFAILED\x1b[0m") && colored.contains("\x1b[32mpassed\x1b[0m"));
+    }
+
+    #[test]
+    fn json() {
+        insta::assert_snapshot!(render(&report(), Format::Json, false));
+    }
+
+    #[test]
+    fn gradescope() {
+        insta::assert_snapshot!(render(&report(), Format::Gradescope, false));
+    }
+
+    #[test]
+    fn junit() {
+        insta::assert_snapshot!(render(&report(), Format::Junit, false));
+    }
+
+    #[test]
+    fn markdown() {
+        insta::assert_snapshot!(render(&report(), Format::Markdown, false));
+    }
+}

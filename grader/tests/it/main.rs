@@ -2,6 +2,7 @@
 //! of known-good and known-buggy submissions, and misbehaving programs) and compare with recorded
 //! expectations (`fixtures/submissions.toml`) and snapshots.
 
+mod batch;
 mod formats;
 mod gallery;
 mod gradescope;
