@@ -21,6 +21,14 @@ struct Entry {
     expect_failed: Vec<String>,
     #[serde(default)]
     note: Option<String>,
+    /// False for a submission whose own behavior varies from run to run (e.g. Rust's randomly seeded
+    /// `HashSet` changes how often `==` is called): its verdicts are compared, its report is not snapshotted.
+    #[serde(default = "yes")]
+    deterministic: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 fn gallery() -> Gallery {
@@ -59,7 +67,7 @@ fn check(language: &str) {
         }
     }
     assert!(wrong.is_empty(), "gallery verdicts differ from fixtures/submissions.toml:\n{}", wrong.join("\n"));
-    for (i, graded) in &results {
+    for (i, graded) in results.iter().filter(|(i, _)| entries[*i].deterministic) {
         insta::assert_snapshot!(format!("gallery_{}", entries[*i].name), scrub(&graded.text));
     }
 }
