@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use reference::protocol::{Outcome, Reply, Request, VERSION};
 
-use super::process::{Deadline, ProcessFault, ProcessSpec, SubmissionProcess};
+use super::process::{Deadline, ProcessFault, ProcessSpec, SubmissionProcess, TimeoutKind};
 
 /// Why a request did not come back `ok`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -272,7 +272,14 @@ fn outcome_to_result(reply: Reply) -> Result<Answer, Fault> {
 
 fn process_fault(fault: ProcessFault) -> Fault {
     match fault {
-        ProcessFault::Timeout { .. } => Fault::Timeout(format!("timed out: {fault}")),
+        // Built from the limit alone: the measured times vary from run to run, and reports must not.
+        ProcessFault::Timeout { kind: TimeoutKind::Cpu, limit, .. } => Fault::Timeout(format!(
+            "timed out: the program used more than {:.2} s of CPU time without answering",
+            limit.cpu.as_secs_f64()
+        )),
+        ProcessFault::Timeout { kind: TimeoutKind::Wall, limit, .. } => {
+            Fault::Timeout(format!("timed out: the program did not answer within {:.2} s", limit.wall.as_secs_f64()))
+        }
         ProcessFault::LineTooLong { .. } => Fault::Garbage(fault.to_string()),
         other => Fault::Crashed(other.to_string()),
     }
