@@ -246,14 +246,14 @@ fn run_one(ctx: &mut Ctx<'_>, test: &PlannedTest) -> Outcome {
         let reason = format!("not applicable: the submission does not support `{missing}` (see specs/protocol.md)");
         return Outcome { status: Status::NotApplicable, rows: vec![], message: reason };
     }
-    if test.trials.is_empty() && !test.missing.is_empty() && no_trials_needed(test.item.check) {
+    if test.trials.is_empty() && !test.missing.is_empty() && needs_trials(test.item.check) {
         let message = format!("the fixture directory lacks {}", test.missing.join(", "));
         return Outcome { status: Status::Error, rows: vec![], message };
     }
     checks::run(ctx, test)
 }
 
-fn no_trials_needed(check: Check) -> bool {
+fn needs_trials(check: Check) -> bool {
     !matches!(check, Check::BoardMemory | Check::NullBoard | Check::ApiSurface)
 }
 

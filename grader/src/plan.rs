@@ -248,23 +248,10 @@ impl Baselines {
                         (Expected::Unknown, m) => Expected::Moves(m as u32),
                         (known, _) => known,
                     };
-                    (expected, Some(counts_of(&baseline.counts)))
+                    (expected, Some(ReferenceCounts::from(baseline.counts)))
                 }
             }
         })
-    }
-}
-
-/// The fixture-metadata form of the reference's counters.
-pub fn counts_of(c: &reference::instrument::counters::Counts) -> ReferenceCounts {
-    ReferenceCounts {
-        inserts: c.pq_inserts,
-        del_mins: c.pq_del_mins,
-        max_queue_size: c.pq_max_size,
-        ending_size: c.pq_ending_size,
-        boards_constructed: c.board_constructed,
-        equals_calls: c.board_equals,
-        manhattan_calls: c.board_manhattan,
     }
 }
 
@@ -275,7 +262,8 @@ mod tests {
     #[test]
     fn stable_hash_is_pinned() {
         assert_eq!(stable_hash(""), 0xcbf2_9ce4_8422_2325);
-        assert_eq!(stable_hash("board-1a"), stable_hash("board-1a"));
+        // Pinned: changing the hash would change every seeded board of every report.
+        assert_eq!(stable_hash("board-1a"), 0x46a0_24eb_e000_9bc8);
         assert_ne!(stable_hash("board-1a"), stable_hash("board-1b"));
     }
 }

@@ -19,20 +19,14 @@ pub fn score(tests: &mut [TestResult], weights: &Weights) -> Score {
     let correctness_total = applicable(Category::Board, tests) + applicable(Category::Solver, tests);
     let mut categories = Vec::new();
     for category in Category::ALL {
-        let (weight, denominator) = match category {
-            Category::Board => (
-                weights.correctness * share(applicable(category, tests), correctness_total),
-                applicable(category, tests),
-            ),
-            Category::Solver => (
-                weights.correctness * share(applicable(category, tests), correctness_total),
-                applicable(category, tests),
-            ),
-            Category::Compile => (weights.compile, applicable(category, tests)),
-            Category::Api => (weights.api, applicable(category, tests)),
-            Category::Memory => (weights.memory, applicable(category, tests)),
-            Category::Timing => (weights.timing, applicable(category, tests)),
-            Category::Pair => (weights.pair, applicable(category, tests)),
+        let denominator = applicable(category, tests);
+        let weight = match category {
+            Category::Board | Category::Solver => weights.correctness * share(denominator, correctness_total),
+            Category::Compile => weights.compile,
+            Category::Api => weights.api,
+            Category::Memory => weights.memory,
+            Category::Timing => weights.timing,
+            Category::Pair => weights.pair,
         };
         // A category with no tests at all (filtered out, or skipped by the policy) is not part of this run.
         let weight = if tests.iter().any(|t| t.category == category) { weight } else { 0.0 };

@@ -62,10 +62,11 @@ pub fn build(s: &mut Session, world: World, board: &Board) -> Asked<Handle> {
 /// Sends a request whose answer is one handle.
 pub fn handle(s: &mut Session, request: &Request) -> Asked<Handle> {
     let answer = s.call(request)?;
-    match answer.values.trim().parse() {
-        Ok(h) => Ok(h),
-        Err(_) => wrong(format!("`{}` answered `{}`, not a handle", request.verb(), answer.values)),
-    }
+    parse_handle(request, &answer.values)
+}
+
+fn parse_handle(request: &Request, values: &str) -> Asked<Handle> {
+    values.trim().parse().or_else(|_| wrong(format!("`{}` answered `{values}`, not a handle", request.verb())))
 }
 
 /// Sends a request whose answer is an integer.
@@ -161,9 +162,9 @@ pub fn solve(s: &mut Session, world: World, board: &Board, cpu: Duration, counte
     if counters {
         s.call(&Request::CountersReset)?;
     }
-    let answer = s.call_within(&Request::Solver(b), cpu)?;
-    let solver: Handle =
-        answer.values.trim().parse().or_else(|_| wrong(format!("`solver` answered `{}`", answer.values)))?;
+    let request = Request::Solver(b);
+    let answer = s.call_within(&request, cpu)?;
+    let solver = parse_handle(&request, &answer.values)?;
     let counters = if counters { read_counters(s)? } else { vec![] };
     let moves = int(s, &Request::Moves(solver))?;
     let solvable = boolean(s, &Request::IsSolvable(solver))?;
@@ -193,8 +194,5 @@ pub fn read_counters(s: &mut Session) -> Asked<Vec<(String, u64)>> {
 /// Sends a request whose answer is one handle, allowing `cpu` (for Solver construction).
 pub fn handle_within(s: &mut Session, request: &Request, cpu: Duration) -> Asked<Handle> {
     let answer = s.call_within(request, cpu)?;
-    match answer.values.trim().parse() {
-        Ok(h) => Ok(h),
-        Err(_) => wrong(format!("`{}` answered `{}`, not a handle", request.verb(), answer.values)),
-    }
+    parse_handle(request, &answer.values)
 }

@@ -50,11 +50,6 @@ impl Fault {
             Fault::Startup(what) => format!("could not start the submission: {what}"),
         }
     }
-
-    /// Whether this fault is the submission's (as opposed to not applicable or the grader's own).
-    pub fn is_submissions(&self) -> bool {
-        !matches!(self, Fault::Unsupported(_) | Fault::Protocol(_))
-    }
 }
 
 /// A successful reply: the verb-specific values and the CPU time the program reported.

@@ -3,7 +3,7 @@
 
 use std::process::Command;
 
-use crate::support::{reference_submission, root};
+use crate::support::reference_submission;
 
 fn render(format: &str) -> String {
     let dir = tempfile::tempdir().unwrap();
@@ -51,5 +51,4 @@ fn markdown_shows_the_score() {
     let md = render("markdown");
     assert!(md.contains("**Score: 65.00 / 65.00 (100.0%)**"), "{md}");
     assert!(md.contains("| Correctness: Board | 1 | 0 | 0 | 0 | 30.00 / 30.00 |"), "{md}");
-    let _ = root();
 }

@@ -172,7 +172,10 @@ where
                 handles.into_iter().try_for_each(|h| self.objects.remove(h))?;
                 String::new()
             }
-            Request::Solver(h) => self.solver(h)?.to_string(),
+            Request::Solver(h) => {
+                let (object, _) = self.measured_solver(h)?;
+                self.objects.add(object).to_string()
+            }
             Request::SolverNull(_) => return unsupported("Rust has no null board"),
             Request::IsSolvable(h) => {
                 self.on_solver(h, |s| s.is_solvable().to_string(), |s| s.is_solvable().to_string())?
@@ -279,16 +282,8 @@ where
         Ok(self.objects.add(object).to_string())
     }
 
-    fn solver(&mut self, h: Handle) -> Result<Handle, Refusal> {
-        let object = match self.objects.get(h)? {
-            Object::OwnBoard(b) => Object::OwnSolver(S::new(b.clone())),
-            Object::RefBoard(b) => Object::RefSolver(R::new(b.clone())),
-            _ => return Err(Refusal::Protocol(format!("{h} is not a board"))),
-        };
-        Ok(self.objects.add(object))
-    }
-
-    /// Constructs a Solver and measures the bytes only its construction retains (not the handle table's).
+    /// Constructs a Solver (for `solver` and `memory_solver`) and measures the bytes only its construction
+    /// retains, not the handle table's.
     fn measured_solver(&mut self, h: Handle) -> Result<(Object<B, S, R>, usize), Refusal> {
         Ok(match self.objects.get(h)? {
             Object::OwnBoard(b) => {
