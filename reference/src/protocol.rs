@@ -49,13 +49,24 @@ impl FromStr for World {
     }
 }
 
-/// A handle naming a board (`b7`) or a solver (`s3`) inside the submission program.
+/// A handle naming a board (`b7`) or a solver (`s3`) inside the submission program, or a reference to a
+/// handle an earlier request returned (`@12.0`: the first handle in the reply to request 12).
+///
+/// References let the grader send a request before the reply it depends on has come back (the adapter
+/// resolves them; adapters that announce the `refs` capability support them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Handle {
     /// A board.
     Board(u64),
     /// A solver.
     Solver(u64),
+    /// The `index`-th handle (from 0) in the reply to request `request`.
+    Reply {
+        /// The earlier request's ID.
+        request: u64,
+        /// Which of its reply's handles.
+        index: u32,
+    },
 }
 
 impl fmt::Display for Handle {
@@ -63,6 +74,7 @@ impl fmt::Display for Handle {
         match self {
             Handle::Board(n) => write!(f, "b{n}"),
             Handle::Solver(n) => write!(f, "s{n}"),
+            Handle::Reply { request, index } => write!(f, "@{request}.{index}"),
         }
     }
 }
@@ -70,13 +82,54 @@ impl fmt::Display for Handle {
 impl FromStr for Handle {
     type Err = WireError;
     fn from_str(s: &str) -> Result<Handle, WireError> {
-        let bad = || wire_error(format!("`{s}` is not a handle (expected b<number> or s<number>)"));
+        let bad = || wire_error(format!("`{s}` is not a handle (expected b<number>, s<number> or @<id>.<index>)"));
         let number = |rest: &str| rest.parse::<u64>().map_err(|_| bad());
         match s.split_at_checked(1) {
             Some(("b", rest)) => Ok(Handle::Board(number(rest)?)),
             Some(("s", rest)) => Ok(Handle::Solver(number(rest)?)),
+            Some(("@", rest)) => {
+                let (request, index) = rest.split_once('.').ok_or_else(bad)?;
+                Ok(Handle::Reply { request: number(request)?, index: index.parse().map_err(|_| bad())? })
+            }
             _ => Err(bad()),
         }
+    }
+}
+
+/// The handles in the replies to recent requests, so that an adapter can resolve [`Handle::Reply`].
+///
+/// Only the latest [`ReplyHandles::WINDOW`] request IDs are kept: a grader pipelines one test at a time, far fewer.
+#[derive(Debug, Default)]
+pub struct ReplyHandles {
+    by_request: std::collections::HashMap<u64, Vec<Handle>>,
+}
+
+impl ReplyHandles {
+    /// How many request IDs back a reference may reach.
+    pub const WINDOW: u64 = 1 << 16;
+
+    /// Records the handles in `values`, the successful reply to request `id` (call it for the requests whose
+    /// reply holds handles: [`Request::returns_handles`]).
+    pub fn record(&mut self, id: u64, values: &str) {
+        let handles = values.split(' ').filter_map(|token| token.parse::<Handle>().ok()).collect();
+        self.by_request.insert(id, handles);
+        if id >= Self::WINDOW {
+            self.by_request.remove(&(id - Self::WINDOW));
+        }
+    }
+
+    /// The handle `handle` stands for: itself, or the one a [`Handle::Reply`] refers to.
+    pub fn resolve(&self, handle: Handle) -> Result<Handle, WireError> {
+        let Handle::Reply { request, index } = handle else { return Ok(handle) };
+        let handles = self.by_request.get(&request).ok_or_else(|| {
+            wire_error(format!("{handle} refers to request {request}, which returned no handles (or is too old)"))
+        })?;
+        handles.get(index as usize).copied().ok_or_else(|| {
+            wire_error(format!(
+                "{handle} refers to handle {index} of request {request}, which returned {}",
+                handles.len()
+            ))
+        })
     }
 }
 
@@ -163,10 +216,60 @@ impl Request {
         }
     }
 
+    /// Whether a successful reply to this request holds handles (which later requests may refer to).
+    pub fn returns_handles(&self) -> bool {
+        matches!(
+            self,
+            Request::Board { .. }
+                | Request::BoardProbe { .. }
+                | Request::Neighbors(_)
+                | Request::Twin(_)
+                | Request::Solver(_)
+                | Request::SolverNull(_)
+                | Request::Solution(_)
+                | Request::MemorySolver(_)
+        )
+    }
+
+    /// The handles the request names, to rewrite in place (resolving or renumbering references).
+    pub fn handles_mut(&mut self) -> Vec<&mut Handle> {
+        match self {
+            Request::Dimension(h)
+            | Request::Hamming(h)
+            | Request::Manhattan(h)
+            | Request::IsGoal(h)
+            | Request::ToString(h)
+            | Request::EqualsNull(h)
+            | Request::EqualsForeign(h)
+            | Request::EqualsUncastable(h)
+            | Request::Neighbors(h)
+            | Request::Twin(h)
+            | Request::Solver(h)
+            | Request::IsSolvable(h)
+            | Request::Moves(h)
+            | Request::Solution(h)
+            | Request::MemorySolver(h) => vec![h],
+            Request::Equals(a, b) | Request::EqualsAsObject(a, b) => vec![a, b],
+            Request::Release(hs) => hs.iter_mut().collect(),
+            Request::Hello { .. }
+            | Request::Board { .. }
+            | Request::BoardProbe { .. }
+            | Request::MemoryBoard { .. }
+            | Request::SolverNull(_)
+            | Request::CountersReset
+            | Request::Counters
+            | Request::Api
+            | Request::Bye => vec![],
+        }
+    }
+
     /// Encodes the request as one line (without the newline), prefixed by `id`.
     pub fn encode(&self, id: u64) -> String {
+        use fmt::Write as _;
         let mut line = format!("{id} {}", self.verb());
-        let mut push = |token: &dyn fmt::Display| line.push_str(&format!(" {token}"));
+        let mut push = |token: &dyn fmt::Display| {
+            let _infallible = write!(line, " {token}");
+        };
         match self {
             Request::Hello { version } => push(version),
             Request::Board { world, tiles }
@@ -421,7 +524,11 @@ mod tests {
     use proptest::prelude::*;
 
     fn handle() -> impl Strategy<Value = Handle> {
-        prop_oneof![any::<u64>().prop_map(Handle::Board), any::<u64>().prop_map(Handle::Solver)]
+        prop_oneof![
+            any::<u64>().prop_map(Handle::Board),
+            any::<u64>().prop_map(Handle::Solver),
+            (any::<u64>(), any::<u32>()).prop_map(|(request, index)| Handle::Reply { request, index }),
+        ]
     }
 
     fn request() -> impl Strategy<Value = Request> {

@@ -8,7 +8,7 @@ use std::time::Duration;
 use reference::protocol::{decode_counters, decode_handles, unescape, Handle, Request, Tiles, World};
 use reference::Board;
 
-use super::session::{Fault, Session};
+use super::session::{Answer, Fault, Session};
 use crate::judge::{board_from_text, Mismatch};
 
 /// Why a check could not pass: the submission's fault or a wrong answer.
@@ -59,29 +59,45 @@ pub fn build(s: &mut Session, world: World, board: &Board) -> Asked<Handle> {
     handle(s, &Request::Board { world, tiles: tiles_of(board) })
 }
 
+/// Builds several boards in `world` with one batch.
+pub fn build_all<const N: usize>(s: &mut Session, world: World, boards: [&Board; N]) -> Asked<[Handle; N]> {
+    let requests = boards.map(|b| Request::Board { world, tiles: tiles_of(b) });
+    let answers = s.call_all(&requests)?;
+    let handles = requests.iter().zip(&answers).map(|(request, answer)| handle_of(request, answer));
+    let handles = handles.collect::<Asked<Vec<Handle>>>()?;
+    Ok(handles.try_into().expect("`call_all` answers every request"))
+}
+
 /// Sends a request whose answer is one handle.
 pub fn handle(s: &mut Session, request: &Request) -> Asked<Handle> {
     let answer = s.call(request)?;
-    parse_handle(request, &answer.values)
+    handle_of(request, &answer)
 }
 
-fn parse_handle(request: &Request, values: &str) -> Asked<Handle> {
+/// Reads `answer` to `request` as one handle.
+pub fn handle_of(request: &Request, answer: &Answer) -> Asked<Handle> {
+    let values = &answer.values;
     values.trim().parse().or_else(|_| wrong(format!("`{}` answered `{values}`, not a handle", request.verb())))
 }
 
 /// Sends a request whose answer is an integer.
 pub fn int(s: &mut Session, request: &Request) -> Asked<i64> {
-    let answer = s.call(request)?;
-    answer
-        .values
-        .trim()
-        .parse()
-        .or_else(|_| wrong(format!("`{}` answered `{}`, not an integer", request.verb(), answer.values)))
+    int_of(request, &s.call(request)?)
+}
+
+/// Reads `answer` to `request` as an integer.
+pub fn int_of(request: &Request, answer: &Answer) -> Asked<i64> {
+    let values = &answer.values;
+    values.trim().parse().or_else(|_| wrong(format!("`{}` answered `{values}`, not an integer", request.verb())))
 }
 
 /// Sends a request whose answer is a boolean.
 pub fn boolean(s: &mut Session, request: &Request) -> Asked<bool> {
-    let answer = s.call(request)?;
+    boolean_of(request, &s.call(request)?)
+}
+
+/// Reads `answer` to `request` as a boolean.
+pub fn boolean_of(request: &Request, answer: &Answer) -> Asked<bool> {
     match answer.values.trim() {
         "true" => Ok(true),
         "false" => Ok(false),
@@ -96,9 +112,29 @@ pub fn text(s: &mut Session, h: Handle) -> Asked<String> {
 
 /// Reads a board back through its `toString()`.
 pub fn read_board(s: &mut Session, h: Handle) -> Asked<Board> {
-    let text = text(s, h)?;
-    board_from_text(&text)
-        .map_err(|why| Problem::Wrong(Mismatch::new(why).with(format!("toString() gave: {:?}", clip(&text)))))
+    board_of_text(&text(s, h)?)
+}
+
+/// `toString()` of several boards, with one batch.
+pub fn texts(s: &mut Session, hs: &[Handle]) -> Asked<Vec<String>> {
+    let requests: Vec<Request> = hs.iter().map(|&h| Request::ToString(h)).collect();
+    Ok(s.call_all(&requests)?.iter().map(|answer| unescape(&answer.values)).collect())
+}
+
+/// Reads several boards back through their `toString()`, with one batch.
+pub fn read_boards(s: &mut Session, hs: &[Handle]) -> Asked<Vec<Board>> {
+    texts(s, hs)?.iter().map(|text| board_of_text(text)).collect()
+}
+
+/// Reads a `toString()` answer as a board.
+pub fn board_of(answer: &Answer) -> Asked<Board> {
+    board_of_text(&unescape(&answer.values))
+}
+
+/// Reads a board from its `toString()` text; a text that is not a board is a wrong answer.
+fn board_of_text(text: &str) -> Asked<Board> {
+    board_from_text(text)
+        .map_err(|why| Problem::Wrong(Mismatch::new(why).with(format!("toString() gave: {:?}", clip(text)))))
 }
 
 fn clip(text: &str) -> &str {
@@ -107,25 +143,39 @@ fn clip(text: &str) -> &str {
 
 /// Sends a request whose answer is `COUNT HANDLE…`.
 pub fn handles(s: &mut Session, request: &Request) -> Asked<Vec<Handle>> {
-    let answer = s.call(request)?;
+    handles_of(request, &s.call(request)?)
+}
+
+/// Reads `answer` to `request` as `COUNT HANDLE…`.
+pub fn handles_of(request: &Request, answer: &Answer) -> Asked<Vec<Handle>> {
     decode_handles(&answer.values).or_else(|e| wrong(format!("`{}` answered badly: {e}", request.verb())))
 }
 
 /// `neighbors()` read back as boards, with their handles.
 pub fn neighbors(s: &mut Session, h: Handle) -> Asked<Vec<(Handle, Board)>> {
     let hs = handles(s, &Request::Neighbors(h))?;
-    hs.into_iter().map(|n| Ok((n, read_board(s, n)?))).collect()
+    with_boards(s, hs)
 }
 
-/// Forgets handles, in batches: the handles are queued and released with one request once enough have
-/// gathered, saving a round trip per trial. Best effort: a failure here never fails a check.
+/// `neighbors()` of several boards (one batch), each list read back as boards (one more batch).
+pub fn neighbors_of_all(s: &mut Session, of: &[Handle]) -> Asked<Vec<Vec<(Handle, Board)>>> {
+    let requests: Vec<Request> = of.iter().map(|&h| Request::Neighbors(h)).collect();
+    let answers = s.call_all(&requests)?;
+    let lists = requests.iter().zip(&answers).map(|(r, a)| handles_of(r, a)).collect::<Asked<Vec<_>>>()?;
+    let mut boards = read_boards(s, &lists.concat())?.into_iter();
+    Ok(lists.into_iter().map(|hs| hs.into_iter().zip(boards.by_ref()).collect()).collect())
+}
+
+/// Pairs handles with their boards, read back with one batch.
+pub fn with_boards(s: &mut Session, hs: Vec<Handle>) -> Asked<Vec<(Handle, Board)>> {
+    let boards = read_boards(s, &hs)?;
+    Ok(hs.into_iter().zip(boards).collect())
+}
+
+/// Forgets handles, in batches: the handles are queued, and a `release` rides along with a later request
+/// once enough have gathered (no round trip of its own). Best effort: a failure here never fails a check.
 pub fn release(s: &mut Session, hs: Vec<Handle>) {
-    const BATCH: usize = 256;
     s.pending_release.extend(hs);
-    if s.pending_release.len() >= BATCH {
-        let batch = std::mem::take(&mut s.pending_release);
-        let _ = s.call(&Request::Release(batch));
-    }
 }
 
 /// What a Solver answered for one board.
@@ -158,29 +208,47 @@ impl SolveObservation {
 /// Constructs a Solver for `board` in `world` within `cpu`, then asks moves, isSolvable and solution (counters
 /// are read first, so reading the solution never shows up in them).
 pub fn solve(s: &mut Session, world: World, board: &Board, cpu: Duration, counters: bool) -> Asked<SolveObservation> {
-    let b = build(s, world, board)?;
-    if counters {
-        s.call(&Request::CountersReset)?;
-    }
+    let b = if counters {
+        let build = Request::Board { world, tiles: tiles_of(board) };
+        let answers = s.call_all(&[build.clone(), Request::CountersReset])?;
+        handle_of(&build, &answers[0])?
+    } else {
+        build(s, world, board)?
+    };
     let request = Request::Solver(b);
     let answer = s.call_within(&request, cpu)?;
-    let solver = parse_handle(&request, &answer.values)?;
+    let solver = handle_of(&request, &answer)?;
     let counters = if counters { read_counters(s)? } else { vec![] };
-    let moves = int(s, &Request::Moves(solver))?;
-    let solvable = boolean(s, &Request::IsSolvable(solver))?;
-    let solution = solution(s, solver)?;
+    let mut seen = observe(s, solver)?;
     release(s, vec![b, solver]);
-    Ok(SolveObservation { moves, solvable, solution, counters, cpu: answer.cpu })
+    seen.counters = counters;
+    seen.cpu = answer.cpu;
+    Ok(seen)
+}
+
+/// Asks an existing solver for moves, isSolvable and solution (one batch, and one more to read the solution).
+pub fn observe(s: &mut Session, solver: Handle) -> Asked<SolveObservation> {
+    let requests = [Request::Moves(solver), Request::IsSolvable(solver), Request::Solution(solver)];
+    let answers = s.call_all(&requests)?;
+    let moves = int_of(&requests[0], &answers[0])?;
+    let solvable = boolean_of(&requests[1], &answers[1])?;
+    let solution = solution_of(s, &requests[2], &answers[2])?;
+    Ok(SolveObservation { moves, solvable, solution, counters: vec![], cpu: Duration::ZERO })
 }
 
 /// `solution()` read back as boards (handles released).
 pub fn solution(s: &mut Session, solver: Handle) -> Asked<Option<Vec<Board>>> {
-    let answer = s.call(&Request::Solution(solver))?;
+    let request = Request::Solution(solver);
+    let answer = s.call(&request)?;
+    solution_of(s, &request, &answer)
+}
+
+fn solution_of(s: &mut Session, request: &Request, answer: &Answer) -> Asked<Option<Vec<Board>>> {
     if answer.values.trim() == "none" {
         return Ok(None);
     }
-    let hs = decode_handles(&answer.values).or_else(|e| wrong(format!("`solution` answered badly: {e}")))?;
-    let boards = hs.iter().map(|&h| read_board(s, h)).collect::<Asked<Vec<_>>>();
+    let hs = handles_of(request, answer)?;
+    let boards = read_boards(s, &hs);
     release(s, hs);
     boards.map(Some)
 }
@@ -193,6 +261,5 @@ pub fn read_counters(s: &mut Session) -> Asked<Vec<(String, u64)>> {
 
 /// Sends a request whose answer is one handle, allowing `cpu` (for Solver construction).
 pub fn handle_within(s: &mut Session, request: &Request, cpu: Duration) -> Asked<Handle> {
-    let answer = s.call_within(request, cpu)?;
-    parse_handle(request, &answer.values)
+    handle_of(request, &s.call_within(request, cpu)?)
 }

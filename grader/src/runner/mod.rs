@@ -3,6 +3,7 @@
 
 pub mod ask;
 pub mod checks;
+mod pipes;
 pub mod process;
 pub mod session;
 mod unix;

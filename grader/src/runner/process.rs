@@ -35,12 +35,12 @@ use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::process::Child;
-use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
-use super::unix::{self, Pipes, StderrCapture, StdoutEvent};
+use super::pipes::{Conduit, StderrCapture, StdoutEvent};
+use super::unix;
 
 /// How often a waiting call looks at the program's CPU time and exit.
 const POLL: Duration = Duration::from_millis(20);
@@ -276,11 +276,10 @@ pub struct CapturedOutput {
 pub struct SubmissionProcess {
     child: Child,
     workdir: tempfile::TempDir,
-    stdin: Option<Sender<Vec<u8>>>,
-    lines: Receiver<StdoutEvent>,
+    conduit: Conduit,
     stderr: Arc<StderrCapture>,
+    /// The thread draining stderr.
     threads: Vec<JoinHandle<()>>,
-    max_line_bytes: usize,
     /// When the last exchange happened, and the program's CPU time then — read lazily at the first poll
     /// tick, so a quick reply costs no `/proc` read (the CPU deadline then starts at most one tick late).
     last_exchange: (Option<Duration>, Instant),
@@ -304,28 +303,28 @@ impl SubmissionProcess {
             unreachable!("all three pipes were requested");
         };
         let limits = &spec.limits;
-        match Pipes::start((stdin, stdout, stderr), limits.max_line_bytes, limits.stderr_bytes) {
-            Ok(pipes) => Ok(Self::from_parts(child, workdir, pipes, limits)),
+        let stderr_capture = Arc::new(StderrCapture::new(limits.stderr_bytes));
+        let shared = Arc::clone(&stderr_capture);
+        let started = Conduit::new(stdin, stdout, limits.max_line_bytes).and_then(|conduit| {
+            let drain = thread::Builder::new().name("submission-stderr".into()).spawn(move || shared.fill_from(stderr));
+            Ok((conduit, drain?))
+        });
+        match started {
+            Ok((conduit, drain)) => Ok(SubmissionProcess {
+                child,
+                workdir,
+                conduit,
+                stderr: stderr_capture,
+                threads: vec![drain],
+                last_exchange: (Some(Duration::ZERO), Instant::now()),
+                last_cpu: Cell::new(Duration::ZERO),
+                status: None,
+            }),
             Err(error) => {
                 end_group(child.id(), None);
                 let _reaped = child.wait();
                 Err(error)
             }
-        }
-    }
-
-    fn from_parts(child: Child, workdir: tempfile::TempDir, pipes: Pipes, limits: &Limits) -> Self {
-        SubmissionProcess {
-            child,
-            workdir,
-            stdin: Some(pipes.stdin),
-            lines: pipes.lines,
-            stderr: pipes.stderr,
-            threads: pipes.threads,
-            max_line_bytes: limits.max_line_bytes,
-            last_exchange: (Some(Duration::ZERO), Instant::now()),
-            last_cpu: Cell::new(Duration::ZERO),
-            status: None,
         }
     }
 
@@ -340,14 +339,11 @@ impl SubmissionProcess {
     }
 
     /// Queues `line` and a newline for the program's stdin; never blocks, even
-    /// if the program is not reading. `line` must not contain a newline.
+    /// if the program is not reading (the bytes go out while the grader waits
+    /// for a reply). `line` must not contain a newline.
     pub fn send_line(&mut self, line: &str) -> Result<(), ProcessFault> {
         debug_assert!(!line.contains('\n'), "protocol lines are single lines");
-        let mut bytes = Vec::with_capacity(line.len() + 1);
-        bytes.extend_from_slice(line.as_bytes());
-        bytes.push(b'\n');
-        let queued = self.stdin.as_ref().is_some_and(|tx| tx.send(bytes).is_ok());
-        if !queued {
+        if !(self.conduit.queue(line.as_bytes()) && self.conduit.queue(b"\n")) {
             return Err(match self.poll_exit() {
                 Some(status) => ProcessFault::Exited { status },
                 None => ProcessFault::ClosedStdin,
@@ -372,20 +368,17 @@ impl SubmissionProcess {
 
     fn wait_for_line(&mut self, deadline: Deadline) -> Result<String, ProcessFault> {
         loop {
-            match self.lines.recv_timeout(POLL) {
-                Ok(StdoutEvent::Line(line)) => return Ok(line),
-                Ok(StdoutEvent::TooLong) => {
-                    let limit = self.max_line_bytes;
-                    return Err(ProcessFault::LineTooLong { limit });
-                }
-                Ok(StdoutEvent::Failed(error)) => return Err(ProcessFault::Io(error)),
-                Err(RecvTimeoutError::Disconnected) => return Err(self.stdout_closed()),
-                Err(RecvTimeoutError::Timeout) => {}
+            match self.conduit.next_line(POLL)? {
+                StdoutEvent::Line(line) => return Ok(line),
+                StdoutEvent::TooLong => return Err(ProcessFault::LineTooLong { limit: self.conduit.max_line_bytes() }),
+                StdoutEvent::End => return Err(self.ended_or(ProcessFault::ClosedStdout)),
+                StdoutEvent::StdinClosed => return Err(self.ended_or(ProcessFault::ClosedStdin)),
+                StdoutEvent::Waiting => {}
             }
             self.check(deadline)?;
             if let Some(status) = self.poll_exit() {
                 // The group is dead now, so stdout drains to its end quickly.
-                return match self.lines.recv_timeout(EXIT_GRACE) {
+                return match self.conduit.next_line(EXIT_GRACE) {
                     Ok(StdoutEvent::Line(line)) => Ok(line),
                     _ => Err(ProcessFault::Exited { status }),
                 };
@@ -414,17 +407,17 @@ impl SubmissionProcess {
         Err(ProcessFault::Timeout { kind, cpu, wall, limit })
     }
 
-    /// Stdout ended: an exit (whose status may lag a moment) or a closed stdout.
-    fn stdout_closed(&mut self) -> ProcessFault {
+    /// A pipe closed: an exit (whose status may lag a moment behind the pipe), or else `fault`.
+    fn ended_or(&mut self, fault: ProcessFault) -> ProcessFault {
         let since = Instant::now();
         loop {
             if let Some(status) = self.poll_exit() {
                 return ProcessFault::Exited { status };
             }
             if since.elapsed() > EXIT_GRACE {
-                return ProcessFault::ClosedStdout;
+                return fault;
             }
-            thread::sleep(POLL);
+            thread::sleep(Duration::from_millis(2));
         }
     }
 
@@ -451,8 +444,11 @@ impl SubmissionProcess {
     /// `timeout` for the program to exit on its own; if it does not, kills it
     /// and returns [`ProcessFault::NoExit`]. The exit status is not judged.
     pub fn wait_exit(&mut self, timeout: Duration) -> Result<Termination, ProcessFault> {
-        self.stdin = None;
         let since = Instant::now();
+        if self.status.is_none() {
+            self.conduit.flush(timeout)?;
+        }
+        self.conduit.close_stdin();
         loop {
             if let Some(status) = self.poll_exit() {
                 return Ok(status);
@@ -461,7 +457,7 @@ impl SubmissionProcess {
                 self.finish();
                 return Err(ProcessFault::NoExit { waited: timeout });
             }
-            thread::sleep(POLL);
+            thread::sleep(Duration::from_millis(2));
         }
     }
 
@@ -483,13 +479,12 @@ impl SubmissionProcess {
         Some(self.finish())
     }
 
-    /// Joins the pump threads, which end once the dead group's pipes close.
+    /// Joins the stderr thread, which ends once the dead group's pipe closes.
     /// A pipe held open by a descendant that escaped the group cannot hang
     /// the grader: such a thread is left to end on its own.
     fn join_pumps(&mut self) {
         let since = Instant::now();
         while self.threads.iter().any(|t| !t.is_finished()) && since.elapsed() < EXIT_GRACE {
-            while self.lines.try_recv().is_ok() {}
             thread::sleep(Duration::from_millis(5));
         }
         for pump in self.threads.drain(..).filter(|t| t.is_finished()) {
@@ -504,7 +499,7 @@ impl SubmissionProcess {
         }
         let status = end_group(self.pid(), Some(&self.last_cpu));
         let _reaped = self.child.wait();
-        self.stdin = None;
+        self.conduit.close_stdin();
         self.status = Some(status);
         status
     }

@@ -8,7 +8,7 @@
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use reference::protocol::{Outcome, Reply, Request, VERSION};
+use reference::protocol::{Handle, Outcome, Reply, Request, VERSION};
 
 use super::process::{Deadline, ProcessFault, ProcessSpec, SubmissionProcess, TimeoutKind};
 
@@ -153,7 +153,59 @@ impl Session {
         reply
     }
 
-    /// Everything the program wrote to stderr so far (bounded), and whether some was cut.
+    /// Sends `requests` together and returns every answer, or the fault of the first request that did not
+    /// come back `ok` (see [`Session::call_each`]).
+    pub fn call_all(&mut self, requests: &[Request]) -> Result<Vec<Answer>, Fault> {
+        self.call_each(requests).into_iter().collect()
+    }
+
+    /// Sends a script of requests and returns one result per request, each within the default time limit
+    /// (counted from the previous reply).
+    ///
+    /// A [`Handle::Reply`] in `requests` names the reply to an earlier request *of this slice* by its position
+    /// (`Handle::Reply { request: 2, index: 0 }` is the first handle `requests[2]` returned). When the program
+    /// resolves references itself (it announced `refs`), the whole script goes out at once and the replies
+    /// are read as they come: a round trip through two processes costs far more than answering a Board
+    /// request, so this is what makes a test of a thousand trials fast. Otherwise the requests go one at a
+    /// time and the session substitutes the handles. Either way the program sees the same requests in the
+    /// same order. A reference to a reply that failed or has no such handle fails its own request (as a
+    /// protocol error); a fault that loses the process fails every request after it.
+    pub fn call_each(&mut self, requests: &[Request]) -> Vec<Result<Answer, Fault>> {
+        if let Err(fault) = self.ensure_started() {
+            return vec![Err(fault); requests.len()];
+        }
+        let deadline = Deadline::from_cpu(self.limits.request);
+        let pipelined = self.handshake.as_ref().is_some_and(|h| h.capabilities.contains(REFS));
+        let results = if pipelined {
+            self.exchange_each(requests, deadline, References::Rebase)
+        } else {
+            self.exchange_substituting(requests, deadline)
+        };
+        self.collect_output();
+        results
+    }
+
+    /// One request at a time, with references replaced by the handles the earlier answers hold.
+    fn exchange_substituting(&mut self, requests: &[Request], deadline: Deadline) -> Vec<Result<Answer, Fault>> {
+        let mut results: Vec<Result<Answer, Fault>> = Vec::with_capacity(requests.len());
+        for request in requests {
+            if self.process.is_none() {
+                let lost = results.last().cloned().and_then(Result::err);
+                results.push(Err(lost.unwrap_or_else(|| Fault::Crashed("the program ended".into()))));
+                continue;
+            }
+            let mut request = request.clone();
+            let substituted =
+                request.handles_mut().into_iter().try_for_each(|h| substitute(h, &results).map(|real| *h = real));
+            match substituted {
+                Ok(()) => results.extend(self.exchange_each(&[request], deadline, References::Resolved)),
+                Err(fault) => results.push(Err(fault)),
+            }
+        }
+        results
+    }
+
+    /// Everything the program wrote to stderr so far    /// Everything the program wrote to stderr so far (bounded), and whether some was cut.
     pub fn take_output(&mut self) -> (String, bool) {
         self.collect_output();
         let truncated = std::mem::take(&mut self.output_truncated);
@@ -193,11 +245,65 @@ impl Session {
     }
 
     fn exchange(&mut self, request: &Request, deadline: Deadline) -> Result<Answer, Fault> {
-        let id = self.next_id;
-        self.next_id += 1;
-        let process = self.process.as_mut().ok_or_else(|| Fault::Startup("no running process".into()))?;
-        let received = process.send_line(&request.encode(id)).and_then(|()| process.recv_line(deadline));
-        let line = match received {
+        let mut results = self.exchange_each(std::slice::from_ref(request), deadline, References::Resolved);
+        results.pop().expect("one result per request")
+    }
+
+    /// Sends `requests` back to back (after a batch of pending releases, if one is due), then reads their
+    /// replies in order. Returns one result per request; a fault that loses the process fills the rest.
+    fn exchange_each(
+        &mut self,
+        requests: &[Request],
+        deadline: Deadline,
+        references: References,
+    ) -> Vec<Result<Answer, Fault>> {
+        let release = (self.pending_release.len() >= RELEASE_BATCH)
+            .then(|| Request::Release(std::mem::take(&mut self.pending_release)));
+        let first_id = self.next_id;
+        let base = first_id + u64::from(release.is_some());
+        self.next_id = base + requests.len() as u64;
+        let Some(process) = self.process.as_mut() else {
+            return vec![Err(Fault::Startup("no running process".into())); requests.len()];
+        };
+        let lines =
+            release.iter().map(|r| r.encode(first_id)).chain(requests.iter().zip(base..).map(|(request, id)| {
+                match references {
+                    References::Rebase => rebased(request, base).encode(id),
+                    References::Resolved => request.encode(id),
+                }
+            }));
+        let mut sent = Ok(());
+        for line in lines {
+            sent = process.send_line(&line);
+            if sent.is_err() {
+                break;
+            }
+        }
+        if let Err(fault) = sent {
+            let lost = self.lose_process(process_fault(fault));
+            return vec![Err(lost); requests.len()];
+        }
+        let mut results = Vec::with_capacity(requests.len());
+        let all = release.iter().chain(requests);
+        for (request, id) in all.zip(first_id..) {
+            match self.receive(request, id, deadline) {
+                Ok(result) if id >= base => results.push(result),
+                Ok(_) => {} // the release riding along: best effort
+                Err(lost) => {
+                    results.resize(requests.len(), Err(lost));
+                    break;
+                }
+            }
+        }
+        results
+    }
+
+    /// Reads the reply to request `id`: the request's own result, or the fault that lost the process.
+    fn receive(&mut self, request: &Request, id: u64, deadline: Deadline) -> Result<Result<Answer, Fault>, Fault> {
+        let Some(process) = self.process.as_mut() else {
+            return Err(Fault::Startup("no running process".into()));
+        };
+        let line = match process.recv_line(deadline) {
             Ok(line) => line,
             Err(fault) => return Err(self.lose_process(process_fault(fault))),
         };
@@ -207,7 +313,7 @@ impl Session {
                 if !matches!(request, Request::Hello { .. }) {
                     self.losses_in_a_row = 0;
                 }
-                Ok(outcome_to_result(reply)?)
+                Ok(outcome_to_result(reply))
             }
             _ => Err(self.lose_process(Fault::Garbage(quote(&line)))),
         }
@@ -263,6 +369,50 @@ fn outcome_to_result(reply: Reply) -> Result<Answer, Fault> {
         Outcome::Unsupported(reason) => Err(Fault::Unsupported(reason)),
         Outcome::Protocol(reason) => Err(Fault::Protocol(reason)),
     }
+}
+
+/// The capability of adapters that resolve [`Handle::Reply`] references themselves.
+pub const REFS: &str = "refs";
+
+/// How many released handles wait before a `release` rides along with the next batch.
+const RELEASE_BATCH: usize = 256;
+
+/// Whether a batch's references are still relative to the batch ([`Session::call_each`]) or already resolved.
+#[derive(Clone, Copy)]
+enum References {
+    Rebase,
+    Resolved,
+}
+
+/// `request` with its references renumbered from positions in a batch to request IDs (`base` is the ID of
+/// the batch's first request).
+fn rebased(request: &Request, base: u64) -> std::borrow::Cow<'_, Request> {
+    if matches!(request, Request::Board { .. } | Request::BoardProbe { .. } | Request::MemoryBoard { .. }) {
+        return std::borrow::Cow::Borrowed(request); // no handles, and costly to copy
+    }
+    let mut copy = request.clone();
+    for handle in copy.handles_mut() {
+        if let Handle::Reply { request, .. } = handle {
+            *request += base;
+        }
+    }
+    std::borrow::Cow::Owned(copy)
+}
+
+/// The handle a reference names, taken from the earlier results of the same batch.
+fn substitute(handle: &Handle, results: &[Result<Answer, Fault>]) -> Result<Handle, Fault> {
+    let Handle::Reply { request, index } = *handle else { return Ok(*handle) };
+    let unresolved = |why: String| Fault::Protocol(format!("{handle}: {why}"));
+    let answer = match results.get(request as usize) {
+        Some(Ok(answer)) => answer,
+        Some(Err(_)) => return Err(unresolved(format!("request {request} of the batch failed"))),
+        None => return Err(unresolved(format!("request {request} is not earlier in the batch"))),
+    };
+    let handles: Vec<Handle> = answer.values.split(' ').filter_map(|t| t.parse().ok()).collect();
+    handles
+        .get(index as usize)
+        .copied()
+        .ok_or_else(|| unresolved(format!("request {request} returned {} handles", handles.len())))
 }
 
 fn process_fault(fault: ProcessFault) -> Fault {

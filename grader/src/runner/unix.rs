@@ -3,24 +3,18 @@
 //! `exec`), signals to a whole process group, peeking at an exit without
 //! reaping it, and CPU time read from `/proc`.
 //!
-//! It also pumps the three pipes, each on its own thread: stdin from a queue
-//! (so the grader never blocks on a program that does not read), stdout as
-//! bounded lines, and stderr into a bounded capture that keeps draining.
-//!
-//! This file owns every `libc` call and every `unsafe` block of the runner. It
-//! knows nothing about the protocol, deadlines or students; `process` decides
-//! when to call what.
+//! This file and `pipes` (non-blocking pipe I/O) own every `libc` call and
+//! every `unsafe` block of the runner. Neither knows about the protocol,
+//! deadlines or students; `process` decides when to call what.
 
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{ChildStderr, ChildStdin, ChildStdout, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
-use std::thread::{self, JoinHandle};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
 use std::time::Duration;
 
-use super::process::{CapturedOutput, Limits, ProcessSpec, Termination};
+use super::process::{Limits, ProcessSpec, Termination};
 
 #[cfg(target_env = "gnu")]
 type Resource = libc::__rlimit_resource_t;
@@ -202,189 +196,6 @@ pub(super) fn signal_name(number: i32) -> Option<&'static str> {
         libc::SIGSYS => "SIGSYS",
         _ => return None,
     })
-}
-
-/// How many unread stdout lines may queue before the reader stops reading.
-const QUEUED_LINES: usize = 16;
-
-/// What the stdout thread reports; the channel closing means end of file.
-pub(super) enum StdoutEvent {
-    /// A line without its line ending (lossy UTF-8).
-    Line(String),
-    /// A line longer than the limit; the thread stopped reading.
-    TooLong,
-    /// Reading failed; the thread stopped reading.
-    Failed(io::Error),
-}
-
-/// The grader's ends of a program's pipes, each pumped by its own thread.
-/// The threads end once the program's group is dead and the pipes close.
-pub(super) struct Pipes {
-    /// Bytes to write to stdin, in order; dropping it closes stdin.
-    pub stdin: Sender<Vec<u8>>,
-    /// Stdout, line by line.
-    pub lines: Receiver<StdoutEvent>,
-    /// Stderr, bounded.
-    pub stderr: Arc<StderrCapture>,
-    /// The three pump threads.
-    pub threads: Vec<JoinHandle<()>>,
-}
-
-impl Pipes {
-    /// Starts the pump threads; `max_line_bytes` and `stderr_bytes` bound memory.
-    pub fn start(
-        (stdin, stdout, stderr): (ChildStdin, ChildStdout, ChildStderr),
-        max_line_bytes: usize,
-        stderr_bytes: usize,
-    ) -> io::Result<Pipes> {
-        let (stdin_tx, stdin_rx) = mpsc::channel();
-        let (lines_tx, lines_rx) = mpsc::sync_channel(QUEUED_LINES);
-        let capture = Arc::new(StderrCapture::new(stderr_bytes));
-        let shared = Arc::clone(&capture);
-        let threads = vec![
-            pump("submission-stdin", move || write_lines(stdin, stdin_rx))?,
-            pump("submission-stdout", move || read_lines(stdout, max_line_bytes, lines_tx))?,
-            pump("submission-stderr", move || shared.fill_from(stderr))?,
-        ];
-        Ok(Pipes { stdin: stdin_tx, lines: lines_rx, stderr: capture, threads })
-    }
-}
-
-fn pump(name: &str, work: impl FnOnce() + Send + 'static) -> io::Result<JoinHandle<()>> {
-    thread::Builder::new().name(name.to_owned()).spawn(work)
-}
-
-fn write_lines(mut stdin: impl Write, lines: Receiver<Vec<u8>>) {
-    for line in lines {
-        if stdin.write_all(&line).is_err() {
-            return;
-        }
-    }
-}
-
-fn read_lines(stdout: impl Read, max_line_bytes: usize, events: SyncSender<StdoutEvent>) {
-    let mut reader = BufReader::with_capacity(64 << 10, stdout);
-    loop {
-        let event = match next_line(&mut reader, max_line_bytes) {
-            Ok(NextLine::Line(line)) => StdoutEvent::Line(line),
-            Ok(NextLine::TooLong) => StdoutEvent::TooLong,
-            Ok(NextLine::End) => return,
-            Err(error) => StdoutEvent::Failed(error),
-        };
-        let last = !matches!(event, StdoutEvent::Line(_));
-        if events.send(event).is_err() || last {
-            return;
-        }
-    }
-}
-
-enum NextLine {
-    Line(String),
-    TooLong,
-    End,
-}
-
-/// The next line of at most `max` bytes; an unterminated last line counts.
-fn next_line(reader: &mut impl BufRead, max: usize) -> io::Result<NextLine> {
-    let mut line = Vec::new();
-    loop {
-        let buffer = match reader.fill_buf() {
-            Ok(buffer) => buffer,
-            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
-            Err(error) => return Err(error),
-        };
-        if buffer.is_empty() {
-            return Ok(match line.is_empty() {
-                true => NextLine::End,
-                false => NextLine::Line(decode(line)),
-            });
-        }
-        let newline = buffer.iter().position(|&byte| byte == b'\n');
-        let chunk = &buffer[..newline.unwrap_or(buffer.len())];
-        if line.len() + chunk.len() > max {
-            return Ok(NextLine::TooLong);
-        }
-        line.extend_from_slice(chunk);
-        let used = chunk.len() + usize::from(newline.is_some());
-        reader.consume(used);
-        if newline.is_some() {
-            return Ok(NextLine::Line(decode(line)));
-        }
-    }
-}
-
-fn decode(mut line: Vec<u8>) -> String {
-    if line.last() == Some(&b'\r') {
-        line.pop();
-    }
-    String::from_utf8(line).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
-}
-
-/// Stderr kept up to a cap, counting what is dropped past it.
-#[derive(Debug)]
-pub(super) struct StderrCapture {
-    state: Mutex<CaptureState>,
-    ended: Condvar,
-}
-
-#[derive(Debug)]
-struct CaptureState {
-    kept: Vec<u8>,
-    dropped: u64,
-    cap: usize,
-    ended: bool,
-}
-
-impl StderrCapture {
-    fn new(cap: usize) -> Self {
-        let state = CaptureState { kept: Vec::new(), dropped: 0, cap, ended: false };
-        StderrCapture { state: Mutex::new(state), ended: Condvar::new() }
-    }
-
-    /// Drains `stderr` to its end, never blocking the writer on a full capture.
-    fn fill_from(&self, mut stderr: impl Read) {
-        let mut buffer = vec![0; 64 << 10];
-        loop {
-            match stderr.read(&mut buffer) {
-                Ok(0) => break,
-                Ok(n) => self.lock().keep(&buffer[..n]),
-                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
-                Err(_) => break,
-            }
-        }
-        self.lock().ended = true;
-        self.ended.notify_all();
-    }
-
-    /// Waits up to `timeout` for stderr to reach its end.
-    pub fn wait_ended(&self, timeout: Duration) {
-        let state = self.lock();
-        let _ = self.ended.wait_timeout_while(state, timeout, |state| !state.ended);
-    }
-
-    /// Takes what was kept so far; the cap applies afresh from here.
-    pub fn take(&self) -> CapturedOutput {
-        let mut state = self.lock();
-        let kept = std::mem::take(&mut state.kept);
-        let dropped = std::mem::take(&mut state.dropped);
-        CapturedOutput {
-            text: String::from_utf8_lossy(&kept).into_owned(),
-            truncated: dropped > 0,
-            dropped_bytes: dropped,
-        }
-    }
-
-    fn lock(&self) -> MutexGuard<'_, CaptureState> {
-        self.state.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-}
-
-impl CaptureState {
-    fn keep(&mut self, bytes: &[u8]) {
-        let room = self.cap.saturating_sub(self.kept.len()).min(bytes.len());
-        self.kept.extend_from_slice(&bytes[..room]);
-        self.dropped += (bytes.len() - room) as u64;
-    }
 }
 
 /// Whether `pid` is a live process (not a zombie); for tests.

@@ -14,7 +14,9 @@ use std::process::ExitCode;
 use super::objects::{Object, Objects};
 use crate::instrument::counting_board::CountingBoard;
 use crate::instrument::{counters, cpu, memory};
-use crate::protocol::{encode_handles, escape, Handle, Outcome, Reply, Request, Tiles, World, VERSION};
+use crate::protocol::{
+    encode_handles, escape, Handle, Outcome, Reply, ReplyHandles, Request, Tiles, WireError, World, VERSION,
+};
 use crate::{Board, PuzzleBoard, PuzzleSolver};
 
 const SERVER_STACK_BYTES: usize = 256 << 20;
@@ -95,6 +97,7 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 
 struct Server<B, S, R> {
     objects: Objects<B, S, R>,
+    replies: ReplyHandles,
     peak_base: usize,
 }
 
@@ -106,7 +109,7 @@ where
 {
     fn new() -> Self {
         counters::set_enabled(true);
-        Server { objects: Objects::new(), peak_base: 0 }
+        Server { objects: Objects::new(), replies: ReplyHandles::default(), peak_base: 0 }
     }
 
     fn run(mut self, protocol: File) -> std::io::Result<()> {
@@ -132,11 +135,21 @@ where
             }
         };
         let bye = request == Request::Bye;
+        let returns_handles = request.returns_handles();
+        let mut request = request;
+        if let Err(e) = self.resolve_references(&mut request) {
+            return (Reply { id, cpu_micros: 0, outcome: Outcome::Protocol(e.0) }, false);
+        }
         let start = cpu::thread_time();
         let result = catch_unwind(AssertUnwindSafe(|| self.handle(request)));
         let cpu_micros = (cpu::thread_time().saturating_sub(start)).as_micros() as u64;
         let outcome = match result {
-            Ok(Ok(values)) => Outcome::Ok(values),
+            Ok(Ok(values)) => {
+                if returns_handles {
+                    self.replies.record(id, &values);
+                }
+                Outcome::Ok(values)
+            }
             Ok(Err(Refusal::Unsupported(reason))) => Outcome::Unsupported(reason),
             Ok(Err(Refusal::Protocol(reason))) => Outcome::Protocol(reason),
             Err(payload) => {
@@ -147,11 +160,19 @@ where
         (Reply { id, cpu_micros, outcome }, bye)
     }
 
+    /// Replaces references to earlier replies (`@12.0`) with the handles they name.
+    fn resolve_references(&self, request: &mut Request) -> Result<(), WireError> {
+        for handle in request.handles_mut() {
+            *handle = self.replies.resolve(*handle)?;
+        }
+        Ok(())
+    }
+
     fn handle(&mut self, request: Request) -> Result<String, Refusal> {
         Ok(match request {
             Request::Hello { version } if version == VERSION => {
                 let memory = if memory::is_installed() { " memory" } else { "" };
-                format!("{VERSION} rust ref_world counters{memory}")
+                format!("{VERSION} rust ref_world counters refs{memory}")
             }
             Request::Hello { version } => return Err(Refusal::Protocol(format!("unsupported version {version}"))),
             Request::Board { world, tiles } => self.build(world, &tiles)?.to_string(),

@@ -1,15 +1,37 @@
 //! Board checks, on the submission's own Board. Each compares with the reference Board on the same tiles.
+//!
+//! Every check is a [`Script`] of requests written up front and a judge of the replies (see `script`), so a
+//! test's trials go to the submission as one pipelined batch.
 
-use reference::protocol::{Handle, Request, Tiles, World};
-use reference::Board;
+use reference::protocol::{Handle, Request};
+use reference::{Board, BoardError};
 
-use super::{mismatch, Ctx, TrialResult};
-use crate::catalog::{EqualsProperty, Method};
+use super::script::{At, Judge, NeighborsAt, Replies, Script};
+use super::{mismatch, Ctx};
+use crate::catalog::{Check, EqualsProperty, Method};
 use crate::judge::{self, Mismatch};
 use crate::plan::Trial;
 use crate::runner::ask::{self, Asked};
 
-const OWN: World = World::Own;
+/// Writes the requests of one trial of a Board check and returns its judge; `None` for checks that are not
+/// Board checks. `other` is the next trial's (for checks about two boards), `k` the trial's index.
+pub fn script<'a>(check: Check, trial: &'a Trial, other: &'a Trial, k: usize, s: &mut Script) -> Option<Judge<'a>> {
+    Some(match check {
+        Check::BoardValue(method) => value(method, trial, s),
+        Check::ToString => to_string(trial, s),
+        Check::Neighbors => neighbors(trial, s),
+        Check::NeighborsOfNeighbors => neighbors_of_neighbors(trial, s),
+        Check::Twin => twin(trial, s),
+        Check::TwoBoards => two_boards(trial, other, s),
+        Check::Equals(property) => equals(property, trial, other, s),
+        Check::ImmutableArray => immutable_array(trial, s),
+        Check::ImmutableCallOrder => immutable_call_order(trial, s),
+        Check::KthNeighborAndTwin => kth_neighbor_and_twin(trial, k, s),
+        Check::NeighborsLegal => neighbors_legal(trial, s),
+        Check::TwinLegal => twin_legal(trial, s),
+        _ => return None,
+    })
+}
 
 fn value_request(method: Method, h: Handle) -> Request {
     match method {
@@ -39,58 +61,71 @@ fn reference_value(method: Method, board: &Board) -> String {
     }
 }
 
-/// Asks one method and compares it with the reference.
-fn ask_value(ctx: &mut Ctx<'_>, method: Method, h: Handle, board: &Board) -> Asked<()> {
-    let request = value_request(method, h);
+/// Value methods asked of one board, in order.
+struct ValuesAt {
+    asked: Vec<(Method, At)>,
+}
+
+/// Writes value requests about board `h`.
+fn ask_values(s: &mut Script, h: Handle, methods: &[Method]) -> ValuesAt {
+    ValuesAt { asked: methods.iter().map(|&method| (method, s.push(value_request(method, h)))).collect() }
+}
+
+/// Compares each answer with the reference's answer for `board`.
+fn judge_values(r: &Replies<'_>, values: &ValuesAt, board: &Board) -> Asked<()> {
+    values.asked.iter().try_for_each(|&(method, at)| judge_value(r, method, at, board))
+}
+
+/// Compares the answer to a value method with the reference's.
+fn judge_value(r: &Replies<'_>, method: Method, at: At, board: &Board) -> Asked<()> {
+    let (request, answer) = r.answer(at)?;
     let actual = match method {
-        Method::IsGoal => ask::boolean(ctx.session, &request)?.to_string(),
-        _ => ask::int(ctx.session, &request)?.to_string(),
+        Method::IsGoal => ask::boolean_of(request, answer)?.to_string(),
+        _ => ask::int_of(request, answer)?.to_string(),
     };
     judge::same_value(method_name(method), reference_value(method, board), actual)
         .map_err(|m| m.with_board("board", board).into())
 }
 
 /// A numeric or boolean method on one board.
-pub fn value(ctx: &mut Ctx<'_>, method: Method, trial: &Trial) -> TrialResult {
-    let h = ask::build(ctx.session, OWN, &trial.board)?;
-    ask_value(ctx, method, h, &trial.board)?;
-    ask::release(ctx.session, vec![h]);
-    Ok(vec![])
+fn value<'a>(method: Method, trial: &'a Trial, s: &mut Script) -> Judge<'a> {
+    let b = s.build(&trial.board);
+    let values = ask_values(s, b.handle(), &[method]);
+    Box::new(move |ctx, r| {
+        let h = r.handle(b)?;
+        judge_values(r, &values, &trial.board)?;
+        ask::release(ctx.session, vec![h]);
+        Ok(vec![])
+    })
 }
 
 /// `toString()` against the reference text.
-pub fn to_string(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
-    let h = ask::build(ctx.session, OWN, &trial.board)?;
-    let text = ask::text(ctx.session, h)?;
-    judge::to_string_matches(&trial.board, &text, ctx.policy.thresholds.strict_to_string)?;
-    ask::release(ctx.session, vec![h]);
-    Ok(vec![])
+fn to_string<'a>(trial: &'a Trial, s: &mut Script) -> Judge<'a> {
+    let b = s.build(&trial.board);
+    let text = s.text(b.handle());
+    Box::new(move |ctx, r| {
+        let h = r.handle(b)?;
+        judge::to_string_matches(&trial.board, &r.text(text)?, ctx.policy.thresholds.strict_to_string)?;
+        ask::release(ctx.session, vec![h]);
+        Ok(vec![])
+    })
 }
 
 /// `neighbors()` as a multiset of boards.
-pub fn neighbors(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
-    let h = ask::build(ctx.session, OWN, &trial.board)?;
-    let found = ask::neighbors(ctx.session, h)?;
-    let boards: Vec<Board> = found.iter().map(|(_, b)| b.clone()).collect();
-    judge::neighbors_match(&trial.board, &boards)?;
-    release_all(ctx, h, found);
-    Ok(vec![])
+fn neighbors<'a>(trial: &'a Trial, s: &mut Script) -> Judge<'a> {
+    let b = s.build(&trial.board);
+    let found = s.neighbors(b.handle());
+    Box::new(move |ctx, r| {
+        let h = r.handle(b)?;
+        let found = r.neighbors(ctx.session, found)?;
+        judge::neighbors_match(&trial.board, &boards_of(&found))?;
+        release_all(ctx, h, found);
+        Ok(vec![])
+    })
 }
 
-/// `neighbors()` of every neighbor.
-pub fn neighbors_of_neighbors(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
-    let h = ask::build(ctx.session, OWN, &trial.board)?;
-    let found = ask::neighbors(ctx.session, h)?;
-    let boards: Vec<Board> = found.iter().map(|(_, b)| b.clone()).collect();
-    judge::neighbors_match(&trial.board, &boards)?;
-    for (nh, nb) in &found {
-        let second = ask::neighbors(ctx.session, *nh)?;
-        let second_boards: Vec<Board> = second.iter().map(|(_, b)| b.clone()).collect();
-        judge::neighbors_match(nb, &second_boards).map_err(|m| m.with_board("the neighbor came from", &trial.board))?;
-        ask::release(ctx.session, second.into_iter().map(|(h, _)| h).collect());
-    }
-    release_all(ctx, h, found);
-    Ok(vec![])
+fn boards_of(found: &[(Handle, Board)]) -> Vec<Board> {
+    found.iter().map(|(_, b)| b.clone()).collect()
 }
 
 fn release_all(ctx: &mut Ctx<'_>, h: Handle, found: Vec<(Handle, Board)>) {
@@ -99,183 +134,219 @@ fn release_all(ctx: &mut Ctx<'_>, h: Handle, found: Vec<(Handle, Board)>) {
     ask::release(ctx.session, hs);
 }
 
-/// `twin()` is a legal twin and the original is unchanged.
-pub fn twin(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
-    let h = ask::build(ctx.session, OWN, &trial.board)?;
-    let t = ask::handle(ctx.session, &Request::Twin(h))?;
-    let twin = ask::read_board(ctx.session, t)?;
-    judge::twin_is_legal(&trial.board, &twin)?;
-    unchanged(ctx, h, &trial.board, "twin()")?;
-    ask::release(ctx.session, vec![h, t]);
-    Ok(vec![])
+/// `neighbors()` of every neighbor.
+fn neighbors_of_neighbors<'a>(trial: &'a Trial, s: &mut Script) -> Judge<'a> {
+    let b = s.build(&trial.board);
+    let first = s.neighbors(b.handle());
+    let second: Vec<NeighborsAt> = (0..super::script::NEIGHBOR_READS).map(|k| s.neighbors(first.nth(k))).collect();
+    Box::new(move |ctx, r| {
+        let h = r.handle(b)?;
+        let found = r.neighbors(ctx.session, first)?;
+        judge::neighbors_match(&trial.board, &boards_of(&found))?;
+        let mut made = Vec::new();
+        for (k, (nh, nb)) in found.iter().enumerate() {
+            let theirs = match second.get(k) {
+                Some(&at) => r.neighbors(ctx.session, at)?,
+                None => ask::neighbors(ctx.session, *nh)?,
+            };
+            judge::neighbors_match(nb, &boards_of(&theirs))
+                .map_err(|m| m.with_board("the neighbor came from", &trial.board))?;
+            made.extend(theirs.into_iter().map(|(h, _)| h));
+        }
+        ask::release(ctx.session, made);
+        release_all(ctx, h, found);
+        Ok(vec![])
+    })
 }
 
-/// Checks that a board still reads as `board` after `after` was called on it.
-fn unchanged(ctx: &mut Ctx<'_>, h: Handle, board: &Board, after: &str) -> Asked<()> {
-    let now = ask::read_board(ctx.session, h)?;
-    if &now != board {
+/// `twin()` is a legal twin and the original is unchanged.
+fn twin<'a>(trial: &'a Trial, s: &mut Script) -> Judge<'a> {
+    let b = s.build(&trial.board);
+    let t = s.push(Request::Twin(b.handle()));
+    let twin_text = s.text(t.handle());
+    let after = s.text(b.handle());
+    Box::new(move |ctx, r| {
+        let (h, th) = (r.handle(b)?, r.handle(t)?);
+        judge::twin_is_legal(&trial.board, &r.board(twin_text)?)?;
+        unchanged(&r.board(after)?, &trial.board, "twin()")?;
+        ask::release(ctx.session, vec![h, th]);
+        Ok(vec![])
+    })
+}
+
+/// Checks that a board read back as `now` is still `board` after `after` was called on it.
+fn unchanged(now: &Board, board: &Board, after: &str) -> Asked<()> {
+    if now != board {
         return mismatch(
             Mismatch::new(format!("the board changed after calling {after}"))
                 .with_board("before", board)
-                .with_board("after", &now),
+                .with_board("after", now),
         );
     }
     Ok(())
 }
 
 /// Two boards alive at once keep their own answers.
-pub fn two_boards(ctx: &mut Ctx<'_>, trial: &Trial, other: &Trial) -> TrialResult {
-    let a = ask::build(ctx.session, OWN, &trial.board)?;
-    let b = ask::build(ctx.session, OWN, &other.board)?;
+fn two_boards<'a>(trial: &'a Trial, other: &'a Trial, s: &mut Script) -> Judge<'a> {
+    let (a, b) = (s.build(&trial.board), s.build(&other.board));
+    let mut values = Vec::new();
     for method in [Method::Hamming, Method::Manhattan, Method::Dimension] {
-        ask_value(ctx, method, a, &trial.board)?;
-        ask_value(ctx, method, b, &other.board)?;
+        values.push((ask_values(s, a.handle(), &[method]), &trial.board));
+        values.push((ask_values(s, b.handle(), &[method]), &other.board));
     }
-    for (h, board) in [(a, &trial.board), (b, &other.board)] {
-        let text = ask::text(ctx.session, h)?;
-        judge::to_string_matches(board, &text, false)?;
-    }
-    ask::release(ctx.session, vec![a, b]);
-    Ok(vec![])
-}
-
-fn ask_equals(
-    ctx: &mut Ctx<'_>,
-    request: Request,
-    expected: bool,
-    what: &str,
-    a: &Board,
-    b: Option<&Board>,
-) -> Asked<()> {
-    let actual = ask::boolean(ctx.session, &request)?;
-    if actual == expected {
-        return Ok(());
-    }
-    let mut m = Mismatch::new(format!("{what} returned {actual}, expected {expected}")).with_board("a", a);
-    if let Some(b) = b {
-        m = m.with_board("b", b);
-    }
-    mismatch(m)
-}
-
-/// One property of `equals()`.
-pub fn equals(ctx: &mut Ctx<'_>, property: EqualsProperty, trial: &Trial, other: &Trial) -> TrialResult {
-    use EqualsProperty as P;
-    let board = &trial.board;
-    let a = ask::build(ctx.session, OWN, board)?;
-    let mut made = vec![a];
-    match property {
-        P::Reflexive => ask_equals(ctx, Request::Equals(a, a), true, "a.equals(a)", board, None)?,
-        P::Symmetric | P::Transitive | P::AsObject => {
-            let b = ask::build(ctx.session, OWN, board)?;
-            let c = ask::build(ctx.session, OWN, board)?;
-            made.extend([b, c]);
-            let (same, different) = (board, &board.twin());
-            let d = ask::build(ctx.session, OWN, different)?;
-            made.push(d);
-            match property {
-                P::Symmetric => {
-                    ask_equals(ctx, Request::Equals(a, b), true, "a.equals(b) for equal boards", same, Some(same))?;
-                    ask_equals(ctx, Request::Equals(b, a), true, "b.equals(a) for equal boards", same, Some(same))?;
-                    ask_equals(
-                        ctx,
-                        Request::Equals(a, d),
-                        false,
-                        "a.equals(b) for different boards",
-                        same,
-                        Some(different),
-                    )?;
-                    ask_equals(
-                        ctx,
-                        Request::Equals(d, a),
-                        false,
-                        "b.equals(a) for different boards",
-                        different,
-                        Some(same),
-                    )?;
-                }
-                P::Transitive => {
-                    ask_equals(ctx, Request::Equals(a, b), true, "a.equals(b)", same, Some(same))?;
-                    ask_equals(ctx, Request::Equals(b, c), true, "b.equals(c)", same, Some(same))?;
-                    ask_equals(
-                        ctx,
-                        Request::Equals(a, c),
-                        true,
-                        "a.equals(c) after a.equals(b) and b.equals(c)",
-                        same,
-                        Some(same),
-                    )?;
-                }
-                _ => {
-                    ask_equals(
-                        ctx,
-                        Request::EqualsAsObject(a, b),
-                        true,
-                        "a.equals((Object) b) for equal boards",
-                        same,
-                        Some(same),
-                    )?;
-                    ask_equals(
-                        ctx,
-                        Request::EqualsAsObject(a, d),
-                        false,
-                        "a.equals((Object) b) for different boards",
-                        same,
-                        Some(different),
-                    )?;
-                }
-            }
+    let texts = [(s.text(a.handle()), &trial.board), (s.text(b.handle()), &other.board)];
+    Box::new(move |ctx, r| {
+        let hs = vec![r.handle(a)?, r.handle(b)?];
+        for (asked, board) in &values {
+            judge_values(r, asked, board)?;
         }
-        P::Null => ask_equals(ctx, Request::EqualsNull(a), false, "a.equals(null)", board, None)?,
-        P::Foreign => ask_equals(ctx, Request::EqualsForeign(a), false, "a.equals(a String)", board, None)?,
+        for (text, board) in texts {
+            judge::to_string_matches(board, &r.text(text)?, false)?;
+        }
+        ask::release(ctx.session, hs);
+        Ok(vec![])
+    })
+}
+
+/// One `equals()` question: which boards (indexes into the boards built for the trial), asked how, and the
+/// answer the reference gives.
+struct EqualsQuestion {
+    form: EqualsForm,
+    a: usize,
+    b: usize,
+    expected: bool,
+    what: &'static str,
+}
+
+/// How `equals()` is called.
+#[derive(Clone, Copy)]
+enum EqualsForm {
+    Board,
+    AsObject,
+    Null,
+    Foreign,
+    Uncastable,
+}
+
+impl EqualsQuestion {
+    fn new(a: usize, b: usize, expected: bool, what: &'static str) -> Self {
+        EqualsQuestion { form: EqualsForm::Board, a, b, expected, what }
+    }
+
+    fn of_one(form: EqualsForm, expected: bool, what: &'static str) -> Self {
+        EqualsQuestion { form, a: 0, b: 0, expected, what }
+    }
+
+    fn request(&self, built: &[At]) -> Request {
+        let (a, b) = (built[self.a].handle(), built[self.b].handle());
+        match self.form {
+            EqualsForm::Board => Request::Equals(a, b),
+            EqualsForm::AsObject => Request::EqualsAsObject(a, b),
+            EqualsForm::Null => Request::EqualsNull(a),
+            EqualsForm::Foreign => Request::EqualsForeign(a),
+            EqualsForm::Uncastable => Request::EqualsUncastable(a),
+        }
+    }
+
+    /// Whether the question is about two boards (the report then shows both).
+    fn has_argument_board(&self) -> bool {
+        matches!(self.form, EqualsForm::Board | EqualsForm::AsObject)
+    }
+}
+
+/// The boards a property's questions are about (the first is the trial's board) and the questions.
+fn equals_questions(
+    property: EqualsProperty,
+    board: &Board,
+    other: &Board,
+) -> Result<(Vec<Board>, Vec<EqualsQuestion>), BoardError> {
+    use EqualsForm as F;
+    use EqualsProperty as P;
+    type Q = EqualsQuestion;
+    Ok(match property {
+        P::Reflexive => (vec![board.clone()], vec![Q::new(0, 0, true, "a.equals(a)")]),
+        P::Symmetric => (
+            // a, b: equal tiles; d: different tiles.
+            vec![board.clone(), board.clone(), board.twin()],
+            vec![
+                Q::new(0, 1, true, "a.equals(b) for equal boards"),
+                Q::new(1, 0, true, "b.equals(a) for equal boards"),
+                Q::new(0, 2, false, "a.equals(b) for different boards"),
+                Q::new(2, 0, false, "b.equals(a) for different boards"),
+            ],
+        ),
+        P::Transitive => (
+            vec![board.clone(), board.clone(), board.clone()],
+            vec![
+                Q::new(0, 1, true, "a.equals(b)"),
+                Q::new(1, 2, true, "b.equals(c)"),
+                Q::new(0, 2, true, "a.equals(c) after a.equals(b) and b.equals(c)"),
+            ],
+        ),
+        P::AsObject => (
+            vec![board.clone(), board.clone(), board.twin()],
+            vec![
+                Q { form: F::AsObject, ..Q::new(0, 1, true, "a.equals((Object) b) for equal boards") },
+                Q { form: F::AsObject, ..Q::new(0, 2, false, "a.equals((Object) b) for different boards") },
+            ],
+        ),
+        P::Null => (vec![board.clone()], vec![Q::of_one(F::Null, false, "a.equals(null)")]),
+        P::Foreign => (vec![board.clone()], vec![Q::of_one(F::Foreign, false, "a.equals(a String)")]),
         P::Uncastable => {
-            ask_equals(ctx, Request::EqualsUncastable(a), false, "a.equals(an object of another class)", board, None)?
+            (vec![board.clone()], vec![Q::of_one(F::Uncastable, false, "a.equals(an object of another class)")])
         }
         P::Random => {
             // Half the pairs (by the board's own manhattan parity) compare equal tiles, the rest two random boards.
-            let same_tiles = board.manhattan().is_multiple_of(2) || other.board == *board;
-            let b_board = if same_tiles { board.clone() } else { other.board.clone() };
-            let b = ask::build(ctx.session, OWN, &b_board)?;
-            made.push(b);
-            let expected = b_board == *board;
-            ask_equals(ctx, Request::Equals(a, b), expected, "a.equals(b)", board, Some(&b_board))?;
+            let same_tiles = board.manhattan().is_multiple_of(2) || other == board;
+            let b = if same_tiles { board.clone() } else { other.clone() };
+            let expected = b == *board;
+            (vec![board.clone(), b], vec![Q::new(0, 1, expected, "a.equals(b)")])
         }
         P::DifferentSizes => {
             let n = board.dimension();
             let other_n = if n == 2 { 3 } else { n - 1 };
-            let goal_a = Board::goal(n).map_err(|e| Mismatch::new(e.to_string()))?;
-            let goal_b = Board::goal(other_n).map_err(|e| Mismatch::new(e.to_string()))?;
-            let (ga, gb) = (ask::build(ctx.session, OWN, &goal_a)?, ask::build(ctx.session, OWN, &goal_b)?);
-            made.extend([ga, gb]);
-            ask_equals(
-                ctx,
-                Request::Equals(ga, gb),
-                false,
-                "a.equals(b) for boards of different sizes",
-                &goal_a,
-                Some(&goal_b),
-            )?;
-            ask_equals(
-                ctx,
-                Request::Equals(gb, ga),
-                false,
-                "b.equals(a) for boards of different sizes",
-                &goal_b,
-                Some(&goal_a),
-            )?;
+            let mut boards = vec![board.clone(), Board::goal(n)?, Board::goal(other_n)?];
+            let mut questions = vec![
+                Q::new(1, 2, false, "a.equals(b) for boards of different sizes"),
+                Q::new(2, 1, false, "b.equals(a) for boards of different sizes"),
+            ];
             if let Some(longer) = extended(board) {
                 // Same row-major tiles as far as the smaller board goes: catches an equals that compares
                 // only the tiles both boards have.
-                let lb = ask::build(ctx.session, OWN, &longer)?;
-                made.push(lb);
+                boards.push(longer);
                 let what = "a.equals(b) for boards of different sizes with the same leading tiles";
-                ask_equals(ctx, Request::Equals(a, lb), false, what, board, Some(&longer))?;
-                ask_equals(ctx, Request::Equals(lb, a), false, what, &longer, Some(board))?;
+                questions.extend([Q::new(0, 3, false, what), Q::new(3, 0, false, what)]);
+            }
+            (boards, questions)
+        }
+    })
+}
+
+/// One property of `equals()`: the boards are built, then the questions asked.
+fn equals<'a>(property: EqualsProperty, trial: &'a Trial, other: &'a Trial, s: &mut Script) -> Judge<'a> {
+    let (boards, questions) = match equals_questions(property, &trial.board, &other.board) {
+        Ok(planned) => planned,
+        Err(e) => return Box::new(move |_, _| mismatch(Mismatch::new(e.to_string()))),
+    };
+    let built: Vec<At> = boards.iter().map(|board| s.build(board)).collect();
+    let asked: Vec<At> = questions.iter().map(|q| s.push(q.request(&built))).collect();
+    Box::new(move |ctx, r| {
+        let hs = built.iter().map(|&at| r.handle(at)).collect::<Asked<Vec<_>>>()?;
+        for (question, &at) in questions.iter().zip(&asked) {
+            let actual = r.boolean(at)?;
+            if actual != question.expected {
+                let mut m =
+                    Mismatch::new(format!("{} returned {actual}, expected {}", question.what, question.expected))
+                        .with_board("a", &boards[question.a]);
+                if question.has_argument_board() {
+                    m = m.with_board("b", &boards[question.b]);
+                }
+                return mismatch(m);
             }
         }
-    }
-    ask::release(ctx.session, made);
-    Ok(vec![])
+        ask::release(ctx.session, hs);
+        Ok(vec![])
+    })
 }
 
 /// The (n+1)-by-(n+1) board whose row-major tiles start with `board`'s, followed by n²..(n+1)²−1.
@@ -287,115 +358,156 @@ fn extended(board: &Board) -> Option<Board> {
 }
 
 /// Changing the caller's array after construction must not change the board.
-pub fn immutable_array(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
+fn immutable_array<'a>(trial: &'a Trial, s: &mut Script) -> Judge<'a> {
     let board = &trial.board;
-    let tiles = Tiles { n: board.dimension(), tiles: board.tiles().map(|t| t as u32).collect() };
-    let h = ask::handle(ctx.session, &Request::BoardProbe { world: OWN, tiles })?;
-    for method in [Method::Hamming, Method::Manhattan, Method::IsGoal] {
-        ask_value(ctx, method, h, board)
+    let b = s.push(Request::BoardProbe { world: reference::protocol::World::Own, tiles: ask::tiles_of(board) });
+    let values = ask_values(s, b.handle(), &[Method::Hamming, Method::Manhattan, Method::IsGoal]);
+    let after = s.text(b.handle());
+    Box::new(move |ctx, r| {
+        let h = r.handle(b)?;
+        judge_values(r, &values, board)
             .map_err(|p| p.with_hint("the board was built from an array that the caller then changed"))?;
-    }
-    unchanged(ctx, h, board, "the caller changed the array it was built from")?;
-    ask::release(ctx.session, vec![h]);
-    Ok(vec![])
+        unchanged(&r.board(after)?, board, "the caller changed the array it was built from")?;
+        ask::release(ctx.session, vec![h]);
+        Ok(vec![])
+    })
 }
 
 /// Calling methods in different orders gives the same answers and leaves the board unchanged.
-pub fn immutable_call_order(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
+fn immutable_call_order<'a>(trial: &'a Trial, s: &mut Script) -> Judge<'a> {
     let board = &trial.board;
-    let h = ask::build(ctx.session, OWN, board)?;
-    let found = ask::neighbors(ctx.session, h)?;
-    unchanged(ctx, h, board, "neighbors()")?;
-    let t = ask::handle(ctx.session, &Request::Twin(h))?;
-    unchanged(ctx, h, board, "twin()")?;
-    for method in
-        [Method::Manhattan, Method::Hamming, Method::IsGoal, Method::Dimension, Method::Hamming, Method::Manhattan]
-    {
-        ask_value(ctx, method, h, board)?;
-    }
-    let again = ask::neighbors(ctx.session, h)?;
-    let boards: Vec<Board> = again.iter().map(|(_, b)| b.clone()).collect();
-    judge::neighbors_match(board, &boards).map_err(|m| m.with("(neighbors() called a second time)"))?;
-    let mut hs: Vec<Handle> = found.into_iter().chain(again).map(|(h, _)| h).collect();
-    hs.extend([h, t]);
-    ask::release(ctx.session, hs);
-    Ok(vec![])
+    let b = s.build(board);
+    let first = s.neighbors(b.handle());
+    let after_neighbors = s.text(b.handle());
+    let t = s.push(Request::Twin(b.handle()));
+    let after_twin = s.text(b.handle());
+    let methods =
+        [Method::Manhattan, Method::Hamming, Method::IsGoal, Method::Dimension, Method::Hamming, Method::Manhattan];
+    let values = ask_values(s, b.handle(), &methods);
+    let again = s.neighbors(b.handle());
+    Box::new(move |ctx, r| {
+        let h = r.handle(b)?;
+        let found = r.neighbors(ctx.session, first)?;
+        unchanged(&r.board(after_neighbors)?, board, "neighbors()")?;
+        let th = r.handle(t)?;
+        unchanged(&r.board(after_twin)?, board, "twin()")?;
+        judge_values(r, &values, board)?;
+        let again = r.neighbors(ctx.session, again)?;
+        judge::neighbors_match(board, &boards_of(&again)).map_err(|m| m.with("(neighbors() called a second time)"))?;
+        let mut hs: Vec<Handle> = found.into_iter().chain(again).map(|(h, _)| h).collect();
+        hs.extend([h, th]);
+        ask::release(ctx.session, hs);
+        Ok(vec![])
+    })
 }
 
 /// dimension, hamming, manhattan of the k-th neighbor and of the twin.
-pub fn kth_neighbor_and_twin(ctx: &mut Ctx<'_>, trial: &Trial, k: usize) -> TrialResult {
-    let h = ask::build(ctx.session, OWN, &trial.board)?;
-    let found = ask::neighbors(ctx.session, h)?;
-    let t = ask::handle(ctx.session, &Request::Twin(h))?;
-    let twin = ask::read_board(ctx.session, t)?;
-    let mut targets = vec![(t, twin, "the twin")];
-    if let Some((nh, nb)) = found.get(k % found.len().max(1)) {
-        targets.push((*nh, nb.clone(), "a neighbor"));
-    }
-    for (handle, board, which) in &targets {
-        for method in [Method::Dimension, Method::Hamming, Method::Manhattan] {
-            ask_value(ctx, method, *handle, board)
-                .map_err(|p| p.with_hint(&format!("asked of {which} of the board")))?;
+///
+/// The script assumes the reference's neighbor count to pick the k-th neighbor; a submission returning
+/// another count gets its actual k-th neighbor asked directly.
+fn kth_neighbor_and_twin<'a>(trial: &'a Trial, k: usize, s: &mut Script) -> Judge<'a> {
+    const METHODS: [Method; 3] = [Method::Dimension, Method::Hamming, Method::Manhattan];
+    let b = s.build(&trial.board);
+    let found = s.neighbors(b.handle());
+    let t = s.push(Request::Twin(b.handle()));
+    let twin_text = s.text(t.handle());
+    let twin_values = ask_values(s, t.handle(), &METHODS);
+    let expected_count = trial.board.neighbors().len();
+    let chosen = k % expected_count.max(1);
+    let neighbor_values = ask_values(s, found.nth(chosen), &METHODS);
+    Box::new(move |ctx, r| {
+        let h = r.handle(b)?;
+        let found = r.neighbors(ctx.session, found)?;
+        let th = r.handle(t)?;
+        let twin = r.board(twin_text)?;
+        judge_values(r, &twin_values, &twin).map_err(|p| p.with_hint("asked of the twin of the board"))?;
+        if let Some((nh, nb)) = found.get(k % found.len().max(1)) {
+            let judged = if found.len() == expected_count {
+                judge_values(r, &neighbor_values, nb)
+            } else {
+                ask_values_now(ctx, *nh, nb, &METHODS)
+            };
+            judged.map_err(|p| p.with_hint("asked of a neighbor of the board"))?;
         }
-    }
-    release_all(ctx, h, found);
-    ask::release(ctx.session, vec![t]);
-    Ok(vec![])
+        let mut hs: Vec<Handle> = found.into_iter().map(|(h, _)| h).collect();
+        hs.extend([h, th]);
+        ask::release(ctx.session, hs);
+        Ok(vec![])
+    })
+}
+
+/// Asks value methods of a board directly (outside the script) and judges them.
+fn ask_values_now(ctx: &mut Ctx<'_>, h: Handle, board: &Board, methods: &[Method]) -> Asked<()> {
+    let mut s = Script::new();
+    let values = ask_values(&mut s, h, methods);
+    let answers = ctx.session.call_each(s.requests());
+    judge_values(&Replies::new(&s, &answers), &values, board)
 }
 
 /// Neighbors: the count the blank's position gives, no duplicates, each exactly one slide away.
-pub fn neighbors_legal(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
-    let board = &trial.board;
-    let h = ask::build(ctx.session, OWN, board)?;
-    let found = ask::neighbors(ctx.session, h)?;
-    let expected = board.neighbors().len();
-    let (r, c) = board.blank();
-    if found.len() != expected {
-        return mismatch(
-            Mismatch::new(format!(
-                "neighbors() returned {} boards; with the blank at row {r}, column {c} there are {expected}",
-                found.len()
-            ))
-            .with_board("board", board),
-        );
-    }
-    for (i, (_, b)) in found.iter().enumerate() {
-        if found[..i].iter().any(|(_, earlier)| earlier == b) {
+fn neighbors_legal<'a>(trial: &'a Trial, s: &mut Script) -> Judge<'a> {
+    let b = s.build(&trial.board);
+    let found = s.neighbors(b.handle());
+    Box::new(move |ctx, r| {
+        let board = &trial.board;
+        let h = r.handle(b)?;
+        let found = r.neighbors(ctx.session, found)?;
+        let expected = board.neighbors().len();
+        let (row, col) = board.blank();
+        if found.len() != expected {
             return mismatch(
-                Mismatch::new(format!("neighbors() returned the same board twice (board {})", i + 1))
-                    .with_board("duplicate", b),
+                Mismatch::new(format!(
+                    "neighbors() returned {} boards; with the blank at row {row}, column {col} there are {expected}",
+                    found.len()
+                ))
+                .with_board("board", board),
             );
         }
-        if !judge::one_slide_apart(board, b) {
-            return mismatch(
-                Mismatch::new(format!("board {} of neighbors() is not one slide away", i + 1))
-                    .with_board("board", board)
-                    .with_board("returned", b),
-            );
+        for (i, (_, b)) in found.iter().enumerate() {
+            if found[..i].iter().any(|(_, earlier)| earlier == b) {
+                return mismatch(
+                    Mismatch::new(format!("neighbors() returned the same board twice (board {})", i + 1))
+                        .with_board("duplicate", b),
+                );
+            }
+            if !judge::one_slide_apart(board, b) {
+                return mismatch(
+                    Mismatch::new(format!("board {} of neighbors() is not one slide away", i + 1))
+                        .with_board("board", board)
+                        .with_board("returned", b),
+                );
+            }
         }
-    }
-    release_all(ctx, h, found);
-    Ok(vec![])
+        release_all(ctx, h, found);
+        Ok(vec![])
+    })
 }
 
 /// The twin is legal and the same on every call.
-pub fn twin_legal(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
-    let h = ask::build(ctx.session, OWN, &trial.board)?;
-    let mut twins = Vec::new();
-    let mut handles = vec![h];
-    for _ in 0..3 {
-        let t = ask::handle(ctx.session, &Request::Twin(h))?;
-        handles.push(t);
-        twins.push(ask::read_board(ctx.session, t)?);
-    }
-    judge::twin_is_legal(&trial.board, &twins[0])?;
-    if let Some(i) = twins.iter().position(|t| *t != twins[0]) {
-        return mismatch(
-            Mismatch::new(format!("twin() returned a different board on call {}", i + 1))
-                .with_board("first twin", &twins[0])
-                .with_board("later twin", &twins[i]),
-        );
-    }
-    ask::release(ctx.session, handles);
-    Ok(vec![])
+fn twin_legal<'a>(trial: &'a Trial, s: &mut Script) -> Judge<'a> {
+    let b = s.build(&trial.board);
+    let calls: Vec<(At, At)> = (0..3)
+        .map(|_| {
+            let t = s.push(Request::Twin(b.handle()));
+            (t, s.text(t.handle()))
+        })
+        .collect();
+    Box::new(move |ctx, r| {
+        let mut handles = vec![r.handle(b)?];
+        let mut twins = Vec::new();
+        for &(t, text) in &calls {
+            handles.push(r.handle(t)?);
+            twins.push(r.board(text)?);
+        }
+        judge::twin_is_legal(&trial.board, &twins[0])?;
+        if let Some(i) = twins.iter().position(|t| *t != twins[0]) {
+            return mismatch(
+                Mismatch::new(format!("twin() returned a different board on call {}", i + 1))
+                    .with_board("first twin", &twins[0])
+                    .with_board("later twin", &twins[i]),
+            );
+        }
+        ask::release(ctx.session, handles);
+        Ok(vec![])
+    })
 }

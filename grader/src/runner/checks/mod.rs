@@ -7,6 +7,7 @@
 
 mod board;
 mod perf;
+mod script;
 mod solver;
 
 use std::collections::HashMap;
@@ -82,6 +83,9 @@ pub fn run(ctx: &mut Ctx<'_>, test: &PlannedTest) -> Outcome {
     if let Some(outcome) = whole_test(ctx, check, test) {
         return outcome;
     }
+    if let Some(outcome) = scripted_test(ctx, check, test) {
+        return outcome;
+    }
     let total = test.trials.len();
     let mut rows = Vec::new();
     for (k, trial) in test.trials.iter().enumerate() {
@@ -93,6 +97,34 @@ pub fn run(ctx: &mut Ctx<'_>, test: &PlannedTest) -> Outcome {
         }
     }
     Outcome { status: Status::Passed, rows, message: String::new() }
+}
+
+/// Checks written as scripts (the Board checks): every trial's requests go out as one batch, then the trials
+/// are judged in order, stopping at the first that does not pass.
+fn scripted_test(ctx: &mut Ctx<'_>, check: Check, test: &PlannedTest) -> Option<Outcome> {
+    let trials = &test.trials;
+    let total = trials.len();
+    if total == 0 {
+        return None;
+    }
+    let mut s = script::Script::new();
+    let mut judges = Vec::with_capacity(total);
+    for (k, trial) in trials.iter().enumerate() {
+        judges.push(board::script(check, trial, &trials[(k + 1) % total], k, &mut s)?);
+    }
+    let answers = ctx.session.call_each(s.requests());
+    let replies = script::Replies::new(&s, &answers);
+    let mut rows = Vec::new();
+    for (k, judge) in judges.into_iter().enumerate() {
+        match judge(ctx, &replies) {
+            Ok(more) => rows.extend(more),
+            Err(problem) => {
+                let context = format!("failed on trial {} of {total}: {}", k + 1, trials[k].label);
+                return Some(verdict(problem, &rows, &context));
+            }
+        }
+    }
+    Some(Outcome { status: Status::Passed, rows, message: String::new() })
 }
 
 /// Checks judged over all trials at once (rather than trial by trial).
@@ -114,18 +146,6 @@ fn trial_of(ctx: &mut Ctx<'_>, check: Check, test: &PlannedTest, k: usize) -> Tr
     let trial = &test.trials[k];
     let next = &test.trials[(k + 1) % test.trials.len()];
     match check {
-        Check::BoardValue(method) => board::value(ctx, method, trial),
-        Check::ToString => board::to_string(ctx, trial),
-        Check::Neighbors => board::neighbors(ctx, trial),
-        Check::NeighborsOfNeighbors => board::neighbors_of_neighbors(ctx, trial),
-        Check::Twin => board::twin(ctx, trial),
-        Check::TwoBoards => board::two_boards(ctx, trial, next),
-        Check::Equals(property) => board::equals(ctx, property, trial, next),
-        Check::ImmutableArray => board::immutable_array(ctx, trial),
-        Check::ImmutableCallOrder => board::immutable_call_order(ctx, trial),
-        Check::KthNeighborAndTwin => board::kth_neighbor_and_twin(ctx, trial, k),
-        Check::NeighborsLegal => board::neighbors_legal(ctx, trial),
-        Check::TwinLegal => board::twin_legal(ctx, trial),
         Check::Solve => solver::solve(ctx, test.item.category, trial),
         Check::TwoSolvers => solver::two_solvers(ctx, trial, next),
         Check::IsSolvable => solver::is_solvable(ctx, trial),
@@ -137,9 +157,25 @@ fn trial_of(ctx: &mut Ctx<'_>, check: Check, test: &PlannedTest, k: usize) -> Tr
         Check::SolverMemory => perf::solver_memory(ctx, trial),
         Check::QueueMemory => perf::queue_memory(ctx, trial),
         Check::Timing(aspect) => perf::timing(ctx, aspect, trial),
-        // Judged as whole tests (`whole_test`) or by the build: reaching here is a grader bug, reported as an
-        // error rather than passed silently.
-        Check::BoardMemory | Check::NullBoard | Check::SameAnswersWhenRerun | Check::Compiles | Check::ApiSurface => {
+        // Judged as scripts (`scripted_test`), as whole tests (`whole_test`) or by the build: reaching here is
+        // a grader bug, reported as an error rather than passed silently.
+        Check::BoardValue(_)
+        | Check::ToString
+        | Check::Neighbors
+        | Check::NeighborsOfNeighbors
+        | Check::Twin
+        | Check::TwoBoards
+        | Check::Equals(_)
+        | Check::ImmutableArray
+        | Check::ImmutableCallOrder
+        | Check::KthNeighborAndTwin
+        | Check::NeighborsLegal
+        | Check::TwinLegal
+        | Check::BoardMemory
+        | Check::NullBoard
+        | Check::SameAnswersWhenRerun
+        | Check::Compiles
+        | Check::ApiSurface => {
             Err(Fault::Protocol(format!("{check:?} is not judged trial by trial (a grader bug)")).into())
         }
     }

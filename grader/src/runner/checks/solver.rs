@@ -2,7 +2,7 @@
 //! except the pair section, which runs in the `own` world.
 
 use fixtures::Expected;
-use reference::protocol::{Handle, Request, World};
+use reference::protocol::{Request, World};
 use reference::Board;
 
 use super::{mismatch, Ctx, TrialResult};
@@ -69,25 +69,16 @@ pub fn solve(ctx: &mut Ctx<'_>, category: Category, trial: &Trial) -> TrialResul
 
 /// Two solvers alive at once keep their own answers.
 pub fn two_solvers(ctx: &mut Ctx<'_>, trial: &Trial, other: &Trial) -> TrialResult {
-    let a = ask::build(ctx.session, REF, &trial.board)?;
-    let b = ask::build(ctx.session, REF, &other.board)?;
+    let [a, b] = ask::build_all(ctx.session, REF, [&trial.board, &other.board])?;
     let cpu = ctx.solve_cpu();
     let sa = ask::handle_within(ctx.session, &Request::Solver(a), cpu)?;
     let sb = ask::handle_within(ctx.session, &Request::Solver(b), cpu)?;
     for (solver, t) in [(sb, other), (sa, trial)] {
-        let seen = observe(ctx, solver)?;
+        let seen = ask::observe(ctx.session, solver)?;
         judge_solve(t, &seen).map_err(|p| p.with_hint("two Solver objects were alive at the same time"))?;
     }
     ask::release(ctx.session, vec![a, b, sa, sb]);
     Ok(vec![])
-}
-
-/// Asks an existing solver for its answers.
-fn observe(ctx: &mut Ctx<'_>, solver: Handle) -> Asked<SolveObservation> {
-    let moves = ask::int(ctx.session, &Request::Moves(solver))?;
-    let solvable = ask::boolean(ctx.session, &Request::IsSolvable(solver))?;
-    let solution = ask::solution(ctx.session, solver)?;
-    Ok(SolveObservation { moves, solvable, solution, counters: vec![], cpu: Default::default() })
 }
 
 /// isSolvable() is right (the parity rule decides where the fixture does not say).
@@ -148,8 +139,8 @@ pub fn call_order(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     let cpu = ctx.solve_cpu();
     let s = ask::handle_within(ctx.session, &Request::Solver(b), cpu)?;
     let first_solution = ask::solution(ctx.session, s)?;
-    let first = observe(ctx, s)?;
-    let again = observe(ctx, s)?;
+    let first = ask::observe(ctx.session, s)?;
+    let again = ask::observe(ctx.session, s)?;
     let seen = SolveObservation { solution: first_solution.clone(), ..first.clone() };
     judge_solve(trial, &seen).map_err(|p| p.with_hint("solution() was called before moves()"))?;
     for (name, later) in [("a second call", &first), ("a third call", &again)] {

@@ -1,0 +1,157 @@
+//! Trials written as scripts: every request of a trial written before any is answered, later requests naming
+//! the handles of earlier replies by position ([`At::handle`]), and a judge that reads the answers afterwards.
+//!
+//! A test's trials are concatenated into one script and sent with [`Session::call_each`], which pipelines it
+//! when the adapter resolves references: the program sees exactly the requests, in exactly the order, that
+//! trial-by-trial asking would send, but the grader stops paying a round trip per request. Judging then
+//! walks the trials in order and stops at the first failure, as before. Where a judge finds the submission
+//! strayed from what the script assumed (more than four neighbors, a neighbor count that moves the k-th
+//! neighbor), it asks the rest directly through [`ask`].
+
+use reference::protocol::{Handle, Request, World};
+use reference::Board;
+
+use super::Ctx;
+use crate::runner::ask::{self, Asked, Problem};
+use crate::runner::session::{Answer, Fault, Session};
+
+/// How many neighbors a script reads back speculatively: every legal board has at most four.
+pub const NEIGHBOR_READS: usize = 4;
+
+/// Requests written ahead of their answers.
+#[derive(Debug, Default)]
+pub struct Script {
+    requests: Vec<Request>,
+}
+
+/// The position of a request in a [`Script`].
+#[derive(Debug, Clone, Copy)]
+pub struct At(usize);
+
+impl At {
+    /// The (first) handle the request's reply will hold.
+    pub fn handle(self) -> Handle {
+        self.nth(0)
+    }
+
+    /// The `k`-th handle the request's reply will hold.
+    pub fn nth(self, k: usize) -> Handle {
+        Handle::Reply { request: self.0 as u64, index: k as u32 }
+    }
+}
+
+/// A `neighbors()` request and the speculative reads of the boards it returns.
+#[derive(Debug, Clone, Copy)]
+pub struct NeighborsAt {
+    call: At,
+    reads: [At; NEIGHBOR_READS],
+}
+
+impl NeighborsAt {
+    /// The `k`-th neighbor's handle.
+    pub fn nth(self, k: usize) -> Handle {
+        self.call.nth(k)
+    }
+}
+
+impl Script {
+    /// An empty script.
+    pub fn new() -> Script {
+        Script::default()
+    }
+
+    /// The requests so far.
+    pub fn requests(&self) -> &[Request] {
+        &self.requests
+    }
+
+    /// Appends a request.
+    pub fn push(&mut self, request: Request) -> At {
+        self.requests.push(request);
+        At(self.requests.len() - 1)
+    }
+
+    /// Builds `board` in the submission's own world.
+    pub fn build(&mut self, board: &Board) -> At {
+        self.push(Request::Board { world: World::Own, tiles: ask::tiles_of(board) })
+    }
+
+    /// `toString()` of a board.
+    pub fn text(&mut self, h: Handle) -> At {
+        self.push(Request::ToString(h))
+    }
+
+    /// `neighbors()` of a board, each neighbor read back through `toString()`.
+    pub fn neighbors(&mut self, h: Handle) -> NeighborsAt {
+        let call = self.push(Request::Neighbors(h));
+        NeighborsAt { call, reads: std::array::from_fn(|k| self.text(call.nth(k))) }
+    }
+}
+
+/// The answers to a script.
+pub struct Replies<'a> {
+    requests: &'a [Request],
+    answers: &'a [Result<Answer, Fault>],
+}
+
+impl<'a> Replies<'a> {
+    /// Pairs a script's requests with their answers.
+    pub fn new(script: &'a Script, answers: &'a [Result<Answer, Fault>]) -> Replies<'a> {
+        Replies { requests: &script.requests, answers }
+    }
+
+    /// The request at `at` and its answer, or the fault it met.
+    pub fn answer(&self, at: At) -> Asked<(&Request, &Answer)> {
+        match &self.answers[at.0] {
+            Ok(answer) => Ok((&self.requests[at.0], answer)),
+            Err(fault) => Err(Problem::Fault(fault.clone())),
+        }
+    }
+
+    /// The answer at `at` as one handle.
+    pub fn handle(&self, at: At) -> Asked<Handle> {
+        let (request, answer) = self.answer(at)?;
+        ask::handle_of(request, answer)
+    }
+
+    /// The answer at `at` as `COUNT HANDLE…`.
+    pub fn handles(&self, at: At) -> Asked<Vec<Handle>> {
+        let (request, answer) = self.answer(at)?;
+        ask::handles_of(request, answer)
+    }
+
+    /// The answer at `at` as a boolean.
+    pub fn boolean(&self, at: At) -> Asked<bool> {
+        let (request, answer) = self.answer(at)?;
+        ask::boolean_of(request, answer)
+    }
+
+    /// The answer at `at` as `toString()` text.
+    pub fn text(&self, at: At) -> Asked<String> {
+        Ok(reference::protocol::unescape(&self.answer(at)?.1.values))
+    }
+
+    /// The answer at `at` read as a board.
+    pub fn board(&self, at: At) -> Asked<Board> {
+        ask::board_of(self.answer(at)?.1)
+    }
+
+    /// The neighbors a script asked for, with their boards; boards beyond the speculative reads are asked
+    /// for directly.
+    pub fn neighbors(&self, session: &mut Session, at: NeighborsAt) -> Asked<Vec<(Handle, Board)>> {
+        let handles = self.handles(at.call)?;
+        let mut found = Vec::with_capacity(handles.len());
+        for (k, &h) in handles.iter().enumerate() {
+            let board = match at.reads.get(k) {
+                Some(&read) => self.board(read)?,
+                None => ask::read_board(session, h)?,
+            };
+            found.push((h, board));
+        }
+        Ok(found)
+    }
+}
+
+/// Judges one trial from its replies (asking more of the session only where the submission strayed from
+/// what the script assumed).
+pub type Judge<'a> = Box<dyn FnOnce(&mut Ctx<'_>, &Replies<'_>) -> super::TrialResult + 'a>;

@@ -1,0 +1,320 @@
+//! The grader's ends of a program's pipes.
+//!
+//! Stdin and stdout are driven from the calling thread with `poll(2)` on non-blocking descriptors: a protocol
+//! round trip is then one `write`, one `poll` and one `read`, with no thread hand-offs. (The first version
+//! pumped each pipe on its own thread; a grading run makes a hundred thousand round trips, and the two
+//! hand-offs per trip cost more CPU than the submission's own answers.) Because the grader writes only while
+//! it also reads, a program that stops reading cannot block it: unsent bytes wait in [`Conduit`] and go out
+//! whenever the pipe has room.
+//!
+//! Stderr is different: nobody waits on it, yet it must keep draining or a chatty program would block. It
+//! has a thread of its own feeding a bounded [`StderrCapture`].
+
+use std::io::{self, Read, Write};
+use std::os::fd::{AsRawFd, RawFd};
+use std::process::{ChildStderr, ChildStdin, ChildStdout};
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
+
+use super::process::CapturedOutput;
+
+/// How much is read from stdout at a time.
+const READ_CHUNK: usize = 64 << 10;
+
+/// What [`Conduit::next_line`] found.
+#[derive(Debug)]
+pub(super) enum StdoutEvent {
+    /// A line without its line ending (lossy UTF-8).
+    Line(String),
+    /// A line longer than the limit.
+    TooLong,
+    /// Stdout reached its end and every line was taken.
+    End,
+    /// The program's stdin closed while bytes for it were still unsent: it will never see them.
+    StdinClosed,
+    /// Nothing complete arrived within the wait.
+    Waiting,
+}
+
+/// A program's stdin and stdout, non-blocking, with the bytes not yet written and not yet taken as lines.
+#[derive(Debug)]
+pub(super) struct Conduit {
+    stdin: Option<ChildStdin>,
+    unsent: Vec<u8>,
+    stdout: ChildStdout,
+    stdout_open: bool,
+    chunk: Box<[u8]>,
+    received: Vec<u8>,
+    /// Where the next line starts in `received`.
+    start: usize,
+    /// How far from `start` is known to hold no newline.
+    scanned: usize,
+    max_line_bytes: usize,
+}
+
+impl Conduit {
+    /// Takes over the two pipes, making the grader's ends non-blocking.
+    pub fn new(stdin: ChildStdin, stdout: ChildStdout, max_line_bytes: usize) -> io::Result<Conduit> {
+        set_nonblocking(stdin.as_raw_fd())?;
+        set_nonblocking(stdout.as_raw_fd())?;
+        Ok(Conduit {
+            stdin: Some(stdin),
+            unsent: Vec::new(),
+            stdout,
+            stdout_open: true,
+            chunk: vec![0; READ_CHUNK].into_boxed_slice(),
+            received: Vec::new(),
+            start: 0,
+            scanned: 0,
+            max_line_bytes,
+        })
+    }
+
+    /// The longest stdout line accepted, in bytes.
+    pub fn max_line_bytes(&self) -> usize {
+        self.max_line_bytes
+    }
+
+    /// Queues bytes for stdin; they are written while the grader waits for a line (or by [`Self::flush`]).
+    /// Returns false, queuing nothing, once stdin is closed.
+    pub fn queue(&mut self, bytes: &[u8]) -> bool {
+        if self.stdin.is_none() {
+            return false;
+        }
+        self.unsent.extend_from_slice(bytes);
+        true
+    }
+
+    /// Closes stdin, dropping whatever was not written.
+    pub fn close_stdin(&mut self) {
+        self.stdin = None;
+        self.unsent = Vec::new();
+    }
+
+    /// Writes the unsent bytes within `wait`, reading (and dropping) stdout meanwhile so the program cannot
+    /// block on it. Returns whether everything went out; a closed stdin counts as done.
+    pub fn flush(&mut self, wait: Duration) -> io::Result<bool> {
+        let until = Instant::now() + wait;
+        loop {
+            if self.write_some() == Written::Closed {
+                self.unsent.clear();
+            }
+            if self.unsent.is_empty() {
+                return Ok(true);
+            }
+            let Some(left) = until.checked_duration_since(Instant::now()) else { return Ok(false) };
+            let ready = self.poll(left)?;
+            if ready.stdout {
+                self.read_some()?;
+                self.received.clear();
+                (self.start, self.scanned) = (0, 0);
+            }
+        }
+    }
+
+    /// The next stdout line, waiting up to `wait` for it while writing unsent stdin bytes.
+    pub fn next_line(&mut self, wait: Duration) -> io::Result<StdoutEvent> {
+        let until = Instant::now() + wait;
+        loop {
+            if let Some(event) = self.take_line() {
+                return Ok(event);
+            }
+            if self.write_some() == Written::Closed {
+                return Ok(StdoutEvent::StdinClosed);
+            }
+            let Some(left) = until.checked_duration_since(Instant::now()) else { return Ok(StdoutEvent::Waiting) };
+            if self.poll(left)?.stdout {
+                self.read_some()?;
+            }
+        }
+    }
+
+    /// A complete line (or the unterminated last one at the end of stdout), if one is buffered.
+    fn take_line(&mut self) -> Option<StdoutEvent> {
+        let pending = &self.received[self.start..];
+        let newline = pending[self.scanned..].iter().position(|&byte| byte == b'\n').map(|at| self.scanned + at);
+        let length = newline.unwrap_or(pending.len());
+        if length > self.max_line_bytes {
+            return Some(StdoutEvent::TooLong);
+        }
+        if newline.is_none() && self.stdout_open {
+            self.scanned = pending.len();
+            return None;
+        }
+        if pending.is_empty() {
+            return Some(StdoutEvent::End);
+        }
+        let line = decode(&pending[..length]);
+        self.start += length + usize::from(newline.is_some());
+        self.scanned = 0;
+        if self.start == self.received.len() {
+            self.received.clear();
+            self.start = 0;
+        }
+        Some(StdoutEvent::Line(line))
+    }
+
+    /// Writes what stdin accepts now.
+    fn write_some(&mut self) -> Written {
+        let Some(stdin) = self.stdin.as_mut() else {
+            return if self.unsent.is_empty() { Written::Done } else { Written::Closed };
+        };
+        let mut sent = 0;
+        while sent < self.unsent.len() {
+            match stdin.write(&self.unsent[sent..]) {
+                Ok(n) => sent += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
+                Err(_) => {
+                    // EPIPE: the program closed its stdin or ended.
+                    self.stdin = None;
+                    return Written::Closed;
+                }
+            }
+        }
+        self.unsent.drain(..sent);
+        Written::Done
+    }
+
+    /// Reads what stdout has now (one chunk); notes its end.
+    fn read_some(&mut self) -> io::Result<()> {
+        let read = loop {
+            match self.stdout.read(&mut self.chunk) {
+                Ok(0) => {
+                    self.stdout_open = false;
+                    return Ok(());
+                }
+                Ok(n) => break n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(()),
+                Err(e) => return Err(e),
+            }
+        };
+        if self.start > 0 && self.start * 2 >= self.received.len() {
+            self.received.drain(..self.start);
+            self.start = 0;
+        }
+        self.received.extend_from_slice(&self.chunk[..read]);
+        Ok(())
+    }
+
+    /// Waits up to `wait` until stdout has something (data or its end) or stdin has room for unsent bytes.
+    fn poll(&self, wait: Duration) -> io::Result<Ready> {
+        let mut fds = [
+            libc::pollfd { fd: self.stdout.as_raw_fd(), events: libc::POLLIN, revents: 0 },
+            libc::pollfd { fd: -1, events: libc::POLLOUT, revents: 0 },
+        ];
+        if let (Some(stdin), false) = (&self.stdin, self.unsent.is_empty()) {
+            fds[1].fd = stdin.as_raw_fd();
+        }
+        if !self.stdout_open {
+            fds[0].fd = -1;
+        }
+        // Round up, so a short wait still sleeps instead of spinning.
+        let millis = wait.as_nanos().div_ceil(1_000_000).min(i32::MAX as u128) as libc::c_int;
+        // SAFETY: `fds` is a valid array of two pollfd structs; negative fds are ignored by poll.
+        let ready = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, millis) };
+        if ready < 0 {
+            let error = io::Error::last_os_error();
+            return if error.kind() == io::ErrorKind::Interrupted { Ok(Ready::default()) } else { Err(error) };
+        }
+        let any = libc::POLLIN | libc::POLLOUT | libc::POLLHUP | libc::POLLERR;
+        Ok(Ready { stdout: fds[0].revents & any != 0 })
+    }
+}
+
+/// Whether [`Conduit::write_some`] could keep writing.
+#[derive(Debug, PartialEq, Eq)]
+enum Written {
+    Done,
+    Closed,
+}
+
+/// Which pipes [`Conduit::poll`] found ready (stdin's room is simply tried again).
+#[derive(Debug, Default)]
+struct Ready {
+    stdout: bool,
+}
+
+fn set_nonblocking(fd: RawFd) -> io::Result<()> {
+    // SAFETY: fcntl on a descriptor this process owns, with integer arguments only.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFL) };
+    // SAFETY: as above.
+    if flags < 0 || unsafe { libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK) } < 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+fn decode(line: &[u8]) -> String {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    String::from_utf8_lossy(line).into_owned()
+}
+
+/// Stderr kept up to a cap, counting what is dropped past it.
+#[derive(Debug)]
+pub(super) struct StderrCapture {
+    state: Mutex<CaptureState>,
+    ended: Condvar,
+}
+
+#[derive(Debug)]
+struct CaptureState {
+    kept: Vec<u8>,
+    dropped: u64,
+    cap: usize,
+    ended: bool,
+}
+
+impl StderrCapture {
+    /// An empty capture keeping at most `cap` bytes between takes.
+    pub fn new(cap: usize) -> Self {
+        let state = CaptureState { kept: Vec::new(), dropped: 0, cap, ended: false };
+        StderrCapture { state: Mutex::new(state), ended: Condvar::new() }
+    }
+
+    /// Drains `stderr` to its end, never blocking the writer on a full capture.
+    pub fn fill_from(&self, mut stderr: ChildStderr) {
+        let mut buffer = vec![0; 64 << 10];
+        loop {
+            match stderr.read(&mut buffer) {
+                Ok(0) => break,
+                Ok(n) => self.lock().keep(&buffer[..n]),
+                Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                Err(_) => break,
+            }
+        }
+        self.lock().ended = true;
+        self.ended.notify_all();
+    }
+
+    /// Waits up to `timeout` for stderr to reach its end.
+    pub fn wait_ended(&self, timeout: Duration) {
+        let state = self.lock();
+        let _ = self.ended.wait_timeout_while(state, timeout, |state| !state.ended);
+    }
+
+    /// Takes what was kept so far; the cap applies afresh from here.
+    pub fn take(&self) -> CapturedOutput {
+        let mut state = self.lock();
+        let kept = std::mem::take(&mut state.kept);
+        let dropped = std::mem::take(&mut state.dropped);
+        CapturedOutput {
+            text: String::from_utf8_lossy(&kept).into_owned(),
+            truncated: dropped > 0,
+            dropped_bytes: dropped,
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, CaptureState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl CaptureState {
+    fn keep(&mut self, bytes: &[u8]) {
+        let room = self.cap.saturating_sub(self.kept.len()).min(bytes.len());
+        self.kept.extend_from_slice(&bytes[..room]);
+        self.dropped += (bytes.len() - room) as u64;
+    }
+}
