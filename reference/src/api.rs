@@ -24,6 +24,13 @@ pub trait PuzzleBoard: Clone + PartialEq + fmt::Display + Sized {
     fn is_goal(&self) -> bool;
     /// All boards one slide away.
     fn neighbors(&self) -> Vec<Self>;
+    /// Appends [`neighbors`](PuzzleBoard::neighbors) to `out`: the same boards in the same order, and one
+    /// `neighbors()` call as far as counting goes. A fast path for a solver that reuses one buffer (the
+    /// reference solver); the default calls `neighbors()`, so a submission never needs to write it.
+    #[doc(hidden)]
+    fn neighbors_into(&self, out: &mut Vec<Self>) {
+        out.extend(self.neighbors());
+    }
     /// A board obtained by exchanging any pair of non-blank tiles.
     fn twin(&self) -> Self;
 }
@@ -60,6 +67,9 @@ impl PuzzleBoard for crate::Board {
     }
     fn neighbors(&self) -> Vec<Self> {
         crate::Board::neighbors(self)
+    }
+    fn neighbors_into(&self, out: &mut Vec<Self>) {
+        self.for_each_neighbor(|board| out.push(board));
     }
     fn twin(&self) -> Self {
         crate::Board::twin(self)

@@ -205,23 +205,28 @@ impl Board {
 
     /// Every board one slide away, the blank moving down, right, left, up (2, 3 or 4 boards).
     pub fn neighbors(&self) -> Vec<Board> {
-        let n = self.dimension();
-        let (row, col) = self.blank();
-        let blank = usize::from(self.blank);
         let mut out = Vec::with_capacity(4);
+        self.for_each_neighbor(|board| out.push(board));
+        out
+    }
+
+    /// Hands each of [`Board::neighbors`] to `f`, in the same order, without collecting them.
+    pub fn for_each_neighbor(&self, mut f: impl FnMut(Board)) {
+        let n = self.dimension();
+        let (row, col) = row_col(usize::from(self.blank), n);
+        let blank = usize::from(self.blank);
         if row + 1 < n {
-            out.push(self.slide(blank + n));
+            f(self.slide(blank + n));
         }
         if col + 1 < n {
-            out.push(self.slide(blank + 1));
+            f(self.slide(blank + 1));
         }
         if col > 0 {
-            out.push(self.slide(blank - 1));
+            f(self.slide(blank - 1));
         }
         if row > 0 {
-            out.push(self.slide(blank - n));
+            f(self.slide(blank - n));
         }
-        out
     }
 
     /// The board with the tiles at row-major positions 0 and 1 exchanged, or the last two if either of those
@@ -242,23 +247,45 @@ impl Board {
     }
 
     /// The board with the blank moved into position `to` (which holds a tile adjacent to the blank).
+    ///
+    /// This is the search's innermost operation (one call per board created), so boards kept inline get a
+    /// path that copies the 16 tile bytes and swaps two of them, with no per-tile dimension checks.
     fn slide(&self, to: usize) -> Board {
         let from = usize::from(self.blank);
-        let tile = self.get(to);
+        let (manhattan, hamming, tile) = if self.dimension() <= MAX_INLINE_DIMENSION {
+            // SAFETY: as in `bytes`.
+            let mut inline = unsafe { self.tiles.inline };
+            let tile = usize::from(inline[to]);
+            inline.swap(from, to);
+            let (manhattan, hamming) = self.after_slide(tile, from, to);
+            return Board { tiles: Storage { inline }, manhattan, hamming, blank: to as u16, n: self.n };
+        } else {
+            let tile = self.get(to);
+            let (manhattan, hamming) = self.after_slide(tile, from, to);
+            (manhattan, hamming, tile)
+        };
         let mut next = self.clone();
         next.set(from, tile);
         next.set(to, 0);
         next.blank = to as u16;
-        next.manhattan = self.manhattan - self.distance(tile, to) + self.distance(tile, from);
-        next.hamming = self.hamming - u32::from(tile != to + 1) + u32::from(tile != from + 1);
+        next.manhattan = manhattan;
+        next.hamming = hamming;
         next
+    }
+
+    /// Manhattan and Hamming distances after `tile` slides from `to` into the blank at `from`.
+    fn after_slide(&self, tile: usize, from: usize, to: usize) -> (u32, u32) {
+        let manhattan = self.manhattan - self.distance(tile, to) + self.distance(tile, from);
+        let hamming = self.hamming - u32::from(tile != to + 1) + u32::from(tile != from + 1);
+        (manhattan, hamming)
     }
 
     /// Manhattan distance of tile `tile` (non-zero) at index `at` from its goal index.
     fn distance(&self, tile: usize, at: usize) -> u32 {
         let n = self.dimension();
-        let goal = tile - 1;
-        ((at / n).abs_diff(goal / n) + (at % n).abs_diff(goal % n)) as u32
+        let (at_row, at_col) = row_col(at, n);
+        let (goal_row, goal_col) = row_col(tile - 1, n);
+        (at_row.abs_diff(goal_row) + at_col.abs_diff(goal_col)) as u32
     }
 
     fn len(&self) -> usize {
@@ -318,6 +345,30 @@ impl Board {
     }
 }
 
+/// `(index / n, index % n)`, from a table for the small boards the search spends its time on (a division
+/// costs more than the rest of a slide).
+fn row_col(index: usize, n: usize) -> (usize, usize) {
+    const fn table() -> [[(u8, u8); 16]; 5] {
+        let mut table = [[(0, 0); 16]; 5];
+        let mut n = 2;
+        while n <= 4 {
+            let mut i = 0;
+            while i < 16 {
+                table[n][i] = ((i / n) as u8, (i % n) as u8);
+                i += 1;
+            }
+            n += 1;
+        }
+        table
+    }
+    static SMALL: [[(u8, u8); 16]; 5] = table();
+    if n <= MAX_INLINE_DIMENSION && index < 16 {
+        let (row, col) = SMALL[n][index];
+        return (usize::from(row), usize::from(col));
+    }
+    (index / n, index % n)
+}
+
 fn check_dimension(n: usize) -> Result<(), BoardError> {
     if (MIN_DIMENSION..=MAX_DIMENSION).contains(&n) {
         Ok(())
@@ -354,7 +405,16 @@ unsafe impl Sync for Board {}
 
 impl PartialEq for Board {
     fn eq(&self, other: &Board) -> bool {
-        self.n == other.n && self.tile_bytes() == other.tile_bytes()
+        if self.n != other.n {
+            return false;
+        }
+        if self.dimension() <= MAX_INLINE_DIMENSION {
+            // SAFETY: as in `bytes`. The bytes past n² are zero in every inline board (built zeroed, and only
+            // tiles are ever written), so the whole arrays compare like the tiles: one 16-byte comparison,
+            // which is most of the A* search's equality checks.
+            return unsafe { self.tiles.inline == other.tiles.inline };
+        }
+        self.tile_bytes() == other.tile_bytes()
     }
 }
 

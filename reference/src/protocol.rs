@@ -610,4 +610,37 @@ mod tests {
         assert!(Reply::decode("hello world").is_err());
         assert!(Request::decode("1 board own 2 1 2 3").is_err());
     }
+
+    #[test]
+    fn references_resolve_to_the_handles_of_earlier_replies() {
+        let mut replies = ReplyHandles::default();
+        replies.record(7, "3 b2 b3 b4");
+        replies.record(8, "s9 1904");
+        replies.record(9, "none");
+        assert_eq!("@7.2".parse::<Handle>().unwrap(), Handle::Reply { request: 7, index: 2 });
+        assert_eq!(replies.resolve(Handle::Reply { request: 7, index: 2 }).unwrap(), Handle::Board(4));
+        assert_eq!(replies.resolve(Handle::Reply { request: 8, index: 0 }).unwrap(), Handle::Solver(9));
+        assert_eq!(replies.resolve(Handle::Board(5)).unwrap(), Handle::Board(5));
+        let past_the_end = replies.resolve(Handle::Reply { request: 7, index: 3 }).unwrap_err();
+        assert_eq!(past_the_end.0, "@7.3 refers to handle 3 of request 7, which returned 3");
+        assert!(replies.resolve(Handle::Reply { request: 9, index: 0 }).is_err(), "`none` holds no handle");
+        assert!(replies.resolve(Handle::Reply { request: 6, index: 0 }).unwrap_err().0.contains("no handles"));
+        replies.record(7 + ReplyHandles::WINDOW, "b1");
+        assert!(replies.resolve(Handle::Reply { request: 7, index: 0 }).is_err(), "too old");
+        assert!("@7".parse::<Handle>().is_err() && "@x.1".parse::<Handle>().is_err());
+    }
+
+    #[test]
+    fn handles_mut_reaches_every_handle_argument() {
+        let mut request = Request::Equals(Handle::Board(1), Handle::Reply { request: 3, index: 1 });
+        assert_eq!(request.handles_mut().len(), 2);
+        let mut release = Request::Release(vec![Handle::Board(1), Handle::Board(2), Handle::Solver(3)]);
+        release.handles_mut().into_iter().for_each(|h| *h = Handle::Board(0));
+        assert_eq!(release, Request::Release(vec![Handle::Board(0); 3]));
+        assert!(Request::Board { world: World::Own, tiles: Tiles { n: 2, tiles: vec![1, 2, 3, 0] } }
+            .handles_mut()
+            .is_empty());
+        assert!(Request::Neighbors(Handle::Board(1)).returns_handles());
+        assert!(!Request::ToString(Handle::Board(1)).returns_handles());
+    }
 }

@@ -11,11 +11,44 @@ use std::cmp::Ordering;
 
 use crate::{MinPQ, PuzzleBoard, PuzzleSolver};
 
-/// One A* search node; `previous` indexes the search's arena.
+/// One A* search node; `previous` indexes the search's arena ([`NO_NODE`] for the initial node).
 struct Node<B> {
     board: B,
     moves: u32,
-    previous: Option<u32>,
+    previous: u32,
+}
+
+/// The `previous` of a search's initial node (an `Option<u32>` would make every node 8 bytes larger).
+const NO_NODE: u32 = u32::MAX;
+
+/// Search nodes in fixed-size chunks: growing never moves the nodes already made (a doubling `Vec` copied
+/// every node again at each growth, and briefly needed twice the memory).
+struct Arena<B> {
+    chunks: Vec<Vec<Node<B>>>,
+    len: u32,
+}
+
+impl<B> Arena<B> {
+    const CHUNK_BITS: u32 = 16;
+    const CHUNK: usize = 1 << Self::CHUNK_BITS;
+
+    fn new() -> Arena<B> {
+        Arena { chunks: Vec::new(), len: 0 }
+    }
+
+    /// Stores a node and returns its index.
+    fn push(&mut self, node: Node<B>) -> u32 {
+        if self.chunks.last().is_none_or(|chunk| chunk.len() == Self::CHUNK) {
+            self.chunks.push(Vec::with_capacity(Self::CHUNK));
+        }
+        self.chunks.last_mut().expect("a chunk with room was just ensured").push(node);
+        self.len += 1;
+        self.len - 1
+    }
+
+    fn get(&self, index: u32) -> &Node<B> {
+        &self.chunks[(index >> Self::CHUNK_BITS) as usize][index as usize & (Self::CHUNK - 1)]
+    }
 }
 
 /// A queue entry: a node's index, ordered by its cached priority only (moves + manhattan, no tie-break).
@@ -49,20 +82,21 @@ impl Ord for Entry {
 /// unchanged.
 struct Search<B: PuzzleBoard> {
     queue: MinPQ<Entry>,
-    nodes: Vec<Node<B>>,
+    nodes: Arena<B>,
+    /// The neighbors of the node being expanded (one buffer for the whole search).
+    scratch: Vec<B>,
 }
 
 impl<B: PuzzleBoard> Search<B> {
     fn new(initial: B) -> Search<B> {
-        let mut search = Search { queue: MinPQ::new(), nodes: Vec::new() };
-        search.add(initial, 0, None);
+        let mut search = Search { queue: MinPQ::new(), nodes: Arena::new(), scratch: Vec::with_capacity(4) };
+        search.add(initial, 0, NO_NODE);
         search
     }
 
-    fn add(&mut self, board: B, moves: u32, previous: Option<u32>) {
+    fn add(&mut self, board: B, moves: u32, previous: u32) {
         let priority = moves + board.manhattan();
-        let node = self.nodes.len() as u32;
-        self.nodes.push(Node { board, moves, previous });
+        let node = self.nodes.push(Node { board, moves, previous });
         self.queue.insert(Entry { priority, node });
     }
 
@@ -70,30 +104,32 @@ impl<B: PuzzleBoard> Search<B> {
     /// `None`. An exhausted queue (only possible for a board with no neighbors) also returns `None`.
     fn step(&mut self) -> Option<u32> {
         let Entry { node: index, .. } = self.queue.del_min()?;
-        let node = &self.nodes[index as usize];
+        let node = self.nodes.get(index);
         if node.board.is_goal() {
             return Some(index);
         }
         let moves = node.moves + 1;
         let previous = node.previous;
-        for board in node.board.neighbors() {
-            if let Some(previous) = previous {
-                if board == self.nodes[previous as usize].board {
-                    continue;
-                }
+        let mut neighbors = std::mem::take(&mut self.scratch);
+        node.board.neighbors_into(&mut neighbors);
+        for board in neighbors.drain(..) {
+            if previous != NO_NODE && board == self.nodes.get(previous).board {
+                continue;
             }
-            self.add(board, moves, Some(index));
+            self.add(board, moves, index);
         }
+        self.scratch = neighbors;
         None
     }
 
     /// The boards from the initial board to node `goal`, following `previous` links.
     fn path_to(&self, goal: u32) -> Vec<B> {
-        let mut path = Vec::with_capacity(self.nodes[goal as usize].moves as usize + 1);
-        let mut at = Some(goal);
-        while let Some(i) = at {
-            path.push(self.nodes[i as usize].board.clone());
-            at = self.nodes[i as usize].previous;
+        let mut path = Vec::with_capacity(self.nodes.get(goal).moves as usize + 1);
+        let mut at = goal;
+        while at != NO_NODE {
+            let node = self.nodes.get(at);
+            path.push(node.board.clone());
+            at = node.previous;
         }
         path.reverse();
         path

@@ -114,13 +114,20 @@ impl PuzzleBoard for CountingBoard {
         self.board.manhattan() == 0
     }
     fn neighbors(&self) -> Vec<Self> {
-        let boards = self.board.neighbors();
+        let mut out = Vec::with_capacity(4);
+        self.neighbors_into(&mut out);
+        out
+    }
+    fn neighbors_into(&self, out: &mut Vec<Self>) {
+        let before = out.len();
+        self.board.for_each_neighbor(|board| {
+            out.push(CountingBoard { board, id: next_id(), parent: self.id, grandparent: self.parent })
+        });
+        let made = (out.len() - before) as u64;
         update(|c| {
             c.board_neighbors += 1;
-            c.board_constructed += boards.len() as u64;
+            c.board_constructed += made;
         });
-        let lineage = |board| CountingBoard { board, id: next_id(), parent: self.id, grandparent: self.parent };
-        boards.into_iter().map(lineage).collect()
     }
     fn twin(&self) -> Self {
         update(|c| c.board_twin += 1);
