@@ -18,6 +18,8 @@ use std::time::{Duration, Instant};
 
 use super::process::CapturedOutput;
 
+/// Queued stdin bytes past which [`Conduit::queue`] starts writing at once.
+const EAGER_WRITE_BYTES: usize = 16 << 10;
 /// How much is read from stdout at a time.
 const READ_CHUNK: usize = 64 << 10;
 
@@ -82,6 +84,11 @@ impl Conduit {
             return false;
         }
         self.unsent.extend_from_slice(bytes);
+        if self.unsent.len() >= EAGER_WRITE_BYTES {
+            // A long batch starts going out while the grader is still writing it, so the program works
+            // in parallel instead of waiting for the whole batch. A full pipe just leaves the rest queued.
+            self.write_some();
+        }
         true
     }
 
@@ -248,7 +255,10 @@ fn set_nonblocking(fd: RawFd) -> io::Result<()> {
 
 fn decode(line: &[u8]) -> String {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
-    String::from_utf8_lossy(line).into_owned()
+    match std::str::from_utf8(line) {
+        Ok(text) => text.to_owned(),
+        Err(_) => String::from_utf8_lossy(line).into_owned(),
+    }
 }
 
 /// Stderr kept up to a cap, counting what is dropped past it.

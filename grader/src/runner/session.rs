@@ -219,6 +219,8 @@ impl Session {
         }
         if let Some(mut process) = self.process.take() {
             let _ = process.wait_exit(Duration::from_secs(2));
+            // Everything it wrote to stderr up to its exit (the capture thread may still be draining).
+            self.append_output(process.take_output());
         }
     }
 
@@ -520,6 +522,7 @@ mod tests {
         assert_eq!(s.call(&Request::Counters), Err(Fault::Exception { kind: "panic".into(), message: "boom".into() }));
         assert!(s.call(&Request::Counters).is_ok());
         assert_eq!(s.starts(), 1);
+        s.finish();
         assert!(s.take_output().0.contains("debug"));
     }
 
@@ -530,5 +533,48 @@ mod tests {
             Err(Fault::Startup(why)) => assert!(why.contains("version `9`"), "{why}"),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn without_refs_the_session_substitutes_handles_and_sends_one_at_a_time() {
+        let body = format!(
+            "{HELLO} read l; echo '1 ok 0 b5'; read l; \
+             if [ \"$l\" = '2 to_string b5' ]; then echo '2 ok 0 yes'; else echo \"2 err protocol 0 got $l\"; fi; \
+             read l; echo \"3 err protocol 0 got $l\""
+        );
+        let mut s = Session::new(script(&body), limits());
+        let requests = [
+            Request::Twin(Handle::Board(1)),
+            Request::ToString(Handle::Reply { request: 0, index: 0 }),
+            Request::ToString(Handle::Reply { request: 0, index: 1 }),
+        ];
+        let results = s.call_each(&requests);
+        assert_eq!(results[0].as_ref().unwrap().values, "b5");
+        assert_eq!(results[1].as_ref().unwrap().values, "yes");
+        match &results[2] {
+            Err(Fault::Protocol(why)) => assert!(why.contains("returned 1 handles"), "{why}"),
+            other => panic!("a reference past the reply's handles is not sent: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn with_refs_a_batch_is_pipelined_with_references_renumbered_to_request_ids() {
+        // The program reads both requests before answering either: only a pipelined batch gets replies.
+        let body = "read l; echo '0 ok 0 1 sh refs'; read a; read b; echo '1 ok 0 b5'; \
+                    if [ \"$b\" = '2 to_string @1.0' ]; then echo '2 ok 0 yes'; else echo \"2 err protocol 0 $b\"; fi";
+        let mut s = Session::new(script(body), limits());
+        let requests = [Request::Twin(Handle::Board(1)), Request::ToString(Handle::Reply { request: 0, index: 0 })];
+        let results = s.call_each(&requests);
+        assert_eq!(results[1].as_ref().unwrap().values, "yes", "{results:?}");
+    }
+
+    #[test]
+    fn a_lost_process_fails_the_rest_of_the_batch() {
+        let body = "read l; echo '0 ok 0 1 sh refs'; read a; read b; read c; echo '1 ok 0 b5'; kill -KILL $$";
+        let mut s = Session::new(script(body), limits());
+        let requests = [Request::Twin(Handle::Board(1)), Request::Counters, Request::Counters];
+        let results = s.call_each(&requests);
+        assert!(results[0].is_ok());
+        assert!(matches!((&results[1], &results[2]), (Err(Fault::Crashed(_)), Err(Fault::Crashed(_)))), "{results:?}");
     }
 }
