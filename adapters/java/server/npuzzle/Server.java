@@ -18,9 +18,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The Java side of the submission protocol (specs/protocol.md): reads requests on standard input, calls
@@ -31,6 +33,10 @@ import java.util.Map;
  * Board and the student's Solver compiled against it. Everything the student prints goes to standard
  * error: System.out is pointed at System.err before any student class is loaded, and replies are written
  * to the process's real standard output. Requests run one at a time on a thread with a large stack.
+ *
+ * The grader may pipeline requests (we announce `refs`): several lines can be waiting on standard input
+ * before the first reply goes out. They are still read, handled and answered one by one, in order, and a
+ * handle argument may be a reference `@ID.K` to the K-th handle an earlier reply returned.
  *
  * Usage: java -javaagent:agent.jar -cp CLASSES npuzzle.Server --own DIR --ref DIR [--ref-error FILE]
  */
@@ -44,11 +50,23 @@ public final class Server {
     private static final long STACK_BYTES = Long.getLong("npuzzle.stackMb", 64) << 20;
     /** The most objects the lazy deep-size walk of the queues visits before giving up (reporting 0). */
     private static final long QUEUE_WALK_BUDGET = 1_000_000;
+    /** How many request IDs back a reference `@ID.K` may reach (the protocol asks for at least 65,536). */
+    private static final long REPLY_WINDOW = 1 << 16;
+    /** Verbs whose `ok` reply holds handles that later requests may refer to. */
+    private static final Set<String> RETURNS_HANDLES = Set.of(
+            "board", "board_probe", "neighbors", "twin", "solver", "solver_null", "solution", "memory_solver");
+    /** Verbs whose arguments are all handles, so any of them may be a reference. */
+    private static final Set<String> TAKES_HANDLES = Set.of(
+            "dimension", "hamming", "manhattan", "to_string", "is_goal", "equals", "equals_as_object",
+            "equals_null", "equals_foreign", "equals_uncastable", "neighbors", "twin", "release", "solver",
+            "is_solvable", "moves", "solution", "memory_solver");
 
     private final World own;
     private final World ref;
     private final Map<String, Obj> objects = new HashMap<>();
     private long nextHandle = 1;
+    /** The handles in the `ok` replies to recent requests that return handles, by request ID. */
+    private final Map<Long, String[]> replyHandles = new HashMap<>();
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private final boolean cpuSupported;
 
@@ -104,6 +122,11 @@ public final class Server {
         System.exit(status[0]);
     }
 
+    /**
+     * Answers requests in order until `bye` or the end of input. Pipelined requests simply wait in `in`,
+     * the one reader of the protocol's standard input for the whole process, so its buffering loses none of
+     * them; each reply is flushed before the next request is read, so the grader sees it at once.
+     */
     private int serve(BufferedReader in, Writer out) {
         try {
             String line;
@@ -171,11 +194,18 @@ public final class Server {
         String verb = tokens[1];
         String[] args = new String[tokens.length - 2];
         System.arraycopy(tokens, 2, args, 0, args.length);
+        try {
+            // before the clock starts, as in the Rust harness: a bad reference runs no code (CPU 0)
+            if (TAKES_HANDLES.contains(verb)) resolveReferences(args);
+        } catch (Refusal r) {
+            return new Reply(id + " err protocol 0 " + escape(r.getMessage()), false);
+        }
 
         long start = cpuNow();
         String outcome;
         try {
             String values = handle(verb, args);
+            if (RETURNS_HANDLES.contains(verb)) recordHandles(id, values);
             outcome = values.isEmpty() ? "ok " + elapsed(start) : "ok " + elapsed(start) + " " + values;
         } catch (Refusal r) {
             outcome = "err " + (r.unsupported ? "unsupported " : "protocol ") + elapsed(start) + " " + escape(r.getMessage());
@@ -210,7 +240,7 @@ public final class Server {
                 }
                 if (version != VERSION) throw protocol("unsupported version " + version);
                 String memory = DeepSize.available() ? " memory" : "";
-                return VERSION + " java ref_world counters" + memory + " null foreign api_check";
+                return VERSION + " java ref_world counters refs" + memory + " null foreign api_check";
             }
             case "board":
             case "board_probe":
@@ -403,7 +433,21 @@ public final class Server {
                 }
             }
         }
-        throw protocol("`" + token + "` is not a handle (expected b<number> or s<number>)");
+        throw notAHandle(token);
+    }
+
+    /** Whether a reply token is a handle (rather than a count, a byte size or `none`). */
+    private static boolean isHandle(String token) {
+        try {
+            handle(token);
+            return true;
+        } catch (Refusal e) {
+            return false;
+        }
+    }
+
+    private static Refusal notAHandle(String token) {
+        return protocol("`" + token + "` is not a handle (expected b<number>, s<number> or @<id>.<index>)");
     }
 
     private Obj lookup(String token) throws Refusal {
@@ -423,6 +467,56 @@ public final class Server {
         Obj o = lookup(token);
         if (o.board) throw protocol(handle(token) + " is not a solver");
         return o;
+    }
+
+    // ------------------------------------------------------------------ references to earlier replies
+
+    /**
+     * Remembers the handle tokens of the `ok` reply to request `id` (`none` from solution() leaves none), and
+     * forgets request `id - REPLY_WINDOW`: IDs increase, so the table keeps only the latest window.
+     */
+    private void recordHandles(long id, String values) {
+        replyHandles.put(id, Arrays.stream(values.split(" ")).filter(Server::isHandle).toArray(String[]::new));
+        if (id >= REPLY_WINDOW) replyHandles.remove(id - REPLY_WINDOW);
+    }
+
+    /** Replaces every reference `@ID.K` among `args` with the handle it names. */
+    private void resolveReferences(String[] args) throws Refusal {
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].startsWith("@")) args[i] = resolve(args[i]);
+        }
+    }
+
+    /** The K-th handle in the reply to request ID, or a protocol error naming what is missing. */
+    private String resolve(String token) throws Refusal {
+        int dot = token.indexOf('.');
+        if (dot < 0) throw notAHandle(token);
+        long request = unsigned(token, token.substring(1, dot), -1L); // any u64, as the grader's IDs
+        long index = unsigned(token, token.substring(dot + 1), 0xFFFF_FFFFL); // a u32, as in the Rust harness
+        String reference = "@" + Long.toUnsignedString(request) + "." + index;
+        String[] handles = replyHandles.get(request);
+        if (handles == null) {
+            throw protocol(reference + " refers to request " + Long.toUnsignedString(request)
+                    + ", which returned no handles (or is too old)");
+        }
+        if (index >= handles.length) {
+            throw protocol(reference + " refers to handle " + index + " of request " + Long.toUnsignedString(request)
+                    + ", which returned " + handles.length);
+        }
+        return handles[(int) index];
+    }
+
+    /** The value of `digits` if it is a decimal number no larger than `max` (unsigned), else `token` is bad. */
+    private static long unsigned(String token, String digits, long max) throws Refusal {
+        if (!digits.isEmpty() && digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
+            try {
+                long value = Long.parseUnsignedLong(digits);
+                if (Long.compareUnsigned(value, max) <= 0) return value;
+            } catch (NumberFormatException e) {
+                // too large: falls through
+            }
+        }
+        throw notAHandle(token);
     }
 
     // ------------------------------------------------------------------ argument parsing
