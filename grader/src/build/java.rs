@@ -647,11 +647,14 @@ mod tests {
         let build = build_java(&gallery("valid"), &work(), 256).unwrap();
         let mut c = Conversation::start(build);
         let hello = c.ask("hello 1");
-        assert_eq!(hello, "ok 1 java ref_world counters memory null foreign api_check");
+        assert_eq!(hello, "ok 1 java ref_world counters refs memory null foreign api_check");
         assert_eq!(c.ask("board own 3 8 1 3 4 0 2 7 6 5"), "ok b1");
         assert_eq!(c.ask("manhattan b1"), "ok 10");
         assert_eq!(c.ask("to_string b1"), r"ok 3\n 8  1  3 \n 4  0  2 \n 7  6  5 \n");
         assert_eq!(c.ask("neighbors b1"), "ok 4 b2 b3 b4 b5");
+        // Request 4 was `neighbors`: references name the handles of its reply.
+        assert_eq!(c.ask("manhattan @4.3"), c.ask("manhattan b5"));
+        assert_eq!(c.ask("hamming @4.4"), "err protocol @4.4 refers to handle 4 of request 4, which returned 4");
         assert_eq!(c.ask("equals_null b1"), "ok false");
         assert_eq!(c.ask("equals_foreign b1"), "ok false");
         assert_eq!(c.ask("equals_uncastable b1"), "ok false");
