@@ -102,6 +102,8 @@ impl FromStr for Handle {
 #[derive(Debug, Default)]
 pub struct ReplyHandles {
     by_request: std::collections::HashMap<u64, Vec<Handle>>,
+    /// The keys of `by_request` in the order they were recorded (increasing), for eviction.
+    recorded: std::collections::VecDeque<u64>,
 }
 
 impl ReplyHandles {
@@ -113,8 +115,12 @@ impl ReplyHandles {
     pub fn record(&mut self, id: u64, values: &str) {
         let handles = values.split(' ').filter_map(|token| token.parse::<Handle>().ok()).collect();
         self.by_request.insert(id, handles);
-        if id >= Self::WINDOW {
-            self.by_request.remove(&(id - Self::WINDOW));
+        self.recorded.push_back(id);
+        // Every ID at least a window old, not just `id - WINDOW`: IDs without handles leave gaps, and an
+        // entry skipped over would stay for good.
+        while let Some(&old) = self.recorded.front().filter(|&&old| old.saturating_add(Self::WINDOW) <= id) {
+            self.by_request.remove(&old);
+            self.recorded.pop_front();
         }
     }
 
@@ -625,8 +631,10 @@ mod tests {
         assert_eq!(past_the_end.0, "@7.3 refers to handle 3 of request 7, which returned 3");
         assert!(replies.resolve(Handle::Reply { request: 9, index: 0 }).is_err(), "`none` holds no handle");
         assert!(replies.resolve(Handle::Reply { request: 6, index: 0 }).unwrap_err().0.contains("no handles"));
-        replies.record(7 + ReplyHandles::WINDOW, "b1");
-        assert!(replies.resolve(Handle::Reply { request: 7, index: 0 }).is_err(), "too old");
+        replies.record(7 + ReplyHandles::WINDOW + 5, "b1");
+        assert!(replies.resolve(Handle::Reply { request: 7, index: 0 }).is_err(), "too old, even past a gap");
+        assert!(replies.resolve(Handle::Reply { request: 8, index: 0 }).is_err());
+        assert_eq!(replies.recorded.len(), 1, "nothing older than the window is kept");
         assert!("@7".parse::<Handle>().is_err() && "@x.1".parse::<Handle>().is_err());
     }
 

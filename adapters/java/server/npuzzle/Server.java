@@ -67,6 +67,8 @@ public final class Server {
     private long nextHandle = 1;
     /** The handles in the `ok` replies to recent requests that return handles, by request ID. */
     private final Map<Long, String[]> replyHandles = new HashMap<>();
+    /** The keys of `replyHandles` in the order they were recorded (increasing), for eviction. */
+    private final java.util.ArrayDeque<Long> recordedIds = new java.util.ArrayDeque<>();
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private final boolean cpuSupported;
 
@@ -473,11 +475,14 @@ public final class Server {
 
     /**
      * Remembers the handle tokens of the `ok` reply to request `id` (`none` from solution() leaves none), and
-     * forgets request `id - REPLY_WINDOW`: IDs increase, so the table keeps only the latest window.
+     * forgets every request at least `REPLY_WINDOW` IDs older: IDs increase, so the table keeps only the
+     * latest window.
      */
     private void recordHandles(long id, String values) {
         replyHandles.put(id, Arrays.stream(values.split(" ")).filter(Server::isHandle).toArray(String[]::new));
-        if (id >= REPLY_WINDOW) replyHandles.remove(id - REPLY_WINDOW);
+        recordedIds.addLast(id);
+        // Not only `id - REPLY_WINDOW`: IDs without handles leave gaps, and an entry skipped over would stay.
+        while (recordedIds.peekFirst() <= id - REPLY_WINDOW) replyHandles.remove(recordedIds.removeFirst());
     }
 
     /** Replaces every reference `@ID.K` among `args` with the handle it names. */
