@@ -283,7 +283,8 @@ impl Request {
             | Request::MemoryBoard { world, tiles } => {
                 push(&world.name());
                 push(&tiles.n);
-                tiles.tiles.iter().for_each(|t| push(t));
+                line.reserve(tiles.tiles.len() * 6);
+                tiles.tiles.iter().for_each(|&t| push_number(&mut line, t));
             }
             Request::Dimension(h)
             | Request::Hamming(h)
@@ -454,29 +455,31 @@ impl Reply {
 
 /// Escapes text for the rest of a line: `\` `\n` `\r` `\t`.
 pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c => out.push(c),
-        }
+    let mut out = String::with_capacity(text.len() + text.len() / 8);
+    let mut rest = text;
+    // Copy the runs between special characters whole: a 127-by-127 board's text is ~100 KB.
+    while let Some(at) = rest.find(['\\', '\n', '\r', '\t']) {
+        out.push_str(&rest[..at]);
+        out.push_str(match rest.as_bytes()[at] {
+            b'\\' => "\\\\",
+            b'\n' => "\\n",
+            b'\r' => "\\r",
+            _ => "\\t",
+        });
+        rest = &rest[at + 1..];
     }
+    out.push_str(rest);
     out
 }
 
 /// Reverses [`escape`]; an unknown escape is kept as written.
 pub fn unescape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
+    let mut rest = text;
+    while let Some(at) = rest.find('\\') {
+        out.push_str(&rest[..at]);
+        let mut after = rest[at + 1..].chars();
+        match after.next() {
             Some('n') => out.push('\n'),
             Some('r') => out.push('\r'),
             Some('t') => out.push('\t'),
@@ -487,8 +490,27 @@ pub fn unescape(text: &str) -> String {
             }
             None => out.push('\\'),
         }
+        rest = after.as_str();
     }
+    out.push_str(rest);
     out
+}
+
+/// Appends a space and `value` in decimal (without the formatting machinery: a 127-by-127 board has 16,129
+/// tiles).
+fn push_number(line: &mut String, mut value: u32) {
+    let mut digits = [0u8; 10];
+    let mut start = digits.len();
+    loop {
+        start -= 1;
+        digits[start] = b'0' + (value % 10) as u8;
+        value /= 10;
+        if value == 0 {
+            break;
+        }
+    }
+    line.push(' ');
+    line.extend(digits[start..].iter().map(|&d| char::from(d)));
 }
 
 /// Encodes a list of handles as `COUNT HANDLE…`.
