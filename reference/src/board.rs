@@ -437,23 +437,13 @@ impl fmt::Display for Board {
         let mut text = String::with_capacity(4 + n * (n * 6 + 1));
         text.push_str(&n.to_string());
         text.push('\n');
-        let mut digits = [0u8; 5];
         for row in 0..n {
             for col in 0..n {
-                let mut tile = self.get(row * n + col);
-                let mut start = digits.len();
-                loop {
-                    start -= 1;
-                    digits[start] = b'0' + (tile % 10) as u8;
-                    tile /= 10;
-                    if tile == 0 {
-                        break;
-                    }
-                }
-                if digits.len() - start < 2 {
+                let tile = self.get(row * n + col);
+                if tile < 10 {
                     text.push(' '); // `%2d`: right-aligned in two columns
                 }
-                text.extend(digits[start..].iter().map(|&d| char::from(d)));
+                crate::decimal::push(&mut text, tile as u64);
                 text.push(' ');
             }
             text.push('\n');

@@ -11,6 +11,7 @@
 
 pub mod api;
 pub mod board;
+mod decimal;
 pub mod harness;
 pub mod instrument;
 pub mod minpq;

@@ -284,7 +284,10 @@ impl Request {
                 push(&world.name());
                 push(&tiles.n);
                 line.reserve(tiles.tiles.len() * 6);
-                tiles.tiles.iter().for_each(|&t| push_number(&mut line, t));
+                for &tile in &tiles.tiles {
+                    line.push(' ');
+                    crate::decimal::push(&mut line, u64::from(tile));
+                }
             }
             Request::Dimension(h)
             | Request::Hamming(h)
@@ -494,23 +497,6 @@ pub fn unescape(text: &str) -> String {
     }
     out.push_str(rest);
     out
-}
-
-/// Appends a space and `value` in decimal (without the formatting machinery: a 127-by-127 board has 16,129
-/// tiles).
-fn push_number(line: &mut String, mut value: u32) {
-    let mut digits = [0u8; 10];
-    let mut start = digits.len();
-    loop {
-        start -= 1;
-        digits[start] = b'0' + (value % 10) as u8;
-        value /= 10;
-        if value == 0 {
-            break;
-        }
-    }
-    line.push(' ');
-    line.extend(digits[start..].iter().map(|&d| char::from(d)));
 }
 
 /// Encodes a list of handles as `COUNT HANDLE…`.
