@@ -305,7 +305,8 @@ mod tests {
         ns.pop();
         assert!(neighbors_match(&b, &ns).unwrap_err().summary.contains("returned 3 boards; expected 4"));
         ns.push(ns[0].clone());
-        assert!(neighbors_match(&b, &ns).is_err());
+        let duplicate = neighbors_match(&b, &ns).unwrap_err();
+        assert!(duplicate.details.iter().any(|d| d.contains("a board returned twice:")), "{duplicate:?}");
     }
 
     #[test]

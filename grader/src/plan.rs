@@ -159,7 +159,7 @@ fn generated(inputs: Inputs, rng: &mut Rng) -> (Vec<Trial>, Vec<String>) {
             for &n in sizes {
                 shown.push(format!("{count} random {n}-by-{n} boards, solvable or not"));
                 for _ in 0..count {
-                    let board = random_any(n, rng);
+                    let board = sampler::random_any(n, rng);
                     let expected =
                         if reference::oracle::is_solvable(&board) { Expected::Unknown } else { Expected::Unsolvable };
                     trials.push(trial(format!("random {n}-by-{n} board"), board, expected));
@@ -203,13 +203,6 @@ fn generated(inputs: Inputs, rng: &mut Rng) -> (Vec<Trial>, Vec<String>) {
         _ => {}
     }
     (trials, shown)
-}
-
-/// A uniformly random board, solvable or not.
-fn random_any(n: usize, rng: &mut Rng) -> Board {
-    let mut tiles: Vec<i64> = (0..(n * n) as i64).collect();
-    rng.shuffle(&mut tiles);
-    Board::from_row_major(n, &tiles).expect("a shuffled permutation is a valid board")
 }
 
 fn join(sizes: &[usize]) -> String {

@@ -252,18 +252,16 @@ impl Board {
     /// path that copies the 16 tile bytes and swaps two of them, with no per-tile dimension checks.
     fn slide(&self, to: usize) -> Board {
         let from = usize::from(self.blank);
-        let (manhattan, hamming, tile) = if self.dimension() <= MAX_INLINE_DIMENSION {
+        if self.dimension() <= MAX_INLINE_DIMENSION {
             // SAFETY: as in `bytes`.
             let mut inline = unsafe { self.tiles.inline };
             let tile = usize::from(inline[to]);
             inline.swap(from, to);
             let (manhattan, hamming) = self.after_slide(tile, from, to);
             return Board { tiles: Storage { inline }, manhattan, hamming, blank: to as u16, n: self.n };
-        } else {
-            let tile = self.get(to);
-            let (manhattan, hamming) = self.after_slide(tile, from, to);
-            (manhattan, hamming, tile)
-        };
+        }
+        let tile = self.get(to);
+        let (manhattan, hamming) = self.after_slide(tile, from, to);
         let mut next = self.clone();
         next.set(from, tile);
         next.set(to, 0);

@@ -210,7 +210,7 @@ mod tests {
     #[test]
     fn parity_agrees_with_the_table_on_every_3x3_board() {
         let t3 = DistanceTable::three_by_three();
-        for r in (0..factorial(9)).step_by(7) {
+        for r in 0..factorial(9) {
             let tiles: Vec<i64> = unrank(r, 9).into_iter().map(i64::from).collect();
             let board = Board::from_row_major(3, &tiles).unwrap();
             assert_eq!(is_solvable(&board), t3.distance(&board).is_some(), "{board:?}");

@@ -383,7 +383,7 @@ fn decode_tiles(verb: &str, args: &[&str]) -> Result<(World, Tiles), WireError> 
         return Err(wire_error(format!("`{verb}` takes a world, n and n² tiles")));
     };
     let n: usize = n.parse().map_err(|_| wire_error(format!("bad dimension `{n}`")))?;
-    if !(2..=127).contains(&n) || tiles.len() != n * n {
+    if !(crate::board::MIN_DIMENSION..=crate::board::MAX_DIMENSION).contains(&n) || tiles.len() != n * n {
         return Err(wire_error(format!("`{verb}` with n = {n} needs {} tiles, got {}", n * n, tiles.len())));
     }
     let tiles: Result<Vec<u32>, WireError> =

@@ -237,7 +237,6 @@ mod tests {
 
     #[test]
     fn counts_of_a_lockstep_solve_are_consistent() {
-        counters::reset();
         let initial = CountingBoard::from_board(board(&[&[8, 1, 3], &[4, 0, 2], &[7, 6, 5]]));
         counters::reset();
         let solver = Solver::new(initial);

@@ -67,6 +67,7 @@ proptest! {
             prop_assert!(path.last().unwrap().is_goal());
             prop_assert!(path.windows(2).all(|w| w[0].neighbors().contains(&w[1])));
             prop_assert_eq!(path.len() as i32, solver.moves() + 1);
+            prop_assert_eq!(DistanceTable::three_by_three().distance(&board), Some(solver.moves() as u32));
         } else {
             prop_assert_eq!(solver.moves(), -1);
         }

@@ -233,7 +233,7 @@ impl Jdk {
         let jar = fs::canonicalize(&javac)
             .ok()
             .and_then(|real| real.parent().map(|bin| bin.join("jar")))
-            .filter(|p| is_executable(p))
+            .filter(|p| super::is_executable(p))
             .or_else(|| find_tool("jar"));
         Ok(Jdk { java, javac, jar })
     }
@@ -243,20 +243,15 @@ impl Jdk {
 fn find_tool(name: &str) -> Option<PathBuf> {
     if let Some(home) = std::env::var_os("JAVA_HOME").filter(|h| !h.is_empty()) {
         let candidate = Path::new(&home).join("bin").join(name);
-        if is_executable(&candidate) {
+        if super::is_executable(&candidate) {
             return Some(std::path::absolute(&candidate).unwrap_or(candidate));
         }
     }
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
         .map(|dir| dir.join(name))
-        .find(|candidate| is_executable(candidate))
+        .find(|candidate| super::is_executable(candidate))
         .map(|candidate| std::path::absolute(&candidate).unwrap_or(candidate))
-}
-
-fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    path.metadata().map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0).unwrap_or(false)
 }
 
 /// The compiled adapter.

@@ -94,7 +94,7 @@ pub fn detect(path: &Path) -> Result<SubmissionKind, BuildError> {
     Err(BuildError::NotASubmission(path.to_path_buf()))
 }
 
-fn is_executable(path: &Path) -> bool {
+pub(crate) fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     path.metadata().map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0).unwrap_or(false)
 }

@@ -26,7 +26,6 @@ const fn item(
         official: Some(official),
         category: Board,
         title,
-        points: 1,
         inputs,
         check,
         depends_on: &["compile-1"],

@@ -263,8 +263,6 @@ pub struct Item {
     pub category: Category,
     /// The student-facing title.
     pub title: &'static str,
-    /// Points within its category.
-    pub points: u32,
     /// Where its boards come from.
     pub inputs: Inputs,
     /// What is checked.
@@ -285,7 +283,6 @@ pub fn all() -> Vec<Item> {
             official: Some("Compilation"),
             category: Category::Compile,
             title: "the submission compiles",
-            points: 1,
             inputs: Inputs::None,
             check: Check::Compiles,
             depends_on: &[],
@@ -298,7 +295,6 @@ pub fn all() -> Vec<Item> {
             official: Some("API"),
             category: Category::Api,
             title: "no public methods beyond the assignment's API",
-            points: 1,
             inputs: Inputs::None,
             check: Check::ApiSurface,
             depends_on: &["compile-1"],

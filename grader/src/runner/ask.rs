@@ -69,7 +69,7 @@ pub fn build_all<const N: usize>(s: &mut Session, world: World, boards: [&Board;
 }
 
 /// Sends a request whose answer is one handle.
-pub fn handle(s: &mut Session, request: &Request) -> Asked<Handle> {
+fn handle(s: &mut Session, request: &Request) -> Asked<Handle> {
     let answer = s.call(request)?;
     handle_of(request, &answer)
 }
@@ -91,11 +91,6 @@ pub fn int_of(request: &Request, answer: &Answer) -> Asked<i64> {
     values.trim().parse().or_else(|_| wrong(format!("`{}` answered `{values}`, not an integer", request.verb())))
 }
 
-/// Sends a request whose answer is a boolean.
-pub fn boolean(s: &mut Session, request: &Request) -> Asked<bool> {
-    boolean_of(request, &s.call(request)?)
-}
-
 /// Reads `answer` to `request` as a boolean.
 pub fn boolean_of(request: &Request, answer: &Answer) -> Asked<bool> {
     match answer.values.trim() {
@@ -106,7 +101,7 @@ pub fn boolean_of(request: &Request, answer: &Answer) -> Asked<bool> {
 }
 
 /// `toString()` of a board.
-pub fn text(s: &mut Session, h: Handle) -> Asked<String> {
+fn text(s: &mut Session, h: Handle) -> Asked<String> {
     Ok(unescape(&s.call(&Request::ToString(h))?.values))
 }
 
@@ -116,7 +111,7 @@ pub fn read_board(s: &mut Session, h: Handle) -> Asked<Board> {
 }
 
 /// `toString()` of several boards, with one batch.
-pub fn texts(s: &mut Session, hs: &[Handle]) -> Asked<Vec<String>> {
+fn texts(s: &mut Session, hs: &[Handle]) -> Asked<Vec<String>> {
     let requests: Vec<Request> = hs.iter().map(|&h| Request::ToString(h)).collect();
     Ok(s.call_all(&requests)?.iter().map(|answer| unescape(&answer.values)).collect())
 }
@@ -142,7 +137,7 @@ fn clip(text: &str) -> &str {
 }
 
 /// Sends a request whose answer is `COUNT HANDLE…`.
-pub fn handles(s: &mut Session, request: &Request) -> Asked<Vec<Handle>> {
+fn handles(s: &mut Session, request: &Request) -> Asked<Vec<Handle>> {
     handles_of(request, &s.call(request)?)
 }
 
@@ -157,17 +152,8 @@ pub fn neighbors(s: &mut Session, h: Handle) -> Asked<Vec<(Handle, Board)>> {
     with_boards(s, hs)
 }
 
-/// `neighbors()` of several boards (one batch), each list read back as boards (one more batch).
-pub fn neighbors_of_all(s: &mut Session, of: &[Handle]) -> Asked<Vec<Vec<(Handle, Board)>>> {
-    let requests: Vec<Request> = of.iter().map(|&h| Request::Neighbors(h)).collect();
-    let answers = s.call_all(&requests)?;
-    let lists = requests.iter().zip(&answers).map(|(r, a)| handles_of(r, a)).collect::<Asked<Vec<_>>>()?;
-    let mut boards = read_boards(s, &lists.concat())?.into_iter();
-    Ok(lists.into_iter().map(|hs| hs.into_iter().zip(boards.by_ref()).collect()).collect())
-}
-
 /// Pairs handles with their boards, read back with one batch.
-pub fn with_boards(s: &mut Session, hs: Vec<Handle>) -> Asked<Vec<(Handle, Board)>> {
+fn with_boards(s: &mut Session, hs: Vec<Handle>) -> Asked<Vec<(Handle, Board)>> {
     let boards = read_boards(s, &hs)?;
     Ok(hs.into_iter().zip(boards).collect())
 }
@@ -254,7 +240,7 @@ fn solution_of(s: &mut Session, request: &Request, answer: &Answer) -> Asked<Opt
 }
 
 /// The adapter's counters.
-pub fn read_counters(s: &mut Session) -> Asked<Vec<(String, u64)>> {
+fn read_counters(s: &mut Session) -> Asked<Vec<(String, u64)>> {
     let answer = s.call(&Request::Counters)?;
     decode_counters(&answer.values).or_else(|e| wrong(format!("`counters` answered badly: {e}")))
 }

@@ -278,8 +278,8 @@ pub struct SubmissionProcess {
     workdir: tempfile::TempDir,
     conduit: Conduit,
     stderr: Arc<StderrCapture>,
-    /// The thread draining stderr.
-    threads: Vec<JoinHandle<()>>,
+    /// The thread draining stderr (taken when joined).
+    stderr_drain: Option<JoinHandle<()>>,
     /// When the last exchange happened, and the program's CPU time then — read lazily at the first poll
     /// tick, so a quick reply costs no `/proc` read (the CPU deadline then starts at most one tick late).
     last_exchange: (Option<Duration>, Instant),
@@ -315,7 +315,7 @@ impl SubmissionProcess {
                 workdir,
                 conduit,
                 stderr: stderr_capture,
-                threads: vec![drain],
+                stderr_drain: Some(drain),
                 last_exchange: (Some(Duration::ZERO), Instant::now()),
                 last_cpu: Cell::new(Duration::ZERO),
                 status: None,
@@ -387,17 +387,9 @@ impl SubmissionProcess {
     }
 
     fn check(&mut self, deadline: Deadline) -> Result<(), ProcessFault> {
-        let (cpu_then, wall_then) = self.last_exchange;
-        let cpu_then = match cpu_then {
-            Some(cpu) => cpu,
-            None => {
-                let now = self.cpu_time();
-                self.last_exchange.0 = Some(now);
-                now
-            }
-        };
-        let cpu = self.cpu_time().saturating_sub(cpu_then);
-        let wall = wall_then.elapsed();
+        let now = self.cpu_time();
+        let cpu = now.saturating_sub(*self.last_exchange.0.get_or_insert(now));
+        let wall = self.last_exchange.1.elapsed();
         let kind = match () {
             () if cpu > deadline.cpu => TimeoutKind::Cpu,
             () if wall > deadline.wall => TimeoutKind::Wall,
@@ -482,13 +474,14 @@ impl SubmissionProcess {
     /// Joins the stderr thread, which ends once the dead group's pipe closes.
     /// A pipe held open by a descendant that escaped the group cannot hang
     /// the grader: such a thread is left to end on its own.
-    fn join_pumps(&mut self) {
+    fn join_stderr_drain(&mut self) {
+        let Some(drain) = self.stderr_drain.take() else { return };
         let since = Instant::now();
-        while self.threads.iter().any(|t| !t.is_finished()) && since.elapsed() < EXIT_GRACE {
+        while !drain.is_finished() && since.elapsed() < EXIT_GRACE {
             thread::sleep(Duration::from_millis(5));
         }
-        for pump in self.threads.drain(..).filter(|t| t.is_finished()) {
-            let _ = pump.join();
+        if drain.is_finished() {
+            let _ = drain.join();
         }
     }
 
@@ -508,7 +501,7 @@ impl SubmissionProcess {
 impl Drop for SubmissionProcess {
     fn drop(&mut self) {
         self.finish();
-        self.join_pumps();
+        self.join_stderr_drain();
     }
 }
 

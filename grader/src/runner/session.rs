@@ -8,7 +8,7 @@
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use reference::protocol::{Handle, Outcome, Reply, Request, VERSION};
+use reference::protocol::{Handle, Outcome, Reply, ReplyHandles, Request, VERSION};
 
 use super::process::{Deadline, ProcessFault, ProcessSpec, SubmissionProcess, TimeoutKind};
 
@@ -188,7 +188,9 @@ impl Session {
     /// One request at a time, with references replaced by the handles the earlier answers hold.
     fn exchange_substituting(&mut self, requests: &[Request], deadline: Deadline) -> Vec<Result<Answer, Fault>> {
         let mut results: Vec<Result<Answer, Fault>> = Vec::with_capacity(requests.len());
-        for request in requests {
+        // The adapter's own table, keyed by position in the batch instead of request ID.
+        let mut replies = ReplyHandles::default();
+        for (position, request) in (0..).zip(requests) {
             if self.process.is_none() {
                 let lost = results.last().cloned().and_then(Result::err);
                 results.push(Err(lost.unwrap_or_else(|| Fault::Crashed("the program ended".into()))));
@@ -196,16 +198,21 @@ impl Session {
             }
             let mut request = request.clone();
             let substituted =
-                request.handles_mut().into_iter().try_for_each(|h| substitute(h, &results).map(|real| *h = real));
-            match substituted {
-                Ok(()) => results.extend(self.exchange_each(&[request], deadline, References::Resolved)),
-                Err(fault) => results.push(Err(fault)),
-            }
+                request.handles_mut().into_iter().try_for_each(|h| replies.resolve(*h).map(|real| *h = real));
+            let Err(unresolved) = substituted else {
+                let result = self.exchange(&request, deadline);
+                if let (Ok(answer), true) = (&result, request.returns_handles()) {
+                    replies.record(position, &answer.values);
+                }
+                results.push(result);
+                continue;
+            };
+            results.push(Err(Fault::Protocol(unresolved.0)));
         }
         results
     }
 
-    /// Everything the program wrote to stderr so far    /// Everything the program wrote to stderr so far (bounded), and whether some was cut.
+    /// Everything the program wrote to stderr so far (bounded), and whether some was cut.
     pub fn take_output(&mut self) -> (String, bool) {
         self.collect_output();
         let truncated = std::mem::take(&mut self.output_truncated);
@@ -344,11 +351,7 @@ impl Session {
         let room = OUTPUT_KEEP_BYTES.saturating_sub(self.output.len());
         if captured.text.len() > room {
             self.output_truncated = true;
-            let mut cut = room;
-            while !captured.text.is_char_boundary(cut) {
-                cut -= 1;
-            }
-            self.output.push_str(&captured.text[..cut]);
+            self.output.push_str(&captured.text[..captured.text.floor_char_boundary(room)]);
         } else {
             self.output.push_str(&captured.text);
         }
@@ -401,22 +404,6 @@ fn rebased(request: &Request, base: u64) -> std::borrow::Cow<'_, Request> {
     std::borrow::Cow::Owned(copy)
 }
 
-/// The handle a reference names, taken from the earlier results of the same batch.
-fn substitute(handle: &Handle, results: &[Result<Answer, Fault>]) -> Result<Handle, Fault> {
-    let Handle::Reply { request, index } = *handle else { return Ok(*handle) };
-    let unresolved = |why: String| Fault::Protocol(format!("{handle}: {why}"));
-    let answer = match results.get(request as usize) {
-        Some(Ok(answer)) => answer,
-        Some(Err(_)) => return Err(unresolved(format!("request {request} of the batch failed"))),
-        None => return Err(unresolved(format!("request {request} is not earlier in the batch"))),
-    };
-    let handles: Vec<Handle> = answer.values.split(' ').filter_map(|t| t.parse().ok()).collect();
-    handles
-        .get(index as usize)
-        .copied()
-        .ok_or_else(|| unresolved(format!("request {request} returned {} handles", handles.len())))
-}
-
 fn process_fault(fault: ProcessFault) -> Fault {
     match fault {
         // Built from the limit alone: the measured times vary from run to run, and reports must not.
@@ -446,11 +433,7 @@ fn quote(line: &str) -> String {
     if line.len() <= QUOTE_BYTES {
         return line.to_string();
     }
-    let mut cut = QUOTE_BYTES;
-    while !line.is_char_boundary(cut) {
-        cut -= 1;
-    }
-    format!("{}… ({} bytes)", &line[..cut], line.len())
+    format!("{}… ({} bytes)", &line[..line.floor_char_boundary(QUOTE_BYTES)], line.len())
 }
 
 #[cfg(test)]
@@ -552,7 +535,7 @@ mod tests {
         assert_eq!(results[0].as_ref().unwrap().values, "b5");
         assert_eq!(results[1].as_ref().unwrap().values, "yes");
         match &results[2] {
-            Err(Fault::Protocol(why)) => assert!(why.contains("returned 1 handles"), "{why}"),
+            Err(Fault::Protocol(why)) => assert!(why.contains("of request 0, which returned 1"), "{why}"),
             other => panic!("a reference past the reply's handles is not sent: {other:?}"),
         }
     }

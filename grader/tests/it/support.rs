@@ -31,6 +31,13 @@ pub fn reference_submission() -> PathBuf {
 /// lighter timing puzzles only (3x3 of 30-31 moves, 4x4 of 32, 33, 40 and 45, the 41-move 5x5), so that the
 /// gallery grades quickly. (Wall-clock time is never asserted.)
 pub fn quick_policy() -> PathBuf {
+    // Written once per test binary: tests run in parallel, and rewriting the file could let one test's
+    // grader read it half-written.
+    static WRITTEN: OnceLock<PathBuf> = OnceLock::new();
+    WRITTEN.get_or_init(write_quick_policy).clone()
+}
+
+fn write_quick_policy() -> PathBuf {
     let path = root().join("target/e2e-quick-policy.toml");
     std::fs::write(
         &path,

@@ -221,20 +221,27 @@ where
     }
 
     fn build(&mut self, world: World, tiles: &Tiles) -> Result<Handle, Refusal> {
-        let rows = valid_rows(tiles)?;
-        let object = match world {
-            World::Own => Object::OwnBoard(B::from_tiles(&rows)),
-            World::Ref => Object::RefBoard(CountingBoard::from_tiles(&rows)),
-        };
-        Ok(self.objects.add(object))
+        let (rows, board) = valid_rows(tiles)?;
+        Ok(self.build_from(world, &rows, board))
     }
 
-    /// Builds from a buffer the harness owns, then overwrites the buffer (the immutability probe).
+    /// Builds from validated `rows` (the `own` world's constructor sees them; the `ref` world takes the
+    /// reference board validation already made, counted as one construction).
+    fn build_from(&mut self, world: World, rows: &[Vec<u32>], board: Board) -> Handle {
+        let object = match world {
+            World::Own => Object::OwnBoard(B::from_tiles(rows)),
+            World::Ref => Object::RefBoard(CountingBoard::from_board(board)),
+        };
+        self.objects.add(object)
+    }
+
+    /// Builds from a buffer the harness owns, then overwrites that very buffer with the goal board's tiles
+    /// reversed (the immutability probe: a board that kept the caller's array would now read differently).
     fn build_probe(&mut self, world: World, tiles: &Tiles) -> Result<Handle, Refusal> {
-        let mut rows = valid_rows(tiles)?;
-        let handle = self.build(world, tiles)?;
-        let n = tiles.n as u32;
-        let reversed_goal: Vec<u32> = (0..n * n).collect();
+        let (mut rows, board) = valid_rows(tiles)?;
+        let handle = self.build_from(world, &rows, board);
+        let cells = (tiles.n * tiles.n) as u32;
+        let reversed_goal: Vec<u32> = (0..cells).map(|i| (cells - i) % cells).collect();
         for (row, chunk) in rows.iter_mut().zip(reversed_goal.chunks(tiles.n)) {
             row.copy_from_slice(chunk);
         }
@@ -243,7 +250,7 @@ where
     }
 
     fn memory_board(&mut self, world: World, tiles: &Tiles) -> Result<usize, Refusal> {
-        let rows = valid_rows(tiles)?;
+        let (rows, _) = valid_rows(tiles)?;
         Ok(match world {
             World::Own => memory::retained_by(|| B::from_tiles(&rows)).1,
             World::Ref => memory::retained_by(|| CountingBoard::from_tiles(&rows)).1,
@@ -363,10 +370,10 @@ fn unsupported<T>(reason: &str) -> Result<T, Refusal> {
     Err(Refusal::Unsupported(reason.into()))
 }
 
-/// The request's tiles as rows, after checking they form a valid board (so student constructors are only
-/// ever called with valid grids, as the trait promises).
-fn valid_rows(tiles: &Tiles) -> Result<Vec<Vec<u32>>, Refusal> {
+/// The request's tiles as rows and as the reference board, after checking they form a valid board (so student
+/// constructors are only ever called with valid grids, as the trait promises).
+fn valid_rows(tiles: &Tiles) -> Result<(Vec<Vec<u32>>, Board), Refusal> {
     let rows = tiles.rows();
-    Board::new(&rows).map_err(|e| Refusal::Protocol(format!("invalid board: {e}")))?;
-    Ok(rows)
+    let board = Board::new(&rows).map_err(|e| Refusal::Protocol(format!("invalid board: {e}")))?;
+    Ok((rows, board))
 }

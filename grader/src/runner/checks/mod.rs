@@ -86,10 +86,16 @@ pub fn run(ctx: &mut Ctx<'_>, test: &PlannedTest) -> Outcome {
     if let Some(outcome) = scripted_test(ctx, check, test) {
         return outcome;
     }
-    let total = test.trials.len();
+    trial_by_trial(&test.trials, (0..test.trials.len()).map(|k| trial_of(ctx, check, test, k)))
+}
+
+/// The verdict of trials judged in order: passed with every trial's rows, or failed at the first trial that
+/// does not pass (the results after it are never computed).
+fn trial_by_trial(trials: &[Trial], results: impl IntoIterator<Item = TrialResult>) -> Outcome {
+    let total = trials.len();
     let mut rows = Vec::new();
-    for (k, trial) in test.trials.iter().enumerate() {
-        match trial_of(ctx, check, test, k) {
+    for ((k, trial), result) in trials.iter().enumerate().zip(results) {
+        match result {
             Ok(more) => rows.extend(more),
             Err(problem) => {
                 return verdict(problem, &rows, &format!("failed on trial {} of {total}: {}", k + 1, trial.label))
@@ -114,17 +120,7 @@ fn scripted_test(ctx: &mut Ctx<'_>, check: Check, test: &PlannedTest) -> Option<
     }
     let answers = ctx.session.call_each(s.requests());
     let replies = script::Replies::new(&s, &answers);
-    let mut rows = Vec::new();
-    for (k, judge) in judges.into_iter().enumerate() {
-        match judge(ctx, &replies) {
-            Ok(more) => rows.extend(more),
-            Err(problem) => {
-                let context = format!("failed on trial {} of {total}: {}", k + 1, trials[k].label);
-                return Some(verdict(problem, &rows, &context));
-            }
-        }
-    }
-    Some(Outcome { status: Status::Passed, rows, message: String::new() })
+    Some(trial_by_trial(trials, judges.into_iter().map(|judge| judge(ctx, &replies))))
 }
 
 /// Checks judged over all trials at once (rather than trial by trial).

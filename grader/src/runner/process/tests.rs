@@ -82,14 +82,14 @@ fn kill_leaves_no_grandchild() {
 }
 
 #[test]
-fn dropping_kills_the_group_and_ends_the_pump_threads() {
+fn dropping_kills_the_group_and_ends_the_stderr_thread() {
     let mut flood = start(sh("sleep 1000 & echo $!; exec yes"));
     let grandchild: u32 = flood.recv_line(patient()).unwrap().parse().unwrap();
     let leader = flood.pid();
-    let pumps = std::mem::take(&mut flood.threads);
+    let drain = flood.stderr_drain.take().expect("a running program has its stderr drained");
     drop(flood);
     eventually("the group dies", || !is_running(grandchild) && !is_running(leader));
-    eventually("the pump threads end", || pumps.iter().all(|pump| pump.is_finished()));
+    eventually("the stderr thread ends", || drain.is_finished());
 }
 
 #[rstest]
