@@ -1,31 +1,136 @@
-//! Integers written into strings digit by digit, without the formatting machinery.
+//! Decimal numbers in protocol and puzzle text, written and read without the general machinery.
 //!
 //! Protocol text is mostly numbers: a 127-by-127 board is 16,129 tiles each way (its `toString()` and its
-//! `board` request). Through `fmt` every number costs a formatter call; here it costs a few divisions.
+//! `board` request), and the grader reads hundreds of them per run. Through `fmt` every number costs a
+//! formatter call, and through `split_whitespace` + `parse` every number costs a Unicode-aware scan and a
+//! slice; here a number costs a few instructions. The readers are fast paths only: they answer `None` at the
+//! first thing they do not expect, and the caller's careful path then says what is wrong and where.
 
 /// Appends `value` in decimal.
-pub(crate) fn push(out: &mut String, mut value: u64) {
-    let mut digits = [0u8; 20];
-    let mut start = digits.len();
-    loop {
-        start -= 1;
-        digits[start] = b'0' + (value % 10) as u8;
-        value /= 10;
-        if value == 0 {
-            break;
+pub(crate) fn push(out: &mut String, value: u64) {
+    // Byte by byte: a tile is a few digits, and `push_str` would call `memmove` for each number.
+    for &digit in itoa::Buffer::new().format(value).as_bytes() {
+        out.push(char::from(digit));
+    }
+}
+
+/// How numbers are separated in the text being read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Separators {
+    /// Exactly one space between numbers, none before the first or after the last (protocol arguments).
+    SingleSpace,
+    /// Any run of ASCII whitespace, before, between and after (puzzle files and `toString()` text).
+    AsciiWhitespace,
+}
+
+/// Reads the unsigned decimal numbers of `text` (each below 2³²), appending them to `out`; `None` if the text
+/// holds anything else or separates them otherwise than `separators` says.
+pub(crate) fn read_numbers(text: &str, separators: Separators, out: &mut Vec<u32>) -> Option<()> {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    let skip = |i: &mut usize| {
+        while *i < bytes.len() && bytes[*i].is_ascii_whitespace() {
+            *i += 1;
+        }
+    };
+    if separators == Separators::AsciiWhitespace {
+        skip(&mut i);
+    }
+    while i < bytes.len() {
+        let start = i;
+        let mut value: u64 = 0;
+        while i < bytes.len() && bytes[i].is_ascii_digit() {
+            value = value * 10 + u64::from(bytes[i] - b'0');
+            if value > u64::from(u32::MAX) {
+                return None;
+            }
+            i += 1;
+        }
+        if i == start {
+            return None;
+        }
+        out.push(value as u32);
+        match separators {
+            Separators::SingleSpace if i < bytes.len() => {
+                if bytes[i] != b' ' || i + 1 == bytes.len() {
+                    return None;
+                }
+                i += 1;
+            }
+            Separators::SingleSpace => {}
+            Separators::AsciiWhitespace => {
+                if i < bytes.len() && !bytes[i].is_ascii_whitespace() {
+                    return None;
+                }
+                skip(&mut i);
+            }
         }
     }
-    out.extend(digits[start..].iter().map(|&digit| char::from(digit)));
+    Some(())
 }
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use rstest::rstest;
+
     #[test]
     fn writes_what_display_writes() {
         for value in [0, 7, 10, 99, 100, 16_128, u64::from(u32::MAX), u64::MAX] {
             let mut out = String::from("x");
-            super::push(&mut out, value);
+            push(&mut out, value);
             assert_eq!(out, format!("x{value}"));
+        }
+    }
+
+    fn read(text: &str, separators: Separators) -> Option<Vec<u32>> {
+        let mut out = Vec::new();
+        read_numbers(text, separators, &mut out).map(|()| out)
+    }
+
+    #[rstest]
+    #[case("", Some(vec![]))]
+    #[case("7", Some(vec![7]))]
+    #[case("1 22 333", Some(vec![1, 22, 333]))]
+    #[case("4294967295", Some(vec![u32::MAX]))]
+    #[case("4294967296", None)]
+    #[case("1  2", None)]
+    #[case(" 1", None)]
+    #[case("1 ", None)]
+    #[case("1\t2", None)]
+    #[case("-1", None)]
+    #[case("+1", None)]
+    #[case("1x", None)]
+    fn single_space(#[case] text: &str, #[case] expected: Option<Vec<u32>>) {
+        assert_eq!(read(text, Separators::SingleSpace), expected);
+    }
+
+    #[rstest]
+    #[case("", Some(vec![]))]
+    #[case("  \n", Some(vec![]))]
+    #[case(" 3\n 1  2\r\n\t0 \n", Some(vec![3, 1, 2, 0]))]
+    #[case("1\x0c2", Some(vec![1, 2]))]
+    #[case("1 x", None)]
+    #[case("12a 3", None)]
+    #[case("1\u{a0}2", None)]
+    #[case("99999999999", None)]
+    fn ascii_whitespace(#[case] text: &str, #[case] expected: Option<Vec<u32>>) {
+        assert_eq!(read(text, Separators::AsciiWhitespace), expected);
+    }
+
+    proptest! {
+        /// Whatever the fast path accepts, the general path reads the same way.
+        #[test]
+        fn agrees_with_split_and_parse(text in "[0-9 \\t\\n\\r]{0,40}") {
+            if let Some(fast) = read(&text, Separators::AsciiWhitespace) {
+                let slow: Vec<u32> = text.split_ascii_whitespace().map(|t| t.parse().unwrap()).collect();
+                prop_assert_eq!(fast, slow);
+            }
+            if let Some(fast) = read(&text, Separators::SingleSpace) {
+                let slow: Vec<u32> = if text.is_empty() { vec![] } else { text.split(' ').map(|t| t.parse().unwrap()).collect() };
+                prop_assert_eq!(fast, slow);
+            }
         }
     }
 }

@@ -317,11 +317,24 @@ impl Request {
 
     /// Decodes a request line into its ID and request.
     pub fn decode(line: &str) -> Result<(u64, Request), WireError> {
-        let mut tokens = line.split(' ');
-        let id = tokens.next().and_then(|t| t.parse::<u64>().ok()).ok_or_else(|| wire_error("missing request id"))?;
-        let verb = tokens.next().ok_or_else(|| wire_error("missing verb"))?;
-        let args: Vec<&str> = tokens.collect();
-        let request = decode_args(verb, &args)?;
+        let mut parts = line.splitn(3, ' ');
+        let id = parts.next().and_then(|t| t.parse::<u64>().ok()).ok_or_else(|| wire_error("missing request id"))?;
+        let verb = parts.next().ok_or_else(|| wire_error("missing verb"))?;
+        let rest = parts.next();
+        let request = match verb {
+            "board" | "board_probe" | "memory_board" => {
+                let (world, tiles) = decode_tiles(verb, rest.unwrap_or(""))?;
+                match verb {
+                    "board" => Request::Board { world, tiles },
+                    "board_probe" => Request::BoardProbe { world, tiles },
+                    _ => Request::MemoryBoard { world, tiles },
+                }
+            }
+            _ => {
+                let args: Vec<&str> = rest.map(|rest| rest.split(' ').collect()).unwrap_or_default();
+                decode_args(verb, &args)?
+            }
+        };
         Ok((id, request))
     }
 }
@@ -339,15 +352,11 @@ fn decode_args(verb: &str, args: &[&str]) -> Result<Request, WireError> {
             _ => Err(wire_error(format!("`{verb}` takes two handles, got {} arguments", args.len()))),
         }
     };
-    let board = || -> Result<(World, Tiles), WireError> { decode_tiles(verb, args) };
     Ok(match verb {
         "hello" => match args {
             [v] => Request::Hello { version: v.parse().map_err(|_| wire_error(format!("bad version `{v}`")))? },
             _ => return Err(wire_error("`hello` takes the version")),
         },
-        "board" => board().map(|(world, tiles)| Request::Board { world, tiles })?,
-        "board_probe" => board().map(|(world, tiles)| Request::BoardProbe { world, tiles })?,
-        "memory_board" => board().map(|(world, tiles)| Request::MemoryBoard { world, tiles })?,
         "dimension" => Request::Dimension(one()?),
         "hamming" => Request::Hamming(one()?),
         "manhattan" => Request::Manhattan(one()?),
@@ -378,17 +387,37 @@ fn decode_args(verb: &str, args: &[&str]) -> Result<Request, WireError> {
     })
 }
 
-fn decode_tiles(verb: &str, args: &[&str]) -> Result<(World, Tiles), WireError> {
-    let [world, n, tiles @ ..] = args else {
+/// The arguments of a board-building verb: the world, n and n² tiles (a 127-by-127 board's line is ~80 KB,
+/// so the tiles are read in one pass, and only a malformed line takes the token-by-token path that explains it).
+fn decode_tiles(verb: &str, args: &str) -> Result<(World, Tiles), WireError> {
+    let mut parts = args.splitn(3, ' ');
+    let (Some(world), Some(n)) = (parts.next(), parts.next()) else {
         return Err(wire_error(format!("`{verb}` takes a world, n and n² tiles")));
     };
     let n: usize = n.parse().map_err(|_| wire_error(format!("bad dimension `{n}`")))?;
-    if !(crate::board::MIN_DIMENSION..=crate::board::MAX_DIMENSION).contains(&n) || tiles.len() != n * n {
-        return Err(wire_error(format!("`{verb}` with n = {n} needs {} tiles, got {}", n * n, tiles.len())));
+    let text = parts.next();
+    let needs = |n: usize, got: usize| -> Result<(), WireError> {
+        if (crate::board::MIN_DIMENSION..=crate::board::MAX_DIMENSION).contains(&n) && got == n * n {
+            Ok(())
+        } else {
+            Err(wire_error(format!("`{verb}` with n = {n} needs {} tiles, got {got}", n.saturating_mul(n))))
+        }
+    };
+    let mut tiles = Vec::with_capacity(text.map_or(0, |text| text.len() / 3));
+    let fast = |tiles: &mut Vec<u32>| {
+        let text = text.filter(|text| !text.is_empty())?;
+        crate::decimal::read_numbers(text, crate::decimal::Separators::SingleSpace, tiles)
+    };
+    if fast(&mut tiles).is_none() {
+        let tokens: Vec<&str> = text.map(|text| text.split(' ').collect()).unwrap_or_default();
+        needs(n, tokens.len())?;
+        tiles = tokens
+            .iter()
+            .map(|t| t.parse::<u32>().map_err(|_| wire_error(format!("bad tile `{t}`"))))
+            .collect::<Result<_, _>>()?;
     }
-    let tiles: Result<Vec<u32>, WireError> =
-        tiles.iter().map(|t| t.parse::<u32>().map_err(|_| wire_error(format!("bad tile `{t}`")))).collect();
-    Ok((world.parse()?, Tiles { n, tiles: tiles? }))
+    needs(n, tiles.len())?;
+    Ok((world.parse()?, Tiles { n, tiles }))
 }
 
 /// How a request ended.
@@ -459,19 +488,22 @@ impl Reply {
 /// Escapes text for the rest of a line: `\` `\n` `\r` `\t`.
 pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + text.len() / 8);
-    let mut rest = text;
     // Copy the runs between special characters whole: a 127-by-127 board's text is ~100 KB.
-    while let Some(at) = rest.find(['\\', '\n', '\r', '\t']) {
-        out.push_str(&rest[..at]);
-        out.push_str(match rest.as_bytes()[at] {
+    let mut run = 0;
+    for (at, byte) in text.bytes().enumerate() {
+        let escaped = match byte {
             b'\\' => "\\\\",
             b'\n' => "\\n",
             b'\r' => "\\r",
-            _ => "\\t",
-        });
-        rest = &rest[at + 1..];
+            b'\t' => "\\t",
+            _ => continue,
+        };
+        // `at` is an ASCII byte, so both slices end on character boundaries.
+        out.push_str(&text[run..at]);
+        out.push_str(escaped);
+        run = at + 1;
     }
-    out.push_str(rest);
+    out.push_str(&text[run..]);
     out
 }
 

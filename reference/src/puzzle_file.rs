@@ -47,6 +47,28 @@ pub enum PuzzleFileError {
 /// assert_eq!(error.to_string(), "line 4: expected 9 tiles after the size, found 8");
 /// ```
 pub fn parse_puzzle(text: &str) -> Result<Board, ParseError> {
+    match parse_well_formed(text) {
+        Some(board) => Ok(board),
+        None => parse_carefully(text),
+    }
+}
+
+/// The common case in one pass (the grader parses every `toString()` a submission returns, 100 KB for a
+/// 127-by-127 board): ASCII whitespace and digits only, a valid size and exactly its n² tiles forming a
+/// board. Anything else is left to [`parse_carefully`], which finds the line and the problem.
+fn parse_well_formed(text: &str) -> Option<Board> {
+    let mut numbers = Vec::with_capacity(text.len() / 2);
+    crate::decimal::read_numbers(text, crate::decimal::Separators::AsciiWhitespace, &mut numbers)?;
+    let (&n, tiles) = numbers.split_first()?;
+    let n = n as usize;
+    if tiles.len() != n * n {
+        return None;
+    }
+    let tiles: Vec<i64> = tiles.iter().map(|&t| i64::from(t)).collect();
+    Board::from_row_major(n, &tiles).ok()
+}
+
+fn parse_carefully(text: &str) -> Result<Board, ParseError> {
     let mut tokens =
         text.lines().enumerate().flat_map(|(i, line)| line.split_whitespace().map(move |token| (i + 1, token)));
     let last_line = text.lines().count().max(1);

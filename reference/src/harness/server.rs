@@ -113,17 +113,25 @@ where
     }
 
     fn run(mut self, protocol: File) -> std::io::Result<()> {
-        let mut out = BufWriter::new(protocol);
-        for line in std::io::stdin().lock().lines() {
-            let line = line?;
-            let (reply, bye) = self.answer(line.trim_end_matches('\r'));
-            writeln!(out, "{}", reply.encode())?;
+        let mut out = BufWriter::with_capacity(1 << 16, protocol);
+        let mut input = std::io::stdin().lock();
+        let mut line = String::new();
+        loop {
+            line.clear();
+            if input.read_line(&mut line)? == 0 {
+                break;
+            }
+            let (reply, bye) = self.answer(line.trim_end_matches(['\n', '\r']));
+            out.write_all(reply.encode().as_bytes())?;
+            out.write_all(b"\n")?;
+            // Every reply leaves before the next request runs: if that request crashes or hangs, the grader
+            // must still hold every earlier answer, and must see which request was the last one answered.
             out.flush()?;
             if bye {
                 break;
             }
         }
-        Ok(())
+        out.flush()
     }
 
     fn answer(&mut self, line: &str) -> (Reply, bool) {
