@@ -42,7 +42,12 @@ pub(super) enum StdoutEvent {
 #[derive(Debug)]
 pub(super) struct Conduit {
     stdin: Option<ChildStdin>,
+    /// Bytes queued for stdin; those before `sent` are written (kept until the rest go, so a partial write
+    /// never shifts a long batch).
     unsent: Vec<u8>,
+    sent: usize,
+    /// `unsent.len()` when a write was last attempted: a full pipe is not retried on every queued line.
+    attempted: usize,
     stdout: ChildStdout,
     stdout_open: bool,
     chunk: Box<[u8]>,
@@ -62,6 +67,8 @@ impl Conduit {
         Ok(Conduit {
             stdin: Some(stdin),
             unsent: Vec::new(),
+            sent: 0,
+            attempted: 0,
             stdout,
             stdout_open: true,
             chunk: vec![0; READ_CHUNK].into_boxed_slice(),
@@ -84,7 +91,7 @@ impl Conduit {
             return false;
         }
         self.unsent.extend_from_slice(bytes);
-        if self.unsent.len() >= EAGER_WRITE_BYTES {
+        if self.unsent.len() - self.attempted >= EAGER_WRITE_BYTES {
             // A long batch starts going out while the grader is still writing it, so the program works
             // in parallel instead of waiting for the whole batch. A full pipe just leaves the rest queued.
             self.write_some();
@@ -96,6 +103,7 @@ impl Conduit {
     pub fn close_stdin(&mut self) {
         self.stdin = None;
         self.unsent = Vec::new();
+        (self.sent, self.attempted) = (0, 0);
     }
 
     /// Writes the unsent bytes within `wait`, reading (and dropping) stdout meanwhile so the program cannot
@@ -104,9 +112,9 @@ impl Conduit {
         let until = Instant::now() + wait;
         loop {
             if self.write_some() == Written::Closed {
-                self.unsent.clear();
+                self.close_stdin();
             }
-            if self.unsent.is_empty() {
+            if !self.has_unsent() {
                 return Ok(true);
             }
             let Some(left) = until.checked_duration_since(Instant::now()) else { return Ok(false) };
@@ -163,13 +171,14 @@ impl Conduit {
 
     /// Writes what stdin accepts now.
     fn write_some(&mut self) -> Written {
+        let unsent = self.has_unsent();
         let Some(stdin) = self.stdin.as_mut() else {
-            return if self.unsent.is_empty() { Written::Done } else { Written::Closed };
+            return if unsent { Written::Closed } else { Written::Done };
         };
-        let mut sent = 0;
-        while sent < self.unsent.len() {
-            match stdin.write(&self.unsent[sent..]) {
-                Ok(n) => sent += n,
+        self.attempted = self.unsent.len();
+        while self.sent < self.unsent.len() {
+            match stdin.write(&self.unsent[self.sent..]) {
+                Ok(n) => self.sent += n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => break,
                 Err(_) => {
@@ -179,8 +188,19 @@ impl Conduit {
                 }
             }
         }
-        self.unsent.drain(..sent);
+        if self.sent == self.unsent.len() {
+            self.unsent.clear();
+            (self.sent, self.attempted) = (0, 0);
+        } else if self.sent * 2 >= self.unsent.len() {
+            // Amortized: what moves is at most what was written since the last move.
+            self.unsent.drain(..self.sent);
+            (self.sent, self.attempted) = (0, self.unsent.len());
+        }
         Written::Done
+    }
+
+    fn has_unsent(&self) -> bool {
+        self.sent < self.unsent.len()
     }
 
     /// Reads what stdout has now (one chunk); notes its end.
@@ -211,7 +231,7 @@ impl Conduit {
             libc::pollfd { fd: self.stdout.as_raw_fd(), events: libc::POLLIN, revents: 0 },
             libc::pollfd { fd: -1, events: libc::POLLOUT, revents: 0 },
         ];
-        if let (Some(stdin), false) = (&self.stdin, self.unsent.is_empty()) {
+        if let (Some(stdin), true) = (&self.stdin, self.has_unsent()) {
             fds[1].fd = stdin.as_raw_fd();
         }
         if !self.stdout_open {
