@@ -5,7 +5,7 @@
 //! the next request starts a fresh process with a new handshake. Callers never see a dead process, only
 //! faults attached to the requests that met them.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, VecDeque};
 use std::time::Duration;
 
 use reference::protocol::{Handle, Outcome, Reply, ReplyHandles, Request, VERSION};
@@ -93,6 +93,52 @@ pub struct Session {
     losses_in_a_row: u32,
     /// Handles to release with the next batch (see `ask::release`); dropped when the process is lost.
     pub(crate) pending_release: Vec<reference::protocol::Handle>,
+    /// Batches sent and not yet redeemed, oldest first. Replies come back in the order requests went out, so
+    /// reading the replies of one batch first reads (and keeps) those of every batch sent before it.
+    in_flight: VecDeque<InFlight>,
+    next_ticket: u64,
+}
+
+/// A batch sent with [`Session::send_each`]; [`Session::receive_each`] turns it into its results.
+#[must_use = "a sent batch's results are read with `receive_each`"]
+#[derive(Debug)]
+pub struct Sent {
+    ticket: u64,
+    len: usize,
+}
+
+/// One batch on its way: the IDs its replies will carry, and the results read so far.
+struct InFlight {
+    ticket: u64,
+    /// The ID of the first line sent (a release riding along, or the batch's first request).
+    first_id: u64,
+    /// The ID of the batch's first request.
+    base: u64,
+    len: usize,
+    deadline: Deadline,
+    /// The handshake's reply does not count as an answer that ends a run of lost processes.
+    handshake: bool,
+    results: Vec<Result<Answer, Fault>>,
+}
+
+impl InFlight {
+    fn is_complete(&self) -> bool {
+        self.first_id == self.base && self.results.len() == self.len
+    }
+
+    /// A batch whose every request already has its result (answered, or failed before it could be sent).
+    fn settled(ticket: u64, results: Vec<Result<Answer, Fault>>) -> InFlight {
+        let len = results.len();
+        InFlight {
+            ticket,
+            first_id: 0,
+            base: 0,
+            len,
+            deadline: Deadline::from_cpu(Duration::ZERO),
+            handshake: false,
+            results,
+        }
+    }
 }
 
 /// After this many processes lost in a row (no successful reply in between), the session stops restarting
@@ -120,6 +166,8 @@ impl Session {
             cpu_reported: Duration::ZERO,
             losses_in_a_row: 0,
             pending_release: Vec::new(),
+            in_flight: VecDeque::new(),
+            next_ticket: 0,
         }
     }
 
@@ -171,18 +219,49 @@ impl Session {
     /// same order. A reference to a reply that failed or has no such handle fails its own request (as a
     /// protocol error); a fault that loses the process fails every request after it.
     pub fn call_each(&mut self, requests: &[Request]) -> Vec<Result<Answer, Fault>> {
+        let sent = self.send_each(requests);
+        self.receive_each(sent)
+    }
+
+    /// The first half of [`Session::call_each`]: sends the script and returns at once, so the grader can work
+    /// (judge an earlier batch) while the program answers this one. Batches are redeemed in the order sent;
+    /// any other call meanwhile reads and keeps the replies of the batches before it.
+    ///
+    /// Without `refs` there is nothing to overlap: the requests go one at a time, here and now.
+    pub fn send_each(&mut self, requests: &[Request]) -> Sent {
+        let ticket = self.next_ticket;
+        self.next_ticket += 1;
+        let sent = Sent { ticket, len: requests.len() };
         if let Err(fault) = self.ensure_started() {
-            return vec![Err(fault); requests.len()];
+            self.in_flight.push_back(InFlight::settled(ticket, vec![Err(fault); requests.len()]));
+            return sent;
         }
         let deadline = Deadline::from_cpu(self.limits.request);
-        let pipelined = self.handshake.as_ref().is_some_and(|h| h.capabilities.contains(REFS));
-        let results = if pipelined {
-            self.exchange_each(requests, deadline, References::Rebase)
+        if self.handshake.as_ref().is_some_and(|h| h.capabilities.contains(REFS)) {
+            let batch = self.send(ticket, requests, deadline, References::Rebase);
+            self.in_flight.push_back(batch);
         } else {
-            self.exchange_substituting(requests, deadline)
-        };
-        self.collect_output();
-        results
+            let results = self.exchange_substituting(requests, deadline);
+            self.collect_output();
+            self.in_flight.push_back(InFlight::settled(ticket, results));
+        }
+        sent
+    }
+
+    /// The results of a batch sent with [`Session::send_each`], one per request, reading its replies (and
+    /// those of the batches sent before it) as they come.
+    pub fn receive_each(&mut self, sent: Sent) -> Vec<Result<Answer, Fault>> {
+        self.receive_through(sent.ticket);
+        // Batches before this one that nobody redeemed (a caller that stopped early) are dropped here.
+        while self.in_flight.front().is_some_and(|batch| batch.ticket < sent.ticket) {
+            self.in_flight.pop_front();
+        }
+        if self.in_flight.front().is_some_and(|batch| batch.ticket == sent.ticket) {
+            self.collect_output();
+            return self.in_flight.pop_front().map(|batch| batch.results).unwrap_or_default();
+        }
+        let bug = Fault::Protocol("a batch was redeemed out of order (a grader bug)".into());
+        vec![Err(bug); sent.len]
     }
 
     /// One request at a time, with references replaced by the handles the earlier answers hold.
@@ -253,26 +332,27 @@ impl Session {
         Ok(())
     }
 
+    /// One request, answered now (after the replies of any batch still in flight, which are kept).
     fn exchange(&mut self, request: &Request, deadline: Deadline) -> Result<Answer, Fault> {
-        let mut results = self.exchange_each(std::slice::from_ref(request), deadline, References::Resolved);
-        results.pop().expect("one result per request")
+        let ticket = self.next_ticket;
+        self.next_ticket += 1;
+        let batch = self.send(ticket, std::slice::from_ref(request), deadline, References::Resolved);
+        self.in_flight.push_back(batch);
+        self.receive_through(ticket);
+        let batch = self.in_flight.pop_back().expect("the batch just sent");
+        batch.results.into_iter().next().expect("one result per request")
     }
 
-    /// Sends `requests` back to back (after a batch of pending releases, if one is due), then reads their
-    /// replies in order. Returns one result per request; a fault that loses the process fills the rest.
-    fn exchange_each(
-        &mut self,
-        requests: &[Request],
-        deadline: Deadline,
-        references: References,
-    ) -> Vec<Result<Answer, Fault>> {
+    /// Sends `requests` back to back (after a batch of pending releases, if one is due); their replies are
+    /// read by [`Session::receive_through`].
+    fn send(&mut self, ticket: u64, requests: &[Request], deadline: Deadline, references: References) -> InFlight {
         let release = (self.pending_release.len() >= RELEASE_BATCH)
             .then(|| Request::Release(std::mem::take(&mut self.pending_release)));
         let first_id = self.next_id;
         let base = first_id + u64::from(release.is_some());
         self.next_id = base + requests.len() as u64;
         let Some(process) = self.process.as_mut() else {
-            return vec![Err(Fault::Startup("no running process".into())); requests.len()];
+            return InFlight::settled(ticket, vec![Err(Fault::Startup("no running process".into())); requests.len()]);
         };
         let lines =
             release.iter().map(|r| r.encode(first_id)).chain(requests.iter().zip(base..).map(|(request, id)| {
@@ -288,27 +368,39 @@ impl Session {
                 break;
             }
         }
+        let handshake = matches!(requests, [Request::Hello { .. }]);
+        let batch = InFlight { ticket, first_id, base, len: requests.len(), deadline, handshake, results: Vec::new() };
         if let Err(fault) = sent {
             let lost = self.lose_process(process_fault(fault));
-            return vec![Err(lost); requests.len()];
+            let mut batch = batch;
+            batch.results = vec![Err(lost); requests.len()];
+            return batch;
         }
-        let mut results = Vec::with_capacity(requests.len());
-        let all = release.iter().chain(requests);
-        for (request, id) in all.zip(first_id..) {
-            match self.receive(request, id, deadline) {
-                Ok(result) if id >= base => results.push(result),
-                Ok(_) => {} // the release riding along: best effort
-                Err(lost) => {
-                    results.resize(requests.len(), Err(lost));
-                    break;
+        batch
+    }
+
+    /// Reads replies until every batch up to `ticket` has all its results. A fault that loses the process
+    /// fails the rest of the batch it struck and every batch sent after it (see [`Session::lose_process`]).
+    fn receive_through(&mut self, ticket: u64) {
+        while let Some(at) = self.in_flight.iter().position(|batch| !batch.is_complete() && batch.ticket <= ticket) {
+            let batch = &self.in_flight[at];
+            let is_release = batch.first_id < batch.base;
+            let id = if is_release { batch.first_id } else { batch.base + batch.results.len() as u64 };
+            let (deadline, handshake) = (batch.deadline, batch.handshake);
+            match self.receive(id, deadline, handshake) {
+                Ok(_) if is_release => {
+                    // The release riding along: best effort; its reply is read, so the batch's own come next.
+                    self.in_flight[at].first_id += 1;
                 }
+                Ok(result) => self.in_flight[at].results.push(result),
+                // `lose_process` has already failed every request still waiting; this makes sure the loop ends.
+                Err(fault) => fail_waiting(&mut self.in_flight, &fault),
             }
         }
-        results
     }
 
     /// Reads the reply to request `id`: the request's own result, or the fault that lost the process.
-    fn receive(&mut self, request: &Request, id: u64, deadline: Deadline) -> Result<Result<Answer, Fault>, Fault> {
+    fn receive(&mut self, id: u64, deadline: Deadline, handshake: bool) -> Result<Result<Answer, Fault>, Fault> {
         let Some(process) = self.process.as_mut() else {
             return Err(Fault::Startup("no running process".into()));
         };
@@ -319,7 +411,7 @@ impl Session {
         match Reply::decode(&line) {
             Ok(reply) if reply.id == id => {
                 self.cpu_reported += Duration::from_micros(reply.cpu_micros);
-                if !matches!(request, Request::Hello { .. }) {
+                if !handshake {
                     self.losses_in_a_row = 0;
                 }
                 Ok(outcome_to_result(reply))
@@ -332,6 +424,8 @@ impl Session {
     fn lose_process(&mut self, fault: Fault) -> Fault {
         self.losses_in_a_row += 1;
         self.pending_release.clear();
+        // Every batch still waiting for replies went to this process: none will come.
+        fail_waiting(&mut self.in_flight, &fault);
         if let Some(mut process) = self.process.take() {
             process.kill();
             self.append_output(process.take_output());
@@ -363,6 +457,14 @@ impl Drop for Session {
         if let Some(mut process) = self.process.take() {
             process.kill();
         }
+    }
+}
+
+/// Fails every request of `batches` still waiting for its reply with `fault`.
+fn fail_waiting(batches: &mut VecDeque<InFlight>, fault: &Fault) {
+    for batch in batches.iter_mut().filter(|batch| !batch.is_complete()) {
+        batch.first_id = batch.base;
+        batch.results.resize(batch.len, Err(fault.clone()));
     }
 }
 
@@ -549,6 +651,32 @@ mod tests {
         let requests = [Request::Twin(Handle::Board(1)), Request::ToString(Handle::Reply { request: 0, index: 0 })];
         let results = s.call_each(&requests);
         assert_eq!(results[1].as_ref().unwrap().values, "yes", "{results:?}");
+    }
+
+    #[test]
+    fn batches_in_flight_keep_their_replies_when_a_call_comes_between() {
+        let body = "read l; echo '0 ok 0 1 sh refs'; read a; echo \"1 ok 0 $a\"; read b; echo \"2 ok 0 $b\"; \
+                    read c; echo \"3 ok 0 $c\"";
+        let mut s = Session::new(script(body), limits());
+        let first = s.send_each(&[Request::Counters]);
+        let second = s.send_each(&[Request::Api]);
+        assert_eq!(s.call(&Request::CountersReset).unwrap().values, "3 counters_reset");
+        assert_eq!(s.receive_each(first)[0].as_ref().unwrap().values, "1 counters");
+        assert_eq!(s.receive_each(second)[0].as_ref().unwrap().values, "2 api");
+    }
+
+    #[test]
+    fn a_lost_process_fails_every_batch_in_flight_and_out_of_order_redemption_is_an_error() {
+        let body = "read l; echo '0 ok 0 1 sh refs'; read a; read b; read c; echo '1 ok 0 x'; kill -KILL $$";
+        let mut s = Session::new(script(body), limits());
+        let first = s.send_each(&[Request::Counters, Request::Counters]);
+        let second = s.send_each(&[Request::Counters]);
+        let third = s.send_each(&[Request::Counters]);
+        let results = s.receive_each(second);
+        assert!(matches!(&results[..], [Err(Fault::Crashed(_))]), "{results:?}");
+        let results = s.receive_each(first);
+        assert!(matches!(&results[..], [Err(Fault::Protocol(why)), _] if why.contains("out of order")), "{results:?}");
+        assert!(matches!(&s.receive_each(third)[..], [Err(Fault::Crashed(_))]));
     }
 
     #[test]

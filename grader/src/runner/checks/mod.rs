@@ -17,7 +17,7 @@ use reference::protocol::World;
 use reference::Board;
 
 use super::ask::{Asked, Problem, SolveObservation};
-use super::session::{Fault, Session};
+use super::session::{Answer, Fault, Session};
 use crate::catalog::Check;
 use crate::judge::Mismatch;
 use crate::plan::{PlannedTest, Trial};
@@ -105,22 +105,53 @@ fn trial_by_trial(trials: &[Trial], results: impl IntoIterator<Item = TrialResul
     Outcome { status: Status::Passed, rows, message: String::new() }
 }
 
-/// Checks written as scripts (the Board checks): every trial's requests go out as one batch, then the trials
-/// are judged in order, stopping at the first that does not pass.
+/// Checks written as scripts (the Board checks): the trials' requests go out in groups of a few thousand,
+/// and the trials of one group are judged while the program answers the next (the two processes work at
+/// once on two cores). Judging goes in order and stops at the first trial that does not pass; groups after
+/// the one in flight are then never sent.
 fn scripted_test(ctx: &mut Ctx<'_>, check: Check, test: &PlannedTest) -> Option<Outcome> {
     let trials = &test.trials;
     let total = trials.len();
     if total == 0 {
         return None;
     }
-    let mut s = script::Script::new();
-    let mut judges = Vec::with_capacity(total);
+    let mut groups = Vec::new();
+    let mut group = ScriptGroup::default();
     for (k, trial) in trials.iter().enumerate() {
-        judges.push(board::script(check, trial, &trials[(k + 1) % total], k, &mut s)?);
+        group.judges.push_back(board::script(check, trial, &trials[(k + 1) % total], k, &mut group.script)?);
+        if group.script.weight() >= GROUP_WEIGHT || k + 1 == total {
+            groups.push(std::mem::take(&mut group));
+        }
     }
-    let answers = ctx.session.call_each(s.requests());
-    let replies = script::Replies::new(&s, &answers);
-    Some(trial_by_trial(trials, judges.into_iter().map(|judge| judge(ctx, &replies))))
+    let mut unsent = groups.into_iter();
+    let mut in_flight = std::collections::VecDeque::new();
+    let mut judging: Option<(ScriptGroup, Vec<Result<Answer, Fault>>)> = None;
+    let results = std::iter::from_fn(|| loop {
+        if let Some((group, answers)) = &mut judging {
+            if let Some(judge) = group.judges.pop_front() {
+                return Some(judge(ctx, &script::Replies::new(&group.script, answers)));
+            }
+        }
+        // Keep one group ahead: it runs in the program while this one is judged.
+        while in_flight.len() < 2 {
+            let Some(next) = unsent.next() else { break };
+            in_flight.push_back((ctx.session.send_each(next.script.requests()), next));
+        }
+        let (sent, group) = in_flight.pop_front()?;
+        let answers = ctx.session.receive_each(sent);
+        judging = Some((group, answers));
+    });
+    Some(trial_by_trial(trials, results))
+}
+
+/// How much script a group holds before it is sent (see [`script::Script::weight`]).
+const GROUP_WEIGHT: usize = 4096;
+
+/// Consecutive trials sent as one batch, with their judges.
+#[derive(Default)]
+struct ScriptGroup<'a> {
+    script: script::Script,
+    judges: std::collections::VecDeque<script::Judge<'a>>,
 }
 
 /// Checks judged over all trials at once (rather than trial by trial).

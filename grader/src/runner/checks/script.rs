@@ -1,10 +1,11 @@
 //! Trials written as scripts: every request of a trial written before any is answered, later requests naming
 //! the handles of earlier replies by position ([`At::handle`]), and a judge that reads the answers afterwards.
 //!
-//! A test's trials are concatenated into one script and sent with [`Session::call_each`], which pipelines it
-//! when the adapter resolves references: the program sees exactly the requests, in exactly the order, that
-//! trial-by-trial asking would send, but the grader stops paying a round trip per request. Judging then
-//! walks the trials in order and stops at the first failure, as before. Where a judge finds the submission
+//! A test's trials are concatenated into scripts of a few thousand requests and sent with
+//! [`Session::send_each`], which pipelines them when the adapter resolves references: the program sees
+//! exactly the requests, in exactly the order, that trial-by-trial asking would send, but the grader stops
+//! paying a round trip per request, and judges one script's trials while the program answers the next.
+//! Judging walks the trials in order and stops at the first failure, as before. Where a judge finds the submission
 //! strayed from what the script assumed (more than four neighbors, a neighbor count that moves the k-th
 //! neighbor), it asks the rest directly through [`ask`].
 
@@ -22,6 +23,7 @@ pub const NEIGHBOR_READS: usize = 4;
 #[derive(Debug, Default)]
 pub struct Script {
     requests: Vec<Request>,
+    tiles: usize,
 }
 
 /// The position of a request in a [`Script`].
@@ -67,8 +69,17 @@ impl Script {
 
     /// Appends a request.
     pub fn push(&mut self, request: Request) -> At {
+        if let Request::Board { tiles, .. } | Request::BoardProbe { tiles, .. } = &request {
+            self.tiles += tiles.tiles.len();
+        }
         self.requests.push(request);
         At(self.requests.len() - 1)
+    }
+
+    /// A measure of the work in the script so far: its requests, plus its tiles by the hundred (a
+    /// 127-by-127 board is 16,129 tiles to write, read and answer about).
+    pub fn weight(&self) -> usize {
+        self.requests.len() + self.tiles / 100
     }
 
     /// Builds `board` in the submission's own world.
