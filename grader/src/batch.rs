@@ -1,6 +1,10 @@
 //! Grading a whole class: every submission under a directory, a few at a time, one report per student and
 //! a gradebook (CSV and JSON).
 //!
+//! The tests depend on the fixtures, the seed, the policy and `--only`, never on the student, so the caller
+//! prepares one [`TestPlan`] and every grading thread borrows it: the boards, exact distances and reference
+//! baselines are worked out once per batch, and every student is asked exactly the same questions.
+//!
 //! One student's build failure, crash or grader error becomes that student's row; it never stops the batch.
 //! Verdicts rest on counts, not times, so grading in parallel gives the same grades as grading serially.
 
@@ -11,7 +15,7 @@ use std::sync::Mutex;
 use serde::Serialize;
 
 use crate::catalog::Category;
-use crate::grade::{grade, GradeOptions};
+use crate::grade::{grade_prepared, TestPlan};
 use crate::report::{self, Format};
 use crate::results::{Report, Status};
 
@@ -42,9 +46,10 @@ pub fn submissions(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(found)
 }
 
-/// Grades every submission with `jobs` at a time, writes `<student>.txt` and `<student>.json` into `out`,
-/// and returns the gradebook rows in name order.
-pub fn grade_all(submissions: &[PathBuf], base: &GradeOptions, jobs: usize, out: &Path) -> Vec<Row> {
+/// Grades every submission against `plan` with `jobs` at a time, writes `<student>.txt` and `<student>.json`
+/// into `out`, and returns the gradebook rows in name order. `work_dir` is where builds may keep outputs and
+/// caches.
+pub fn grade_all(submissions: &[PathBuf], plan: &TestPlan, work_dir: &Path, jobs: usize, out: &Path) -> Vec<Row> {
     let next = AtomicUsize::new(0);
     let rows = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
@@ -52,7 +57,7 @@ pub fn grade_all(submissions: &[PathBuf], base: &GradeOptions, jobs: usize, out:
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 let Some(path) = submissions.get(i) else { break };
-                let row = grade_one(path, base, out);
+                let row = grade_one(path, plan, work_dir, out);
                 rows.lock().unwrap_or_else(|e| e.into_inner()).push((i, row));
             });
         }
@@ -62,10 +67,9 @@ pub fn grade_all(submissions: &[PathBuf], base: &GradeOptions, jobs: usize, out:
     rows.into_iter().map(|(_, row)| row).collect()
 }
 
-fn grade_one(path: &Path, base: &GradeOptions, out: &Path) -> Row {
+fn grade_one(path: &Path, plan: &TestPlan, work_dir: &Path, out: &Path) -> Row {
     let student = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    let options = GradeOptions { submission: path.to_path_buf(), ..base.clone() };
-    match grade(&options, &mut |_| {}) {
+    match grade_prepared(plan, path, work_dir, &mut |_| {}) {
         Ok(report) => {
             let written =
                 std::fs::write(out.join(format!("{student}.txt")), report::render(&report, Format::Text, false))
@@ -139,6 +143,38 @@ fn quote(field: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::policy::Policy;
+
+    /// The plan is made before any student is graded and only borrowed after: the fixture directory is gone
+    /// by the time the class is graded, yet every student is graded on the boards planned from it (a student
+    /// graded from a fresh plan would get a "failed to load fixtures" row instead).
+    #[test]
+    fn the_class_is_graded_from_the_one_plan_prepared_before_it() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let fixtures = tempfile::tempdir().unwrap();
+        for t in 0..=13 {
+            let name = format!("puzzle{t:02}.txt");
+            std::fs::copy(root.join("fixtures/puzzles").join(&name), fixtures.path().join(&name)).unwrap();
+        }
+        let plan = TestPlan::prepare(fixtures.path(), 1, Policy::default(), &["solver-1a".into()]).unwrap();
+        drop(fixtures);
+        let class = tempfile::tempdir().unwrap();
+        for student in ["ada", "bob"] {
+            std::fs::copy(root.join("fixtures/submissions/programs/garbage.sh"), class.path().join(student)).unwrap();
+        }
+        std::fs::create_dir(class.path().join("cy")).unwrap();
+        let (work, out) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+
+        let rows = grade_all(&submissions(class.path()).unwrap(), &plan, work.path(), 2, out.path());
+
+        for (row, student) in rows.iter().zip(["ada", "bob"]) {
+            assert_eq!((row.student.as_str(), &row.error), (student, &None));
+            assert_eq!(row.failed, ["solver-1a"]);
+            let json = std::fs::read_to_string(out.path().join(format!("{student}.json"))).unwrap();
+            assert!(json.contains("puzzle13.txt") && !json.contains("(missing)"), "{json}");
+        }
+        assert!(rows[2].error.as_deref().is_some_and(|e| e.contains("is not a submission")), "{:?}", rows[2]);
+    }
 
     #[test]
     fn csv_quotes_fields_and_leaves_ungraded_rows_empty() {

@@ -11,7 +11,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 
 use crate::catalog;
-use crate::grade::{grade, GradeOptions};
+use crate::grade::{grade, GradeOptions, TestPlan};
 use crate::policy::Policy;
 use crate::progress::ProgressDisplay;
 use crate::report::{self, Format};
@@ -160,7 +160,14 @@ fn run_grade(args: GradeArgs) -> Result<ExitCode> {
     if args.self_check {
         policy.tests.trials_scale /= 3.0;
     }
-    let options = options(args.submission.clone(), args.fixtures.clone(), args.seed, policy, args.only.clone());
+    let options = GradeOptions {
+        submission: args.submission.clone(),
+        fixtures: args.fixtures.clone().unwrap_or_else(default_fixtures),
+        seed: args.seed,
+        policy,
+        only: args.only.clone(),
+        work_dir: work_dir(),
+    };
     let mut display = ProgressDisplay::new(args.quiet);
     let report = grade(&options, &mut |p| display.show(p)).context("grading failed")?;
     display.finish();
@@ -195,21 +202,9 @@ fn load_policy(path: Option<&Path>) -> Result<Policy> {
     })
 }
 
-fn options(
-    submission: PathBuf,
-    fixtures: Option<PathBuf>,
-    seed: u64,
-    policy: Policy,
-    only: Vec<String>,
-) -> GradeOptions {
-    GradeOptions {
-        submission,
-        fixtures: fixtures.unwrap_or_else(default_fixtures),
-        seed,
-        policy,
-        only,
-        work_dir: std::env::temp_dir().join(format!("npuzzle-grader-{}", unsafe_uid())),
-    }
+/// Where builds keep outputs and caches: one directory per user, reused across runs.
+fn work_dir() -> PathBuf {
+    std::env::temp_dir().join(format!("npuzzle-grader-{}", unsafe_uid()))
 }
 
 fn run_batch(args: BatchArgs) -> Result<ExitCode> {
@@ -221,9 +216,10 @@ fn run_batch(args: BatchArgs) -> Result<ExitCode> {
     }
     std::fs::create_dir_all(&args.output_dir)
         .with_context(|| format!("failed to create `{}`", args.output_dir.display()))?;
-    let base = options(PathBuf::new(), args.fixtures.clone(), args.seed, policy, args.only.clone());
+    let fixtures = args.fixtures.clone().unwrap_or_else(default_fixtures);
+    let plan = TestPlan::prepare(&fixtures, args.seed, policy, &args.only).context("failed to plan the tests")?;
     eprintln!("grader: grading {} submissions, {} at a time", submissions.len(), args.jobs);
-    let rows = crate::batch::grade_all(&submissions, &base, args.jobs, &args.output_dir);
+    let rows = crate::batch::grade_all(&submissions, &plan, &work_dir(), args.jobs, &args.output_dir);
     std::fs::write(args.output_dir.join("gradebook.csv"), crate::batch::csv(&rows))?;
     std::fs::write(args.output_dir.join("gradebook.json"), serde_json::to_string_pretty(&rows)? + "\n")?;
     for row in &rows {

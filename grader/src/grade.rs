@@ -1,5 +1,9 @@
-//! One grading run, start to finish: build the submission, load the fixtures, plan the tests, run them in a
-//! session, score. This is the only module that knows the order of the stages; each stage lives elsewhere.
+//! One grading run, start to finish: load the fixtures, plan the tests, build the submission, run the tests in
+//! a session, score. This is the only module that knows the order of the stages; each stage lives elsewhere.
+//!
+//! The run splits where the submission comes in. [`TestPlan::prepare`] does the half that depends only on
+//! the fixtures, the seed, the policy and `--only`; [`grade_prepared`] does the rest for one submission. A
+//! batch prepares once and grades every student against the same plan; [`grade`] does both halves for one.
 //!
 //! Only the grader's own problems are errors here (a path that is not a submission, an unreadable fixture
 //! directory). Everything the submission does wrong ends up in the report.
@@ -10,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use fixtures::Corpus;
 
-use crate::build::{self, Prepared};
+use crate::build::{self, Prepared, SubmissionKind};
 use crate::catalog::{self, Category, Check, Item};
 use crate::plan::{self, PlannedTest};
 use crate::policy::Policy;
@@ -81,66 +85,133 @@ pub enum GradeError {
     },
 }
 
-/// Grades one submission.
+/// The half of a grading run that does not depend on the submission: the policy, the seed, and the tests
+/// planned from the fixtures (random boards, exact distances, reference baselines).
+///
+/// Planning is the costly part of that half and gives the same tests for every student, so a batch prepares
+/// one plan and grades the whole class against it, shared by reference across its threads.
+#[derive(Debug, Clone)]
+pub struct TestPlan {
+    policy: Policy,
+    seed: u64,
+    tests: Vec<PlannedTest>,
+}
+
+impl TestPlan {
+    /// Loads the fixtures in `fixtures` and plans the tests that `policy` and `only` select (`only` as in
+    /// [`GradeOptions::only`]), every random board drawn from `seed`.
+    ///
+    /// # Errors
+    /// [`GradeError::Fixtures`] when the fixture directory cannot be loaded.
+    pub fn prepare(fixtures: &Path, seed: u64, policy: Policy, only: &[String]) -> Result<TestPlan, GradeError> {
+        let corpus = Corpus::load(fixtures)
+            .map_err(|e| GradeError::Fixtures { dir: fixtures.to_path_buf(), message: e.to_string() })?;
+        let mut tests = plan::plan(&selected_items(&policy, only), &corpus, seed);
+        // Skips may name expanded tests (`timing-*/puzzle4x4-39`), which only exist after planning.
+        tests.retain(|test| !Policy::matches(&policy.tests.skip, &test.id));
+        if !only.is_empty() {
+            tests.retain(|test| test.item.check == Check::Compiles || Policy::matches(only, &test.id));
+        }
+        Ok(TestPlan { policy, seed, tests })
+    }
+
+    /// The planned tests, in catalog order.
+    pub fn tests(&self) -> &[PlannedTest] {
+        &self.tests
+    }
+}
+
+/// Grades one submission: prepares its plan, then runs it as [`grade_prepared`] does.
+///
+/// The submission is looked at before the fixtures, so a wrong path is reported ahead of a fixture problem.
+/// The report's wall time includes the planning.
 pub fn grade(options: &GradeOptions, progress: &mut dyn FnMut(Progress<'_>)) -> Result<Report, GradeError> {
     let started = Instant::now();
     let kind = build::detect(&options.submission)?;
-    let corpus = Corpus::load(&options.fixtures)
-        .map_err(|e| GradeError::Fixtures { dir: options.fixtures.clone(), message: e.to_string() })?;
+    let plan = TestPlan::prepare(&options.fixtures, options.seed, options.policy.clone(), &options.only)?;
+    let student = Student { path: &options.submission, kind, work_dir: &options.work_dir };
+    run_plan(&plan, &student, started, progress)
+}
+
+/// Grades one submission against a plan prepared earlier (possibly shared with other threads). `work_dir`
+/// is where the build may keep outputs and caches.
+///
+/// The report's wall time counts from this call, so it leaves out the planning the caller did once.
+pub fn grade_prepared(
+    plan: &TestPlan,
+    submission: &Path,
+    work_dir: &Path,
+    progress: &mut dyn FnMut(Progress<'_>),
+) -> Result<Report, GradeError> {
+    let started = Instant::now();
+    let student = Student { path: submission, kind: build::detect(submission)?, work_dir };
+    run_plan(plan, &student, started, progress)
+}
+
+/// A submission whose kind is known, and where its build may keep files.
+struct Student<'a> {
+    path: &'a Path,
+    kind: SubmissionKind,
+    work_dir: &'a Path,
+}
+
+/// Builds the submission and runs the plan's tests on it; `started` is when the caller's run began.
+fn run_plan(
+    plan: &TestPlan,
+    student: &Student<'_>,
+    started: Instant,
+    progress: &mut dyn FnMut(Progress<'_>),
+) -> Result<Report, GradeError> {
     progress(Progress::Building);
     let build_started = Instant::now();
-    let prepared = build::prepare(&options.submission, kind, &options.work_dir, options.policy.limits.memory_mb)?;
-    let build_ms = build_started.elapsed().as_millis() as u64;
-    let items = selected_items(options);
-    let mut planned = plan::plan(&items, &corpus, options.seed);
-    // Skips may name expanded tests (`timing-*/puzzle4x4-39`), which only exist after planning.
-    planned.retain(|test| !Policy::matches(&options.policy.tests.skip, &test.id));
-    if !options.only.is_empty() {
-        planned.retain(|test| test.item.check == Check::Compiles || Policy::matches(&options.only, &test.id));
-    }
-    progress(Progress::Planned { total: planned.len() });
-    let mut run = match &prepared {
-        Prepared::Ready(launch) => {
-            let spec = process_spec(launch, &options.policy);
-            run_tests(spec, &options.policy, &planned, progress)
-        }
-        Prepared::CompileFailed { .. } => not_built(&planned),
+    let built = build::prepare(student.path, student.kind, student.work_dir, plan.policy.limits.memory_mb)?;
+    let build_ms = elapsed_ms(build_started);
+    progress(Progress::Planned { total: plan.tests.len() });
+    let run = match built {
+        Prepared::Ready(launch) => run_tests(process_spec(&launch, &plan.policy), &plan.policy, &plan.tests, progress),
+        Prepared::CompileFailed { log } => not_built(&plan.tests, log),
     };
+    let timings = Timings { wall_ms: elapsed_ms(started), build_ms, submission_cpu_ms: 0 };
+    Ok(report(plan, student, run, timings))
+}
+
+/// The report of a run: hidden tests marked, scores given, the submission's CPU time added to `timings`.
+fn report(plan: &TestPlan, student: &Student<'_>, run: Run, timings: Timings) -> Report {
     let mut tests = run.tests;
     for test in &mut tests {
-        test.hidden = Policy::matches(&options.policy.tests.hidden, &test.id);
+        test.hidden = Policy::matches(&plan.policy.tests.hidden, &test.id);
     }
-    let score = score::score(&mut tests, &options.policy.weights);
-    let compile_log = match prepared {
-        Prepared::CompileFailed { log } => Some(log),
-        Prepared::Ready(_) => None,
-    };
+    let score = score::score(&mut tests, &plan.policy.weights);
     let submission_cpu_ms = tests.iter().filter_map(|t| t.cpu_ms).sum();
-    Ok(Report {
+    Report {
         submission: Submission {
-            name: display_name(&options.submission),
-            language: run.language.take().unwrap_or_else(|| kind.language().into()),
+            name: display_name(student.path),
+            language: run.language.unwrap_or_else(|| student.kind.language().into()),
         },
-        seed: options.seed,
+        seed: plan.seed,
         score,
         tests,
         output: run.output,
         output_truncated: run.output_truncated,
-        compile_log,
-        timings: Timings { wall_ms: started.elapsed().as_millis() as u64, submission_cpu_ms, build_ms },
-    })
+        compile_log: run.compile_log,
+        timings: Timings { submission_cpu_ms, ..timings },
+    }
+}
+
+fn elapsed_ms(since: Instant) -> u64 {
+    since.elapsed().as_millis() as u64
 }
 
 fn display_name(path: &Path) -> String {
     path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| path.display().to_string())
 }
 
-fn selected_items(options: &GradeOptions) -> Vec<Item> {
+fn selected_items(policy: &Policy, only: &[String]) -> Vec<Item> {
     catalog::all()
         .into_iter()
-        .filter(|item| !Policy::matches(&options.policy.tests.skip, item.id))
-        .filter(|item| options.only.is_empty() || item.check == Check::Compiles || only_matches(&options.only, item.id))
-        .map(|item| scale_trials(item, options.policy.tests.trials_scale))
+        .filter(|item| !Policy::matches(&policy.tests.skip, item.id))
+        .filter(|item| only.is_empty() || item.check == Check::Compiles || only_matches(only, item.id))
+        .map(|item| scale_trials(item, policy.tests.trials_scale))
         .collect()
 }
 
@@ -180,12 +251,14 @@ fn process_spec(launch: &build::Launch, policy: &Policy) -> ProcessSpec {
     spec
 }
 
-/// What running the tests produced.
+/// What running the tests produced, or why they could not run.
 struct Run {
     tests: Vec<TestResult>,
     language: Option<String>,
     output: String,
     output_truncated: bool,
+    /// The compiler's output, when the submission did not compile.
+    compile_log: Option<String>,
 }
 
 fn run_tests(
@@ -235,7 +308,7 @@ fn run_tests(
     }
     session.finish();
     let (output, output_truncated) = session.take_output();
-    Run { tests, language: startup.ok().map(|h| h.language), output, output_truncated }
+    Run { tests, language: startup.ok().map(|h| h.language), output, output_truncated, compile_log: None }
 }
 
 fn run_one(ctx: &mut Ctx<'_>, test: &PlannedTest) -> Outcome {
@@ -269,7 +342,7 @@ fn blocked_by(test: &PlannedTest, statuses: &HashMap<&str, Status>) -> Option<St
     })
 }
 
-fn not_built(planned: &[PlannedTest]) -> Run {
+fn not_built(planned: &[PlannedTest], compile_log: String) -> Run {
     let tests = planned
         .iter()
         .map(|test| {
@@ -285,7 +358,7 @@ fn not_built(planned: &[PlannedTest]) -> Run {
             result(test, outcome, None)
         })
         .collect();
-    Run { tests, language: None, output: String::new(), output_truncated: false }
+    Run { tests, language: None, output: String::new(), output_truncated: false, compile_log: Some(compile_log) }
 }
 
 fn result(test: &PlannedTest, outcome: Outcome, cpu_ms: Option<u64>) -> TestResult {
