@@ -26,45 +26,33 @@ pub(crate) enum Separators {
 /// Reads the unsigned decimal numbers of `text` (each below 2³²), appending them to `out`; `None` if the text
 /// holds anything else or separates them otherwise than `separators` says.
 pub(crate) fn read_numbers(text: &str, separators: Separators, out: &mut Vec<u32>) -> Option<()> {
+    let single = separators == Separators::SingleSpace;
     let bytes = text.as_bytes();
-    let mut i = 0;
-    let skip = |i: &mut usize| {
-        while *i < bytes.len() && bytes[*i].is_ascii_whitespace() {
-            *i += 1;
-        }
-    };
-    if separators == Separators::AsciiWhitespace {
-        skip(&mut i);
-    }
-    while i < bytes.len() {
-        let start = i;
-        let mut value: u64 = 0;
-        while i < bytes.len() && bytes[i].is_ascii_digit() {
-            value = value * 10 + u64::from(bytes[i] - b'0');
-            if value > u64::from(u32::MAX) {
-                return None;
+    // One pass, one branch per byte: a 127-by-127 board's text is ~100 KB.
+    let (mut value, mut digits) = (0u64, 0u32);
+    for &byte in bytes {
+        let digit = byte.wrapping_sub(b'0');
+        if digit < 10 {
+            value = value * 10 + u64::from(digit);
+            digits += 1;
+            if digits > 10 {
+                return None; // past u32::MAX for sure, and `value` stays far from overflowing
             }
-            i += 1;
-        }
-        if i == start {
+        } else if byte == b' ' || (!single && byte.is_ascii_whitespace()) {
+            if digits > 0 {
+                out.push(u32::try_from(value).ok()?);
+                (value, digits) = (0, 0);
+            } else if single {
+                return None; // a space that does not end a number: leading, or one of two in a row
+            }
+        } else {
             return None;
         }
-        out.push(value as u32);
-        match separators {
-            Separators::SingleSpace if i < bytes.len() => {
-                if bytes[i] != b' ' || i + 1 == bytes.len() {
-                    return None;
-                }
-                i += 1;
-            }
-            Separators::SingleSpace => {}
-            Separators::AsciiWhitespace => {
-                if i < bytes.len() && !bytes[i].is_ascii_whitespace() {
-                    return None;
-                }
-                skip(&mut i);
-            }
-        }
+    }
+    if digits > 0 {
+        out.push(u32::try_from(value).ok()?);
+    } else if single && !bytes.is_empty() {
+        return None; // a trailing space
     }
     Some(())
 }

@@ -147,7 +147,7 @@ impl Conduit {
     /// A complete line (or the unterminated last one at the end of stdout), if one is buffered.
     fn take_line(&mut self) -> Option<StdoutEvent> {
         let pending = &self.received[self.start..];
-        let newline = pending[self.scanned..].iter().position(|&byte| byte == b'\n').map(|at| self.scanned + at);
+        let newline = memchr::memchr(b'\n', &pending[self.scanned..]).map(|at| self.scanned + at);
         let length = newline.unwrap_or(pending.len());
         if length > self.max_line_bytes {
             return Some(StdoutEvent::TooLong);
