@@ -252,7 +252,7 @@ fn write_reports(report: &Report, args: &GradeArgs) -> Result<()> {
 
 fn exit_code(report: &Report, min_score: Option<f64>) -> ExitCode {
     let passed = match min_score {
-        Some(min) => report.score.max > 0.0 && 100.0 * report.score.total / report.score.max >= min - 1e-9,
+        Some(min) => report.score.max > 0.0 && report.score.percent() >= min - 1e-9,
         None => report.tests.iter().all(|t| matches!(t.status, Status::Passed | Status::NotApplicable)),
     };
     if passed {

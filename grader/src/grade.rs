@@ -338,22 +338,24 @@ fn failed(message: String) -> Outcome {
 fn blocked_by(test: &PlannedTest, statuses: &HashMap<&str, Status>) -> Option<String> {
     test.item.depends_on.iter().find_map(|dep| match statuses.get(dep) {
         Some(Status::Passed) | None => None,
-        Some(_) => Some(format!("skipped: it depends on {dep}, which did not pass")),
+        Some(_) => Some(skipped_for(dep)),
     })
 }
 
+/// Why a test was skipped: a test it depends on did not pass.
+fn skipped_for(dependency: &str) -> String {
+    format!("skipped: it depends on {dependency}, which did not pass")
+}
+
 fn not_built(planned: &[PlannedTest], compile_log: String) -> Run {
+    let compile = planned.iter().find(|t| t.item.check == Check::Compiles).map_or("compile-1", |t| t.item.id);
     let tests = planned
         .iter()
         .map(|test| {
             let outcome = if test.item.check == Check::Compiles {
                 failed("the submission did not compile (the compiler's output is below)".into())
             } else {
-                Outcome {
-                    status: Status::Skipped,
-                    rows: vec![],
-                    message: "skipped: it depends on compile-1, which did not pass".into(),
-                }
+                Outcome { status: Status::Skipped, rows: vec![], message: skipped_for(compile) }
             };
             result(test, outcome, None)
         })

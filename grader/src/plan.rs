@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use fixtures::rng::Rng;
+use fixtures::rng::{Rng, StableHash};
 use fixtures::sampler;
 use fixtures::{Corpus, Expected, Puzzle, ReferenceCounts};
 use reference::instrument::baseline::reference_baseline_within;
@@ -209,9 +209,9 @@ fn join(sizes: &[usize]) -> String {
     sizes.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
 }
 
-/// FNV-1a: a hash that never changes between Rust versions or machines.
+/// The seed stream of a test id: a hash that never changes between Rust versions or machines.
 fn stable_hash(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+    StableHash::of(text)
 }
 
 /// Expected answers and reference counts for fixture files, computed at most once per board per run.

@@ -97,6 +97,17 @@ pub struct Score {
     pub categories: Vec<CategoryScore>,
 }
 
+impl Score {
+    /// The score as a percentage of the points available (0 when none are).
+    pub fn percent(&self) -> f64 {
+        if self.max > 0.0 {
+            100.0 * self.total / self.max
+        } else {
+            0.0
+        }
+    }
+}
+
 /// What was graded.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Submission {

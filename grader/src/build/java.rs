@@ -22,6 +22,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use fixtures::rng::StableHash;
+
 /// Adapter sources compiled into `classes/`: path under `adapters/java/`, text.
 const ADAPTER_SOURCES: &[(&str, &str)] = &[
     ("server/npuzzle/Server.java", include_str!("../../../adapters/java/server/npuzzle/Server.java")),
@@ -168,11 +170,11 @@ pub fn build_java(submission: &Path, work: &Path, heap_mb: u64) -> Result<JavaBu
         return Ok(JavaBuild::CompileFailed { log });
     }
 
-    let mut key = Fnv::new();
-    key.add(adapter.key.as_bytes());
+    let mut key = StableHash::default();
+    key.write_chunk(adapter.key.as_bytes());
     for (name, bytes) in &sources {
-        key.add(name.as_bytes());
-        key.add(bytes);
+        key.write_chunk(name.as_bytes());
+        key.write_chunk(bytes);
     }
     let dir = work.join(format!("java-submission-{:016x}", key.finish()));
     if !dir.join("done").is_file() {
@@ -268,14 +270,14 @@ struct Adapter {
 
 /// Compiles the embedded adapter into `work/java-adapter-HASH/`, unless a previous build is there.
 fn build_adapter(jdk: &Jdk, work: &Path) -> Result<Adapter, JavaBuildError> {
-    let mut hash = Fnv::new();
-    hash.add(jdk.javac.as_os_str().as_encoded_bytes());
-    hash.add(jdk.jar.as_ref().map_or(&b""[..], |j| j.as_os_str().as_encoded_bytes()));
+    let mut hash = StableHash::default();
+    hash.write_chunk(jdk.javac.as_os_str().as_encoded_bytes());
+    hash.write_chunk(jdk.jar.as_ref().map_or(&b""[..], |j| j.as_os_str().as_encoded_bytes()));
     for (path, text) in ADAPTER_SOURCES {
-        hash.add(path.as_bytes());
-        hash.add(text.as_bytes());
+        hash.write_chunk(path.as_bytes());
+        hash.write_chunk(text.as_bytes());
     }
-    hash.add(REFERENCE_BOARD.as_bytes());
+    hash.write_chunk(REFERENCE_BOARD.as_bytes());
     let key = format!("{:016x}", hash.finish());
     let dir = work.join(format!("java-adapter-{key}"));
     if !dir.join("done").is_file() {
@@ -528,27 +530,6 @@ fn package_declaration(text: &str) -> Option<(usize, String)> {
     }
     let end = rest.find(';').map_or(rest.len().min(80), |i| i + 1);
     Some((line, rest[..end].split_whitespace().collect::<Vec<_>>().join(" ")))
-}
-
-/// FNV-1a, 64 bits: a stable hash for cache directory names (std's hasher may change between releases).
-struct Fnv(u64);
-
-impl Fnv {
-    fn new() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-
-    /// Adds a length-prefixed chunk, so ("ab", "c") and ("a", "bc") differ.
-    fn add(&mut self, bytes: &[u8]) {
-        for b in (bytes.len() as u64).to_le_bytes().iter().chain(bytes) {
-            self.0 ^= u64::from(*b);
-            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
 }
 
 #[cfg(test)]

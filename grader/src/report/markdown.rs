@@ -9,7 +9,7 @@ use crate::results::{Report, Status};
 /// Renders the Markdown summary.
 pub fn render(report: &Report) -> String {
     let mut out = String::new();
-    let percent = if report.score.max > 0.0 { 100.0 * report.score.total / report.score.max } else { 0.0 };
+    let percent = report.score.percent();
     let _ = writeln!(out, "## 8 Puzzle grading: {} ({})\n", report.submission.name, report.submission.language);
     let _ = writeln!(
         out,

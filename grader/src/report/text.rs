@@ -73,7 +73,7 @@ fn summary(out: &mut String, report: &Report, color: bool) {
     let _ = writeln!(
         out,
         "\nAggregate score: {:.2}% [{}]\n",
-        if report.score.max > 0.0 { 100.0 * report.score.total / report.score.max } else { 0.0 },
+        report.score.percent(),
         report
             .score
             .categories
