@@ -137,6 +137,11 @@ impl Conduit {
             if self.write_some() == Written::Closed {
                 return Ok(StdoutEvent::StdinClosed);
             }
+            // Replies usually wait in the pipe already (the program runs ahead of a pipelined batch): read
+            // first, and only sleep in `poll` when there is nothing.
+            if self.read_some()? {
+                continue;
+            }
             let Some(left) = until.checked_duration_since(Instant::now()) else { return Ok(StdoutEvent::Waiting) };
             if self.poll(left)?.stdout {
                 self.read_some()?;
@@ -203,17 +208,21 @@ impl Conduit {
         self.sent < self.unsent.len()
     }
 
-    /// Reads what stdout has now (one chunk); notes its end.
-    fn read_some(&mut self) -> io::Result<()> {
+    /// Reads what stdout has now (one chunk); notes its end. Returns whether anything changed (bytes or
+    /// the end arrived).
+    fn read_some(&mut self) -> io::Result<bool> {
+        if !self.stdout_open {
+            return Ok(false);
+        }
         let read = loop {
             match self.stdout.read(&mut self.chunk) {
                 Ok(0) => {
                     self.stdout_open = false;
-                    return Ok(());
+                    return Ok(true);
                 }
                 Ok(n) => break n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(()),
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => return Ok(false),
                 Err(e) => return Err(e),
             }
         };
@@ -222,7 +231,7 @@ impl Conduit {
             self.start = 0;
         }
         self.received.extend_from_slice(&self.chunk[..read]);
-        Ok(())
+        Ok(true)
     }
 
     /// Waits up to `wait` until stdout has something (data or its end) or stdin has room for unsent bytes.
