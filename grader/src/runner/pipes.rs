@@ -22,6 +22,12 @@ use super::process::CapturedOutput;
 const EAGER_WRITE_BYTES: usize = 16 << 10;
 /// How much is read from stdout at a time.
 const READ_CHUNK: usize = 64 << 10;
+/// The capacity asked of each pipe (Linux allows unprivileged processes up to 1 MiB by default): while the
+/// grader judges one batch, the program answering the next can run this far ahead before a pipe stops it.
+const PIPE_BYTES: libc::c_int = 1 << 20;
+/// How far [`Conduit::pump`] reads ahead of the lines taken: enough for two batches of replies, and a bound
+/// on what a program flooding its stdout can make the grader hold.
+const PUMP_AHEAD_BYTES: usize = 16 << 20;
 
 /// What [`Conduit::next_line`] found.
 #[derive(Debug)]
@@ -64,6 +70,8 @@ impl Conduit {
     pub fn new(stdin: ChildStdin, stdout: ChildStdout, max_line_bytes: usize) -> io::Result<Conduit> {
         set_nonblocking(stdin.as_raw_fd())?;
         set_nonblocking(stdout.as_raw_fd())?;
+        enlarge(stdin.as_raw_fd());
+        enlarge(stdout.as_raw_fd());
         Ok(Conduit {
             stdin: Some(stdin),
             unsent: Vec::new(),
@@ -147,6 +155,15 @@ impl Conduit {
                 self.read_some()?;
             }
         }
+    }
+
+    /// Moves bytes without waiting: writes what stdin accepts and reads what stdout holds (up to
+    /// [`PUMP_AHEAD_BYTES`] ahead). Called between the grader's own work, it keeps a program that is running
+    /// ahead from stalling on a full pipe in either direction.
+    pub fn pump(&mut self) -> io::Result<()> {
+        self.write_some();
+        while self.received.len() - self.start < PUMP_AHEAD_BYTES && self.read_some()? {}
+        Ok(())
     }
 
     /// A complete line (or the unterminated last one at the end of stdout), if one is buffered.
@@ -282,6 +299,12 @@ fn set_nonblocking(fd: RawFd) -> io::Result<()> {
     Ok(())
 }
 
+/// Asks for a [`PIPE_BYTES`] pipe; a system that refuses keeps its default (64 KiB), which is only slower.
+fn enlarge(fd: RawFd) {
+    // SAFETY: fcntl on a descriptor this process owns, with integer arguments only.
+    unsafe { libc::fcntl(fd, libc::F_SETPIPE_SZ, PIPE_BYTES) };
+}
+
 fn decode(line: &[u8]) -> String {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     match std::str::from_utf8(line) {
@@ -355,5 +378,39 @@ impl CaptureState {
         let room = self.cap.saturating_sub(self.kept.len()).min(bytes.len());
         self.kept.extend_from_slice(&bytes[..room]);
         self.dropped += (bytes.len() - room) as u64;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::process::{Command, Stdio};
+
+    /// `pump` alone moves a batch several pipes long through `cat` and back: it writes what the pipe takes
+    /// and reads what came back, without ever waiting, so a program running ahead never stalls on a pipe.
+    #[test]
+    fn pumping_moves_a_long_batch_both_ways_without_waiting() {
+        let mut cat = Command::new("cat").stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
+        let (stdin, stdout) = (cat.stdin.take().unwrap(), cat.stdout.take().unwrap());
+        let mut conduit = Conduit::new(stdin, stdout, 1 << 20).unwrap();
+        let lines: Vec<String> = (0..5000).map(|i| format!("{i} {}", "x".repeat(200))).collect();
+        let total: usize = lines.iter().map(|l| l.len() + 1).sum();
+        for line in &lines {
+            assert!(conduit.queue(line.as_bytes()) && conduit.queue(b"\n"));
+        }
+        let since = Instant::now();
+        while conduit.received.len() < total {
+            assert!(since.elapsed() < Duration::from_secs(10), "pumping stalled at {} bytes", conduit.received.len());
+            conduit.pump().unwrap();
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        for line in &lines {
+            match conduit.next_line(Duration::ZERO).unwrap() {
+                StdoutEvent::Line(got) => assert_eq!(&got, line),
+                other => panic!("{other:?}"),
+            }
+        }
+        drop(conduit);
+        cat.wait().unwrap();
     }
 }

@@ -353,6 +353,12 @@ impl SubmissionProcess {
         Ok(())
     }
 
+    /// Moves protocol bytes both ways without waiting (see [`Conduit::pump`]). A fault it meets is left for
+    /// the next [`SubmissionProcess::recv_line`] to report.
+    pub fn pump(&mut self) {
+        let _ = self.conduit.pump();
+    }
+
     /// The next stdout line, without its line ending, once the program prints
     /// it within `deadline` (counted from the last exchange).
     ///

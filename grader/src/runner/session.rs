@@ -248,6 +248,14 @@ impl Session {
         sent
     }
 
+    /// Keeps batches in flight moving while the grader works on something else: writes what the program
+    /// will take and reads what it has answered, without waiting for either.
+    pub fn pump(&mut self) {
+        if let Some(process) = self.process.as_mut() {
+            process.pump();
+        }
+    }
+
     /// The results of a batch sent with [`Session::send_each`], one per request, reading its replies (and
     /// those of the batches sent before it) as they come.
     pub fn receive_each(&mut self, sent: Sent) -> Vec<Result<Answer, Fault>> {

@@ -129,7 +129,10 @@ fn scripted_test(ctx: &mut Ctx<'_>, check: Check, test: &PlannedTest) -> Option<
     let results = std::iter::from_fn(|| loop {
         if let Some((group, answers)) = &mut judging {
             if let Some(judge) = group.judges.pop_front() {
-                return Some(judge(ctx, &script::Replies::new(&group.script, answers)));
+                let result = judge(ctx, &script::Replies::new(&group.script, answers));
+                // The next group is in flight: keep its requests going in and its replies coming out.
+                ctx.session.pump();
+                return Some(result);
             }
         }
         // Keep one group ahead: it runs in the program while this one is judged.
