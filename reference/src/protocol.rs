@@ -411,6 +411,8 @@ fn decode_tiles(verb: &str, args: &str) -> Result<(World, Tiles), WireError> {
     if fast(&mut tiles).is_none() {
         let tokens: Vec<&str> = text.map(|text| text.split(' ').collect()).unwrap_or_default();
         needs(n, tokens.len())?;
+        // As always: a wrong count first, then a bad world, then a bad tile.
+        world.parse::<World>()?;
         tiles = tokens
             .iter()
             .map(|t| t.parse::<u32>().map_err(|_| wire_error(format!("bad tile `{t}`"))))
@@ -655,6 +657,22 @@ mod tests {
         assert_eq!(decode_counters("pq_inserts=20 x=1").unwrap()[0], ("pq_inserts".into(), 20));
         assert!(Reply::decode("hello world").is_err());
         assert!(Request::decode("1 board own 2 1 2 3").is_err());
+    }
+
+    /// What is wrong with a board request, in the order it is checked: the count, the world, then a tile.
+    #[rstest::rstest]
+    #[case("1 board", "`board` takes a world, n and n² tiles")]
+    #[case("1 board own x 1 2 3 0", "bad dimension `x`")]
+    #[case("1 board own 2 1 2 3", "`board` with n = 2 needs 4 tiles, got 3")]
+    #[case("1 board own 2 ", "`board` with n = 2 needs 4 tiles, got 1")]
+    #[case("1 board own 99999999999 1", "needs 18446744073709551615 tiles, got 1")]
+    #[case("1 board mine 2 1 2 3 0", "unknown world `mine`")]
+    #[case("1 board mine 2 1 2 x 0", "unknown world `mine`")]
+    #[case("1 board own 2 1 2 x 0", "bad tile `x`")]
+    #[case("1 board own 2 1  2 3", "bad tile ``")]
+    fn malformed_board_requests_say_what_is_wrong(#[case] line: &str, #[case] problem: &str) {
+        let error = Request::decode(line).unwrap_err();
+        assert!(error.0.contains(problem), "{line:?}: {}", error.0);
     }
 
     #[test]
