@@ -142,13 +142,15 @@ impl Conduit {
             if let Some(event) = self.take_line() {
                 return Ok(event);
             }
-            if self.write_some() == Written::Closed {
-                return Ok(StdoutEvent::StdinClosed);
-            }
+            let stdin_closed = self.write_some() == Written::Closed;
             // Replies usually wait in the pipe already (the program runs ahead of a pipelined batch): read
-            // first, and only sleep in `poll` when there is nothing.
+            // first, and only sleep in `poll` when there is nothing. Even when stdin is closed, the lines
+            // the program wrote before are taken first.
             if self.read_some()? {
                 continue;
+            }
+            if stdin_closed {
+                return Ok(StdoutEvent::StdinClosed);
             }
             let Some(left) = until.checked_duration_since(Instant::now()) else { return Ok(StdoutEvent::Waiting) };
             if self.poll(left)?.stdout {
@@ -300,6 +302,8 @@ fn set_nonblocking(fd: RawFd) -> io::Result<()> {
 }
 
 /// Asks for a [`PIPE_BYTES`] pipe; a system that refuses keeps its default (64 KiB), which is only slower.
+/// (Linux caps a user's pipe memory, 64 MiB by default: past about 30 sessions at once, as with `grader batch
+/// --jobs 16` and more, new pipes get a page or two until some close — still correct, only slower.)
 fn enlarge(fd: RawFd) {
     // SAFETY: fcntl on a descriptor this process owns, with integer arguments only.
     unsafe { libc::fcntl(fd, libc::F_SETPIPE_SZ, PIPE_BYTES) };

@@ -195,6 +195,8 @@ impl Session {
 
     /// Sends one request, allowing `cpu` of CPU time, and waits for its reply.
     pub fn call_within(&mut self, request: &Request, cpu: Duration) -> Result<Answer, Fault> {
+        // Whatever a batch still in flight meets (a crash, a hang) is that batch's, not this call's.
+        self.settle();
         self.ensure_started()?;
         let reply = self.exchange(request, Deadline::from_cpu(cpu));
         self.collect_output();
@@ -308,6 +310,7 @@ impl Session {
 
     /// Ends the conversation politely (`bye`), then kills whatever is left.
     pub fn finish(&mut self) {
+        self.settle();
         if self.process.is_some() {
             let _ = self.exchange(&Request::Bye, Deadline::from_cpu(Duration::from_secs(1)));
         }
@@ -327,6 +330,9 @@ impl Session {
                 "the grader stopped restarting the submission after {MAX_LOSSES_IN_A_ROW} failures in a row with no answer in between"
             )));
         }
+        // Handles released since the last process was lost belong to it: a new process must not see them
+        // (and `hello` must be its first request).
+        self.pending_release.clear();
         let process = SubmissionProcess::spawn(&self.spec)
             .map_err(|e| Fault::Startup(format!("failed to run `{}`: {e}", self.spec.program.display())))?;
         self.process = Some(process);
@@ -376,15 +382,21 @@ impl Session {
                 break;
             }
         }
-        let handshake = matches!(requests, [Request::Hello { .. }]);
-        let batch = InFlight { ticket, first_id, base, len: requests.len(), deadline, handshake, results: Vec::new() };
         if let Err(fault) = sent {
-            let lost = self.lose_process(process_fault(fault));
-            let mut batch = batch;
-            batch.results = vec![Err(lost); requests.len()];
-            return batch;
+            // The program is gone or stopped reading, but replies to earlier batches may still wait in its
+            // stdout: read them first, so a fault lands on the request that met it.
+            self.receive_through(ticket.saturating_sub(1));
+            let fault = process_fault(fault);
+            let lost = if self.process.is_some() { self.lose_process(fault) } else { fault };
+            return InFlight::settled(ticket, vec![Err(lost); requests.len()]);
         }
-        batch
+        let handshake = matches!(requests, [Request::Hello { .. }]);
+        InFlight { ticket, first_id, base, len: requests.len(), deadline, handshake, results: Vec::new() }
+    }
+
+    /// Reads the replies of every batch still in flight (keeping them for whoever redeems them).
+    fn settle(&mut self) {
+        self.receive_through(u64::MAX);
     }
 
     /// Reads replies until every batch up to `ticket` has all its results. A fault that loses the process
@@ -685,6 +697,49 @@ mod tests {
         let results = s.receive_each(first);
         assert!(matches!(&results[..], [Err(Fault::Protocol(why)), _] if why.contains("out of order")), "{results:?}");
         assert!(matches!(&s.receive_each(third)[..], [Err(Fault::Crashed(_))]));
+    }
+
+    /// A batch that could not be sent (the program had exited) is settled at once, so the next process's
+    /// handshake is not read as the reply to a release that rode along with it. (The pause makes the failed
+    /// send likely; the assertion holds either way.)
+    #[test]
+    fn a_batch_that_cannot_be_sent_does_not_disturb_the_next_process() {
+        let mut s = Session::new(script("read l; echo '0 ok 0 1 sh refs'; exit 0"), limits());
+        s.handshake().unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        s.pending_release.extend((0..300).map(Handle::Board));
+        let long: Vec<Request> = (0..5000).map(|_| Request::Counters).collect();
+        let _abandoned = s.send_each(&long);
+        assert!(s.handshake().is_ok());
+    }
+
+    /// A batch nobody redeemed (a test that stopped early) is read before the next call is sent: the crash it
+    /// meets is its own, and the call goes to a fresh process.
+    #[test]
+    fn a_crash_in_an_abandoned_batch_does_not_fail_the_next_call() {
+        let marker = tempfile::tempdir().unwrap();
+        let m = marker.path().join("started");
+        let m = m.display();
+        let body = format!(
+            "if [ -e {m} ]; then read l; echo '0 ok 0 1 sh refs'; read a; id=${{a%% *}}; echo \"$id ok 0 fine\"; read z; \
+             else touch {m}; read l; echo '0 ok 0 1 sh refs'; read a; read b; echo '1 ok 0 x'; kill -KILL $$; fi"
+        );
+        let mut s = Session::new(script(&body), limits());
+        let _abandoned = s.send_each(&[Request::Counters, Request::Counters]);
+        assert_eq!(s.call(&Request::Api).unwrap().values, "fine");
+    }
+
+    /// Replies already in the pipe are read before a failed send loses the process. (The pause makes the
+    /// failed send likely; the assertion holds either way.)
+    #[test]
+    fn a_failed_send_keeps_the_replies_already_written() {
+        let mut s = Session::new(script("read l; echo '0 ok 0 1 sh refs'; read a; echo '1 ok 0 x'; exit 0"), limits());
+        let first = s.send_each(&[Request::Counters]);
+        std::thread::sleep(Duration::from_millis(300));
+        let long: Vec<Request> = (0..5000).map(|_| Request::Counters).collect();
+        let second = s.send_each(&long);
+        assert_eq!(s.receive_each(first)[0].as_ref().unwrap().values, "x");
+        assert!(s.receive_each(second).iter().all(Result::is_err));
     }
 
     #[test]

@@ -144,7 +144,13 @@ fn scripted_test(ctx: &mut Ctx<'_>, check: Check, test: &PlannedTest) -> Option<
         let answers = ctx.session.receive_each(sent);
         judging = Some((group, answers));
     });
-    Some(trial_by_trial(trials, results))
+    let outcome = trial_by_trial(trials, results);
+    // A group sent but never judged (the test stopped at a failure) is still read here: whatever it met, a
+    // crash or a hang, belongs to this test and must not fall on the next one.
+    for (sent, _) in in_flight {
+        ctx.session.receive_each(sent);
+    }
+    Some(outcome)
 }
 
 /// How much script a group holds before it is sent (see [`script::Script::weight`]).

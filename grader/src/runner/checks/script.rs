@@ -3,8 +3,9 @@
 //!
 //! A test's trials are concatenated into scripts of a few thousand requests and sent with
 //! [`Session::send_each`], which pipelines them when the adapter resolves references: the program sees
-//! exactly the requests, in exactly the order, that trial-by-trial asking would send, but the grader stops
-//! paying a round trip per request, and judges one script's trials while the program answers the next.
+//! exactly the requests, in exactly the order, that trial-by-trial asking would send (except a judge's rare
+//! direct question, below, which comes after the group in flight), but the grader stops paying a round trip
+//! per request, and judges one script's trials while the program answers the next.
 //! Judging walks the trials in order and stops at the first failure, as before. Where a judge finds the submission
 //! strayed from what the script assumed (more than four neighbors, a neighbor count that moves the k-th
 //! neighbor), it asks the rest directly through [`ask`].
