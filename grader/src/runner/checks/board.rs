@@ -114,7 +114,7 @@ fn to_string<'a>(trial: &'a Trial, s: &mut Script) -> Judge<'a> {
 /// `neighbors()` as a multiset of boards.
 fn neighbors<'a>(trial: &'a Trial, s: &mut Script) -> Judge<'a> {
     let b = s.build(&trial.board);
-    let found = s.neighbors(b.handle());
+    let found = s.neighbors_of(b.handle(), &trial.board);
     Box::new(move |ctx, r| {
         let h = r.handle(b)?;
         let found = r.neighbors(ctx.session, found)?;
@@ -137,8 +137,9 @@ fn release_all(ctx: &mut Ctx<'_>, h: Handle, found: Vec<(Handle, Board)>) {
 /// `neighbors()` of every neighbor.
 fn neighbors_of_neighbors<'a>(trial: &'a Trial, s: &mut Script) -> Judge<'a> {
     let b = s.build(&trial.board);
-    let first = s.neighbors(b.handle());
-    let second: Vec<NeighborsAt> = (0..super::script::NEIGHBOR_READS).map(|k| s.neighbors(first.nth(k))).collect();
+    let first = s.neighbors_of(b.handle(), &trial.board);
+    let count = super::script::neighbor_count(&trial.board);
+    let second: Vec<NeighborsAt> = (0..count).map(|k| s.neighbors(first.nth(k))).collect();
     Box::new(move |ctx, r| {
         let h = r.handle(b)?;
         let found = r.neighbors(ctx.session, first)?;
@@ -377,14 +378,14 @@ fn immutable_array<'a>(trial: &'a Trial, s: &mut Script) -> Judge<'a> {
 fn immutable_call_order<'a>(trial: &'a Trial, s: &mut Script) -> Judge<'a> {
     let board = &trial.board;
     let b = s.build(board);
-    let first = s.neighbors(b.handle());
+    let first = s.neighbors_of(b.handle(), board);
     let after_neighbors = s.text(b.handle());
     let t = s.push(Request::Twin(b.handle()));
     let after_twin = s.text(b.handle());
     let methods =
         [Method::Manhattan, Method::Hamming, Method::IsGoal, Method::Dimension, Method::Hamming, Method::Manhattan];
     let values = ask_values(s, b.handle(), &methods);
-    let again = s.neighbors(b.handle());
+    let again = s.neighbors_of(b.handle(), board);
     Box::new(move |ctx, r| {
         let h = r.handle(b)?;
         let found = r.neighbors(ctx.session, first)?;
@@ -408,7 +409,7 @@ fn immutable_call_order<'a>(trial: &'a Trial, s: &mut Script) -> Judge<'a> {
 fn kth_neighbor_and_twin<'a>(trial: &'a Trial, k: usize, s: &mut Script) -> Judge<'a> {
     const METHODS: [Method; 3] = [Method::Dimension, Method::Hamming, Method::Manhattan];
     let b = s.build(&trial.board);
-    let found = s.neighbors(b.handle());
+    let found = s.neighbors_of(b.handle(), &trial.board);
     let t = s.push(Request::Twin(b.handle()));
     let twin_text = s.text(t.handle());
     let twin_values = ask_values(s, t.handle(), &METHODS);
@@ -447,7 +448,7 @@ fn ask_values_now(ctx: &mut Ctx<'_>, h: Handle, board: &Board, methods: &[Method
 /// Neighbors: the count the blank's position gives, no duplicates, each exactly one slide away.
 fn neighbors_legal<'a>(trial: &'a Trial, s: &mut Script) -> Judge<'a> {
     let b = s.build(&trial.board);
-    let found = s.neighbors(b.handle());
+    let found = s.neighbors_of(b.handle(), &trial.board);
     Box::new(move |ctx, r| {
         let board = &trial.board;
         let h = r.handle(b)?;

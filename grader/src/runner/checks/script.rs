@@ -17,7 +17,8 @@ use super::Ctx;
 use crate::runner::ask::{self, Asked, Problem};
 use crate::runner::session::{Answer, Fault, Session};
 
-/// How many neighbors a script reads back speculatively: every legal board has at most four.
+/// How many neighbors a script reads back speculatively when it cannot know how many there are (the
+/// neighbors of a neighbor the submission chose): every legal board has at most four.
 pub const NEIGHBOR_READS: usize = 4;
 
 /// Requests written ahead of their answers.
@@ -48,6 +49,8 @@ impl At {
 pub struct NeighborsAt {
     call: At,
     reads: [At; NEIGHBOR_READS],
+    /// How many of `reads` were written.
+    read: usize,
 }
 
 impl NeighborsAt {
@@ -93,11 +96,31 @@ impl Script {
         self.push(Request::ToString(h))
     }
 
-    /// `neighbors()` of a board, each neighbor read back through `toString()`.
+    /// `neighbors()` of a board of unknown position, the first [`NEIGHBOR_READS`] neighbors read back
+    /// through `toString()` (a read past the submission's last neighbor is an expected protocol error).
     pub fn neighbors(&mut self, h: Handle) -> NeighborsAt {
-        let call = self.push(Request::Neighbors(h));
-        NeighborsAt { call, reads: std::array::from_fn(|k| self.text(call.nth(k))) }
+        self.neighbors_reading(h, NEIGHBOR_READS)
     }
+
+    /// `neighbors()` of `board`, reading back as many neighbors as it has.
+    pub fn neighbors_of(&mut self, h: Handle, board: &Board) -> NeighborsAt {
+        self.neighbors_reading(h, neighbor_count(board))
+    }
+
+    fn neighbors_reading(&mut self, h: Handle, count: usize) -> NeighborsAt {
+        let call = self.push(Request::Neighbors(h));
+        let mut reads = [call; NEIGHBOR_READS];
+        for (k, read) in reads.iter_mut().enumerate().take(count) {
+            *read = self.text(call.nth(k));
+        }
+        NeighborsAt { call, reads, read: count.min(NEIGHBOR_READS) }
+    }
+}
+
+/// How many neighbors `board` has: 2, 3 or 4, by the blank's place (without building them).
+pub fn neighbor_count(board: &Board) -> usize {
+    let ((row, col), last) = (board.blank(), board.dimension() - 1);
+    usize::from(row > 0) + usize::from(row < last) + usize::from(col > 0) + usize::from(col < last)
 }
 
 /// The answers to a script.
@@ -154,7 +177,7 @@ impl<'a> Replies<'a> {
         let handles = self.handles(at.call)?;
         let mut found = Vec::with_capacity(handles.len());
         for (k, &h) in handles.iter().enumerate() {
-            let board = match at.reads.get(k) {
+            let board = match at.reads[..at.read].get(k) {
                 Some(&read) => self.board(read)?,
                 None => ask::read_board(session, h)?,
             };
@@ -167,3 +190,21 @@ impl<'a> Replies<'a> {
 /// Judges one trial from its replies (asking more of the session only where the submission strayed from
 /// what the script assumed).
 pub type Judge<'a> = Box<dyn FnOnce(&mut Ctx<'_>, &Replies<'_>) -> super::TrialResult + 'a>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn neighbor_count_is_the_number_of_neighbors_at_every_blank_position() {
+        for n in 2..=6 {
+            for blank in 0..n * n {
+                // The goal with the blank moved to `blank` (solvable or not: neighbors() does not care).
+                let mut tiles: Vec<i64> = (1..(n * n) as i64).chain([0]).collect();
+                tiles.swap(blank, n * n - 1);
+                let board = Board::from_row_major(n, &tiles).unwrap();
+                assert_eq!(neighbor_count(&board), board.neighbors().len(), "{board}");
+            }
+        }
+    }
+}
