@@ -408,10 +408,8 @@ fn javac_command(jdk: &Jdk, cwd: &Path, out: &Path, classpath: &std::ffi::OsStr,
 }
 
 fn javac(jdk: &Jdk, cwd: &Path, out: &Path, classpath: &Path, files: &[PathBuf]) -> Result<Output, JavaBuildError> {
-    fs::create_dir_all(out).map_err(io_error(format!("cannot create {}", out.display())))?;
-    javac_command(jdk, cwd, out, classpath.as_os_str(), "UTF-8")
-        .args(files)
-        .output()
+    spawn_javac(jdk, cwd, out, classpath.as_os_str(), "UTF-8", files)?
+        .wait_with_output()
         .map_err(|source| JavaBuildError::Tool { tool: jdk.javac.clone(), source })
 }
 
