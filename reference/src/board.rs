@@ -104,14 +104,14 @@ impl Board {
                 check_dimension(n)?;
                 return Err(BoardError::NotSquare { row, len: tiles.len(), expected: n });
             }
-            flat.extend(tiles.iter().map(|&t| i64::from(t)));
+            flat.extend_from_slice(tiles);
         }
         Board::from_row_major(n, &flat)
     }
 
-    /// Builds a board from `n` and its n² tiles in row-major order (values as read from a file, so negative
-    /// or huge values are reported rather than wrapped).
-    pub fn from_row_major(n: usize, tiles: &[i64]) -> Result<Board, BoardError> {
+    /// Builds a board from `n` and its n² tiles in row-major order, of any integer type that fits in `i64`
+    /// (values as read from a file, so negative or huge values are reported rather than wrapped).
+    pub fn from_row_major<T: Copy + Into<i64>>(n: usize, tiles: &[T]) -> Result<Board, BoardError> {
         check_dimension(n)?;
         if tiles.len() != n * n {
             let row = tiles.len() / n;
@@ -119,7 +119,7 @@ impl Board {
         }
         let max = n * n - 1;
         let mut seen = vec![false; n * n];
-        for (i, &value) in tiles.iter().enumerate() {
+        for (i, value) in tiles.iter().map(|&t| t.into()).enumerate() {
             if value < 0 || value as u64 > max as u64 {
                 return Err(BoardError::TileOutOfRange { value, row: i / n, col: i % n, max });
             }
@@ -127,7 +127,7 @@ impl Board {
                 return Err(BoardError::DuplicateTile { value: value as usize, row: i / n, col: i % n });
             }
         }
-        Ok(Board::from_valid(n, tiles.iter().map(|&t| t as usize)))
+        Ok(Board::from_valid(n, tiles.iter().map(|&t| t.into() as usize)))
     }
 
     /// The goal board of dimension `n`: tiles 1..n²−1 in order, blank last.
@@ -448,7 +448,7 @@ impl fmt::Display for Board {
         // Built by hand and written once: the grader reads back every board it is given, and a 127-by-127
         // board is 16,129 tiles (`{:2} ` per tile through the formatter cost more than the rest of a request).
         let mut text = String::with_capacity(4 + n * (n * 6 + 1));
-        text.push_str(&n.to_string());
+        crate::decimal::push(&mut text, n as u64);
         text.push('\n');
         for row in 0..n {
             for col in 0..n {

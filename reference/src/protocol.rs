@@ -396,30 +396,27 @@ fn decode_tiles(verb: &str, args: &str) -> Result<(World, Tiles), WireError> {
     };
     let n: usize = n.parse().map_err(|_| wire_error(format!("bad dimension `{n}`")))?;
     let text = parts.next();
-    let needs = |n: usize, got: usize| -> Result<(), WireError> {
-        if (crate::board::MIN_DIMENSION..=crate::board::MAX_DIMENSION).contains(&n) && got == n * n {
-            Ok(())
-        } else {
-            Err(wire_error(format!("`{verb}` with n = {n} needs {} tiles, got {got}", n.saturating_mul(n))))
-        }
-    };
+    // The tiles in one pass; a line that is not plain single-spaced digits keeps its tokens, to be read one by
+    // one below (which says which tile is bad).
     let mut tiles = Vec::with_capacity(text.map_or(0, |text| text.len() / 3));
-    let fast = |tiles: &mut Vec<u32>| {
-        let text = text.filter(|text| !text.is_empty())?;
-        crate::decimal::read_numbers(text, crate::decimal::Separators::SingleSpace, tiles)
-    };
-    if fast(&mut tiles).is_none() {
-        let tokens: Vec<&str> = text.map(|text| text.split(' ').collect()).unwrap_or_default();
-        needs(n, tokens.len())?;
-        // As always: a wrong count first, then a bad world, then a bad tile.
-        world.parse::<World>()?;
+    let fast = text
+        .filter(|text| !text.is_empty())
+        .and_then(|text| crate::decimal::read_numbers(text, crate::decimal::Separators::SingleSpace, &mut tiles));
+    let tokens: Option<Vec<&str>> =
+        fast.is_none().then(|| text.map(|text| text.split(' ').collect()).unwrap_or_default());
+    // What is wrong is reported in this order: the count, the world, a tile.
+    let got = tokens.as_ref().map_or(tiles.len(), Vec::len);
+    if !(crate::board::MIN_DIMENSION..=crate::board::MAX_DIMENSION).contains(&n) || got != n * n {
+        return Err(wire_error(format!("`{verb}` with n = {n} needs {} tiles, got {got}", n.saturating_mul(n))));
+    }
+    let world = world.parse()?;
+    if let Some(tokens) = tokens {
         tiles = tokens
             .iter()
             .map(|t| t.parse::<u32>().map_err(|_| wire_error(format!("bad tile `{t}`"))))
             .collect::<Result<_, _>>()?;
     }
-    needs(n, tiles.len())?;
-    Ok((world.parse()?, Tiles { n, tiles }))
+    Ok((world, Tiles { n, tiles }))
 }
 
 /// How a request ended.

@@ -64,8 +64,7 @@ fn parse_well_formed(text: &str) -> Option<Board> {
     if tiles.len() != n * n {
         return None;
     }
-    let tiles: Vec<i64> = tiles.iter().map(|&t| i64::from(t)).collect();
-    Board::from_row_major(n, &tiles).ok()
+    Board::from_row_major(n, tiles).ok()
 }
 
 fn parse_carefully(text: &str) -> Result<Board, ParseError> {

@@ -397,11 +397,12 @@ mod tests {
         let mut cat = Command::new("cat").stdin(Stdio::piped()).stdout(Stdio::piped()).spawn().unwrap();
         let (stdin, stdout) = (cat.stdin.take().unwrap(), cat.stdout.take().unwrap());
         let mut conduit = Conduit::new(stdin, stdout, 1 << 20).unwrap();
-        let lines: Vec<String> = (0..5000).map(|i| format!("{i} {}", "x".repeat(200))).collect();
+        let lines: Vec<String> = (0..5000).map(|i| format!("{i} {}", "x".repeat(1000))).collect();
         let total: usize = lines.iter().map(|l| l.len() + 1).sum();
         for line in &lines {
             assert!(conduit.queue(line.as_bytes()) && conduit.queue(b"\n"));
         }
+        assert!(conduit.has_unsent(), "5 MB outgrow both pipes: the rest is for `pump` to write");
         let since = Instant::now();
         while conduit.received.len() < total {
             assert!(since.elapsed() < Duration::from_secs(10), "pumping stalled at {} bytes", conduit.received.len());

@@ -110,10 +110,10 @@ pub struct Sent {
 /// One batch on its way: the IDs its replies will carry, and the results read so far.
 struct InFlight {
     ticket: u64,
-    /// The ID of the first line sent (a release riding along, or the batch's first request).
-    first_id: u64,
     /// The ID of the batch's first request.
     base: u64,
+    /// Whether a release rode along (as ID `base - 1`) and its reply is still to be read.
+    release_unread: bool,
     len: usize,
     deadline: Deadline,
     /// The handshake's reply does not count as an answer that ends a run of lost processes.
@@ -123,7 +123,7 @@ struct InFlight {
 
 impl InFlight {
     fn is_complete(&self) -> bool {
-        self.first_id == self.base && self.results.len() == self.len
+        !self.release_unread && self.results.len() == self.len
     }
 
     /// A batch whose every request already has its result (answered, or failed before it could be sent).
@@ -131,8 +131,8 @@ impl InFlight {
         let len = results.len();
         InFlight {
             ticket,
-            first_id: 0,
             base: 0,
+            release_unread: false,
             len,
             deadline: Deadline::from_cpu(Duration::ZERO),
             handshake: false,
@@ -231,8 +231,7 @@ impl Session {
     ///
     /// Without `refs` there is nothing to overlap: the requests go one at a time, here and now.
     pub fn send_each(&mut self, requests: &[Request]) -> Sent {
-        let ticket = self.next_ticket;
-        self.next_ticket += 1;
+        let ticket = self.ticket();
         let sent = Sent { ticket, len: requests.len() };
         if let Err(fault) = self.ensure_started() {
             self.in_flight.push_back(InFlight::settled(ticket, vec![Err(fault); requests.len()]));
@@ -288,15 +287,16 @@ impl Session {
             let mut request = request.clone();
             let substituted =
                 request.handles_mut().into_iter().try_for_each(|h| replies.resolve(*h).map(|real| *h = real));
-            let Err(unresolved) = substituted else {
-                let result = self.exchange(&request, deadline);
-                if let (Ok(answer), true) = (&result, request.returns_handles()) {
-                    replies.record(position, &answer.values);
+            match substituted {
+                Ok(()) => {
+                    let result = self.exchange(&request, deadline);
+                    if let (Ok(answer), true) = (&result, request.returns_handles()) {
+                        replies.record(position, &answer.values);
+                    }
+                    results.push(result);
                 }
-                results.push(result);
-                continue;
-            };
-            results.push(Err(Fault::Protocol(unresolved.0)));
+                Err(unresolved) => results.push(Err(Fault::Protocol(unresolved.0))),
+            }
         }
         results
     }
@@ -348,13 +348,18 @@ impl Session {
 
     /// One request, answered now (after the replies of any batch still in flight, which are kept).
     fn exchange(&mut self, request: &Request, deadline: Deadline) -> Result<Answer, Fault> {
-        let ticket = self.next_ticket;
-        self.next_ticket += 1;
+        let ticket = self.ticket();
         let batch = self.send(ticket, std::slice::from_ref(request), deadline, References::Resolved);
         self.in_flight.push_back(batch);
         self.receive_through(ticket);
         let batch = self.in_flight.pop_back().expect("the batch just sent");
         batch.results.into_iter().next().expect("one result per request")
+    }
+
+    /// The next batch's ticket.
+    fn ticket(&mut self) -> u64 {
+        self.next_ticket += 1;
+        self.next_ticket - 1
     }
 
     /// Sends `requests` back to back (after a batch of pending releases, if one is due); their replies are
@@ -391,7 +396,8 @@ impl Session {
             return InFlight::settled(ticket, vec![Err(lost); requests.len()]);
         }
         let handshake = matches!(requests, [Request::Hello { .. }]);
-        InFlight { ticket, first_id, base, len: requests.len(), deadline, handshake, results: Vec::new() }
+        let release_unread = release.is_some();
+        InFlight { ticket, base, release_unread, len: requests.len(), deadline, handshake, results: Vec::new() }
     }
 
     /// Reads the replies of every batch still in flight (keeping them for whoever redeems them).
@@ -404,13 +410,13 @@ impl Session {
     fn receive_through(&mut self, ticket: u64) {
         while let Some(at) = self.in_flight.iter().position(|batch| !batch.is_complete() && batch.ticket <= ticket) {
             let batch = &self.in_flight[at];
-            let is_release = batch.first_id < batch.base;
-            let id = if is_release { batch.first_id } else { batch.base + batch.results.len() as u64 };
+            let is_release = batch.release_unread;
+            let id = if is_release { batch.base - 1 } else { batch.base + batch.results.len() as u64 };
             let (deadline, handshake) = (batch.deadline, batch.handshake);
             match self.receive(id, deadline, handshake) {
                 Ok(_) if is_release => {
                     // The release riding along: best effort; its reply is read, so the batch's own come next.
-                    self.in_flight[at].first_id += 1;
+                    self.in_flight[at].release_unread = false;
                 }
                 Ok(result) => self.in_flight[at].results.push(result),
                 // `lose_process` has already failed every request still waiting; this makes sure the loop ends.
@@ -483,7 +489,7 @@ impl Drop for Session {
 /// Fails every request of `batches` still waiting for its reply with `fault`.
 fn fail_waiting(batches: &mut VecDeque<InFlight>, fault: &Fault) {
     for batch in batches.iter_mut().filter(|batch| !batch.is_complete()) {
-        batch.first_id = batch.base;
+        batch.release_unread = false;
         batch.results.resize(batch.len, Err(fault.clone()));
     }
 }

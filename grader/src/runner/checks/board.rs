@@ -6,7 +6,7 @@
 use reference::protocol::{Handle, Request};
 use reference::{Board, BoardError};
 
-use super::script::{At, Judge, NeighborsAt, Replies, Script};
+use super::script::{neighbor_count, At, Judge, NeighborsAt, Replies, Script};
 use super::{mismatch, Ctx};
 use crate::catalog::{Check, EqualsProperty, Method};
 use crate::judge::{self, Mismatch};
@@ -138,7 +138,7 @@ fn release_all(ctx: &mut Ctx<'_>, h: Handle, found: Vec<(Handle, Board)>) {
 fn neighbors_of_neighbors<'a>(trial: &'a Trial, s: &mut Script) -> Judge<'a> {
     let b = s.build(&trial.board);
     let first = s.neighbors_of(b.handle(), &trial.board);
-    let count = super::script::neighbor_count(&trial.board);
+    let count = neighbor_count(&trial.board);
     let second: Vec<NeighborsAt> = (0..count).map(|k| s.neighbors(first.nth(k))).collect();
     Box::new(move |ctx, r| {
         let h = r.handle(b)?;
@@ -413,7 +413,7 @@ fn kth_neighbor_and_twin<'a>(trial: &'a Trial, k: usize, s: &mut Script) -> Judg
     let t = s.push(Request::Twin(b.handle()));
     let twin_text = s.text(t.handle());
     let twin_values = ask_values(s, t.handle(), &METHODS);
-    let expected_count = trial.board.neighbors().len();
+    let expected_count = neighbor_count(&trial.board);
     let chosen = k % expected_count.max(1);
     let neighbor_values = ask_values(s, found.nth(chosen), &METHODS);
     Box::new(move |ctx, r| {
@@ -453,7 +453,7 @@ fn neighbors_legal<'a>(trial: &'a Trial, s: &mut Script) -> Judge<'a> {
         let board = &trial.board;
         let h = r.handle(b)?;
         let found = r.neighbors(ctx.session, found)?;
-        let expected = board.neighbors().len();
+        let expected = neighbor_count(board);
         let (row, col) = board.blank();
         if found.len() != expected {
             return mismatch(
