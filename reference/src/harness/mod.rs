@@ -17,6 +17,7 @@
 //! itself and points file descriptor 1 at standard error, so `println!` debugging cannot corrupt a reply.
 
 mod objects;
+mod outbox;
 mod server;
 
 pub use server::serve;

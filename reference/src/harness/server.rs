@@ -6,12 +6,14 @@
 
 use std::cell::RefCell;
 use std::fs::File;
-use std::io::{BufRead, BufWriter, Write};
+use std::io::{BufRead, BufReader};
+use std::mem::ManuallyDrop;
 use std::os::fd::FromRawFd;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::process::ExitCode;
 
 use super::objects::{Object, Objects};
+use super::outbox::{self, Outbox};
 use crate::instrument::counting_board::CountingBoard;
 use crate::instrument::{counters, cpu, memory};
 use crate::protocol::{
@@ -60,10 +62,16 @@ where
         let message = panic_message(info.payload());
         LAST_PANIC.with(|p| *p.borrow_mut() = Some(format!("{message}{location}")));
     }));
-    let worker = std::thread::Builder::new()
-        .name("submission".into())
-        .stack_size(SERVER_STACK_BYTES)
-        .spawn(move || Server::<B, S, R>::new().run(protocol));
+    let watcher = std::thread::current();
+    let worker =
+        std::thread::Builder::new().name("submission".into()).stack_size(SERVER_STACK_BYTES).spawn(move || {
+            let served = Server::<B, S, R>::new().run(protocol);
+            watcher.unpark();
+            served
+        });
+    if let Ok(worker) = &worker {
+        outbox::watch(|| worker.is_finished());
+    }
     match worker.map(|w| w.join()) {
         Ok(Ok(Ok(()))) => ExitCode::SUCCESS,
         Ok(Ok(Err(e))) => {
@@ -113,20 +121,26 @@ where
     }
 
     fn run(mut self, protocol: File) -> std::io::Result<()> {
-        let mut out = BufWriter::with_capacity(1 << 16, protocol);
-        let mut input = std::io::stdin().lock();
+        let mut out = Outbox::new(protocol);
+        // SAFETY: fd 0 is the process's standard input, open for its whole life; ManuallyDrop keeps this File
+        // from closing it.
+        let stdin = ManuallyDrop::new(unsafe { File::from_raw_fd(0) });
+        let mut input = BufReader::with_capacity(1 << 16, &*stdin);
         let mut line = String::new();
         loop {
             line.clear();
             if input.read_line(&mut line)? == 0 {
                 break;
             }
-            let (reply, bye) = self.answer(line.trim_end_matches(['\n', '\r']));
-            out.write_all(reply.encode().as_bytes())?;
-            out.write_all(b"\n")?;
-            // Every reply leaves before the next request runs: if that request crashes or hangs, the grader
-            // must still hold every earlier answer, and must see which request was the last one answered.
-            out.flush()?;
+            let (reply, bye) = out.guard(|| self.answer(line.trim_end_matches(['\n', '\r'])));
+            let mut encoded = reply.encode();
+            encoded.push('\n');
+            out.push(encoded.as_bytes())?;
+            // Replies wait while more requests are already here; before reading blocks, they all leave (see
+            // `outbox` for how they survive a request that crashes or hangs meanwhile).
+            if bye || memchr::memchr(b'\n', input.buffer()).is_none() {
+                out.flush()?;
+            }
             if bye {
                 break;
             }
