@@ -59,14 +59,16 @@ pub(super) fn items() -> Vec<Item> {
             id: "memory-3",
             official: Some("Memory 3"),
             category: Memory,
-            title: "MinPQ maximum size and ending size, against the reference",
+            title: "MinPQ maximum size, ending size and deep memory, against the reference",
             inputs: Inputs::MemoryPuzzles,
             check: Check::QueueMemory,
             depends_on: &["compile-1"],
             needs: &["counters", "ref_world"],
-            explain: "The priority queues should grow no more than the reference's on the same puzzle. Usual \
-                      causes: no critical optimization (the parent is enqueued again), a non-admissible or \
-                      inconsistent priority that explores more nodes.",
+            explain: "The priority queues should grow no more than the reference's on the same puzzle, and hold \
+                      no more per search node than a board, moves, priority and predecessor: their deep memory \
+                      is held against the reference's search nodes at one reference board plus 48 bytes each. \
+                      Usual causes: no critical optimization (the parent is enqueued again), a non-admissible or \
+                      inconsistent priority that explores more nodes, search nodes that copy their path.",
         },
         timing(
             "timing-1",

@@ -67,14 +67,13 @@ pub fn solver_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     let (Some(solver), Some(bytes)) = (solver, bytes) else {
         return mismatch(Mismatch::new(format!("`memory_solver` answered `{}`", answer.values)));
     };
-    let board_bytes =
-        ask::int(ctx.session, &Request::MemoryBoard { world: World::Ref, tiles: ask::tiles_of(&trial.board) })?;
+    let board_bytes = reference_board_bytes(ctx, &trial.board)?;
     let moves = match trial.expected {
         Expected::Moves(m) => u64::from(m),
         _ => 0,
     };
     // The solution's boards plus a generous allowance for the list that holds them.
-    let budget = (moves + 1) * (board_bytes as u64 + 64) + 1024;
+    let budget = (moves + 1) * (board_bytes + 64) + 1024;
     ask::release(ctx.session, vec![b, solver]);
     let row =
         format!("{}: {bytes} bytes retained; the solution's {} boards take about {budget}", trial.label, moves + 1);
@@ -85,21 +84,54 @@ pub fn solver_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     Ok(vec![row])
 }
 
-/// MinPQ maximum and ending sizes against the reference.
+/// Bytes a textbook search node adds to its board in the queue's deep memory: the node itself (board
+/// reference, moves, cached priority, predecessor) and its slot in the queue's array. Measured on the gallery's
+/// textbook solvers: about 34 bytes in Java (a 32-byte node and a 4-byte slot), 36 to 45 in Rust (`Rc` counts,
+/// the fields, an 8-byte slot); 48 rounds the larger up.
+pub const SEARCH_NODE_BYTES: u64 = 48;
+
+/// MinPQ maximum and ending sizes, and the queues' deep memory, against the reference.
+///
+/// The deep memory of a textbook queue is its search nodes: those still queued and the dequeued ones they
+/// reach through their predecessors. The reference's figure is therefore estimated from its own search
+/// (nodes = ending size + delMins) at [`SEARCH_NODE_BYTES`] plus one reference board each, the board
+/// measured by this program's own `memory_board`, so Java and Rust submissions are each held to their own
+/// language's board size. A deep memory of 0 means the program could not measure it (the queue outlived the
+/// solve, no counting MinPQ, or the Java walk gave up), and is reported, not judged.
 pub fn queue_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     let seen = ctx.solve(World::Ref, trial)?;
     let reference = reference_counts(trial)?;
     let limit = ctx.policy.thresholds.memory_ratio;
     let max = seen.required("pq_max_size")?;
     let ending = seen.required("pq_ending_size")?;
-    let row = format!(
+    let sizes = format!(
         "{}: max size {max} (reference {}), ending size {ending} (reference {})",
         trial.label, reference.max_queue_size, reference.ending_size
     );
-    judge::within_ratio("MinPQ maximum size", max, reference.max_queue_size, limit).map_err(|m| m.with(row.clone()))?;
+    judge::within_ratio("MinPQ maximum size", max, reference.max_queue_size, limit)
+        .map_err(|m| m.with(sizes.clone()))?;
     judge::within_ratio("MinPQ ending size", ending, reference.ending_size.max(1), limit)
-        .map_err(|m| m.with(row.clone()))?;
+        .map_err(|m| m.with(sizes.clone()))?;
+    let deep = seen.counter("pq_deep_bytes").unwrap_or(0);
+    if !ctx.has("memory") || max == 0 {
+        return Ok(vec![sizes]);
+    }
+    if deep == 0 {
+        return Ok(vec![format!("{sizes}, deep memory not measured")]);
+    }
+    let nodes = reference.ending_size + reference.del_mins;
+    let expected = nodes * (reference_board_bytes(ctx, &trial.board)? + SEARCH_NODE_BYTES);
+    let row = format!("{sizes}, deep memory {deep} bytes (reference about {expected})");
+    judge::within_ratio("MinPQ deep memory", deep, expected, limit).map_err(|m| {
+        m.with(row.clone()).with("(a search node needs its board, moves, priority and predecessor; nothing more)")
+    })?;
     Ok(vec![row])
+}
+
+/// Bytes of one reference board for `board`'s size, as this program measures them.
+fn reference_board_bytes(ctx: &mut Ctx<'_>, board: &Board) -> Asked<u64> {
+    let bytes = ask::int(ctx.session, &Request::MemoryBoard { world: World::Ref, tiles: ask::tiles_of(board) })?;
+    Ok(u64::try_from(bytes).map_err(|_| Mismatch::new(format!("`memory_board` answered {bytes} bytes")))?)
 }
 
 fn reference_counts(trial: &Trial) -> Asked<fixtures::ReferenceCounts> {
