@@ -28,7 +28,17 @@ fn batch() -> String {
     text
 }
 
-fn spawn(mode: &str) -> (Child, mpsc::Receiver<String>) {
+/// The probe, killed when dropped: a failed assertion must not leave a hanging probe spinning on a core.
+struct Probe(Child);
+
+impl Drop for Probe {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn spawn(mode: &str) -> (Probe, mpsc::Receiver<String>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_harness-probe"))
         .env("HARNESS_PROBE", mode)
         .stdin(Stdio::piped())
@@ -47,7 +57,7 @@ fn spawn(mode: &str) -> (Child, mpsc::Receiver<String>) {
             }
         }
     });
-    (child, received)
+    (Probe(child), received)
 }
 
 /// Reads replies until the one to the last request before the fatal one (or the stream ends).
@@ -80,10 +90,10 @@ fn a_crash_or_exit_delivers_every_earlier_reply_and_no_later_one(
     #[case] signal: Option<i32>,
     #[case] on_stderr: Option<&str>,
 ) {
-    let (mut child, received) = spawn(mode);
+    let (mut probe, received) = spawn(mode);
     let replies = replies_before_fatal(&received);
     assert_every_earlier_reply(&replies);
-    let status = child.wait().expect("the probe ends");
+    let status = probe.0.wait().expect("the probe ends");
     let rest: Vec<String> = received.iter().collect();
     assert!(rest.is_empty(), "nothing after the fatal request is answered: {rest:?}");
     assert_eq!(status.signal(), signal, "{status:?}");
@@ -91,7 +101,7 @@ fn a_crash_or_exit_delivers_every_earlier_reply_and_no_later_one(
         assert_eq!(status.code(), Some(0));
     }
     let mut stderr = String::new();
-    child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+    probe.0.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
     if let Some(expected) = on_stderr {
         // Rust's own stack-overflow report still runs after the harness's handler.
         assert!(stderr.contains(expected), "stderr: {stderr}");
@@ -100,12 +110,11 @@ fn a_crash_or_exit_delivers_every_earlier_reply_and_no_later_one(
 
 #[test]
 fn a_hang_delivers_every_earlier_reply_while_it_hangs() {
-    let (mut child, received) = spawn("hang");
+    let (mut probe, received) = spawn("hang");
     let replies = replies_before_fatal(&received);
     assert_every_earlier_reply(&replies);
-    assert!(child.try_wait().expect("the probe can be polled").is_none(), "the probe still hangs");
-    child.kill().expect("the probe is killed");
-    child.wait().expect("the probe ends");
+    assert!(probe.0.try_wait().expect("the probe can be polled").is_none(), "the probe still hangs");
+    drop(probe);
     let rest: Vec<String> = received.iter().collect();
     assert!(rest.is_empty(), "nothing after the hanging request is answered: {rest:?}");
 }
