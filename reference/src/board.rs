@@ -112,6 +112,13 @@ impl Board {
     /// Builds a board from `n` and its n² tiles in row-major order, of any integer type that fits in `i64`
     /// (values as read from a file, so negative or huge values are reported rather than wrapped).
     pub fn from_row_major<T: Copy + Into<i64>>(n: usize, tiles: &[T]) -> Result<Board, BoardError> {
+        Board::check_row_major(n, tiles)?;
+        Ok(Board::from_valid(n, tiles.iter().map(|&t| t.into() as usize)))
+    }
+
+    /// Checks, without building anything, that `tiles` are a board of dimension `n` in row-major order: the
+    /// first problem found is the error [`Board::from_row_major`] would report.
+    pub fn check_row_major<T: Copy + Into<i64>>(n: usize, tiles: &[T]) -> Result<(), BoardError> {
         check_dimension(n)?;
         if tiles.len() != n * n {
             let row = tiles.len() / n;
@@ -127,7 +134,7 @@ impl Board {
                 return Err(BoardError::DuplicateTile { value: value as usize, row: i / n, col: i % n });
             }
         }
-        Ok(Board::from_valid(n, tiles.iter().map(|&t| t.into() as usize)))
+        Ok(())
     }
 
     /// The goal board of dimension `n`: tiles 1..n²−1 in order, blank last.

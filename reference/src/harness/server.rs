@@ -242,26 +242,25 @@ where
         })
     }
 
+    /// Builds a board in `world`: the student's constructor sees the rows; the reference board is built
+    /// straight from the tiles (one counted construction).
     fn build(&mut self, world: World, tiles: &Tiles) -> Result<Handle, Refusal> {
-        let (rows, board) = valid_rows(tiles)?;
-        Ok(self.build_from(world, &rows, board))
-    }
-
-    /// Builds from validated `rows` (the `own` world's constructor sees them; the `ref` world takes the
-    /// reference board validation already made, counted as one construction).
-    fn build_from(&mut self, world: World, rows: &[Vec<u32>], board: Board) -> Handle {
         let object = match world {
-            World::Own => Object::OwnBoard(B::from_tiles(rows)),
-            World::Ref => Object::RefBoard(CountingBoard::from_board(board)),
+            World::Own => Object::OwnBoard(B::from_tiles(&valid_rows(tiles)?)),
+            World::Ref => Object::RefBoard(CountingBoard::from_board(reference_board(tiles)?)),
         };
-        self.objects.add(object)
+        Ok(self.objects.add(object))
     }
 
     /// Builds from a buffer the harness owns, then overwrites that very buffer with the goal board's tiles
     /// reversed (the immutability probe: a board that kept the caller's array would now read differently).
     fn build_probe(&mut self, world: World, tiles: &Tiles) -> Result<Handle, Refusal> {
-        let (mut rows, board) = valid_rows(tiles)?;
-        let handle = self.build_from(world, &rows, board);
+        let mut rows = valid_rows(tiles)?;
+        let object = match world {
+            World::Own => Object::OwnBoard(B::from_tiles(&rows)),
+            World::Ref => Object::RefBoard(CountingBoard::from_tiles(&rows)),
+        };
+        let handle = self.objects.add(object);
         let cells = (tiles.n * tiles.n) as u32;
         let reversed_goal: Vec<u32> = (0..cells).map(|i| (cells - i) % cells).collect();
         for (row, chunk) in rows.iter_mut().zip(reversed_goal.chunks(tiles.n)) {
@@ -272,7 +271,7 @@ where
     }
 
     fn memory_board(&mut self, world: World, tiles: &Tiles) -> Result<usize, Refusal> {
-        let (rows, _) = valid_rows(tiles)?;
+        let rows = valid_rows(tiles)?;
         Ok(match world {
             World::Own => memory::retained_by(|| B::from_tiles(&rows)).1,
             World::Ref => memory::retained_by(|| CountingBoard::from_tiles(&rows)).1,
@@ -394,8 +393,16 @@ fn unsupported<T>(reason: &str) -> Result<T, Refusal> {
 
 /// The request's tiles as rows and as the reference board, after checking they form a valid board (so student
 /// constructors are only ever called with valid grids, as the trait promises).
-fn valid_rows(tiles: &Tiles) -> Result<(Vec<Vec<u32>>, Board), Refusal> {
-    let rows = tiles.rows();
-    let board = Board::new(&rows).map_err(|e| Refusal::Protocol(format!("invalid board: {e}")))?;
-    Ok((rows, board))
+/// The rows of `tiles`, once they are known to form a board (student constructors may assume valid input).
+fn valid_rows(tiles: &Tiles) -> Result<Vec<Vec<u32>>, Refusal> {
+    Board::check_row_major(tiles.n, &tiles.tiles).map_err(invalid_board)?;
+    Ok(tiles.rows())
+}
+
+fn reference_board(tiles: &Tiles) -> Result<Board, Refusal> {
+    Board::from_row_major(tiles.n, &tiles.tiles).map_err(invalid_board)
+}
+
+fn invalid_board(e: crate::BoardError) -> Refusal {
+    Refusal::Protocol(format!("invalid board: {e}"))
 }
