@@ -16,6 +16,7 @@ use crate::policy::Policy;
 use crate::progress::ProgressDisplay;
 use crate::report::{self, Format};
 use crate::results::{Report, Status};
+use crate::runner::process::CpuUsed;
 
 /// Grades 8-puzzle submissions the way Princeton's autograder does.
 #[derive(Debug, Parser)]
@@ -169,29 +170,38 @@ fn run_grade(args: GradeArgs) -> Result<ExitCode> {
         work_dir: work_dir(),
     };
     let mut display = ProgressDisplay::new(args.quiet);
+    let before = CpuUsed::now();
     let report = grade(&options, &mut |p| display.show(p)).context("grading failed")?;
+    let cpu = CpuUsed::now().since(before);
     display.finish();
     if args.timings {
-        eprintln!("{}", timings_line(&report));
+        eprintln!("{}", timings_line(&report, cpu));
     }
     write_reports(&report, &args)?;
     Ok(exit_code(&report, args.min_score))
 }
 
 /// Where the time of a run went. The submission's share is the CPU time it reported for its requests (thread
-/// CPU, measured inside the program); the grader's share is the rest of the wall time after the build.
-fn timings_line(report: &Report) -> String {
+/// CPU, measured inside the program); the grader's share is the rest of the wall time after the build. The
+/// second line splits the CPU of both sides: the submission's processes (its requests, and the harness's
+/// reading, writing and bookkeeping around them) and the grader's own.
+fn timings_line(report: &Report, cpu: CpuUsed) -> String {
     let t = report.timings;
     let run = t.wall_ms.saturating_sub(t.build_ms);
     let grader = run.saturating_sub(t.submission_cpu_ms);
     let share = if run > 0 { 100.0 * grader as f64 / run as f64 } else { 0.0 };
+    let requests = t.submission_cpu_ms as f64 / 1000.0;
+    let children = cpu.children.as_secs_f64();
     format!(
-        "timings: wall {:.2} s (build {:.2} s, tests {:.2} s: inside the submission {:.2} s, grader and transport {:.2} s = {share:.1}%)",
+        "timings: wall {:.2} s (build {:.2} s, tests {:.2} s: inside the submission {:.2} s, grader and transport {:.2} s = {share:.1}%)\n\
+         cpu: submission processes {children:.2} s (requests {requests:.2} s, around them {:.2} s), grader {:.2} s",
         t.wall_ms as f64 / 1000.0,
         t.build_ms as f64 / 1000.0,
         run as f64 / 1000.0,
-        t.submission_cpu_ms as f64 / 1000.0,
-        grader as f64 / 1000.0
+        requests,
+        grader as f64 / 1000.0,
+        (children - requests).max(0.0),
+        cpu.grader.as_secs_f64(),
     )
 }
 

@@ -245,6 +245,33 @@ fn describe_bytes(bytes: usize) -> String {
     }
 }
 
+/// CPU time used so far by the grader's own process and by the processes it started and has reaped (the
+/// submission's, and a build's). Differences of two readings tell where a run's CPU went; concurrent runs in
+/// one process (`grader batch`) share both figures.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CpuUsed {
+    /// The grader's own threads.
+    pub grader: Duration,
+    /// Reaped child processes.
+    pub children: Duration,
+}
+
+impl CpuUsed {
+    /// Now.
+    pub fn now() -> CpuUsed {
+        let (grader, children) = unix::own_and_children_cpu();
+        CpuUsed { grader, children }
+    }
+
+    /// What was used between `earlier` and this reading.
+    pub fn since(self, earlier: CpuUsed) -> CpuUsed {
+        CpuUsed {
+            grader: self.grader.saturating_sub(earlier.grader),
+            children: self.children.saturating_sub(earlier.children),
+        }
+    }
+}
+
 /// Stderr captured since the last [`SubmissionProcess::take_output`].
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct CapturedOutput {

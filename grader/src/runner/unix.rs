@@ -157,6 +157,20 @@ pub(super) fn cpu_time(pid: u32) -> Option<Duration> {
     parse_cpu_time(&stat, clock_ticks_per_second())
 }
 
+/// CPU time (user + system) used so far by this process, all threads, and by the children it has reaped.
+pub(super) fn own_and_children_cpu() -> (Duration, Duration) {
+    fn used(who: libc::c_int) -> Duration {
+        // SAFETY: `usage` is a valid, writable rusage; getrusage only fills it in.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        if unsafe { libc::getrusage(who, &mut usage) } != 0 {
+            return Duration::ZERO;
+        }
+        let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+        time(usage.ru_utime) + time(usage.ru_stime)
+    }
+    (used(libc::RUSAGE_SELF), used(libc::RUSAGE_CHILDREN))
+}
+
 /// Sums utime, stime, cutime and cstime (fields 14 to 17 of `/proc/<pid>/stat`).
 fn parse_cpu_time(stat: &str, ticks_per_second: u64) -> Option<Duration> {
     // The command name (field 2) is in parentheses and may contain spaces or ')'.
