@@ -1,7 +1,8 @@
 //! The harness buffers replies while more requests wait, so a request that crashes, hangs or exits must not
 //! take the replies before it along: every earlier reply still reaches the grader, and the fatal request is
 //! the first one unanswered. Drives the real `harness-probe` submission, whose `hamming()` of a 4-by-4 board
-//! misbehaves as told.
+//! misbehaves as told. Crashes and exits run without the watchdog, so the signal handlers and the exit hook
+//! are what delivers; a hang without the watchdog shows the replies really were held back.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::process::ExitStatusExt;
@@ -38,15 +39,20 @@ impl Drop for Probe {
     }
 }
 
-fn spawn(mode: &str) -> (Probe, mpsc::Receiver<String>) {
+fn spawn(mode: &str, watchdog: bool) -> (Probe, mpsc::Receiver<String>) {
+    let batch = batch();
+    // Under PIPE_BUF, the batch is written atomically, so the probe's first read takes all of it and no
+    // reply is flushed for want of input before the fatal request.
+    assert!(batch.len() < 4096, "the batch is {} bytes", batch.len());
     let mut child = Command::new(env!("CARGO_BIN_EXE_harness-probe"))
         .env("HARNESS_PROBE", mode)
+        .env("HARNESS_PROBE_WATCHDOG", if watchdog { "on" } else { "off" })
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("the probe starts");
-    child.stdin.as_mut().unwrap().write_all(batch().as_bytes()).expect("the batch is written");
+    child.stdin.as_mut().unwrap().write_all(batch.as_bytes()).expect("the batch is written");
     let stdout = child.stdout.take().unwrap();
     let (lines, received) = mpsc::channel();
     std::thread::spawn(move || {
@@ -90,7 +96,7 @@ fn a_crash_or_exit_delivers_every_earlier_reply_and_no_later_one(
     #[case] signal: Option<i32>,
     #[case] on_stderr: Option<&str>,
 ) {
-    let (mut probe, received) = spawn(mode);
+    let (mut probe, received) = spawn(mode, false);
     let replies = replies_before_fatal(&received);
     assert_every_earlier_reply(&replies);
     let status = probe.0.wait().expect("the probe ends");
@@ -110,11 +116,20 @@ fn a_crash_or_exit_delivers_every_earlier_reply_and_no_later_one(
 
 #[test]
 fn a_hang_delivers_every_earlier_reply_while_it_hangs() {
-    let (mut probe, received) = spawn("hang");
+    let (mut probe, received) = spawn("hang", true);
     let replies = replies_before_fatal(&received);
     assert_every_earlier_reply(&replies);
     assert!(probe.0.try_wait().expect("the probe can be polled").is_none(), "the probe still hangs");
     drop(probe);
     let rest: Vec<String> = received.iter().collect();
     assert!(rest.is_empty(), "nothing after the hanging request is answered: {rest:?}");
+}
+
+#[test]
+fn without_the_watchdog_a_hang_holds_every_reply_back() {
+    // Shows the other tests exercise the rescuers: the replies are buffered, and nothing else writes them.
+    let (probe, received) = spawn("hang", false);
+    let early = received.recv_timeout(Duration::from_millis(300));
+    assert!(early.is_err(), "a reply left without a rescuer: {early:?}");
+    drop(probe);
 }

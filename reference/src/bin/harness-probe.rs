@@ -1,9 +1,12 @@
 //! A submission whose Board misbehaves on demand, for the harness's own tests (`tests/harness_rescue.rs`):
 //! `hamming()` of any 4-by-4 board does what `HARNESS_PROBE` says (`abort`, `segfault`, `overflow`, `exit`,
-//! `hang`); every other call is the reference's. Not a submission to grade.
+//! `hang`); every other call is the reference's. `HARNESS_PROBE_WATCHDOG=off` serves without the watchdog.
+//! Not a submission to grade.
 
 use std::fmt;
 
+use reference::harness::Serving;
+use reference::instrument::counting_board::CountingBoard;
 use reference::PuzzleBoard;
 
 #[derive(Clone, PartialEq)]
@@ -63,4 +66,9 @@ fn misbehave() {
     }
 }
 
-reference::submission_main!(ProbeBoard, reference::Solver);
+fn main() -> std::process::ExitCode {
+    let watchdog = std::env::var("HARNESS_PROBE_WATCHDOG").as_deref() != Ok("off");
+    reference::harness::serve_with::<ProbeBoard, reference::Solver<ProbeBoard>, reference::Solver<CountingBoard>>(
+        Serving { watchdog },
+    )
+}

@@ -20,7 +20,7 @@ mod objects;
 mod outbox;
 mod server;
 
-pub use server::serve;
+pub use server::{serve, serve_with, Serving};
 
 /// Expands to the `main` of a Rust submission: `submission_main!(path::to::Board, path::to::Solver)`.
 ///

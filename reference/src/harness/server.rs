@@ -11,6 +11,7 @@ use std::mem::ManuallyDrop;
 use std::os::fd::FromRawFd;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::objects::{Object, Objects};
 use super::outbox::{self, Outbox};
@@ -47,6 +48,30 @@ where
     S: PuzzleSolver<B> + 'static,
     R: PuzzleSolver<CountingBoard> + 'static,
 {
+    serve_with::<B, S, R>(Serving::default())
+}
+
+/// How [`serve_with`] serves; [`serve`] uses the default.
+#[derive(Debug, Clone, Copy)]
+pub struct Serving {
+    /// Whether the watchdog runs (see `outbox`). Only the harness's own tests turn it off, to show that the
+    /// crash handlers and the exit hook alone deliver every earlier reply.
+    pub watchdog: bool,
+}
+
+impl Default for Serving {
+    fn default() -> Self {
+        Serving { watchdog: true }
+    }
+}
+
+/// [`serve`], with options.
+pub fn serve_with<B, S, R>(serving: Serving) -> ExitCode
+where
+    B: PuzzleBoard + Send + 'static,
+    S: PuzzleSolver<B> + 'static,
+    R: PuzzleSolver<CountingBoard> + 'static,
+{
     let protocol = match take_stdout_for_protocol() {
         Ok(file) => file,
         Err(e) => {
@@ -62,15 +87,17 @@ where
         let message = panic_message(info.payload());
         LAST_PANIC.with(|p| *p.borrow_mut() = Some(format!("{message}{location}")));
     }));
+    static SERVED: AtomicBool = AtomicBool::new(false);
     let watcher = std::thread::current();
     let worker =
         std::thread::Builder::new().name("submission".into()).stack_size(SERVER_STACK_BYTES).spawn(move || {
             let served = Server::<B, S, R>::new().run(protocol);
+            SERVED.store(true, Ordering::Release);
             watcher.unpark();
             served
         });
-    if let Ok(worker) = &worker {
-        outbox::watch(|| worker.is_finished());
+    if worker.is_ok() && serving.watchdog {
+        outbox::watch(&SERVED);
     }
     match worker.map(|w| w.join()) {
         Ok(Ok(Ok(()))) => ExitCode::SUCCESS,
@@ -128,17 +155,22 @@ where
         let mut input = BufReader::with_capacity(1 << 16, &*stdin);
         let mut line = String::new();
         loop {
-            line.clear();
-            if input.read_line(&mut line)? == 0 {
-                break;
-            }
-            let (reply, bye) = out.guard(|| self.answer(line.trim_end_matches(['\n', '\r'])));
-            let mut encoded = reply.encode();
-            encoded.push('\n');
-            out.push(encoded.as_bytes())?;
-            // Replies wait while more requests are already here; before reading blocks, they all leave (see
-            // `outbox` for how they survive a request that crashes or hangs meanwhile).
-            if bye || memchr::memchr(b'\n', input.buffer()).is_none() {
+            // Reading, answering and encoding may each fail or stop for good (a crash, an exit, a hang, an
+            // allocation that fails): the replies still waiting are published meanwhile (see `outbox`).
+            let step = out.guard(|| -> std::io::Result<Option<(String, bool)>> {
+                line.clear();
+                if input.read_line(&mut line)? == 0 {
+                    return Ok(None);
+                }
+                let (reply, bye) = self.answer(line.trim_end_matches(['\n', '\r']));
+                let mut encoded = reply.encode();
+                encoded.push('\n');
+                Ok(Some((encoded, bye)))
+            });
+            let Some((reply, bye)) = step? else { break };
+            out.push(reply.as_bytes())?;
+            // Replies wait while more requests are already here; before reading could block, they all leave.
+            if bye || out.overdue() || memchr::memchr(b'\n', input.buffer()).is_none() {
                 out.flush()?;
             }
             if bye {
@@ -391,8 +423,6 @@ fn unsupported<T>(reason: &str) -> Result<T, Refusal> {
     Err(Refusal::Unsupported(reason.into()))
 }
 
-/// The request's tiles as rows and as the reference board, after checking they form a valid board (so student
-/// constructors are only ever called with valid grids, as the trait promises).
 /// The rows of `tiles`, once they are known to form a board (student constructors may assume valid input).
 fn valid_rows(tiles: &Tiles) -> Result<Vec<Vec<u32>>, Refusal> {
     Board::check_row_major(tiles.n, &tiles.tiles).map_err(invalid_board)?;
