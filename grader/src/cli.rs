@@ -16,7 +16,6 @@ use crate::policy::Policy;
 use crate::progress::ProgressDisplay;
 use crate::report::{self, Format};
 use crate::results::{Report, Status};
-use crate::runner::process::CpuUsed;
 
 /// Grades 8-puzzle submissions the way Princeton's autograder does.
 #[derive(Debug, Parser)]
@@ -170,12 +169,10 @@ fn run_grade(args: GradeArgs) -> Result<ExitCode> {
         work_dir: work_dir(),
     };
     let mut display = ProgressDisplay::new(args.quiet);
-    let before = CpuUsed::now();
     let report = grade(&options, &mut |p| display.show(p)).context("grading failed")?;
-    let cpu = CpuUsed::now().since(before);
     display.finish();
     if args.timings {
-        eprintln!("{}", timings_line(&report, cpu));
+        eprintln!("{}", timings_line(&report));
     }
     write_reports(&report, &args)?;
     Ok(exit_code(&report, args.min_score))
@@ -183,25 +180,26 @@ fn run_grade(args: GradeArgs) -> Result<ExitCode> {
 
 /// Where the time of a run went. The submission's share is the CPU time it reported for its requests (thread
 /// CPU, measured inside the program); the grader's share is the rest of the wall time after the build. The
-/// second line splits the CPU of both sides: the submission's processes (its requests, and the harness's
-/// reading, writing and bookkeeping around them) and the grader's own.
-fn timings_line(report: &Report, cpu: CpuUsed) -> String {
+/// second line splits the CPU of the tests between the submission's processes (its requests, and the adapter
+/// around them: the protocol, and for Java the JVM's compiler and collector) and the grader's own threads.
+fn timings_line(report: &Report) -> String {
     let t = report.timings;
+    let seconds = |ms: u64| ms as f64 / 1000.0;
     let run = t.wall_ms.saturating_sub(t.build_ms);
     let grader = run.saturating_sub(t.submission_cpu_ms);
     let share = if run > 0 { 100.0 * grader as f64 / run as f64 } else { 0.0 };
-    let requests = t.submission_cpu_ms as f64 / 1000.0;
-    let children = cpu.children.as_secs_f64();
     format!(
         "timings: wall {:.2} s (build {:.2} s, tests {:.2} s: inside the submission {:.2} s, grader and transport {:.2} s = {share:.1}%)\n\
-         cpu: submission processes {children:.2} s (requests {requests:.2} s, around them {:.2} s), grader {:.2} s",
-        t.wall_ms as f64 / 1000.0,
-        t.build_ms as f64 / 1000.0,
-        run as f64 / 1000.0,
-        requests,
-        grader as f64 / 1000.0,
-        (children - requests).max(0.0),
-        cpu.grader.as_secs_f64(),
+         cpu of the tests: submission processes {:.2} s (requests {:.2} s, the adapter around them {:.2} s), grader {:.2} s",
+        seconds(t.wall_ms),
+        seconds(t.build_ms),
+        seconds(run),
+        seconds(t.submission_cpu_ms),
+        seconds(grader),
+        seconds(t.processes_cpu_ms),
+        seconds(t.submission_cpu_ms),
+        seconds(t.processes_cpu_ms.saturating_sub(t.submission_cpu_ms)),
+        seconds(t.grader_cpu_ms),
     )
 }
 

@@ -20,7 +20,7 @@ use crate::plan::{self, PlannedTest};
 use crate::policy::Policy;
 use crate::results::{Report, Status, Submission, TestResult, Timings};
 use crate::runner::checks::{self, Ctx, Outcome};
-use crate::runner::process::{Limits, ProcessSpec};
+use crate::runner::process::{CpuUsed, Limits, ProcessSpec};
 use crate::runner::session::{Session, SessionLimits};
 use crate::score;
 
@@ -167,11 +167,19 @@ fn run_plan(
     let built = build::prepare(student.path, student.kind, student.work_dir, plan.policy.limits.memory_mb)?;
     let build_ms = elapsed_ms(build_started);
     progress(Progress::Planned { total: plan.tests.len() });
+    let cpu_before = CpuUsed::now();
     let run = match built {
         Prepared::Ready(launch) => run_tests(process_spec(&launch, &plan.policy), &plan.policy, &plan.tests, progress),
         Prepared::CompileFailed { log } => not_built(&plan.tests, log),
     };
-    let timings = Timings { wall_ms: elapsed_ms(started), build_ms, submission_cpu_ms: 0 };
+    let cpu = CpuUsed::now().since(cpu_before);
+    let timings = Timings {
+        wall_ms: elapsed_ms(started),
+        build_ms,
+        submission_cpu_ms: 0,
+        processes_cpu_ms: cpu.children.as_millis() as u64,
+        grader_cpu_ms: cpu.grader.as_millis() as u64,
+    };
     Ok(report(plan, student, run, timings))
 }
 

@@ -126,6 +126,12 @@ pub struct Timings {
     pub submission_cpu_ms: u64,
     /// Wall time spent building the submission, in milliseconds.
     pub build_ms: u64,
+    /// CPU time of the submission's processes while the tests ran (its requests and everything around them
+    /// in the program), in milliseconds. Read with `getrusage` for the whole grader process: exact for one
+    /// grading at a time (`grader grade`), shared by the concurrent gradings of `grader batch`.
+    pub processes_cpu_ms: u64,
+    /// CPU time of the grader's own threads while the tests ran, in milliseconds (as `processes_cpu_ms`).
+    pub grader_cpu_ms: u64,
 }
 
 /// A whole grading run.

@@ -118,7 +118,7 @@ mod tests {
             output: "debug: expanding node 1\n".into(),
             output_truncated: false,
             compile_log: None,
-            timings: Timings { wall_ms: 12_345, submission_cpu_ms: 2_000, build_ms: 100 },
+            timings: Timings { wall_ms: 12_345, submission_cpu_ms: 2_000, build_ms: 100, ..Timings::default() },
         }
     }
 

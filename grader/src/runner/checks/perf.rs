@@ -120,7 +120,7 @@ pub fn queue_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
         return Ok(vec![format!("{sizes}, deep memory not measured")]);
     }
     let nodes = reference.ending_size + reference.del_mins;
-    let expected = nodes * (reference_board_bytes(ctx, &trial.board)? + SEARCH_NODE_BYTES);
+    let expected = nodes.saturating_mul(reference_board_bytes(ctx, &trial.board)?.saturating_add(SEARCH_NODE_BYTES));
     let row = format!("{sizes}, deep memory {deep} bytes (reference about {expected})");
     judge::within_ratio("MinPQ deep memory", deep, expected, limit).map_err(|m| {
         m.with(row.clone()).with("(a search node needs its board, moves, priority and predecessor; nothing more)")
