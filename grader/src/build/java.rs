@@ -667,6 +667,35 @@ mod tests {
     }
 
     #[test]
+    fn the_queues_deep_size_stops_at_the_solver_an_inner_search_node_reaches() {
+        if !java_available() {
+            return;
+        }
+        // A non-static inner SearchNode holds its Solver (`this$0`); the Solver's 4 MB array is not the
+        // queue's memory.
+        let solver = fs::read_to_string(gallery("valid").join("Solver.java"))
+            .unwrap()
+            .replace("private static class SearchNode", "private class SearchNode")
+            .replace("private static void expand(", "private void expand(")
+            .replace(
+                "private final SearchNode goal;",
+                "private final SearchNode goal;\n    private final int[] ballast = new int[1 << 20];",
+            );
+        assert!(solver.contains("private class SearchNode") && solver.contains("ballast"), "{solver}");
+        let dir = tempfile::tempdir().unwrap();
+        fs::copy(gallery("valid").join("Board.java"), dir.path().join("Board.java")).unwrap();
+        fs::write(dir.path().join("Solver.java"), solver).unwrap();
+        let mut c = Conversation::start(build_java(dir.path(), &work(), 256).unwrap());
+        c.ask("hello 1");
+        assert_eq!(c.ask("board ref 3 0 1 3 4 2 5 7 8 6"), "ok b1");
+        assert_eq!(c.ask("counters_reset"), "ok ");
+        assert_eq!(c.ask("solver b1"), "ok s2");
+        let deep = counter(&c.ask("counters"), "pq_deep_bytes");
+        assert!((1..100_000).contains(&deep), "{deep}");
+        c.finish();
+    }
+
+    #[test]
     fn compile_errors_come_back_with_relative_paths() {
         if !java_available() {
             return;

@@ -30,11 +30,15 @@ final class DeepSize {
         return MemoryAgent.instrumentation() != null;
     }
 
-    /** The deep size of everything reachable from the roots, or OVER_BUDGET past maxObjects objects. */
-    static long of(Collection<?> roots, long maxObjects) {
+    /**
+     * The deep size of everything reachable from the roots without passing through {@code excluded} (null
+     * for none), or OVER_BUDGET past maxObjects objects.
+     */
+    static long of(Collection<?> roots, long maxObjects, Object excluded) {
         Instrumentation inst = MemoryAgent.instrumentation();
         if (inst == null) return 0;
         IdentityHashMap<Object, Boolean> seen = new IdentityHashMap<>();
+        if (excluded != null) seen.put(excluded, Boolean.TRUE);
         ArrayDeque<Object> pending = new ArrayDeque<>();
         for (Object root : roots) {
             if (root != null) pending.push(root);
@@ -69,7 +73,7 @@ final class DeepSize {
     }
 
     static long of(Object root) {
-        return of(List.of(root), Long.MAX_VALUE);
+        return of(List.of(root), Long.MAX_VALUE, null);
     }
 
     private static boolean skipped(Object o) {
