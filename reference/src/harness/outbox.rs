@@ -261,3 +261,47 @@ extern "C" fn on_fatal_signal(signal: c_int, info: *mut libc::siginfo_t, context
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::io::{Read, Seek};
+
+    use super::*;
+
+    fn written(mut file: &File) -> Vec<u8> {
+        let mut bytes = Vec::new();
+        file.rewind().unwrap();
+        file.read_to_end(&mut bytes).unwrap();
+        bytes
+    }
+
+    #[test]
+    fn replies_wait_until_flushed_and_never_grow_the_buffer() {
+        let file = tempfile::tempfile().unwrap();
+        let mut out = Outbox::new(file.try_clone().unwrap());
+        let capacity = out.pending.capacity();
+        out.push(b"1 ok 0 a\n").unwrap();
+        assert!(written(&file).is_empty(), "a short reply waits");
+        // Longer than the whole buffer: what waits goes first, then the long reply on its own, in order.
+        let long = [vec![b'x'; 3 * FLUSH_BYTES], vec![b'\n']].concat();
+        out.push(&long).unwrap();
+        out.push(b"3 ok 0 c\n").unwrap();
+        out.flush().unwrap();
+        assert_eq!(written(&file), [&b"1 ok 0 a\n"[..], &long, b"3 ok 0 c\n"].concat());
+        assert_eq!(out.pending.capacity(), capacity, "the buffer never reallocates");
+    }
+
+    #[test]
+    fn a_reply_is_overdue_once_it_has_waited_across_two_ticks() {
+        let mut out = Outbox::new(tempfile::tempfile().unwrap());
+        assert!(!out.overdue(), "nothing waits");
+        out.push(b"1 ok 0 \n").unwrap();
+        assert!(!out.overdue());
+        TICKS.fetch_add(1, Ordering::Relaxed);
+        assert!(!out.overdue(), "one tick may be a moment");
+        TICKS.fetch_add(1, Ordering::Relaxed);
+        assert!(out.overdue());
+        out.flush().unwrap();
+        assert!(!out.overdue());
+    }
+}
