@@ -335,6 +335,13 @@ mod tests {
     }
 
     #[test]
+    fn memory_3_explains_the_node_allowance_the_check_uses() {
+        let item = all().into_iter().find(|i| i.id == "memory-3").expect("memory-3 is listed");
+        let allowance = format!("plus {} bytes each", crate::runner::checks::SEARCH_NODE_BYTES);
+        assert!(item.explain.contains(&allowance), "{}", item.explain);
+    }
+
+    #[test]
     fn the_official_counts_are_covered() {
         let items = all();
         // Items expanded per k count once per k, as the official grader numbers them.

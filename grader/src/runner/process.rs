@@ -248,7 +248,7 @@ fn describe_bytes(bytes: usize) -> String {
 /// CPU time used so far by the grader's own process and by the processes it started and has reaped (the
 /// submission's, and a build's). Differences of two readings tell where a run's CPU went; concurrent runs in
 /// one process (`grader batch`) share both figures.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub struct CpuUsed {
     /// The grader's own threads.
     pub grader: Duration,

@@ -39,6 +39,12 @@ public final class QueueRegistry {
     private static final ArrayList<Entry> entries = new ArrayList<>();
     private static final ArrayList<Tracked> createdDuringSolve = new ArrayList<>();
     private static ArrayList<Tracked> endedInLastSolve = new ArrayList<>();
+    /**
+     * The Solver the most recent solve built (weakly held; null if its constructor threw). The queues' deep
+     * size stops at it: a non-static inner search node (its outer instance) or a comparator that captures the
+     * Solver reaches it, but a queue does not own the Solver's other fields.
+     */
+    private static WeakReference<Object> solverOfLastSolve = new WeakReference<>(null);
     private static boolean solving;
     private static int registrationsSincePrune;
 
@@ -54,13 +60,17 @@ public final class QueueRegistry {
 
     /** A Solver constructor is about to run. Forgets the queues of the previous solve. */
     static void beginSolve() {
-        endedInLastSolve = new ArrayList<>();
+        reset();
         solving = true;
     }
 
-    /** The Solver constructor returned or threw: every queue used since the last end ends now. */
-    static void endSolve() {
+    /**
+     * The Solver constructor returned {@code solver} or threw (null): every queue used since the last end
+     * ends now.
+     */
+    static void endSolve(Object solver) {
         solving = false;
+        solverOfLastSolve = new WeakReference<>(solver);
         ArrayList<Tracked> ended = new ArrayList<>();
         for (Iterator<Entry> it = entries.iterator(); it.hasNext(); ) {
             Entry e = it.next();
@@ -90,8 +100,14 @@ public final class QueueRegistry {
         return ended;
     }
 
-    /** counters_reset: forget the queues of the last solve. */
+    /** The Solver of the most recent solve, where the walk over its queues stops (null if none). */
+    static Object solverOfLastSolve() {
+        return solverOfLastSolve.get();
+    }
+
+    /** counters_reset: forget the queues and the Solver of the last solve. */
     static void reset() {
         endedInLastSolve = new ArrayList<>();
+        solverOfLastSolve = new WeakReference<>(null);
     }
 }

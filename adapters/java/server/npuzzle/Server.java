@@ -12,7 +12,6 @@ import java.io.Writer;
 import java.io.OutputStreamWriter;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.lang.ref.WeakReference;
 import java.lang.reflect.InvocationTargetException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -378,29 +377,20 @@ public final class Server {
     /** Runs a Solver constructor; the queues it used end when it returns (or throws). */
     private Object solve(World world, Object board) throws StudentFailure {
         QueueRegistry.beginSolve();
-        lastSolver = null;
+        Object solver = null;
         try {
-            Object solver = world.newSolver(board);
-            lastSolver = new WeakReference<>(solver);
+            solver = world.newSolver(board);
             return solver;
         } finally {
-            QueueRegistry.endSolve();
+            QueueRegistry.endSolve(solver);
         }
     }
-
-    /**
-     * The Solver the most recent solve built. The queues' deep size stops at it: a non-static inner search
-     * node (its outer instance) or a comparator that captures the Solver reaches it, but a queue does not own
-     * the Solver's other fields.
-     */
-    private static WeakReference<Object> lastSolver;
 
     /** Adds the deep size of the queues of the most recent solve to pq_deep_bytes (once). */
     private static void measureEndedQueues() {
         List<QueueRegistry.Tracked> ended = QueueRegistry.takeEnded();
         if (ended.isEmpty() || !DeepSize.available()) return;
-        Object solver = lastSolver == null ? null : lastSolver.get();
-        long bytes = DeepSize.of(ended, QUEUE_WALK_BUDGET, solver);
+        long bytes = DeepSize.of(ended, QUEUE_WALK_BUDGET, QueueRegistry.solverOfLastSolve());
         if (bytes == DeepSize.OVER_BUDGET) {
             System.err.println("npuzzle server: the queues reach more than " + QUEUE_WALK_BUDGET
                     + " objects; their deep size is not measured");

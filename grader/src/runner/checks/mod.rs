@@ -10,6 +10,8 @@ mod perf;
 mod script;
 mod solver;
 
+pub use perf::SEARCH_NODE_BYTES;
+
 use std::collections::HashMap;
 use std::time::Duration;
 

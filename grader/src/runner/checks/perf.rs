@@ -112,10 +112,10 @@ pub fn queue_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
         .map_err(|m| m.with(sizes.clone()))?;
     judge::within_ratio("MinPQ ending size", ending, reference.ending_size.max(1), limit)
         .map_err(|m| m.with(sizes.clone()))?;
-    let deep = seen.counter("pq_deep_bytes").unwrap_or(0);
     if !ctx.has("memory") || max == 0 {
         return Ok(vec![sizes]);
     }
+    let deep = seen.counter("pq_deep_bytes").unwrap_or(0);
     if deep == 0 {
         return Ok(vec![format!("{sizes}, deep memory not measured")]);
     }
