@@ -156,7 +156,7 @@ mod tests {
             let name = format!("puzzle{t:02}.txt");
             std::fs::copy(root.join("fixtures/puzzles").join(&name), fixtures.path().join(&name)).unwrap();
         }
-        let plan = TestPlan::prepare(fixtures.path(), 1, Policy::default(), &["solver-1a".into()]).unwrap();
+        let plan = TestPlan::prepare(fixtures.path(), 1, Policy::default(), &["solver-2a".into()]).unwrap();
         drop(fixtures);
         let class = tempfile::tempdir().unwrap();
         for student in ["ada", "bob"] {
@@ -169,7 +169,7 @@ mod tests {
 
         for (row, student) in rows.iter().zip(["ada", "bob"]) {
             assert_eq!((row.student.as_str(), &row.error), (student, &None));
-            assert_eq!(row.failed, ["solver-1a"]);
+            assert_eq!(row.failed, ["solver-2a"]);
             let json = std::fs::read_to_string(out.path().join(format!("{student}.json"))).unwrap();
             assert!(json.contains("puzzle13.txt") && !json.contains("(missing)"), "{json}");
         }
@@ -196,7 +196,7 @@ mod tests {
         ];
         let text = csv(&rows);
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines[0], "student,compile,api,board,solver,pair,memory,timing,score,failed,error");
+        assert_eq!(lines[0], "student,compile,api,board,solver,memory,timing,beyond,score,failed,error");
         assert_eq!(lines[1], "ada,5.00,,30.00,,,,,97.50,board-5a timing-2/puzzle36,");
         assert_eq!(lines[2], "\"bob, jr\",,,,,,,,,,\"not a \"\"submission\"\"\"");
     }

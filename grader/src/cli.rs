@@ -129,7 +129,14 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Explain { id } => {
             let base = id.split('/').next().unwrap_or(&id);
             let Some(item) = catalog::find(base) else {
-                bail!("no test `{id}` in the catalog (run `grader catalog` to list them)");
+                let close = crate::catalog_doc::suggestions(base);
+                if close.is_empty() {
+                    bail!("no test `{id}` in the catalog (run `grader catalog` to list them)");
+                }
+                bail!(
+                    "no test `{id}` in the catalog; did you mean {}? (`grader catalog` lists them all)",
+                    close.join(", ")
+                );
             };
             print!("{}", crate::catalog_doc::explain(&item));
             Ok(ExitCode::SUCCESS)

@@ -106,7 +106,7 @@ impl TestPlan {
     pub fn prepare(fixtures: &Path, seed: u64, policy: Policy, only: &[String]) -> Result<TestPlan, GradeError> {
         let corpus = Corpus::load(fixtures)
             .map_err(|e| GradeError::Fixtures { dir: fixtures.to_path_buf(), message: e.to_string() })?;
-        let mut tests = plan::plan(&selected_items(&policy, only), &corpus, seed);
+        let mut tests = plan::plan(&selected_items(&policy, only), &corpus, seed, policy.tests.trials_scale);
         // Skips may name expanded tests (`timing-*/puzzle4x4-39`), which only exist after planning.
         tests.retain(|test| !Policy::matches(&policy.tests.skip, &test.id));
         if !only.is_empty() {
@@ -202,8 +202,15 @@ fn report(plan: &TestPlan, student: &Student<'_>, run: Run, timings: Timings) ->
         output: run.output,
         output_truncated: run.output_truncated,
         compile_log: run.compile_log,
+        missing_fixtures: missing_fixtures(&plan.tests),
         timings: Timings { submission_cpu_ms, ..timings },
     }
+}
+
+/// Every fixture file some planned test needed and the fixture directory lacks, once each, sorted.
+fn missing_fixtures(tests: &[PlannedTest]) -> Vec<String> {
+    let missing: BTreeSet<&String> = tests.iter().flat_map(|t| &t.missing).collect();
+    missing.into_iter().cloned().collect()
 }
 
 fn elapsed_ms(since: Instant) -> u64 {
@@ -219,7 +226,6 @@ fn selected_items(policy: &Policy, only: &[String]) -> Vec<Item> {
         .into_iter()
         .filter(|item| !Policy::matches(&policy.tests.skip, item.id))
         .filter(|item| only.is_empty() || item.check == Check::Compiles || only_matches(only, item.id))
-        .map(|item| scale_trials(item, policy.tests.trials_scale))
         .collect()
 }
 
@@ -227,22 +233,6 @@ fn selected_items(policy: &Policy, only: &[String]) -> Vec<Item> {
 fn only_matches(only: &[String], id: &str) -> bool {
     Policy::matches(only, id)
         || only.iter().any(|p| p.split('/').next().is_some_and(|base| Policy::matches(&[base.to_string()], id)))
-}
-
-/// Random trial counts scaled by the policy (at least one trial each).
-fn scale_trials(mut item: Item, scale: f64) -> Item {
-    use crate::catalog::Inputs;
-    let scaled = |t: usize| ((t as f64 * scale).round() as usize).max(1);
-    item.inputs = match item.inputs {
-        Inputs::Random { sizes, trials } => Inputs::Random { sizes, trials: scaled(trials) },
-        Inputs::RandomAnySolvability { sizes, trials } => {
-            Inputs::RandomAnySolvability { sizes, trials: scaled(trials) }
-        }
-        Inputs::ExactlyK { from, to, trials } => Inputs::ExactlyK { from, to, trials: scaled(trials) },
-        Inputs::WithinK { sizes, k, trials } => Inputs::WithinK { sizes, k, trials: scaled(trials) },
-        other => other,
-    };
-    item
 }
 
 fn process_spec(launch: &build::Launch, policy: &Policy) -> ProcessSpec {
@@ -328,14 +318,17 @@ fn run_one(ctx: &mut Ctx<'_>, test: &PlannedTest) -> Outcome {
         return Outcome { status: Status::NotApplicable, rows: vec![], message: reason };
     }
     if test.trials.is_empty() && !test.missing.is_empty() && needs_trials(test.item.check) {
-        let message = format!("the fixture directory lacks {}", test.missing.join(", "));
+        let message = format!(
+            "the fixture directory lacks {} (a grader problem, not yours: the instructor's --fixtures must hold it)",
+            test.missing.join(", ")
+        );
         return Outcome { status: Status::Error, rows: vec![], message };
     }
     checks::run(ctx, test)
 }
 
 fn needs_trials(check: Check) -> bool {
-    !matches!(check, Check::BoardMemory | Check::NullBoard | Check::ApiSurface)
+    !matches!(check, Check::NullBoard | Check::ApiSurface)
 }
 
 fn failed(message: String) -> Outcome {
@@ -377,6 +370,8 @@ fn result(test: &PlannedTest, outcome: Outcome, cpu_ms: Option<u64>) -> TestResu
     TestResult {
         id: test.id.clone(),
         official: test.item.official.map(str::to_string),
+        row: test.row.clone(),
+        columns: test.row.as_ref().and_then(|_| checks::columns(test.item.check)).map(str::to_string),
         category: test.item.category,
         title: test.title.clone(),
         status: outcome.status,

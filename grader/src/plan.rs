@@ -4,6 +4,10 @@
 //! boards of another), which is what makes two runs with the same seed byte-identical. Expected answers come
 //! from fixture metadata, then from the file name, then from the reference solver (within a budget); the
 //! reference's operation counts likewise come from metadata or are computed once here.
+//!
+//! An item whose inputs are rows of an official table (memory sizes and puzzles, timing puzzles) becomes one
+//! test per row. A file an official test needs and the fixture directory lacks is listed in
+//! [`PlannedTest::missing`]; a test left with no input at all is reported as the grader's problem.
 
 use std::collections::HashMap;
 
@@ -13,10 +17,11 @@ use fixtures::{Corpus, Expected, Puzzle, ReferenceCounts};
 use reference::instrument::baseline::reference_baseline_within;
 use reference::Board;
 
-use crate::catalog::{Inputs, Item};
+use crate::catalog::{Check, Draw, Inputs, Item, MEMORY_PUZZLES, MEMORY_SIZES, TIMING_PUZZLES};
 
-/// Lockstep steps the reference may take when deriving a missing expected answer or baseline.
-const REFERENCE_BUDGET: u64 = 3_000_000;
+/// Lockstep steps the reference may take when deriving a missing expected answer or baseline (the
+/// hardest official timing puzzle, puzzle45, takes about 1.2 million).
+const REFERENCE_BUDGET: u64 = 4_000_000;
 
 /// One board a test asks about, with what is known of it.
 #[derive(Debug, Clone)]
@@ -29,17 +34,29 @@ pub struct Trial {
     pub expected: Expected,
     /// The reference solver's counts on this board, where known.
     pub reference: Option<ReferenceCounts>,
+    /// The board asked about with this one, for checks about two boards at once.
+    pub partner: Option<Box<Trial>>,
+    /// Steps from `board` to the board asked about (k-th neighbor and k-th twin tests).
+    pub steps: u32,
+}
+
+impl Trial {
+    fn new(label: String, board: Board, expected: Expected) -> Trial {
+        Trial { label, board, expected, reference: None, partner: None, steps: 0 }
+    }
 }
 
 /// One test to run: an item and its trials.
 #[derive(Debug, Clone)]
 pub struct PlannedTest {
-    /// The test id: the item's id, or `id/puzzle` for per-puzzle timing tests.
+    /// The test id: the item's id, or `id/row` for a row of an official table.
     pub id: String,
     /// The catalog item.
     pub item: Item,
-    /// The title shown (the item's, with the k or puzzle of an expanded test).
+    /// The title shown.
     pub title: String,
+    /// The row of an official table this test is (`puzzle20`, `n=12`), if it is one.
+    pub row: Option<String>,
     /// Its boards, in order.
     pub trials: Vec<Trial>,
     /// Input rows shown in the report (file names, or a summary of the random boards).
@@ -48,166 +65,215 @@ pub struct PlannedTest {
     pub missing: Vec<String>,
 }
 
-/// Builds the plan for `items`.
-pub fn plan(items: &[Item], corpus: &Corpus, seed: u64) -> Vec<PlannedTest> {
-    let mut baselines = Baselines::default();
+impl PlannedTest {
+    fn new(item: &Item, trials: Vec<Trial>, inputs: Vec<String>, missing: Vec<String>) -> PlannedTest {
+        PlannedTest { id: item.id.into(), item: *item, title: item.title.into(), row: None, trials, inputs, missing }
+    }
+
+    fn row(item: &Item, row: &str, trials: Vec<Trial>, inputs: Vec<String>, missing: Vec<String>) -> PlannedTest {
+        PlannedTest {
+            id: format!("{}/{row}", item.id),
+            row: Some(row.into()),
+            ..PlannedTest::new(item, trials, inputs, missing)
+        }
+    }
+}
+
+/// Builds the plan for `items`, with every random trial count multiplied by `trials_scale` (at least one).
+pub fn plan(items: &[Item], corpus: &Corpus, seed: u64, trials_scale: f64) -> Vec<PlannedTest> {
+    let mut planner = Planner { corpus, baselines: Baselines::default(), scale: trials_scale };
     let mut tests = Vec::new();
     for item in items {
         // One stream per test id, from a hash that never changes between Rust versions or machines.
         let mut rng = Rng::new(seed ^ StableHash::of(item.id));
         match item.inputs {
-            Inputs::TimingPuzzles => {
-                for puzzle in corpus.timing() {
-                    let trial = baselines.file_trial(puzzle);
-                    tests.push(PlannedTest {
-                        id: format!("{}/{}", item.id, puzzle.name),
-                        item: *item,
-                        title: item.title.to_string(),
-                        inputs: vec![format!("{}.txt", puzzle.name)],
-                        trials: vec![trial],
-                        missing: vec![],
-                    });
-                }
-            }
-            Inputs::ExactlyK { from, to, trials } => {
-                for k in from..=to {
-                    let inputs = Inputs::ExactlyK { from: k, to: k, trials };
-                    let mut test = resolve(item, inputs, corpus, &mut rng, &mut baselines);
-                    test.id = format!("{}/k{k:02}", item.id);
-                    test.title = format!("{} (k = {k})", item.title.replace(" (k = 1..12)", ""));
-                    tests.push(test);
-                }
-            }
-            inputs => tests.push(resolve(item, inputs, corpus, &mut rng, &mut baselines)),
+            Inputs::TimingPuzzles => tests.extend(planner.file_rows(item, &TIMING_PUZZLES)),
+            Inputs::MemoryPuzzles => tests.extend(planner.file_rows(item, &MEMORY_PUZZLES)),
+            Inputs::MemorySizes => tests.extend(MEMORY_SIZES.iter().map(|&n| {
+                let board = Board::goal(n).expect("memory sizes are valid").twin();
+                let trial = Trial::new(format!("{n}-by-{n} board"), board, Expected::Unknown);
+                PlannedTest::row(item, &format!("n={n}"), vec![trial], vec![format!("n = {n}")], vec![])
+            })),
+            inputs => tests.push(planner.resolve(item, inputs, &mut rng)),
         }
     }
     tests
 }
 
-fn resolve(item: &Item, inputs: Inputs, corpus: &Corpus, rng: &mut Rng, baselines: &mut Baselines) -> PlannedTest {
-    let mut missing = Vec::new();
-    let files: Vec<&Puzzle> = match inputs {
-        Inputs::Files(names) => {
-            missing = names.iter().filter(|n| corpus.get(n).is_none()).map(|n| format!("{n}.txt")).collect();
-            corpus.named(names)
+struct Planner<'a> {
+    corpus: &'a Corpus,
+    baselines: Baselines,
+    scale: f64,
+}
+
+impl Planner<'_> {
+    fn scaled(&self, trials: usize) -> usize {
+        ((trials as f64 * self.scale).round() as usize).max(1)
+    }
+
+    /// One test per named file, in the given order.
+    fn file_rows(&mut self, item: &Item, names: &[&str]) -> Vec<PlannedTest> {
+        names
+            .iter()
+            .map(|&name| {
+                let file = format!("{name}.txt");
+                match self.corpus.get(name) {
+                    Some(puzzle) => {
+                        let trial = self.baselines.file_trial(puzzle);
+                        PlannedTest::row(item, name, vec![trial], vec![file], vec![])
+                    }
+                    None => PlannedTest::row(item, name, vec![], vec![], vec![file]),
+                }
+            })
+            .collect()
+    }
+
+    /// Fixture files by name: the trials found and the names missing.
+    fn files(&mut self, names: &[&str]) -> (Vec<Trial>, Vec<String>) {
+        let mut trials = Vec::new();
+        let mut missing = Vec::new();
+        for &name in names {
+            match self.corpus.get(name) {
+                Some(puzzle) => trials.push(self.baselines.file_trial(puzzle)),
+                None => missing.push(format!("{name}.txt")),
+            }
         }
-        Inputs::PuzzleRange(from, to) => {
-            let names: Vec<String> = (from..=to).map(|t| format!("puzzle{t:02}")).collect();
-            let refs: Vec<&str> = names.iter().map(String::as_str).collect();
-            missing = refs.iter().filter(|n| corpus.get(n).is_none()).map(|n| format!("{n}.txt")).collect();
-            corpus.named(&refs)
-        }
-        Inputs::Series { prefix, max_moves } => corpus
-            .series(prefix)
-            .into_iter()
-            .filter(|p| !matches!(p.expected(), Expected::Moves(m) if m > max_moves))
-            .collect(),
-        Inputs::Unsolvable => corpus.unsolvable(),
-        Inputs::MemoryPuzzles => corpus
-            .timing()
-            .into_iter()
-            .chain(corpus.series("puzzle3x3-"))
-            .filter(|p| matches!(p.expected(), Expected::Moves(m) if (10..=35).contains(&m)))
-            .filter(|p| p.board.dimension() <= 4)
-            .step_by(3)
-            .take(8)
-            .collect(),
-        _ => vec![],
-    };
-    if !files.is_empty() || !missing.is_empty() || matches!(inputs, Inputs::Files(_) | Inputs::Series { .. }) {
-        let inputs_shown = files.iter().map(|p| format!("{}.txt", p.name)).collect();
-        let trials = files.into_iter().map(|p| baselines.file_trial(p)).collect();
-        return PlannedTest {
-            id: item.id.into(),
-            item: *item,
-            title: item.title.into(),
-            trials,
-            inputs: inputs_shown,
-            missing,
+        (trials, missing)
+    }
+
+    fn resolve(&mut self, item: &Item, inputs: Inputs, rng: &mut Rng) -> PlannedTest {
+        let mut shown = Vec::new();
+        let (mut trials, mut missing) = (Vec::new(), Vec::new());
+        let mut add_files = |planner: &mut Self, names: &[&str], shown: &mut Vec<String>| {
+            let (found, lacking) = planner.files(names);
+            shown.extend(found.iter().map(|t| t.label.clone()));
+            trials.extend(found);
+            missing.extend(lacking);
         };
-    }
-    let (trials, inputs_shown) = generated(inputs, rng);
-    PlannedTest {
-        id: item.id.into(),
-        item: *item,
-        title: item.title.into(),
-        trials,
-        inputs: inputs_shown,
-        missing: vec![],
+        match inputs {
+            Inputs::None | Inputs::TimingPuzzles | Inputs::MemoryPuzzles | Inputs::MemorySizes => {}
+            Inputs::Boards { files, random, draw } => {
+                add_files(self, files, &mut shown);
+                for &(n, count) in random {
+                    let count = self.scaled(count);
+                    shown.push(format!("{count} random {n}-by-{n} boards{}", draw_words(draw)));
+                    trials.extend((0..count).map(|_| random_trial(n, draw, rng)));
+                }
+            }
+            Inputs::PuzzleRange(from, to) => {
+                let names: Vec<String> = (from..=to).map(|t| format!("puzzle{t:02}")).collect();
+                add_files(self, &names.iter().map(String::as_str).collect::<Vec<_>>(), &mut shown);
+            }
+            Inputs::Series { prefix, last } => {
+                let names: Vec<String> = (0..=last).map(|t| format!("{prefix}{t:02}")).collect();
+                add_files(self, &names.iter().map(String::as_str).collect::<Vec<_>>(), &mut shown);
+            }
+            Inputs::Pairs { sizes, trials: count } => {
+                for &(m, n) in sizes {
+                    let count = self.scaled(count);
+                    shown.push(format!("{count} random pairs of an {m}-by-{m} and an {n}-by-{n} board"));
+                    trials.extend((0..count).map(|_| {
+                        let mut first = random_trial(m, Draw::Any, rng);
+                        first.partner = Some(Box::new(random_trial(n, Draw::Any, rng)));
+                        first
+                    }));
+                }
+            }
+            Inputs::FilePairs(pairs) => {
+                for &(a, b) in pairs {
+                    let (mut found, lacking) = self.files(&[a, b]);
+                    missing.extend(lacking);
+                    if found.len() == 2 {
+                        let second = found.pop().expect("two");
+                        let mut first = found.pop().expect("two");
+                        shown.push(format!("{} and {}", first.label, second.label));
+                        first.partner = Some(Box::new(second));
+                        trials.push(first);
+                    }
+                }
+            }
+            Inputs::Goals(sizes) => {
+                shown.extend(sizes.iter().map(|n| format!("{n}-by-{n} goal board")));
+                for &n in sizes {
+                    if let Ok(goal) = Board::goal(n) {
+                        trials.push(Trial::new(format!("{n}-by-{n} goal board"), goal, Expected::Moves(0)));
+                    }
+                }
+            }
+            Inputs::Kth(steps) => {
+                let step = if matches!(item.check, Check::KthTwin(_)) { "twin" } else { "neighbor" };
+                for &(name, k) in steps {
+                    let (found, lacking) = self.files(&[name]);
+                    missing.extend(lacking);
+                    for mut trial in found {
+                        trial.label = format!("{} {step} of {}", ordinal(k), trial.label);
+                        trial.steps = k;
+                        shown.push(trial.label.clone());
+                        trials.push(trial);
+                    }
+                }
+            }
+            Inputs::ExactlyK { from, to, trials: count } => {
+                let count = self.scaled(count);
+                for k in from..=to {
+                    shown.push(format!("{count} random 3-by-3 boards that are exactly {k} moves from the goal"));
+                    trials.extend((0..count).map(|_| {
+                        let board = sampler::exactly_k_moves_3x3(k, rng);
+                        Trial::new(format!("random 3-by-3 board {k} moves from the goal"), board, Expected::Moves(k))
+                    }));
+                }
+            }
+            Inputs::WithinK { sizes, k } => {
+                for &(n, count) in sizes {
+                    let count = self.scaled(count);
+                    shown.push(format!("{count} random {n}-by-{n} boards that are <= {k} moves from the goal"));
+                    trials.extend((0..count).map(|_| {
+                        let (board, moves) = sampler::within_k_moves(n, k, rng);
+                        let label = format!("random {n}-by-{n} board {moves} moves from the goal");
+                        Trial::new(label, board, Expected::Moves(moves))
+                    }));
+                }
+            }
+        }
+        if item.check == Check::EqualsContract {
+            // The official test lists the contract's items, not its boards.
+            shown = crate::catalog::EqualsProperty::CONTRACT.iter().map(|(_, what, _)| what.to_string()).collect();
+        }
+        PlannedTest::new(item, trials, shown, missing)
     }
 }
 
-/// Trials generated from the seed, and the summary rows shown for them.
-fn generated(inputs: Inputs, rng: &mut Rng) -> (Vec<Trial>, Vec<String>) {
-    let trial = |label: String, board: Board, expected: Expected| Trial { label, board, expected, reference: None };
-    let mut trials = Vec::new();
-    let mut shown = Vec::new();
-    match inputs {
-        Inputs::Random { sizes, trials: count } => {
-            for &n in sizes {
-                let count = if n > 20 { count.div_ceil(10) } else { count };
-                shown.push(format!("{count} random {n}-by-{n} boards"));
-                for _ in 0..count {
-                    trials.push(trial(
-                        format!("random {n}-by-{n} board"),
-                        sampler::random_solvable(n, rng),
-                        Expected::Unknown,
-                    ));
-                }
-            }
-        }
-        Inputs::RandomAnySolvability { sizes, trials: count } => {
-            for &n in sizes {
-                shown.push(format!("{count} random {n}-by-{n} boards, solvable or not"));
-                for _ in 0..count {
-                    let board = sampler::random_any(n, rng);
-                    let expected =
-                        if reference::oracle::is_solvable(&board) { Expected::Unknown } else { Expected::Unsolvable };
-                    trials.push(trial(format!("random {n}-by-{n} board"), board, expected));
-                }
-            }
-        }
-        Inputs::Goals(sizes) => {
-            shown.push(format!("goal boards of size {}", join(sizes)));
-            for &n in sizes {
-                if let Ok(goal) = Board::goal(n) {
-                    trials.push(trial(format!("{n}-by-{n} goal board"), goal, Expected::Moves(0)));
-                }
-            }
-        }
-        Inputs::ExactlyK { from, to, trials: count } => {
-            for k in from..=to {
-                shown.push(format!("{count} random 3-by-3 boards exactly {k} moves from the goal"));
-                for _ in 0..count {
-                    let board = sampler::exactly_k_moves_3x3(k, rng);
-                    trials.push(trial(
-                        format!("random 3-by-3 board {k} moves from the goal"),
-                        board,
-                        Expected::Moves(k),
-                    ));
-                }
-            }
-        }
-        Inputs::WithinK { sizes, k, trials: count } => {
-            for &n in sizes {
-                shown.push(format!("{count} random {n}-by-{n} boards at most {k} moves from the goal"));
-                for _ in 0..count {
-                    let (board, moves) = sampler::within_k_moves(n, k, rng);
-                    trials.push(trial(
-                        format!("random {n}-by-{n} board {moves} moves from the goal"),
-                        board,
-                        Expected::Moves(moves),
-                    ));
-                }
-            }
-        }
-        _ => {}
+fn draw_words(draw: Draw) -> &'static str {
+    match draw {
+        Draw::Any => "",
+        Draw::Solvable => " (solvable)",
+        Draw::Unsolvable => " (unsolvable)",
     }
-    (trials, shown)
 }
 
-fn join(sizes: &[usize]) -> String {
-    sizes.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
+/// A seeded random board with what is known of it: unsolvable boards are marked so, others are left to the
+/// reference.
+fn random_trial(n: usize, draw: Draw, rng: &mut Rng) -> Trial {
+    let board = match draw {
+        Draw::Any => sampler::random_any(n, rng),
+        Draw::Solvable => sampler::random_solvable(n, rng),
+        // A twin flips solvability.
+        Draw::Unsolvable => sampler::random_solvable(n, rng).twin(),
+    };
+    let expected = if reference::oracle::is_solvable(&board) { Expected::Unknown } else { Expected::Unsolvable };
+    Trial::new(format!("random {n}-by-{n} board"), board, expected)
+}
+
+/// `0th`, `1st`, `2nd`, `13th`, … (as the official inputs name the k-th neighbor).
+fn ordinal(k: u32) -> String {
+    let suffix = match (k % 10, k % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{k}{suffix}")
 }
 
 /// Expected answers and reference counts for fixture files, computed at most once per board per run.
@@ -222,7 +288,7 @@ impl Baselines {
             (Some(meta), expected) if meta.reference.is_some() => (expected, meta.reference),
             _ => self.derive(puzzle),
         };
-        Trial { label: format!("{}.txt", puzzle.name), board: puzzle.board.clone(), expected, reference }
+        Trial { reference, ..Trial::new(format!("{}.txt", puzzle.name), puzzle.board.clone(), expected) }
     }
 
     /// Runs the reference (within its budget) for a puzzle without complete metadata.
@@ -253,5 +319,28 @@ mod tests {
         // Pinned: changing the hash would change every seeded board of every report.
         assert_eq!(StableHash::of("board-1a"), 0x46a0_24eb_e000_9bc8);
         assert_ne!(StableHash::of("board-1a"), StableHash::of("board-1b"));
+    }
+
+    #[test]
+    fn ordinals_read_as_the_official_inputs() {
+        let words: Vec<String> = [0, 1, 2, 3, 11, 13, 21].into_iter().map(ordinal).collect();
+        assert_eq!(words, ["0th", "1st", "2nd", "3rd", "11th", "13th", "21st"]);
+    }
+
+    #[test]
+    fn rows_of_official_tables_are_tests_of_their_own() {
+        let corpus = Corpus::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/puzzles"))
+            .expect("the bundled corpus loads");
+        let items = crate::catalog::all();
+        let tests = plan(&items, &corpus, 1, 0.01);
+        let timing_2: Vec<&str> =
+            tests.iter().filter(|t| t.item.id == "timing-2").filter_map(|t| t.row.as_deref()).collect();
+        assert_eq!(timing_2, TIMING_PUZZLES);
+        let board_memory = tests.iter().filter(|t| t.item.id == "memory-board").count();
+        assert_eq!(board_memory, MEMORY_SIZES.len());
+        assert!(tests.iter().all(|t| t.missing.is_empty()), "the bundled corpus has every official input");
+        let kth = tests.iter().find(|t| t.id == "board-13").expect("board-13");
+        assert_eq!(kth.inputs[3], "13th neighbor of puzzle27.txt");
+        assert_eq!(kth.trials[3].steps, 13);
     }
 }

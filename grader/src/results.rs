@@ -42,8 +42,15 @@ impl Status {
 pub struct TestResult {
     /// Stable id (`board-5a`, `timing-2/puzzle4x4-40`).
     pub id: String,
-    /// The official test it mirrors, if any.
+    /// The official test it mirrors, as the official report labels it (`Board 1b`, `Memory Solver 1`,
+    /// `Timing 4a`); absent for this project's own tests.
     pub official: Option<String>,
+    /// The row of the official table this test is (the puzzle, or `n=12`); absent for tests without rows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub row: Option<String>,
+    /// The table's column headings, for a row test (the text report prints them above the rows).
+    #[serde(skip)]
+    pub columns: Option<String>,
     /// Its section.
     pub category: Category,
     /// Student-facing title.
@@ -151,6 +158,9 @@ pub struct Report {
     pub output_truncated: bool,
     /// Compiler output when the build failed.
     pub compile_log: Option<String>,
+    /// Fixture files that official tests need and the fixture directory lacks (the grader's problem, not the
+    /// submission's); the tests that needed them are reported as errors.
+    pub missing_fixtures: Vec<String>,
     /// Time spent (not deterministic).
     pub timings: Timings,
 }

@@ -26,7 +26,7 @@ pub fn score(tests: &mut [TestResult], weights: &Weights) -> Score {
             Category::Api => weights.api,
             Category::Memory => weights.memory,
             Category::Timing => weights.timing,
-            Category::Pair => weights.pair,
+            Category::Beyond => weights.beyond,
         };
         // A category with no tests at all (filtered out, or skipped by the policy) is not part of this run.
         let weight = if tests.iter().any(|t| t.category == category) { weight } else { 0.0 };
@@ -83,6 +83,8 @@ mod tests {
         TestResult {
             id: "t".into(),
             official: None,
+            row: None,
+            columns: None,
             category,
             title: String::new(),
             status,
@@ -106,7 +108,7 @@ mod tests {
             test(Category::Solver, Status::Passed),
             test(Category::Memory, Status::Passed),
             test(Category::Timing, Status::Passed),
-            test(Category::Pair, Status::Passed),
+            test(Category::Beyond, Status::Failed),
         ];
         let s = score(&mut tests, &Weights::default());
         assert_eq!((s.total, s.max), (100.0, 100.0));

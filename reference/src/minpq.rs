@@ -72,7 +72,7 @@ impl<T: Ord> MinPQ<T> {
         }
         self.items.push(item);
         self.swim(self.items.len());
-        counters::record_insert(self.items.len());
+        counters::record_insert();
         self.after_operation();
     }
 

@@ -122,6 +122,8 @@ public final class Board {
 
     public boolean equals(Object other) {
         Counters.boardEquals++;
+        // A null argument (a root node's missing predecessor) is allowed, as officially (Solver 10b).
+        if (other == null) return false;
         if (!(other instanceof Board)) {
             Counters.boardEqualsNonBoard++;
             return false;

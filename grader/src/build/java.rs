@@ -641,7 +641,7 @@ mod tests {
         for (name, value) in [
             ("pq_inserts", 20),
             ("pq_del_mins", 9),
-            ("pq_max_size", 6),
+            ("pq_max_size", 12),
             ("pq_ending_size", 11),
             ("board_constructed", 25),
             ("board_equals", 20),

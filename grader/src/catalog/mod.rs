@@ -1,10 +1,16 @@
 //! The test catalog: every check the grader makes, as plain data.
 //!
+//! The official grader's tests come first, numbered and titled as in its newest report format (see
+//! `specs/catalog.md`): Board 1a … 17, Solver 1 … 15b, the Board, Solver and MinPQ memory rows, and the five
+//! timing tables. A test that the official report prints as a table is one test per row (`rows` below),
+//! scored as one test, as the official report counts them. What this project checks beyond the official
+//! grader is a section of its own, worth no points under the default policy, so the default score is the
+//! official score.
+//!
 //! An [`Item`] says what is checked (its [`Check`] kind and [`Inputs`]), how it is presented (id, the official
-//! test it mirrors, title, explanation) and how it counts (category, points, dependencies, capabilities it
-//! needs). Items never run anything: `plan` resolves their inputs, `runner::checks` asks the submission, and
-//! `judge` compares. `specs/catalog.md` is generated from this list (`grader catalog --markdown`), and a test
-//! keeps it current.
+//! label, title, explanation) and how it counts (category, dependencies, capabilities it needs). Items never
+//! run anything: `plan` resolves their inputs, `runner::checks` asks the submission, and `judge` compares.
+//! `specs/catalog.md` is generated from this list (`grader catalog --markdown`), and a test keeps it current.
 
 mod board;
 mod perf;
@@ -24,12 +30,12 @@ pub enum Category {
     Board,
     /// Solver correctness, with the reference board substituted.
     Solver,
-    /// The submission's Solver over its own Board (reported, not scored by default).
-    Pair,
     /// Memory of Board, Solver and MinPQ.
     Memory,
     /// Timing and operation counts.
     Timing,
+    /// This project's checks beyond the official grader (0 points by default).
+    Beyond,
 }
 
 impl Category {
@@ -39,9 +45,9 @@ impl Category {
         Category::Api,
         Category::Board,
         Category::Solver,
-        Category::Pair,
         Category::Memory,
         Category::Timing,
+        Category::Beyond,
     ];
 
     /// The name used in ids, policies and JSON.
@@ -51,9 +57,9 @@ impl Category {
             Category::Api => "api",
             Category::Board => "board",
             Category::Solver => "solver",
-            Category::Pair => "pair",
             Category::Memory => "memory",
             Category::Timing => "timing",
+            Category::Beyond => "beyond",
         }
     }
 
@@ -64,9 +70,9 @@ impl Category {
             Category::Api => "API",
             Category::Board => "Correctness: Board",
             Category::Solver => "Correctness: Solver (reference Board substituted)",
-            Category::Pair => "Your Solver with your Board",
             Category::Memory => "Memory",
-            Category::Timing => "Timing",
+            Category::Timing => "Timing (reference Board substituted)",
+            Category::Beyond => "Beyond the official grader (0 points by default)",
         }
     }
 }
@@ -107,12 +113,26 @@ pub enum EqualsProperty {
     DifferentSizes,
 }
 
+impl EqualsProperty {
+    /// The items of official Board test 10a, in its order, with the capability each needs (if any).
+    pub const CONTRACT: [(EqualsProperty, &'static str, Option<&'static str>); 8] = [
+        (EqualsProperty::Reflexive, "reflexive", None),
+        (EqualsProperty::Symmetric, "symmetric", None),
+        (EqualsProperty::Transitive, "transitive", None),
+        (EqualsProperty::Null, "argument is null", Some("null")),
+        (EqualsProperty::Foreign, "argument is of type String", Some("foreign")),
+        (EqualsProperty::Uncastable, "argument is of type UncastableString", Some("foreign")),
+        (EqualsProperty::AsObject, "argument is of type Object and contains a reference to a Board", None),
+        (EqualsProperty::Foreign, "argument is of type Object containing a reference to a String", Some("foreign")),
+    ];
+}
+
 /// How the Solver uses `equals`, from the reference board's counters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EqualsUsage {
     /// It is called at all (the critical optimization).
     Called,
-    /// Only with a Board argument.
+    /// Only with a Board argument (a null argument is allowed, as officially).
     OnlyBoards,
     /// Only with a neighbor of a neighbor of the receiver.
     OnlyGrandNeighbors,
@@ -121,16 +141,28 @@ pub enum EqualsUsage {
 /// What a timing test judges on one solve.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TimingAspect {
-    /// CPU time within the limit, and the right answer.
+    /// Test 1: CPU time within the limit, and the right answer.
     CpuAndAnswer,
-    /// MinPQ insert and delMin counts against the reference.
+    /// Test 2: MinPQ insert() and delMin() counts against the reference.
     QueueCounts,
-    /// hamming() and toString() never called.
+    /// Test 3: toString() never called (hamming() is printed, not judged, as officially).
     ForbiddenCalls,
-    /// Constructions, equals and manhattan against the reference (loose).
+    /// Test 4a: Board() and equals() against the reference.
     BoardCounts,
-    /// manhattan() about once per board created (strict caching).
-    StrictManhattan,
+    /// Test 4b: Board(), equals() and manhattan() against the reference (manhattan() against the reference's
+    /// insert() + delMin()).
+    StrictBoardCounts,
+}
+
+/// What a Solver correctness test judges of one solve.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SolveAspect {
+    /// moves() (official "a" tests).
+    Moves,
+    /// solution(), checked step by step (official "b" tests).
+    Solution,
+    /// Both (this project's own end-to-end run).
+    Both,
 }
 
 /// The kind of check an item makes; `runner::checks` has one executor per kind.
@@ -152,20 +184,24 @@ pub enum Check {
     Twin,
     /// Two boards alive at once keep their own answers.
     TwoBoards,
+    /// Every item of Java's equals contract the submission's language can express (official 10a).
+    EqualsContract,
     /// A property of `equals`.
     Equals(EqualsProperty),
     /// Changing the caller's array after construction does not change the board.
     ImmutableArray,
     /// Calling methods in different orders gives the same answers.
     ImmutableCallOrder,
-    /// dimension, hamming, manhattan of the k-th neighbor and of the twin.
-    KthNeighborAndTwin,
+    /// A value method of the board reached by k random neighbor steps.
+    KthNeighbor(Method),
+    /// A value method of the board reached by k successive twin() calls.
+    KthTwin(Method),
     /// Neighbors: right count, no duplicates, each one legal slide.
     NeighborsLegal,
     /// Twin: exactly two non-blank tiles exchanged, the same on every call.
     TwinLegal,
-    /// moves() and solution() are right (solution checked step by step).
-    Solve,
+    /// moves() and/or solution() are right.
+    Solve(SolveAspect),
     /// Two solvers alive at once keep their own answers.
     TwoSolvers,
     /// isSolvable() is right.
@@ -182,16 +218,30 @@ pub enum Check {
     NullBoard,
     /// No item's ordering changes after it is inserted into the MinPQ.
     NoMutationAfterInsert,
+    /// The Solver puts its search nodes in the MinPQ it was given (counts are evidence only then).
+    UsesMinPq,
     /// A fresh process gives the same answers.
     SameAnswersWhenRerun,
-    /// Memory of one Board against the bound.
+    /// Memory of one Board of one size against the padded bound.
     BoardMemory,
     /// Memory retained by the Solver against the reference.
     SolverMemory,
-    /// MinPQ maximum and ending size against the reference.
+    /// MinPQ deep memory, maximum and ending size against the reference.
     QueueMemory,
     /// One aspect of a timing solve.
     Timing(TimingAspect),
+}
+
+/// Which random boards: any permutation (as the official Board tests draw them), or only solvable or only
+/// unsolvable ones.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Draw {
+    /// Uniformly random permutations, solvable or not.
+    Any,
+    /// Random solvable boards.
+    Solvable,
+    /// Random unsolvable boards.
+    Unsolvable,
 }
 
 /// Where an item's boards come from; `plan` resolves them against the fixtures and the seed.
@@ -199,35 +249,37 @@ pub enum Check {
 pub enum Inputs {
     /// Nothing (checks that need no board).
     None,
-    /// Named fixture files.
-    Files(&'static [&'static str]),
+    /// Named fixture files, then seeded random boards: `(n, trials)` for each size.
+    Boards {
+        /// Fixture files, by name without `.txt`.
+        files: &'static [&'static str],
+        /// Random boards: `(n, trials)` for each size.
+        random: &'static [(usize, usize)],
+        /// Which random boards.
+        draw: Draw,
+    },
     /// The `puzzle00`..`puzzleNN` files in a range of T.
     PuzzleRange(u32, u32),
-    /// A named series (e.g. `puzzle3x3-`), up to a number of moves.
+    /// A named series (e.g. `puzzle3x3-`), from 00 up to a number of moves.
     Series {
         /// The file-name prefix.
         prefix: &'static str,
-        /// Puzzles needing more moves are left out.
-        max_moves: u32,
+        /// The last number of the series.
+        last: u32,
     },
-    /// Every unsolvable fixture.
-    Unsolvable,
-    /// Seeded random solvable boards: `trials` of each size.
-    Random {
-        /// Board sizes.
-        sizes: &'static [usize],
-        /// Trials per size.
+    /// Seeded random pairs of boards `(m, n)`, `trials` of each (the trial's partner is the second board).
+    Pairs {
+        /// Sizes of the two boards.
+        sizes: &'static [(usize, usize)],
+        /// Trials per pair of sizes.
         trials: usize,
     },
-    /// Seeded random boards of any solvability, `trials` of each size (isSolvable on 2-by-2).
-    RandomAnySolvability {
-        /// Board sizes.
-        sizes: &'static [usize],
-        /// Trials per size.
-        trials: usize,
-    },
+    /// Pairs of fixture files (the trial's partner is the second).
+    FilePairs(&'static [(&'static str, &'static str)]),
     /// Goal boards of each size.
     Goals(&'static [usize]),
+    /// The board reached from a fixture by k steps (`(file, k)`): random neighbor steps or twin() calls.
+    Kth(&'static [(&'static str, u32)]),
     /// Seeded 3-by-3 boards exactly k moves from the goal, for k in the range.
     ExactlyK {
         /// Smallest k.
@@ -237,31 +289,51 @@ pub enum Inputs {
         /// Trials per k.
         trials: usize,
     },
-    /// Seeded boards of each size at most `k` moves from the goal.
+    /// Seeded boards at most `k` moves from the goal: `(n, trials)` for each size.
     WithinK {
-        /// Board sizes.
-        sizes: &'static [usize],
+        /// `(n, trials)` for each size.
+        sizes: &'static [(usize, usize)],
         /// The most moves.
         k: u32,
-        /// Trials per size.
-        trials: usize,
     },
-    /// The timing puzzles (one test per puzzle).
-    TimingPuzzles,
-    /// Puzzles of 10 to 35 moves for the memory section.
+    /// One test per board size of the official Board memory table.
+    MemorySizes,
+    /// One test per puzzle of the official Solver memory tables (puzzle10, 15, 20, 25, 30, 35).
     MemoryPuzzles,
+    /// One test per official timing puzzle, in the official order.
+    TimingPuzzles,
 }
+
+impl Inputs {
+    /// Whether each input is a test of its own (a row of an official table).
+    pub fn is_per_row(self) -> bool {
+        matches!(self, Inputs::MemorySizes | Inputs::MemoryPuzzles | Inputs::TimingPuzzles)
+    }
+}
+
+/// The official timing puzzles, in the order the official grader times them.
+pub const TIMING_PUZZLES: [&str; 25] = [
+    "puzzle20", "puzzle22", "puzzle21", "puzzle23", "puzzle24", "puzzle25", "puzzle27", "puzzle29", "puzzle26",
+    "puzzle28", "puzzle30", "puzzle31", "puzzle39", "puzzle41", "puzzle34", "puzzle37", "puzzle44", "puzzle32",
+    "puzzle35", "puzzle33", "puzzle43", "puzzle46", "puzzle40", "puzzle36", "puzzle45",
+];
+
+/// The puzzles of the official Solver and MinPQ memory tables.
+pub const MEMORY_PUZZLES: [&str; 6] = ["puzzle10", "puzzle15", "puzzle20", "puzzle25", "puzzle30", "puzzle35"];
+
+/// Board sizes of the official Board memory table.
+pub const MEMORY_SIZES: [usize; 10] = [2, 3, 4, 8, 12, 16, 20, 37, 72, 120];
 
 /// One catalog item.
 #[derive(Debug, Clone, Copy)]
 pub struct Item {
-    /// Stable id, e.g. `board-5a`.
+    /// Stable id, e.g. `board-5a`; a per-row item's tests add the row (`timing-2/puzzle20`).
     pub id: &'static str,
-    /// The official test it mirrors, e.g. `Board 5a`; `None` for our additions.
+    /// The official test's label exactly (`Board 5a`, `Memory Solver 1`, `Timing 4a`); `None` for ours.
     pub official: Option<&'static str>,
     /// Its section.
     pub category: Category,
-    /// The student-facing title.
+    /// The student-facing title (the official one, for official tests).
     pub title: &'static str,
     /// Where its boards come from.
     pub inputs: Inputs,
@@ -307,6 +379,8 @@ pub fn all() -> Vec<Item> {
     items.extend(board::items());
     items.extend(solver::items());
     items.extend(perf::items());
+    items.extend(board::beyond_items());
+    items.extend(solver::beyond_items());
     items
 }
 
@@ -331,27 +405,49 @@ mod tests {
             assert!(seen.insert(item.id), "duplicate id {}", item.id);
             assert!(item.id.starts_with(item.category.name()), "{} is not in {:?}", item.id, item.category);
             assert!(!item.explain.is_empty() && !item.title.is_empty(), "{} lacks text", item.id);
+            assert_eq!(item.official.is_none(), item.category == Category::Beyond, "{}", item.id);
+        }
+    }
+
+    /// Tests per category as the official report (newest format) counts them: 26 + 26 correctness tests,
+    /// 10 + 6 + 6 memory rows, 5 × 25 timing rows.
+    #[test]
+    fn the_official_report_is_mirrored_test_for_test() {
+        let items = all();
+        let rows = |i: &Item| match i.inputs {
+            Inputs::MemorySizes => MEMORY_SIZES.len(),
+            Inputs::MemoryPuzzles => MEMORY_PUZZLES.len(),
+            Inputs::TimingPuzzles => TIMING_PUZZLES.len(),
+            _ => 1,
+        };
+        let count = |c: Category| items.iter().filter(|i| i.category == c).map(rows).sum::<usize>();
+        assert_eq!(count(Category::Board), 26);
+        assert_eq!(count(Category::Solver), 26);
+        assert_eq!(count(Category::Memory), 22);
+        assert_eq!(count(Category::Timing), 125);
+        let labels: Vec<&str> = items.iter().filter_map(|i| i.official).collect();
+        for label in ["Board 1a", "Board 10c", "Board 17", "Solver 1", "Solver 10b", "Solver 15b", "Timing 4b"] {
+            assert!(labels.contains(&label), "{label} is missing");
+        }
+        for label in ["Memory Board", "Memory Solver 1", "Memory Solver 2"] {
+            assert!(labels.contains(&label), "{label} is missing");
         }
     }
 
     #[test]
-    fn memory_3_explains_the_node_allowance_the_check_uses() {
-        let item = all().into_iter().find(|i| i.id == "memory-3").expect("memory-3 is listed");
-        let allowance = format!("plus {} bytes each", crate::runner::checks::SEARCH_NODE_BYTES);
-        assert!(item.explain.contains(&allowance), "{}", item.explain);
+    fn ids_follow_the_official_labels() {
+        for item in all().iter().filter(|i| i.category == Category::Board || i.category == Category::Solver) {
+            let label = item.official.expect("official");
+            let number = label.split(' ').nth(1).expect("a number");
+            assert_eq!(item.id, format!("{}-{number}", item.category.name()));
+        }
     }
 
     #[test]
-    fn the_official_counts_are_covered() {
-        let items = all();
-        // Items expanded per k count once per k, as the official grader numbers them.
-        let tests_of = |i: &Item| match i.inputs {
-            Inputs::ExactlyK { from, to, .. } => (to - from + 1) as usize,
-            _ => 1,
-        };
-        let official =
-            |c: Category| items.iter().filter(|i| i.category == c && i.official.is_some()).map(tests_of).sum::<usize>();
-        assert!(official(Category::Board) >= 26, "board: {}", official(Category::Board));
-        assert!(official(Category::Solver) >= 25, "solver: {}", official(Category::Solver));
+    fn the_timing_puzzles_are_the_official_25_in_order() {
+        assert_eq!(TIMING_PUZZLES.len(), 25);
+        assert_eq!(TIMING_PUZZLES.iter().collect::<HashSet<_>>().len(), 25);
+        assert!(!TIMING_PUZZLES.contains(&"puzzle38") && !TIMING_PUZZLES.contains(&"puzzle42"));
+        assert_eq!((TIMING_PUZZLES[0], TIMING_PUZZLES[24]), ("puzzle20", "puzzle45"));
     }
 }

@@ -1,7 +1,6 @@
-//! Memory and timing items. Counts and bytes carry the grade; CPU time is only a generous cap.
-//!
-//! Timing items expand to one test per timing puzzle (the official grader's 125 timing tests are 25 puzzles
-//! times five aspects); every aspect of one puzzle is judged from a single solve.
+//! Memory and timing items: the official grader's memory tables (Board, Solver, MinPQ) and its five timing
+//! tables. Each row of an official table is one test, scored as one; counts and bytes carry the grade, and
+//! CPU time is a cap only. Every aspect of one puzzle is judged from a single solve.
 
 use super::Category::{Memory, Timing};
 use super::{Check, Inputs, Item, TimingAspect as T};
@@ -30,87 +29,98 @@ const fn timing(
 pub(super) fn items() -> Vec<Item> {
     vec![
         Item {
-            id: "memory-1",
-            official: Some("Memory 1"),
+            id: "memory-board",
+            official: Some("Memory Board"),
             category: Memory,
-            title: "memory of one Board for n = 2, 3, 4, 8, 12, 16, 20, 37, 72, 120",
-            inputs: Inputs::None,
+            title: "memory usage of an n-by-n board",
+            inputs: Inputs::MemorySizes,
             check: Check::BoardMemory,
             depends_on: &["compile-1"],
             needs: &["memory"],
-            explain: "Bytes retained by one Board must stay within the policy's bound (4n^2 + 32n + 64 by \
-                      default); a least-squares fit a*n^2 + b*n + c is printed for yours and the reference. \
-                      Usual causes: int[][] plus a copy, cached strings, long or Integer tiles.",
+            explain: "Bytes retained by one n-by-n Board must be at most 4n^2 + 32n + 64, with each row's \
+                      array padded to 8 bytes as the JVM lays it out (the official reference's size plus 16 \
+                      bytes). A least-squares fit a*n^2 + b*n + c is printed for yours and the reference. \
+                      Usual causes: in Java, int[][] plus a copy, cached strings, long or Integer tiles; in \
+                      Rust, a Vec whose capacity outgrew its length (collect() from an iterator that \
+                      over-reserves, push without with_capacity) or a second copy of the tiles.",
         },
         Item {
-            id: "memory-2",
-            official: Some("Memory 2"),
+            id: "memory-solver-1",
+            official: Some("Memory Solver 1"),
             category: Memory,
-            title: "memory retained by a Solver after construction, against the reference",
+            title: "measure memory of Solver",
             inputs: Inputs::MemoryPuzzles,
             check: Check::SolverMemory,
             depends_on: &["compile-1"],
             needs: &["memory", "ref_world"],
             explain: "After construction a Solver should keep only what its methods need (the solution), not the \
-                      search: its queues and every board it made. Usual causes: keeping the MinPQ or a list \
-                      of visited boards in a field.",
+                      search. A row fails when its printed ratio, yours / (1.75 x the reference's), exceeds \
+                      1.0; the reference keeps the goal's search node and its chain of predecessors. Usual \
+                      causes: keeping the MinPQ or a list of visited boards in a field (in Rust, a Vec or \
+                      HashSet in the struct; an Rc cycle that keeps the search alive).",
         },
         Item {
-            id: "memory-3",
-            official: Some("Memory 3"),
+            id: "memory-solver-2",
+            official: Some("Memory Solver 2"),
             category: Memory,
-            title: "MinPQ maximum size, ending size and deep memory, against the reference",
+            title: "measure memory of MinPQ",
             inputs: Inputs::MemoryPuzzles,
             check: Check::QueueMemory,
             depends_on: &["compile-1"],
             needs: &["counters", "ref_world"],
-            explain: "The priority queues should grow no more than the reference's on the same puzzle, and hold \
-                      no more per search node than a board, moves, priority and predecessor: their deep memory \
-                      is held against the reference's search nodes at one reference board plus 48 bytes each. \
-                      Usual causes: no critical optimization (the parent is enqueued again), a non-admissible or \
-                      inconsistent priority that explores more nodes, search nodes that copy their path.",
+            explain: "The MinPQs' deep memory, maximum size and ending size (summed over every MinPQ), each held \
+                      to 1.75 x the reference's two-queue search: a cell fails when its printed ratio exceeds \
+                      1.0. The reference's deep memory is its search nodes (ending size + delMins) at one \
+                      reference board plus 48 bytes each. Usual causes: no critical optimization (the parent \
+                      is enqueued again), a priority that is not moves + manhattan, search nodes that copy \
+                      their path.",
         },
         timing(
             "timing-1",
             "Timing 1",
-            "CPU time within the limit, and the right answer",
+            "Measure CPU time and check correctness",
             T::CpuAndAnswer,
-            "Solves each timing puzzle with the reference board substituted, within the policy's CPU limit (5 s by \
-             default, generous: counts carry the grade). Usual causes: no critical optimization, recomputing \
-             manhattan in compareTo, a HashSet of boards without a good hashCode.",
+            "Solves each timing puzzle with the reference board substituted: the right number of moves within \
+             the policy's CPU limit (5 s of the solving thread's CPU by default). Usual causes: no critical \
+             optimization, recomputing manhattan in compareTo, a HashSet of boards without a good hashCode.",
         ),
         timing(
             "timing-2",
             "Timing 2",
-            "MinPQ insert() and delMin() calls against the reference",
+            "Count MinPQ operations",
             T::QueueCounts,
-            "Counts MinPQ operations; more than the policy's ratio (1.8x by default) of the reference's counts \
-             fails. Usual causes: no critical optimization, a priority that is not moves + manhattan.",
+            "Counts MinPQ insert() and delMin() calls; a cell fails when its printed ratio, yours / (1.75 x the \
+             reference's), exceeds 1.0. Usual causes: no critical optimization, a priority that is not moves + \
+             manhattan, one queue holding both the board's and the twin's searches.",
         ),
         timing(
             "timing-3",
             "Timing 3",
-            "hamming() and toString() are never called by the Solver",
+            "Count Board operations (that should not get called)",
             T::ForbiddenCalls,
-            "The Solver has no reason to call hamming() or toString(). Usual causes: a hamming tie-break, debug \
-             prints left in.",
+            "The Solver has no reason to call toString() (a row fails if it does); hamming() calls are printed \
+             but, as officially, not judged. Usual causes: debug prints left in, a string key for a set of \
+             visited boards.",
         ),
         timing(
-            "timing-4",
-            "Timing 4",
-            "constructor, equals() and manhattan() calls against the reference",
+            "timing-4a",
+            "Timing 4a",
+            "Count Board operations (that should get called)",
             T::BoardCounts,
-            "Counts Board constructions and equals() calls against the reference (ratio limit), and manhattan() \
-             calls per board created against a loose limit. Usual causes: no caching of manhattan, building \
-             boards to test them, comparing against all visited boards.",
+            "Counts Board() (the initial board, its twin and every neighbor built) and equals() calls; a cell \
+             fails when its printed ratio, yours / (1.75 x the reference's), exceeds 1.0. manhattan() is \
+             printed but judged only in 4b. Usual causes: building boards to test them, comparing against \
+             every visited board, one queue that searches the twin too far.",
         ),
         timing(
-            "timing-5",
-            "Timing 5",
-            "manhattan() called about once per board created (strict caching)",
-            T::StrictManhattan,
-            "With manhattan cached in the search node, manhattan() runs about once per board created plus once per \
-             isGoal(). Usual cause: calling manhattan() in compareTo instead of caching the priority.",
+            "timing-4b",
+            "Timing 4b",
+            "count Board operations (that should get called), rejecting if doesn't adhere to stricter caching \
+             limits",
+            T::StrictBoardCounts,
+            "As 4a, and manhattan() is held to 1.75 x the reference's insert() + delMin() (one call per search \
+             node created, one per isGoal()). Usual cause: calling manhattan() in compareTo instead of caching \
+             the priority in the search node.",
         ),
     ]
 }

@@ -1,9 +1,9 @@
-//! Solver correctness items: the official grader's Solver tests, run with the instrumented reference board
-//! substituted (the `ref` world), our additions, and the "pair" section (the Solver over the submission's own
-//! Board, reported separately).
+//! Solver correctness items: the official grader's 26 Solver tests with its inputs, run with the instrumented
+//! reference board substituted (the `ref` world), and this project's own Solver checks (the "beyond" section,
+//! one of which runs the Solver over the submission's own Board).
 
-use super::Category::{Pair, Solver};
-use super::{Check, EqualsUsage, Inputs, Item};
+use super::Category::{Beyond, Solver};
+use super::{Check, Draw, EqualsUsage, Inputs, Item, SolveAspect};
 
 const SOLVE: &str = "moves() is the minimum number of moves and solution() a shortest sequence of boards from \
     the initial board to the goal; the solution is checked step by step. Usual causes: a heuristic that is not \
@@ -15,253 +15,282 @@ const UNSOLVABLE: &str = "On an unsolvable board, isSolvable() is false, moves()
     the blank's row for even n.";
 const EQUALS_USAGE: &str = "The critical optimization: do not enqueue a neighbor equal to the previous search \
     node's board, checked with equals() on boards. The reference board counts every equals() call and knows \
-    whether its argument is a neighbor of a neighbor. Usual causes: no check at all, comparing against every \
-    visited board, comparing search nodes instead of boards.";
+    whether its argument is a neighbor of a neighbor; a null argument (the root's missing predecessor) is \
+    allowed. Usual causes: no check at all, comparing against every visited board, comparing search nodes \
+    instead of boards.";
+const CALL_ORDER: &str = "A Solver must give the same answers however often and in whatever order its methods \
+    are called. Usual causes: solution() returning a stack that the next call finds empty, moves() recomputing.";
+
+const UNSOLVABLE_FILES: &[&str] = &[
+    "puzzle2x2-unsolvable1",
+    "puzzle2x2-unsolvable2",
+    "puzzle3x3-unsolvable1",
+    "puzzle3x3-unsolvable2",
+    "puzzle4x4-unsolvable",
+];
+
+const fn files(names: &'static [&'static str]) -> Inputs {
+    Inputs::Boards { files: names, random: &[], draw: Draw::Any }
+}
 
 const fn item(
     id: &'static str,
-    official: Option<&'static str>,
+    official: &'static str,
     title: &'static str,
     inputs: Inputs,
     check: Check,
+    explain: &'static str,
+    needs: &'static [&'static str],
 ) -> Item {
     Item {
         id,
-        official,
+        official: Some(official),
         category: Solver,
         title,
         inputs,
         check,
         depends_on: &["compile-1"],
-        needs: &["ref_world"],
-        explain: SOLVE,
+        needs,
+        explain,
     }
 }
 
-/// The Solver and pair items in report order.
+const REF: &[&str] = &["ref_world"];
+const COUNTED: &[&str] = &["ref_world", "counters"];
+
+/// A pair of official tests: "a" judges moves(), "b" solution(), on the same inputs.
+fn moves_and_solution(
+    ids: [&'static str; 2],
+    official: [&'static str; 2],
+    titles: [&'static str; 2],
+    inputs: Inputs,
+) -> [Item; 2] {
+    [
+        item(ids[0], official[0], titles[0], inputs, Check::Solve(SolveAspect::Moves), SOLVE, REF),
+        item(ids[1], official[1], titles[1], inputs, Check::Solve(SolveAspect::Solution), SOLVE, REF),
+    ]
+}
+
+/// The Solver items in report order.
 pub(super) fn items() -> Vec<Item> {
-    let with = |mut item: Item, explain: &'static str, needs: &'static [&'static str]| {
-        item.explain = explain;
-        item.needs = needs;
-        item
-    };
-    vec![
+    let mut items = vec![item(
+        "solver-1",
+        "Solver 1",
+        "check that Solver doesn't mutate objects added to MinPQ after they've been added",
+        Inputs::PuzzleRange(0, 8),
+        Check::NoMutationAfterInsert,
+        "Once a search node is in the priority queue its priority must not change, or the heap breaks. The \
+         MinPQ re-checks its heap order. Usual causes: updating a node's moves or priority after insert, a \
+         compareTo that depends on mutable state.",
+        COUNTED,
+    )];
+    items.extend(moves_and_solution(
+        ["solver-2a", "solver-2b"],
+        ["Solver 2a", "Solver 2b"],
+        ["check moves() with file inputs", "check solution() with file inputs"],
+        Inputs::PuzzleRange(0, 13),
+    ));
+    items.extend(moves_and_solution(
+        ["solver-3a", "solver-3b"],
+        ["Solver 3a", "Solver 3b"],
+        ["check moves() with more file inputs", "check solution() with more file inputs"],
+        Inputs::PuzzleRange(14, 31),
+    ));
+    items.extend(moves_and_solution(
+        ["solver-4a", "solver-4b"],
+        ["Solver 4a", "Solver 4b"],
+        ["check moves() with random solvable n-by-n boards", "check solution() with random solvable n-by-n boards"],
+        Inputs::ExactlyK { from: 1, to: 12, trials: 1000 },
+    ));
+    items.push(item(
+        "solver-5",
+        "Solver 5",
+        "create two Solver objects at the same time",
+        Inputs::FilePairs(&[("puzzle04", "puzzle04"), ("puzzle00", "puzzle04"), ("puzzle04", "puzzle00")]),
+        Check::TwoSolvers,
+        SOLVE,
+        REF,
+    ));
+    items.extend([
         item(
-            "solver-1a",
-            Some("Solver 1a"),
-            "moves() and solution() with file inputs puzzle00-13",
-            Inputs::PuzzleRange(0, 13),
-            Check::Solve,
+            "solver-6a",
+            "Solver 6a",
+            "call isSolvable() with file inputs",
+            files(&[
+                "puzzle01",
+                "puzzle03",
+                "puzzle04",
+                "puzzle17",
+                "puzzle3x3-unsolvable1",
+                "puzzle3x3-unsolvable2",
+                "puzzle4x4-unsolvable",
+            ]),
+            Check::IsSolvable,
+            UNSOLVABLE,
+            REF,
         ),
         item(
-            "solver-1b",
-            Some("Solver 1b"),
-            "moves() and solution() with file inputs puzzle14-31",
-            Inputs::PuzzleRange(14, 31),
-            Check::Solve,
+            "solver-6b",
+            "Solver 6b",
+            "call isSolvable() on random n-by-n boards",
+            Inputs::Boards { files: &[], random: &[(2, 100)], draw: Draw::Any },
+            Check::IsSolvable,
+            UNSOLVABLE,
+            REF,
         ),
         item(
-            "solver-2",
-            Some("Solver 2"),
-            "moves() and solution() with random 3-by-3 boards exactly k moves from the goal (k = 1..12)",
-            Inputs::ExactlyK { from: 1, to: 12, trials: 20 },
-            Check::Solve,
+            "solver-7",
+            "Solver 7",
+            "check moves() on unsolvable puzzles",
+            files(UNSOLVABLE_FILES),
+            Check::UnsolvableMoves,
+            UNSOLVABLE,
+            REF,
         ),
         item(
-            "solver-3",
-            Some("Solver 3"),
-            "two Solver objects can be created at the same time",
-            Inputs::PuzzleRange(4, 14),
-            Check::TwoSolvers,
-        ),
-        with(
-            item(
-                "solver-4a",
-                Some("Solver 4a"),
-                "isSolvable() with file inputs",
-                Inputs::Files(&[
-                    "puzzle01",
-                    "puzzle03",
-                    "puzzle04",
-                    "puzzle17",
-                    "puzzle3x3-unsolvable1",
-                    "puzzle3x3-unsolvable2",
-                    "puzzle4x4-unsolvable",
-                    "puzzle2x2-unsolvable1",
-                    "puzzle2x2-unsolvable2",
-                    "puzzle2x2-unsolvable3",
-                ]),
-                Check::IsSolvable,
-            ),
+            "solver-8",
+            "Solver 8",
+            "check solution() on unsolvable puzzles",
+            files(UNSOLVABLE_FILES),
+            Check::UnsolvableSolution,
             UNSOLVABLE,
-            &["ref_world"],
-        ),
-        with(
-            item(
-                "solver-4b",
-                Some("Solver 4b"),
-                "isSolvable() with random 2-by-2 boards",
-                Inputs::RandomAnySolvability { sizes: &[2], trials: 100 },
-                Check::IsSolvable,
-            ),
-            UNSOLVABLE,
-            &["ref_world"],
-        ),
-        with(
-            item(
-                "solver-5a",
-                Some("Solver 5a"),
-                "moves() with unsolvable puzzles",
-                Inputs::Unsolvable,
-                Check::UnsolvableMoves,
-            ),
-            UNSOLVABLE,
-            &["ref_world"],
-        ),
-        with(
-            item(
-                "solver-5b",
-                Some("Solver 5b"),
-                "solution() with unsolvable puzzles",
-                Inputs::Unsolvable,
-                Check::UnsolvableSolution,
-            ),
-            UNSOLVABLE,
-            &["ref_world"],
-        ),
-        with(
-            item(
-                "solver-6a",
-                Some("Solver 6a"),
-                "immutability: calling Solver methods in different orders (solvable)",
-                Inputs::PuzzleRange(4, 12),
-                Check::SolverCallOrder,
-            ),
-            "A Solver must give the same answers however often and in whatever order its methods are called. \
-             Usual causes: solution() returning a stack that the next call finds empty, moves() recomputing.",
-            &["ref_world"],
-        ),
-        with(
-            item(
-                "solver-6b",
-                Some("Solver 6b"),
-                "immutability: calling Solver methods in different orders (unsolvable)",
-                Inputs::Files(&["puzzle3x3-unsolvable1", "puzzle2x2-unsolvable1"]),
-                Check::SolverCallOrder,
-            ),
-            "A Solver must give the same answers however often and in whatever order its methods are called.",
-            &["ref_world"],
-        ),
-        with(
-            item(
-                "solver-7a",
-                Some("Solver 7a"),
-                "equals() is called (the critical optimization)",
-                Inputs::PuzzleRange(4, 20),
-                Check::EqualsUsage(EqualsUsage::Called),
-            ),
-            EQUALS_USAGE,
-            &["ref_world", "counters"],
-        ),
-        with(
-            item(
-                "solver-7b",
-                Some("Solver 7b"),
-                "equals() is called only with an argument of type Board",
-                Inputs::PuzzleRange(4, 20),
-                Check::EqualsUsage(EqualsUsage::OnlyBoards),
-            ),
-            EQUALS_USAGE,
-            &["ref_world", "counters", "foreign"],
-        ),
-        with(
-            item(
-                "solver-7c",
-                Some("Solver 7c"),
-                "equals() is called only with a neighbor of a neighbor as argument",
-                Inputs::PuzzleRange(4, 20),
-                Check::EqualsUsage(EqualsUsage::OnlyGrandNeighbors),
-            ),
-            EQUALS_USAGE,
-            &["ref_world", "counters"],
-        ),
-        with(
-            item(
-                "solver-8",
-                Some("Solver 8"),
-                "the constructor throws IllegalArgumentException for a null board",
-                Inputs::None,
-                Check::NullBoard,
-            ),
-            "new Solver(null) must throw IllegalArgumentException. Usual cause: no check, so a NullPointerException \
-             escapes later. In Rust there is no null board, so this does not apply.",
-            &["null"],
+            REF,
         ),
         item(
             "solver-9a",
-            Some("Solver 9a"),
-            "moves() and solution() with the puzzle2x2 series",
-            Inputs::Series { prefix: "puzzle2x2-", max_moves: 6 },
-            Check::Solve,
+            "Solver 9a",
+            "check that Solver is immutable by testing whether methods return the same value, regardless of \
+             order in which called",
+            Inputs::Boards {
+                files: &["puzzle3x3-00", "puzzle3x3-01", "puzzle3x3-05", "puzzle3x3-10"],
+                random: &[(2, 10)],
+                draw: Draw::Solvable,
+            },
+            Check::SolverCallOrder,
+            CALL_ORDER,
+            REF,
         ),
         item(
             "solver-9b",
-            Some("Solver 9b"),
-            "moves() and solution() with the puzzle3x3 series",
-            Inputs::Series { prefix: "puzzle3x3-", max_moves: 31 },
-            Check::Solve,
+            "Solver 9b",
+            "check that Solver is immutable by testing whether methods return the same value, regardless of \
+             order in which called",
+            Inputs::Boards {
+                files: &["puzzle3x3-unsolvable1", "puzzle3x3-unsolvable2", "puzzle4x4-unsolvable"],
+                random: &[(2, 10)],
+                draw: Draw::Unsolvable,
+            },
+            Check::SolverCallOrder,
+            CALL_ORDER,
+            REF,
         ),
         item(
-            "solver-9c",
-            Some("Solver 9c"),
-            "moves() and solution() with the puzzle4x4 series (up to 30 moves)",
-            Inputs::Series { prefix: "puzzle4x4-", max_moves: 30 },
-            Check::Solve,
+            "solver-10a",
+            "Solver 10a",
+            "check that equals() method in Board is called",
+            files(&["puzzle04", "puzzle05", "puzzle10"]),
+            Check::EqualsUsage(EqualsUsage::Called),
+            EQUALS_USAGE,
+            COUNTED,
         ),
         item(
-            "solver-10",
-            Some("Solver 10"),
-            "moves() and solution() with random n-by-n boards (n = 2..5) at most 20 moves from the goal",
-            Inputs::WithinK { sizes: &[2, 3, 4, 5], k: 20, trials: 10 },
-            Check::Solve,
+            "solver-10b",
+            "Solver 10b",
+            "check that equals() method in Board is called only with an argument of type Board",
+            files(&["puzzle00", "puzzle04", "puzzle05", "puzzle10"]),
+            Check::EqualsUsage(EqualsUsage::OnlyBoards),
+            EQUALS_USAGE,
+            &["ref_world", "counters", "foreign"],
         ),
-        with(
-            item(
-                "solver-11",
-                Some("Solver 11"),
-                "no object's ordering changes after it is inserted into the MinPQ",
-                Inputs::PuzzleRange(4, 20),
-                Check::NoMutationAfterInsert,
-            ),
-            "Once a search node is in the priority queue its priority must not change, or the heap breaks. The \
-             MinPQ re-checks its heap order. Usual causes: updating a node's moves or priority after insert, \
-             a compareTo that depends on mutable state.",
-            &["ref_world", "counters"],
+        item(
+            "solver-10c",
+            "Solver 10c",
+            "check that equals() method in Board is called only with a neighbor of a neighbor as an argument",
+            files(&["puzzle00", "puzzle04", "puzzle05", "puzzle10", "puzzle27"]),
+            Check::EqualsUsage(EqualsUsage::OnlyGrandNeighbors),
+            EQUALS_USAGE,
+            COUNTED,
         ),
-        with(
-            item(
-                "solver-x1",
-                None,
-                "a fresh run gives the same answers",
-                Inputs::PuzzleRange(10, 20),
-                Check::SameAnswersWhenRerun,
-            ),
+        item(
+            "solver-11",
+            "Solver 11",
+            "check that constructor throws exception if board is null",
+            Inputs::None,
+            Check::NullBoard,
+            "new Solver(null) must throw IllegalArgumentException. Usual cause: no check, so a \
+             NullPointerException escapes later. In Rust there is no null board, so this does not apply.",
+            &["null"],
+        ),
+    ]);
+    items.extend(moves_and_solution(
+        ["solver-12a", "solver-12b"],
+        ["Solver 12a", "Solver 12b"],
+        ["check moves() with 2-by-2 file inputs", "check solution() with 2-by-2 file inputs"],
+        Inputs::Series { prefix: "puzzle2x2-", last: 6 },
+    ));
+    items.extend(moves_and_solution(
+        ["solver-13a", "solver-13b"],
+        ["Solver 13a", "Solver 13b"],
+        ["check moves() with 3-by-3 file inputs", "check solution() with 3-by-3 file inputs"],
+        Inputs::Series { prefix: "puzzle3x3-", last: 30 },
+    ));
+    items.extend(moves_and_solution(
+        ["solver-14a", "solver-14b"],
+        ["Solver 14a", "Solver 14b"],
+        ["check moves() with 4-by-4 file inputs", "check solution() with 4-by-4 file inputs"],
+        Inputs::Series { prefix: "puzzle4x4-", last: 30 },
+    ));
+    items.extend(moves_and_solution(
+        ["solver-15a", "solver-15b"],
+        ["Solver 15a", "Solver 15b"],
+        ["check moves() with random solvable n-by-n boards", "check solution() with random solvable n-by-n boards"],
+        Inputs::WithinK { sizes: &[(2, 100), (3, 200), (4, 200), (5, 200)], k: 20 },
+    ));
+    items
+}
+
+/// This project's own Solver checks (section "Beyond the official grader").
+pub(super) fn beyond_items() -> Vec<Item> {
+    let beyond = |id, title, inputs, check, explain, needs| Item {
+        id,
+        official: None,
+        category: Beyond,
+        title,
+        inputs,
+        check,
+        depends_on: &["compile-1"],
+        needs,
+        explain,
+    };
+    vec![
+        beyond(
+            "beyond-minpq",
+            "the Solver puts its search nodes in the MinPQ it was given",
+            Inputs::PuzzleRange(4, 12),
+            Check::UsesMinPq,
+            "The assignment requires the textbook MinPQ: the official grader counts its operations, and so do \
+             we. A solved puzzle with no MinPQ insert() shows a Solver that built its own queue (a \
+             java.util.PriorityQueue, a BinaryHeap), so none of its counts mean anything.",
+            COUNTED,
+        ),
+        beyond(
+            "beyond-rerun",
+            "a fresh run gives the same answers",
+            Inputs::PuzzleRange(10, 20),
+            Check::SameAnswersWhenRerun,
             "The same puzzle solved in a fresh process must give the same moves and the same solution. Usual \
              causes: iteration over a hash set or map of boards, randomness without a fixed seed.",
-            &["ref_world"],
+            REF,
         ),
-        Item {
-            id: "pair-1",
-            official: None,
-            category: Pair,
-            title: "your Solver with your own Board, on puzzle00-31",
-            inputs: Inputs::PuzzleRange(0, 31),
-            check: Check::Solve,
-            depends_on: &["compile-1"],
-            needs: &[],
-            explain: "Runs your Solver over your own Board, end to end, as your test client would. Reported \
-                      separately: the official grader scores the Solver over its reference Board. A failure \
-                      here with the Solver tests passing points at your Board.",
-        },
+        beyond(
+            "beyond-pair",
+            "your Solver with your own Board, on puzzle00-31",
+            Inputs::PuzzleRange(0, 31),
+            Check::Solve(SolveAspect::Both),
+            "Runs your Solver over your own Board, end to end, as your test client would. The official grader \
+             scores the Solver over its reference Board only. A failure here with the Solver tests passing \
+             points at your Board.",
+            &[],
+        ),
     ]
 }

@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::results::{Report, Status};
 
 /// The schema version; bump on any incompatible change.
-pub const SCHEMA_VERSION: u32 = 1;
+pub const SCHEMA_VERSION: u32 = 2;
 
 #[derive(Serialize)]
 struct JsonReport<'a> {
@@ -22,6 +22,7 @@ struct JsonReport<'a> {
     categories: Vec<JsonCategory>,
     tests: Vec<JsonTest<'a>>,
     compile_log: Option<&'a str>,
+    missing_fixtures: &'a [String],
     output: &'a str,
     output_truncated: bool,
 }
@@ -47,6 +48,8 @@ struct JsonCategory {
 struct JsonTest<'a> {
     id: &'a str,
     official: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    row: Option<&'a str>,
     category: &'static str,
     title: &'a str,
     status: Status,
@@ -86,6 +89,7 @@ pub fn render(report: &Report) -> String {
             .map(|t| JsonTest {
                 id: &t.id,
                 official: t.official.as_deref(),
+                row: t.row.as_deref(),
                 category: t.category.name(),
                 title: &t.title,
                 status: t.status,
@@ -97,6 +101,7 @@ pub fn render(report: &Report) -> String {
             })
             .collect(),
         compile_log: report.compile_log.as_deref(),
+        missing_fixtures: &report.missing_fixtures,
         output: &report.output,
         output_truncated: report.output_truncated,
     };

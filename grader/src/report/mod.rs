@@ -44,7 +44,12 @@ mod tests {
     fn test(id: &str, category: Category, status: Status, score: f64, max: f64, message: &str) -> TestResult {
         TestResult {
             id: id.into(),
-            official: id.strip_prefix("board-").map(|n| format!("Board {n}")),
+            official: match category {
+                Category::Timing => Some("Timing 2".into()),
+                _ => id.strip_prefix("board-").map(|n| format!("Board {n}")),
+            },
+            row: id.split_once('/').map(|(_, row)| row.to_string()),
+            columns: (category == Category::Timing).then(|| "filename   moves  n  insert()  delMin()".into()),
             category,
             title: format!("the check called {id}"),
             status,
@@ -52,7 +57,7 @@ mod tests {
             max_score: max,
             inputs: vec!["puzzle04.txt".into()],
             rows: if category == Category::Timing {
-                vec!["insert() 20 (1.00x), delMin() 9 (1.00x)".into()]
+                vec![format!("{}.txt  20  3  2626  1559", id.split_once('/').map_or(id, |(_, row)| row))]
             } else {
                 vec![]
             },
@@ -74,22 +79,23 @@ mod tests {
                 20.0,
                 "failed on trial 1 of 6: puzzle04.txt\nneighbors() returned 3 boards; expected 4 <&> \"quoted\"",
             ),
-            test("board-10d", Category::Board, Status::NotApplicable, 0.0, 0.0, "not applicable: Rust has no null"),
+            test("board-10a", Category::Board, Status::NotApplicable, 0.0, 0.0, "not applicable: Rust has no null"),
             test(
-                "solver-1a",
+                "solver-2a",
                 Category::Solver,
                 Status::Skipped,
                 0.0,
                 20.0,
                 "skipped: it depends on board-5a, which did not pass",
             ),
+            test("timing-2/puzzle20", Category::Timing, Status::Passed, 10.0, 10.0, ""),
             test(
                 "timing-2/puzzle36",
                 Category::Timing,
                 Status::Error,
                 0.0,
-                20.0,
-                "no reference counts for puzzle36.txt",
+                10.0,
+                "the fixture directory lacks puzzle36.txt",
             ),
         ];
         let category = |category, passed, failed, skipped, not_applicable, points, weight| CategoryScore {
@@ -105,19 +111,20 @@ mod tests {
             submission: Submission { name: "student-42".into(), language: "rust".into() },
             seed: 7,
             score: Score {
-                total: 25.0,
+                total: 35.0,
                 max: 85.0,
                 categories: vec![
                     category(Category::Compile, 1, 0, 0, 0, 5.0, 5.0),
                     category(Category::Board, 1, 1, 0, 1, 20.0, 40.0),
                     category(Category::Solver, 0, 0, 1, 0, 0.0, 20.0),
-                    category(Category::Timing, 0, 1, 0, 0, 0.0, 20.0),
+                    category(Category::Timing, 1, 1, 0, 0, 10.0, 20.0),
                 ],
             },
             tests,
             output: "debug: expanding node 1\n".into(),
             output_truncated: false,
             compile_log: None,
+            missing_fixtures: vec!["puzzle36.txt".into()],
             timings: Timings { wall_ms: 12_345, submission_cpu_ms: 2_000, build_ms: 100, ..Timings::default() },
         }
     }

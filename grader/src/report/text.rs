@@ -1,5 +1,7 @@
-//! The text report, shaped like the official one: a summary with per-category counts and the aggregate
-//! score, then each test with its inputs and `==> passed` / `==> FAILED`.
+//! The text report, shaped like the official one: a summary with the official tallies (correctness pooled
+//! over Board and Solver, memory pooled over its three tables) and the aggregate score, then each test with
+//! its inputs and `==> passed` / `==> FAILED`. Tests that are rows of one official table print as that table:
+//! a heading, one `=> passed` / `=> FAILED` line per row, and `==> k/N tests passed`.
 //!
 //! Long lists are bounded (inputs, messages, the program's output), so a report stays readable whatever
 //! the submission did. Colors only when asked (a terminal without `NO_COLOR`).
@@ -7,7 +9,7 @@
 use std::fmt::Write;
 
 use crate::catalog::Category;
-use crate::results::{Report, Status, TestResult};
+use crate::results::{CategoryScore, Report, Status, TestResult};
 
 /// Input rows shown per test before the rest are summarized.
 const MAX_INPUT_ROWS: usize = 12;
@@ -26,8 +28,16 @@ pub fn render(report: &Report, color: bool) -> String {
             continue;
         }
         banner(&mut out, category.heading());
-        for test in &tests {
-            test_block(&mut out, test, color);
+        let mut rest = &tests[..];
+        while let Some(first) = rest.first() {
+            let table = rest.iter().take_while(|t| t.row.is_some() && t.official == first.official).count();
+            if table > 0 {
+                table_block(&mut out, &rest[..table], color);
+                rest = &rest[table..];
+            } else {
+                test_block(&mut out, first, color);
+                rest = &rest[1..];
+            }
         }
         if let (Category::Compile, Some(log)) = (category, &report.compile_log) {
             let _ = writeln!(out, "The compiler's output:\n\n{}\n", bounded(log, MAX_OUTPUT_BYTES));
@@ -46,43 +56,79 @@ pub fn render(report: &Report, color: bool) -> String {
     out
 }
 
+/// The categories of one summary line: the official report pools Board and Solver as "Correctness".
+const SUMMARY_LINES: [(&str, &[Category]); 6] = [
+    ("Compilation", &[Category::Compile]),
+    ("API", &[Category::Api]),
+    ("Correctness", &[Category::Board, Category::Solver]),
+    ("Memory", &[Category::Memory]),
+    ("Timing", &[Category::Timing]),
+    ("Beyond the official grader", &[Category::Beyond]),
+];
+
 fn summary(out: &mut String, report: &Report, color: bool) {
     let _ = writeln!(out, "ASSESSMENT SUMMARY\n");
     let _ = writeln!(out, "Submission:  {} ({})", report.submission.name, report.submission.language);
     let _ = writeln!(out, "Seed:        {}\n", report.seed);
-    for c in &report.score.categories {
-        let counted = c.passed + c.failed + c.skipped;
-        let label = format!("{}:", c.category.heading());
-        let verdict = match (counted, c.category) {
-            (0, Category::Api) if c.points > 0.0 => {
+    if !report.missing_fixtures.is_empty() {
+        let _ = writeln!(
+            out,
+            "GRADER PROBLEM: the fixture directory lacks {} (the tests that need them are errors, not the \
+             submission's failures)\n",
+            report.missing_fixtures.join(", ")
+        );
+    }
+    for (label, categories) in SUMMARY_LINES {
+        let parts: Vec<&CategoryScore> =
+            report.score.categories.iter().filter(|c| categories.contains(&c.category)).collect();
+        let (passed, failed, skipped, not_applicable) = parts.iter().fold((0, 0, 0, 0), |acc, c| {
+            (acc.0 + c.passed, acc.1 + c.failed, acc.2 + c.skipped, acc.3 + c.not_applicable)
+        });
+        let counted = passed + failed + skipped;
+        let points: f64 = parts.iter().map(|c| c.points).sum();
+        let weight: f64 = parts.iter().map(|c| c.weight).sum();
+        let verdict = match (counted, label) {
+            (0, "API") if points > 0.0 => {
                 format!("{} (the language's types fix the API)", paint("PASSED", Status::Passed, color))
             }
-            (0, _) if c.not_applicable > 0 => "not applicable".to_string(),
+            (0, _) if not_applicable > 0 => "not applicable".to_string(),
             (0, _) => continue,
-            (_, Category::Compile | Category::Api) if c.failed + c.skipped == 0 => {
-                paint("PASSED", Status::Passed, color)
-            }
-            (_, Category::Compile | Category::Api) => paint("FAILED", Status::Failed, color),
+            (_, "Compilation" | "API") if failed + skipped == 0 => paint("PASSED", Status::Passed, color),
+            (_, "Compilation" | "API") => paint("FAILED", Status::Failed, color),
             _ => {
-                let word = if c.passed == counted { Status::Passed } else { Status::Failed };
-                paint(&format!("{}/{} tests passed", c.passed, counted), word, color)
+                let word = if passed == counted { Status::Passed } else { Status::Failed };
+                let scored = if weight > 0.0 { "" } else { " (not scored)" };
+                format!("{}{scored}", paint(&format!("{passed}/{counted} tests passed"), word, color))
             }
         };
-        let _ = writeln!(out, "{label:<52} {verdict}");
+        let _ = writeln!(out, "{:<28} {verdict}", format!("{label}:"));
     }
-    let _ = writeln!(
-        out,
-        "\nAggregate score: {:.2}% [{}]\n",
-        report.score.percent(),
-        report
-            .score
-            .categories
-            .iter()
-            .filter(|c| c.weight > 0.0)
-            .map(|c| format!("{}: {:.2}/{:.2}", c.category.name(), c.points, c.weight))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
+    let _ = writeln!(out, "\nAggregate score: {:.2}%", report.score.percent());
+    let _ = writeln!(out, "{}\n", weight_line(&report.score.categories));
+}
+
+/// The weight line. Under the official weights it is the official report's line, which prints Timing 10%
+/// and Memory 20% although every official aggregate is computed with Memory 10 and Timing 20, as ours is
+/// (specs/policy.md); under other weights, the weights used.
+fn weight_line(categories: &[CategoryScore]) -> String {
+    let weight =
+        |of: &[Category]| categories.iter().filter(|c| of.contains(&c.category)).map(|c| c.weight).sum::<f64>();
+    let weights: Vec<f64> = SUMMARY_LINES.iter().map(|(_, of)| weight(of)).collect();
+    let official = [5.0, 5.0, 60.0, 10.0, 20.0, 0.0];
+    if weights.iter().zip(official).all(|(w, o)| (w - o).abs() < 0.005) {
+        return "[ Compilation: 5%, API: 5%, Style: 0%, Correctness: 60%, Timing: 10%, Memory: 20% ]\n\
+                (as the official report prints it; the score is computed as the official one is: \
+                5 + 5 + 60 x correctness + 10 x memory + 20 x timing)"
+            .into();
+    }
+    let total: f64 = weights.iter().sum();
+    let parts: Vec<String> = SUMMARY_LINES
+        .iter()
+        .zip(&weights)
+        .filter(|(_, &w)| w > 0.0)
+        .map(|((label, _), w)| format!("{label}: {:.2}%", if total > 0.0 { 100.0 * w / total } else { 0.0 }))
+        .collect();
+    format!("[ {} ] (this course's policy)", parts.join(", "))
 }
 
 fn banner(out: &mut String, title: &str) {
@@ -91,7 +137,7 @@ fn banner(out: &mut String, title: &str) {
 }
 
 fn test_block(out: &mut String, test: &TestResult, color: bool) {
-    let name = test.official.as_deref().map(|o| format!("{o}: ")).unwrap_or_default();
+    let name = test_name(test.official.as_deref());
     if test.status == Status::Skipped {
         // One line: the reason is the dependency, and a failed build skips nearly everything.
         let _ = writeln!(
@@ -114,14 +160,63 @@ fn test_block(out: &mut String, test: &TestResult, color: bool) {
     for row in &test.rows {
         let _ = writeln!(out, "    {row}");
     }
-    let lines: Vec<&str> = test.message.lines().collect();
+    message(out, &test.message, "  - ");
+    let _ = writeln!(out, "==> {}\n", paint(test.status.word(), test.status, color));
+}
+
+/// How the official report names a test inside its section: `Test 1a: ` for `Board 1a`, the label itself
+/// where it has no number (`Memory Board: `), nothing for this project's own tests.
+fn test_name(official: Option<&str>) -> String {
+    match official {
+        None => String::new(),
+        Some(label) => match label.rsplit_once(' ') {
+            Some((_, number)) if number.starts_with(|c: char| c.is_ascii_digit()) => format!("Test {number}: "),
+            _ => format!("{label}: "),
+        },
+    }
+}
+
+/// Rows of one official table: its heading once, a verdict line per row, the failures' reasons after it.
+fn table_block(out: &mut String, rows: &[&TestResult], color: bool) {
+    let first = rows[0];
+    let name = test_name(first.official.as_deref());
+    let base = first.id.split('/').next().unwrap_or(&first.id);
+    let _ = writeln!(out, "{name}{}  [{base}/…]", first.title);
+    if let Some(columns) = &first.columns {
+        let _ = writeln!(out, "{:9} {columns}", "");
+    }
+    for test in rows {
+        let line = test.rows.first().cloned().unwrap_or_else(|| test.row.clone().unwrap_or_default());
+        let verdict = match test.status {
+            Status::Passed => "=> passed",
+            Status::Failed => "=> FAILED",
+            Status::Error => "=> ERROR ",
+            Status::Skipped => "=> skip  ",
+            Status::NotApplicable => "=> n/a   ",
+        };
+        let _ = writeln!(out, "{} {line}", paint(verdict, test.status, color));
+        for extra in test.rows.iter().skip(1) {
+            let _ = writeln!(out, "{:9} {extra}", "");
+        }
+    }
+    let passed = rows.iter().filter(|t| t.status == Status::Passed).count();
+    let counted = rows.iter().filter(|t| t.status != Status::NotApplicable).count();
+    let _ = writeln!(out, "==> {passed}/{counted} tests passed");
+    for test in rows.iter().filter(|t| !t.message.is_empty() && t.status != Status::Passed) {
+        let _ = writeln!(out, "  {}:", test.row.as_deref().unwrap_or(&test.id));
+        message(out, &test.message, "    - ");
+    }
+    let _ = writeln!(out);
+}
+
+fn message(out: &mut String, message: &str, prefix: &str) {
+    let lines: Vec<&str> = message.lines().collect();
     for line in lines.iter().take(MAX_MESSAGE_LINES) {
-        let _ = writeln!(out, "  - {line}");
+        let _ = writeln!(out, "{prefix}{line}");
     }
     if lines.len() > MAX_MESSAGE_LINES {
-        let _ = writeln!(out, "  - … ({} more lines)", lines.len() - MAX_MESSAGE_LINES);
+        let _ = writeln!(out, "{prefix}… ({} more lines)", lines.len() - MAX_MESSAGE_LINES);
     }
-    let _ = writeln!(out, "==> {}\n", paint(test.status.word(), test.status, color));
 }
 
 fn paint(text: &str, status: Status, color: bool) -> String {

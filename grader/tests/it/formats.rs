@@ -11,7 +11,7 @@ fn render(format: &str) -> String {
     let status = Command::new(env!("CARGO_BIN_EXE_grader"))
         .arg("grade")
         .arg(reference_submission())
-        .args(["--quiet", "--only", "board-1a", "--only", "solver-1a", "--format", format, "--output"])
+        .args(["--quiet", "--only", "board-1a", "--only", "solver-2a", "--format", format, "--output"])
         .arg(&out)
         .status()
         .unwrap();

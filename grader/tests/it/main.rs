@@ -3,6 +3,7 @@
 //! expectations (`fixtures/submissions.toml`) and snapshots.
 
 mod batch;
+mod calibration;
 mod formats;
 mod gallery;
 mod gradescope;

@@ -19,10 +19,10 @@ fn garbage_on_the_protocol_channel_fails_tests_and_the_report_is_complete() {
     let policy = quick_policy();
     let graded = grade(
         &program("garbage.sh"),
-        &["--policy", policy.to_str().unwrap(), "--only", "board-1a", "--only", "solver-1a"],
+        &["--policy", policy.to_str().unwrap(), "--only", "board-1a", "--only", "solver-2a"],
     );
     assert_eq!(graded.code, 1, "{}", graded.stderr);
-    for id in ["board-1a", "solver-1a"] {
+    for id in ["board-1a", "solver-2a"] {
         assert_eq!(graded.test(id)["status"], "failed", "{id}");
         assert!(message(&graded, id).contains("garbage on the protocol channel"), "{id}: {}", message(&graded, id));
     }
@@ -47,18 +47,18 @@ fn a_crash_mid_solve_fails_the_solves_it_crashed_in_and_nothing_else() {
     let policy = quick_policy();
     let graded = grade(
         &gallery("crash-mid-solve"),
-        &["--policy", policy.to_str().unwrap(), "--only", "board-2a", "--only", "solver-1a"],
+        &["--policy", policy.to_str().unwrap(), "--only", "board-2a", "--only", "solver-2a"],
     );
     assert_eq!(graded.test("board-2a")["status"], "passed");
-    assert_eq!(graded.test("solver-1a")["status"], "failed");
-    assert!(message(&graded, "solver-1a").contains("crashed"), "{}", message(&graded, "solver-1a"));
+    assert_eq!(graded.test("solver-2a")["status"], "failed");
+    assert!(message(&graded, "solver-2a").contains("crashed"), "{}", message(&graded, "solver-2a"));
 }
 
 #[test]
 fn prints_to_stdout_do_not_corrupt_the_protocol_and_are_shown() {
     let policy = quick_policy();
     let graded =
-        grade(&gallery("chatty"), &["--policy", policy.to_str().unwrap(), "--only", "solver-1a", "--only", "board-4a"]);
+        grade(&gallery("chatty"), &["--policy", policy.to_str().unwrap(), "--only", "solver-2a", "--only", "board-4a"]);
     assert_eq!(graded.code, 0, "{}\n{}", graded.text, graded.stderr);
     assert!(!graded.json["output"].as_str().unwrap_or("").is_empty(), "the student's prints should be in the report");
 }

@@ -21,10 +21,12 @@ fn the_reference_submission_passes_everything_and_reports_are_reproducible() {
 
 #[test]
 fn rust_cannot_express_null_or_foreign_equals_so_those_tests_do_not_apply() {
-    let graded = grade(&reference_submission(), &["--only", "board-10*", "--only", "solver-8"]);
-    for id in ["board-10d", "board-10e", "board-10f", "solver-8"] {
+    let graded =
+        grade(&reference_submission(), &["--only", "board-10*", "--only", "solver-10b", "--only", "solver-11"]);
+    for id in ["solver-10b", "solver-11"] {
         assert_eq!(graded.test(id)["status"], "not_applicable", "{id}");
         assert_eq!(graded.test(id)["max_score"], 0.0, "{id}");
     }
+    // 10a asks the items of equals()'s contract that Rust can express (not null, not a foreign type).
     assert_eq!(graded.test("board-10a")["status"], "passed");
 }

@@ -14,7 +14,10 @@ public final class Counters {
     // MinPQ
     public static long pqInserts;
     public static long pqDelMins;
+    /** The most items held by all MinPQs together (summed over queues, as the official grader reports it). */
     public static long pqMaxSize;
+    /** Items held by all MinPQs together now: inserts minus delMins since the last reset. */
+    public static long pqLiveSize;
     public static long pqEndingSize;
     public static long pqDeepBytes;
     public static long pqHeapViolations;
@@ -41,16 +44,24 @@ public final class Counters {
 
     public static void pqInserted(int sizeAfter) {
         pqInserts++;
-        if (sizeAfter > pqMaxSize) pqMaxSize = sizeAfter;
+        pqLiveSize++;
+        if (pqLiveSize > pqMaxSize) pqMaxSize = pqLiveSize;
+    }
+
+    /** A MinPQ built from an array starts with its items. */
+    public static void pqBuiltWith(int items) {
+        pqLiveSize += items;
+        if (pqLiveSize > pqMaxSize) pqMaxSize = pqLiveSize;
     }
 
     public static void pqDeletedMin() {
         pqDelMins++;
+        if (pqLiveSize > 0) pqLiveSize--;
     }
 
     /** Zeroes every counter. */
     public static void reset() {
-        pqInserts = pqDelMins = pqMaxSize = pqEndingSize = pqDeepBytes = pqHeapViolations = 0;
+        pqInserts = pqDelMins = pqMaxSize = pqLiveSize = pqEndingSize = pqDeepBytes = pqHeapViolations = 0;
         boardConstructed = boardEquals = boardEqualsNonBoard = boardEqualsNotGrandNeighbor = 0;
         boardManhattan = boardHamming = boardToString = boardNeighbors = boardTwin = boardIsGoal = 0;
         boardDimension = 0;

@@ -14,23 +14,28 @@ use crate::plan::Trial;
 use crate::runner::ask::{self, Asked};
 
 /// Writes the requests of one trial of a Board check and returns its judge; `None` for checks that are not
-/// Board checks. `other` is the next trial's (for checks about two boards), `k` the trial's index.
-pub fn script<'a>(check: Check, trial: &'a Trial, other: &'a Trial, k: usize, s: &mut Script) -> Option<Judge<'a>> {
+/// scripted Board checks. `other` is the next trial (for checks about two boards, where the trial has no
+/// partner of its own).
+pub fn script<'a>(check: Check, trial: &'a Trial, other: &'a Trial, s: &mut Script) -> Option<Judge<'a>> {
     Some(match check {
         Check::BoardValue(method) => value(method, trial, s),
         Check::ToString => to_string(trial, s),
         Check::Neighbors => neighbors(trial, s),
         Check::NeighborsOfNeighbors => neighbors_of_neighbors(trial, s),
         Check::Twin => twin(trial, s),
-        Check::TwoBoards => two_boards(trial, other, s),
-        Check::Equals(property) => equals(property, trial, other, s),
+        Check::TwoBoards => two_boards(trial, partner(trial, other), s),
+        Check::Equals(property) => equals(property, trial, partner(trial, other), s),
         Check::ImmutableArray => immutable_array(trial, s),
         Check::ImmutableCallOrder => immutable_call_order(trial, s),
-        Check::KthNeighborAndTwin => kth_neighbor_and_twin(trial, k, s),
         Check::NeighborsLegal => neighbors_legal(trial, s),
         Check::TwinLegal => twin_legal(trial, s),
         _ => return None,
     })
+}
+
+/// The board a check about two boards pairs with `trial`: its planned partner, else the next trial.
+fn partner<'a>(trial: &'a Trial, next: &'a Trial) -> &'a Trial {
+    trial.partner.as_deref().unwrap_or(next)
 }
 
 fn value_request(method: Method, h: Handle) -> Request {
@@ -304,19 +309,17 @@ fn equals_questions(
             (vec![board.clone(), b], vec![Q::new(0, 1, expected, "a.equals(b)")])
         }
         P::DifferentSizes => {
-            let n = board.dimension();
-            let other_n = if n == 2 { 3 } else { n - 1 };
-            let mut boards = vec![board.clone(), Board::goal(n)?, Board::goal(other_n)?];
+            let mut boards = vec![board.clone(), other.clone()];
             let mut questions = vec![
-                Q::new(1, 2, false, "a.equals(b) for boards of different sizes"),
-                Q::new(2, 1, false, "b.equals(a) for boards of different sizes"),
+                Q::new(0, 1, board == other, "a.equals(b) for boards of different sizes"),
+                Q::new(1, 0, board == other, "b.equals(a) for boards of different sizes"),
             ];
             if let Some(longer) = extended(board) {
                 // Same row-major tiles as far as the smaller board goes: catches an equals that compares
                 // only the tiles both boards have.
                 boards.push(longer);
                 let what = "a.equals(b) for boards of different sizes with the same leading tiles";
-                questions.extend([Q::new(0, 3, false, what), Q::new(3, 0, false, what)]);
+                questions.extend([Q::new(0, 2, false, what), Q::new(2, 0, false, what)]);
             }
             (boards, questions)
         }
@@ -402,49 +405,6 @@ fn immutable_call_order<'a>(trial: &'a Trial, s: &mut Script) -> Judge<'a> {
     })
 }
 
-/// dimension, hamming, manhattan of the k-th neighbor and of the twin.
-///
-/// The script assumes the reference's neighbor count to pick the k-th neighbor; a submission returning
-/// another count gets its actual k-th neighbor asked directly.
-fn kth_neighbor_and_twin<'a>(trial: &'a Trial, k: usize, s: &mut Script) -> Judge<'a> {
-    const METHODS: [Method; 3] = [Method::Dimension, Method::Hamming, Method::Manhattan];
-    let b = s.build(&trial.board);
-    let found = s.neighbors_of(b.handle(), &trial.board);
-    let t = s.push(Request::Twin(b.handle()));
-    let twin_text = s.text(t.handle());
-    let twin_values = ask_values(s, t.handle(), &METHODS);
-    let expected_count = neighbor_count(&trial.board);
-    let chosen = k % expected_count.max(1);
-    let neighbor_values = ask_values(s, found.nth(chosen), &METHODS);
-    Box::new(move |ctx, r| {
-        let h = r.handle(b)?;
-        let found = r.neighbors(ctx.session, found)?;
-        let th = r.handle(t)?;
-        let twin = r.board(twin_text)?;
-        judge_values(r, &twin_values, &twin).map_err(|p| p.with_hint("asked of the twin of the board"))?;
-        if let Some((nh, nb)) = found.get(k % found.len().max(1)) {
-            let judged = if found.len() == expected_count {
-                judge_values(r, &neighbor_values, nb)
-            } else {
-                ask_values_now(ctx, *nh, nb, &METHODS)
-            };
-            judged.map_err(|p| p.with_hint("asked of a neighbor of the board"))?;
-        }
-        let mut hs: Vec<Handle> = found.into_iter().map(|(h, _)| h).collect();
-        hs.extend([h, th]);
-        ask::release(ctx.session, hs);
-        Ok(vec![])
-    })
-}
-
-/// Asks value methods of a board directly (outside the script) and judges them.
-fn ask_values_now(ctx: &mut Ctx<'_>, h: Handle, board: &Board, methods: &[Method]) -> Asked<()> {
-    let mut s = Script::new();
-    let values = ask_values(&mut s, h, methods);
-    let answers = ctx.session.call_each(s.requests());
-    judge_values(&Replies::new(&s, &answers), &values, board)
-}
-
 /// Neighbors: the count the blank's position gives, no duplicates, each exactly one slide away.
 fn neighbors_legal<'a>(trial: &'a Trial, s: &mut Script) -> Judge<'a> {
     let b = s.build(&trial.board);
@@ -511,4 +471,68 @@ fn twin_legal<'a>(trial: &'a Trial, s: &mut Script) -> Judge<'a> {
         ask::release(ctx.session, handles);
         Ok(vec![])
     })
+}
+
+/// Official test 10a: every item of Java's equals contract that the submission's language can express, each
+/// asked as its own batch (a Rust Board has no null or foreign arguments; those items are left out).
+pub fn equals_contract(ctx: &mut Ctx<'_>, trial: &Trial, other: &Trial) -> super::TrialResult {
+    for (property, what, needs) in EqualsProperty::CONTRACT {
+        if needs.is_some_and(|capability| !ctx.has(capability)) {
+            continue;
+        }
+        let mut s = Script::new();
+        let judge = equals(property, trial, partner(trial, other), &mut s);
+        let answers = ctx.session.call_each(s.requests());
+        judge(ctx, &Replies::new(&s, &answers)).map_err(|p| p.with_hint(&format!("equals(): {what}")))?;
+    }
+    Ok(vec![])
+}
+
+/// Official tests 13 to 17: a value method of the board reached from the trial's board by `trial.steps`
+/// random neighbor steps (`KthNeighbor`) or twin() calls (`KthTwin`), judged against the reference on the
+/// tiles that board shows through toString(). The steps are drawn from the trial's label, so every run takes
+/// the same walk; a board with fewer neighbors than expected simply offers fewer choices.
+pub fn kth(ctx: &mut Ctx<'_>, check: Check, trial: &Trial) -> super::TrialResult {
+    let (method, by_twin) = match check {
+        Check::KthNeighbor(method) => (method, false),
+        Check::KthTwin(method) => (method, true),
+        _ => return Err(crate::runner::session::Fault::Protocol(format!("{check:?} is not a k-th test")).into()),
+    };
+    let mut rng = fixtures::rng::Rng::new(fixtures::rng::StableHash::of(&trial.label));
+    let mut h = ask::build(ctx.session, reference::protocol::World::Own, &trial.board)?;
+    let mut board = trial.board.clone();
+    let mut made = vec![h];
+    for step in 1..=trial.steps {
+        if by_twin {
+            let request = Request::Twin(h);
+            let answer = ctx.session.call(&request)?;
+            h = ask::handle_of(&request, &answer)?;
+            made.push(h);
+            board = ask::read_board(ctx.session, h)?;
+        } else {
+            let found = ask::neighbors(ctx.session, h)?;
+            made.extend(found.iter().map(|(nh, _)| *nh));
+            if found.is_empty() {
+                return mismatch(
+                    Mismatch::new(format!("neighbors() returned no boards (step {step} of {})", trial.steps))
+                        .with_board("board", &board),
+                );
+            }
+            (h, board) = found[rng.below(found.len() as u64) as usize].clone();
+        }
+    }
+    let request = value_request(method, h);
+    let answer = ctx.session.call(&request)?;
+    let actual = ask::int_of(&request, &answer)?;
+    judge::same_value(
+        &format!("{} of the {}", method_name(method), trial.label),
+        reference_value(method, &board),
+        actual.to_string(),
+    )
+    .map_err(|m| {
+        m.with_board("board (as its toString() shows it)", &board)
+            .with("(the board's tiles are read back through toString(), as the official test does)")
+    })?;
+    ask::release(ctx.session, made);
+    Ok(vec![])
 }

@@ -10,7 +10,7 @@ mod perf;
 mod script;
 mod solver;
 
-pub use perf::SEARCH_NODE_BYTES;
+pub use perf::columns;
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -120,7 +120,7 @@ fn scripted_test(ctx: &mut Ctx<'_>, check: Check, test: &PlannedTest) -> Option<
     let mut groups = Vec::new();
     let mut group = ScriptGroup::default();
     for (k, trial) in trials.iter().enumerate() {
-        group.judges.push_back(board::script(check, trial, &trials[(k + 1) % total], k, &mut group.script)?);
+        group.judges.push_back(board::script(check, trial, &trials[(k + 1) % total], &mut group.script)?);
         if group.script.weight() >= GROUP_WEIGHT || k + 1 == total {
             groups.push(std::mem::take(&mut group));
         }
@@ -168,7 +168,6 @@ struct ScriptGroup<'a> {
 /// Checks judged over all trials at once (rather than trial by trial).
 fn whole_test(ctx: &mut Ctx<'_>, check: Check, test: &PlannedTest) -> Option<Outcome> {
     let result = match check {
-        Check::BoardMemory => perf::board_memory(ctx),
         Check::NullBoard => solver::null_board(ctx),
         Check::SameAnswersWhenRerun => solver::same_answers_when_rerun(ctx, &test.trials),
         Check::ApiSurface => api_surface(ctx),
@@ -184,14 +183,18 @@ fn trial_of(ctx: &mut Ctx<'_>, check: Check, test: &PlannedTest, k: usize) -> Tr
     let trial = &test.trials[k];
     let next = &test.trials[(k + 1) % test.trials.len()];
     match check {
-        Check::Solve => solver::solve(ctx, test.item.category, trial),
-        Check::TwoSolvers => solver::two_solvers(ctx, trial, next),
+        Check::Solve(aspect) => solver::solve(ctx, aspect, trial),
+        Check::TwoSolvers => solver::two_solvers(ctx, trial, trial.partner.as_deref().unwrap_or(next)),
         Check::IsSolvable => solver::is_solvable(ctx, trial),
         Check::UnsolvableMoves => solver::unsolvable_moves(ctx, trial),
         Check::UnsolvableSolution => solver::unsolvable_solution(ctx, trial),
         Check::SolverCallOrder => solver::call_order(ctx, trial),
         Check::EqualsUsage(usage) => solver::equals_usage(ctx, usage, trial),
         Check::NoMutationAfterInsert => solver::no_mutation_after_insert(ctx, trial),
+        Check::UsesMinPq => solver::uses_min_pq(ctx, trial),
+        Check::EqualsContract => board::equals_contract(ctx, trial, next),
+        Check::KthNeighbor(_) | Check::KthTwin(_) => board::kth(ctx, check, trial),
+        Check::BoardMemory => perf::board_memory(ctx, trial),
         Check::SolverMemory => perf::solver_memory(ctx, trial),
         Check::QueueMemory => perf::queue_memory(ctx, trial),
         Check::Timing(aspect) => perf::timing(ctx, aspect, trial),
@@ -206,10 +209,8 @@ fn trial_of(ctx: &mut Ctx<'_>, check: Check, test: &PlannedTest, k: usize) -> Tr
         | Check::Equals(_)
         | Check::ImmutableArray
         | Check::ImmutableCallOrder
-        | Check::KthNeighborAndTwin
         | Check::NeighborsLegal
         | Check::TwinLegal
-        | Check::BoardMemory
         | Check::NullBoard
         | Check::SameAnswersWhenRerun
         | Check::Compiles
@@ -242,9 +243,15 @@ fn verdict(problem: Problem, rows: &[String], context: &str) -> Outcome {
         }
         Problem::Fault(fault @ Fault::Protocol(_)) => (Status::Error, vec![fault.describe()]),
         Problem::Fault(fault) => (Status::Failed, vec![fault.describe()]),
-        Problem::Wrong(Mismatch { summary, details }) => {
+        Problem::Wrong(Mismatch { summary, details, row }) => {
             let mut lines = vec![summary];
             lines.extend(details);
+            // A table row names its own input; the trial's context would repeat it.
+            if let Some(row) = row {
+                let mut rows = rows.to_vec();
+                rows.push(row);
+                return Outcome { status: Status::Failed, rows, message: lines.join("\n") };
+            }
             (Status::Failed, lines)
         }
     };

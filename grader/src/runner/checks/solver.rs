@@ -1,12 +1,12 @@
 //! Solver checks. They run in the `ref` world (the submission's Solver over the counting reference board),
-//! except the pair section, which runs in the `own` world.
+//! except this project's end-to-end run of the Solver over the submission's own Board (the `own` world).
 
 use fixtures::Expected;
 use reference::protocol::{Request, World};
 use reference::Board;
 
 use super::{mismatch, Ctx, TrialResult};
-use crate::catalog::{Category, EqualsUsage};
+use crate::catalog::{EqualsUsage, SolveAspect};
 use crate::judge::{self, Mismatch};
 use crate::plan::Trial;
 use crate::runner::ask::{self, Asked, SolveObservation};
@@ -14,11 +14,14 @@ use crate::runner::session::Fault;
 
 const REF: World = World::Ref;
 
-/// Judges one solve against the trial's expected answer.
-fn judge_solve(trial: &Trial, seen: &SolveObservation) -> Asked<()> {
+/// Judges one solve against the trial's expected answer: moves() (the official "a" tests), solution()
+/// step by step (the "b" tests), or both.
+fn judge_solve(trial: &Trial, seen: &SolveObservation, aspect: SolveAspect) -> Asked<()> {
+    let moves = aspect != SolveAspect::Solution;
+    let solution = aspect != SolveAspect::Moves;
     match trial.expected {
         Expected::Unsolvable => {
-            if seen.moves != -1 || seen.solution.is_some() || seen.solvable {
+            if (moves && seen.moves != -1) || (solution && seen.solution.is_some()) {
                 return mismatch(
                     Mismatch::new("the board is unsolvable, but the Solver found otherwise")
                         .with(format!("isSolvable(): {} (expected false)", seen.solvable))
@@ -34,19 +37,25 @@ fn judge_solve(trial: &Trial, seen: &SolveObservation) -> Asked<()> {
                 Expected::Moves(m) => Some(m),
                 _ => None,
             };
-            let Some(solution) = &seen.solution else {
+            if moves {
+                if let Some(m) = moves_expected {
+                    judge::same_value("moves()", i64::from(m), seen.moves)
+                        .map_err(|mm| mm.with_board("initial board", &trial.board))?;
+                }
+            }
+            if !solution {
+                return Ok(());
+            }
+            let Some(boards) = &seen.solution else {
                 return mismatch(
                     Mismatch::new("solution() returned null for a solvable board")
                         .with(format!("moves(): {}", seen.moves))
                         .with_board("initial board", &trial.board),
                 );
             };
-            judge::solution_is_valid(&trial.board, moves_expected, seen.moves as i32, solution)?;
-            if !seen.solvable {
-                return mismatch(
-                    Mismatch::new("isSolvable() returned false for a solvable board").with_board("board", &trial.board),
-                );
-            }
+            // The solution is judged on its own length where the moves are known; moves() is the "a" test's.
+            let length = moves_expected.map_or(seen.moves as i32, |m| m as i32);
+            judge::solution_is_valid(&trial.board, moves_expected, length, boards)?;
             Ok(())
         }
     }
@@ -59,11 +68,30 @@ fn describe_solution(solution: &Option<Vec<Board>>) -> String {
     }
 }
 
-/// moves() and solution() are right, the solution checked step by step.
-pub fn solve(ctx: &mut Ctx<'_>, category: Category, trial: &Trial) -> TrialResult {
-    let world = if category == Category::Pair { World::Own } else { REF };
+/// moves() and/or solution() are right, the solution checked step by step. The official tests run over the
+/// reference board; this project's end-to-end run (`Both`) over the submission's own.
+pub fn solve(ctx: &mut Ctx<'_>, aspect: SolveAspect, trial: &Trial) -> TrialResult {
+    let world = if aspect == SolveAspect::Both { World::Own } else { REF };
     let seen = ctx.solve(world, trial)?;
-    judge_solve(trial, &seen)?;
+    judge_solve(trial, &seen, aspect)?;
+    if aspect == SolveAspect::Both && seen.solvable != (trial.expected != Expected::Unsolvable) {
+        return mismatch(
+            Mismatch::new(format!("isSolvable() returned {}", seen.solvable)).with_board("board", &trial.board),
+        );
+    }
+    Ok(vec![])
+}
+
+/// The Solver put its search nodes in the counting MinPQ: a solved puzzle with no insert() shows a queue of
+/// its own, whose counts the timing tests cannot see.
+pub fn uses_min_pq(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
+    let seen = ctx.solve(REF, trial)?;
+    if seen.moves > 0 && seen.required("pq_inserts")? == 0 {
+        return mismatch(
+            Mismatch::new("the Solver did not use the MinPQ it was given: it solved the puzzle with no insert()")
+                .with("(use algs4's MinPQ; a java.util.PriorityQueue or std BinaryHeap is invisible to the counts)"),
+        );
+    }
     Ok(vec![])
 }
 
@@ -75,7 +103,12 @@ pub fn two_solvers(ctx: &mut Ctx<'_>, trial: &Trial, other: &Trial) -> TrialResu
     let sb = ask::handle_within(ctx.session, &Request::Solver(b), cpu)?;
     for (solver, t) in [(sb, other), (sa, trial)] {
         let seen = ask::observe(ctx.session, solver)?;
-        judge_solve(t, &seen).map_err(|p| p.with_hint("two Solver objects were alive at the same time"))?;
+        judge_solve(t, &seen, SolveAspect::Moves).map_err(|p| {
+            p.with_hint(&format!(
+                "two Solver objects were alive at the same time ({} and {})",
+                trial.label, other.label
+            ))
+        })?;
     }
     ask::release(ctx.session, vec![a, b, sa, sb]);
     Ok(vec![])
@@ -142,7 +175,7 @@ pub fn call_order(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     let first = ask::observe(ctx.session, s)?;
     let again = ask::observe(ctx.session, s)?;
     let seen = SolveObservation { solution: first_solution.clone(), ..first.clone() };
-    judge_solve(trial, &seen).map_err(|p| p.with_hint("solution() was called before moves()"))?;
+    judge_solve(trial, &seen, SolveAspect::Both).map_err(|p| p.with_hint("solution() was called before moves()"))?;
     for (name, later) in [("a second call", &first), ("a third call", &again)] {
         if later.solution != first_solution || later.moves != first.moves || later.solvable != first.solvable {
             return mismatch(

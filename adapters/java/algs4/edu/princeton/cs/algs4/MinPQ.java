@@ -47,7 +47,7 @@ public class MinPQ<Key> implements Iterable<Key>, QueueRegistry.Tracked {
         n = keys.length;
         for (int i = 0; i < n; i++) pq[i + 1] = keys[i];
         for (int k = n / 2; k >= 1; k--) sink(k);
-        if (n > Counters.pqMaxSize) Counters.pqMaxSize = n;
+        Counters.pqBuiltWith(n);
     }
 
     @SuppressWarnings("unchecked")
