@@ -722,6 +722,17 @@ mod tests {
         assert_eq!(s.call(&Request::CountersReset).unwrap().values, "3 counters_reset");
     }
 
+    /// The same without `refs`: the batch is answered as it is sent, and its results wait for their owner.
+    #[test]
+    fn without_refs_a_batch_asked_between_a_send_and_its_receive_leaves_it_its_results() {
+        let body = "read l; echo '0 ok 0 1 sh'; read a; echo \"1 ok 0 $a\"; read b; echo \"2 ok 0 $b\"";
+        let mut s = Session::new(script(body), limits());
+        let sent = s.send_each(&[Request::Counters]);
+        assert_eq!(s.call_each(&[Request::Api])[0].as_ref().unwrap().values, "2 api");
+        let results = s.receive_each(sent);
+        assert_eq!(results[0].as_ref().unwrap().values, "1 counters", "{results:?}");
+    }
+
     /// A batch that could not be sent (the program had exited) is settled at once, so the next process's
     /// handshake is not read as the reply to a release that rode along with it. (The pause makes the failed
     /// send likely; the assertion holds either way.)
