@@ -399,7 +399,7 @@ fn assert_graded_fairly(bug: &Misbehaviour, trials: &[Trial], which: impl Fn(&Pl
         assert_ne!(outcome.status, Status::Error, "{id} with {bug:?}: {}", outcome.message);
         if outcome.status == Status::Failed {
             let message = &outcome.message;
-            assert!(message.starts_with("failed on trial "), "{id} with {bug:?}: {message}");
+            assert!(!message.trim().is_empty(), "{id} with {bug:?} failed without a reason");
             let blames_the_grader = message.contains("protocol error") || message.contains("grader bug");
             assert!(!blames_the_grader, "{id} with {bug:?}: {message}");
         }
