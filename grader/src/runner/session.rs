@@ -94,7 +94,8 @@ pub struct Session {
     /// Handles to release with the next batch (see `ask::release`); dropped when the process is lost.
     pub(crate) pending_release: Vec<reference::protocol::Handle>,
     /// Batches sent and not yet redeemed, oldest first. Replies come back in the order requests went out, so
-    /// reading the replies of one batch first reads (and keeps) those of every batch sent before it.
+    /// reading the replies of one batch first reads (and keeps) those of every batch sent before it; each
+    /// stays here until its own [`Sent`] redeems it (one never redeemed stays until the session ends).
     in_flight: VecDeque<InFlight>,
     next_ticket: u64,
 }
@@ -226,7 +227,7 @@ impl Session {
     }
 
     /// The first half of [`Session::call_each`]: sends the script and returns at once, so the grader can work
-    /// (judge an earlier batch) while the program answers this one. Batches are redeemed in the order sent;
+    /// (judge an earlier batch) while the program answers this one. Batches may be redeemed in any order, and
     /// any other call meanwhile reads and keeps the replies of the batches before it.
     ///
     /// Without `refs` there is nothing to overlap: the requests go one at a time, here and now.
@@ -259,18 +260,19 @@ impl Session {
 
     /// The results of a batch sent with [`Session::send_each`], one per request, reading its replies (and
     /// those of the batches sent before it) as they come.
+    ///
+    /// Batches may be redeemed in any order: the replies of batches sent earlier are read first (the program
+    /// answers in order) and kept for whoever redeems them, so a judge may ask its own questions
+    /// ([`Session::call_each`], [`Session::call`]) while later batches are in flight.
     pub fn receive_each(&mut self, sent: Sent) -> Vec<Result<Answer, Fault>> {
         self.receive_through(sent.ticket);
-        // Batches before this one that nobody redeemed (a caller that stopped early) are dropped here.
-        while self.in_flight.front().is_some_and(|batch| batch.ticket < sent.ticket) {
-            self.in_flight.pop_front();
-        }
-        if self.in_flight.front().is_some_and(|batch| batch.ticket == sent.ticket) {
-            self.collect_output();
-            return self.in_flight.pop_front().map(|batch| batch.results).unwrap_or_default();
-        }
-        let bug = Fault::Protocol("a batch was redeemed out of order (a grader bug)".into());
-        vec![Err(bug); sent.len]
+        let Some(at) = self.in_flight.iter().position(|batch| batch.ticket == sent.ticket) else {
+            // A `Sent` is redeemed once, by value: only one from another session can get here.
+            let bug = Fault::Protocol("a batch was redeemed by a session that did not send it (a grader bug)".into());
+            return vec![Err(bug); sent.len];
+        };
+        self.collect_output();
+        self.in_flight.remove(at).map(|batch| batch.results).unwrap_or_default()
     }
 
     /// One request at a time, with references replaced by the handles the earlier answers hold.
@@ -692,7 +694,7 @@ mod tests {
     }
 
     #[test]
-    fn a_lost_process_fails_every_batch_in_flight_and_out_of_order_redemption_is_an_error() {
+    fn a_lost_process_fails_every_batch_in_flight_and_batches_redeemed_out_of_order_keep_their_results() {
         let body = "read l; echo '0 ok 0 1 sh refs'; read a; read b; read c; echo '1 ok 0 x'; kill -KILL $$";
         let mut s = Session::new(script(body), limits());
         let first = s.send_each(&[Request::Counters, Request::Counters]);
@@ -701,8 +703,34 @@ mod tests {
         let results = s.receive_each(second);
         assert!(matches!(&results[..], [Err(Fault::Crashed(_))]), "{results:?}");
         let results = s.receive_each(first);
-        assert!(matches!(&results[..], [Err(Fault::Protocol(why)), _] if why.contains("out of order")), "{results:?}");
+        assert!(matches!(&results[..], [Ok(answer), Err(Fault::Crashed(_))] if answer.values == "x"), "{results:?}");
         assert!(matches!(&s.receive_each(third)[..], [Err(Fault::Crashed(_))]));
+    }
+
+    /// A judge asking its own batch ([`Session::call_each`]) while the next group of a script is in flight
+    /// (as `checks::scripted_test` does) leaves that group's replies to their owner.
+    #[test]
+    fn a_batch_asked_while_another_is_in_flight_leaves_it_its_replies() {
+        let body = "read l; echo '0 ok 0 1 sh refs'; read a; echo \"1 ok 0 $a\"; read b; echo \"2 ok 0 $b\"; \
+                    read c; echo \"3 ok 0 $c\"";
+        let mut s = Session::new(script(body), limits());
+        let in_flight = s.send_each(&[Request::Counters]);
+        let asked = s.call_each(&[Request::Api]);
+        assert_eq!(asked[0].as_ref().unwrap().values, "2 api");
+        let results = s.receive_each(in_flight);
+        assert_eq!(results[0].as_ref().unwrap().values, "1 counters", "{results:?}");
+        assert_eq!(s.call(&Request::CountersReset).unwrap().values, "3 counters_reset");
+    }
+
+    /// The same without `refs`: the batch is answered as it is sent, and its results wait for their owner.
+    #[test]
+    fn without_refs_a_batch_asked_between_a_send_and_its_receive_leaves_it_its_results() {
+        let body = "read l; echo '0 ok 0 1 sh'; read a; echo \"1 ok 0 $a\"; read b; echo \"2 ok 0 $b\"";
+        let mut s = Session::new(script(body), limits());
+        let sent = s.send_each(&[Request::Counters]);
+        assert_eq!(s.call_each(&[Request::Api])[0].as_ref().unwrap().values, "2 api");
+        let results = s.receive_each(sent);
+        assert_eq!(results[0].as_ref().unwrap().values, "1 counters", "{results:?}");
     }
 
     /// A batch that could not be sent (the program had exited) is settled at once, so the next process's

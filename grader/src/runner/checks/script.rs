@@ -4,11 +4,13 @@
 //! A test's trials are concatenated into scripts of a few thousand requests and sent with
 //! [`Session::send_each`], which pipelines them when the adapter resolves references: the program sees
 //! exactly the requests, in exactly the order, that trial-by-trial asking would send (except a judge's rare
-//! direct question, below, which comes after the group in flight), but the grader stops paying a round trip
+//! direct question, below, which comes after the groups in flight), but the grader stops paying a round trip
 //! per request, and judges one script's trials while the program answers the next.
 //! Judging walks the trials in order and stops at the first failure, as before. Where a judge finds the submission
 //! strayed from what the script assumed (more than four neighbors, a neighbor count that moves the k-th
-//! neighbor), it asks the rest directly through [`ask`].
+//! neighbor), it asks the rest directly through [`ask`] or [`Session::call_each`]: the session reads and keeps
+//! the replies of the groups in flight first, for their own judges, so no Board, however wrong, can disturb
+//! the groups around it (`misbehaving` drives every Board check with Boards that go wrong).
 
 use reference::protocol::{Handle, Request, World};
 use reference::Board;
@@ -190,6 +192,9 @@ impl<'a> Replies<'a> {
 /// Judges one trial from its replies (asking more of the session only where the submission strayed from
 /// what the script assumed).
 pub type Judge<'a> = Box<dyn FnOnce(&mut Ctx<'_>, &Replies<'_>) -> super::TrialResult + 'a>;
+
+#[cfg(test)]
+mod misbehaving;
 
 #[cfg(test)]
 mod tests {
