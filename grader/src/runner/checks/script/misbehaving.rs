@@ -25,7 +25,7 @@ use reference::{Board, PuzzleBoard};
 use serde::{Deserialize, Serialize};
 
 use super::Script;
-use crate::catalog::Category;
+use crate::catalog::{Category, Check};
 use crate::grade::TestPlan;
 use crate::plan::{PlannedTest, Trial};
 use crate::policy::Policy;
@@ -334,22 +334,30 @@ fn trials(seed: u64) -> Vec<Trial> {
 fn enough_trials(test: &PlannedTest, pool: &[Trial]) -> Vec<Trial> {
     let mut script = Script::new();
     let mut taken = Vec::new();
-    for (k, trial) in pool.iter().enumerate() {
+    for trial in pool {
         if script.weight() > GROUPS * checks::GROUP_WEIGHT {
             break;
         }
-        let _judge = board::script(test.item.check, trial, trial, k, &mut script);
+        let _judge = board::script(test.item.check, trial, trial, &mut script);
         taken.push(trial.clone());
     }
     taken
 }
 
-/// Whether a test's script ever asks for `neighbors()` or `twin()` (the others cannot see a misbehaviour).
+/// Whether a test ever asks for `neighbors()` or `twin()` (the others cannot see a misbehaviour): a scripted
+/// test whose script does, or a k-th neighbor or twin test (which walks its boards by direct calls).
 fn asks_neighbors_or_twin(test: &PlannedTest) -> bool {
     let mut script = Script::new();
     let trial = &test.trials[0];
-    let _judge = board::script(test.item.check, trial, trial, 0, &mut script);
+    if board::script(test.item.check, trial, trial, &mut script).is_none() {
+        return is_walk(test);
+    }
     script.requests().iter().any(|r| matches!(r, Request::Neighbors(_) | Request::Twin(_)))
+}
+
+/// The k-th neighbor and twin tests keep their planned trials (files and step counts).
+fn is_walk(test: &PlannedTest) -> bool {
+    matches!(test.item.check, Check::KthNeighbor(_) | Check::KthTwin(_))
 }
 
 /// What one Board test gave, and how many of the case's boards it asked about.
@@ -373,7 +381,8 @@ fn run_board_tests(bug: &Misbehaviour, trials: &[Trial], which: impl Fn(&Planned
         .iter()
         .filter(|planned| which(planned))
         .map(|planned| {
-            let test = PlannedTest { trials: enough_trials(planned, trials), ..planned.clone() };
+            let trials = if is_walk(planned) { planned.trials.clone() } else { enough_trials(planned, trials) };
+            let test = PlannedTest { trials, ..planned.clone() };
             let mut ctx = Ctx {
                 session: &mut session,
                 policy: &policy,
