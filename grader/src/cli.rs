@@ -182,6 +182,15 @@ fn run_grade(args: GradeArgs) -> Result<ExitCode> {
         eprintln!("{}", timings_line(&report));
     }
     write_reports(&report, &args)?;
+    if !report.missing_fixtures.is_empty() {
+        // The report is written (it names them too), but its grade is incomplete: an instructor's problem.
+        eprintln!(
+            "grader: the fixture directory lacks {}, which official tests need; those tests are errors and the \
+             grade is incomplete (point --fixtures at the full data set)",
+            report.missing_fixtures.join(", ")
+        );
+        return Ok(ExitCode::from(2));
+    }
     Ok(exit_code(&report, args.min_score))
 }
 

@@ -30,3 +30,16 @@ fn rust_cannot_express_null_or_foreign_equals_so_those_tests_do_not_apply() {
     // 10a asks the items of equals()'s contract that Rust can express (not null, not a foreign type).
     assert_eq!(graded.test("board-10a")["status"], "passed");
 }
+
+#[test]
+fn a_fixture_directory_lacking_official_inputs_is_a_grader_error_named_in_the_report() {
+    let empty = tempfile::tempdir().unwrap();
+    let only = ["--only", "board-1a", "--only", "timing-2/puzzle20"];
+    let graded = grade(&reference_submission(), &[&["--fixtures", empty.path().to_str().unwrap()][..], &only].concat());
+    assert_eq!(graded.code, 2, "{}", graded.stderr);
+    assert!(graded.stderr.contains("puzzle04.txt") && graded.stderr.contains("puzzle20.txt"), "{}", graded.stderr);
+    assert!(graded.text.contains("GRADER PROBLEM: the fixture directory lacks"), "{}", graded.text);
+    assert_eq!(graded.test("timing-2/puzzle20")["status"], "error");
+    let missing = graded.json["missing_fixtures"].as_array().unwrap();
+    assert!(missing.iter().any(|m| m == "puzzle2x2-unsolvable1.txt"), "{missing:?}");
+}
