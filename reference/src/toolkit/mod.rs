@@ -21,11 +21,13 @@
 pub mod compare;
 pub mod grid;
 pub mod heuristic;
+pub mod pdb;
 pub mod search;
 pub mod space;
 
 pub use grid::{move_string, parse_grid, read_grid_file, Dir, Grid, GridError, Shape};
 pub use heuristic::{Heuristic, ManhattanConflict};
+pub use pdb::{PatternDatabase, PatternHeuristic, PdbError};
 pub use search::{Limits, Outcome, Run, Stats};
 pub use space::{Space, SpaceError, State, MAX_CELLS};
 
@@ -35,6 +37,9 @@ pub enum SolveError {
     /// The boards cannot be searched (shape mismatch, too many cells).
     #[error(transparent)]
     Space(#[from] SpaceError),
+    /// The pattern database could not be built or cached.
+    #[error("{0}")]
+    Pdb(String),
     /// The search hit its budget.
     #[error("gave up after expanding {expanded} positions (the budget)")]
     GaveUp {
@@ -44,24 +49,84 @@ pub enum SolveError {
 }
 
 /// An optimal list of blank moves from `start` to `goal`, or `None` when the parity rule says it cannot be
-/// reached (decided without a search).
-///
-/// IDA* with Manhattan distance plus linear conflict; of several optimal answers, the first in the order
-/// U < D < L < R (see [`search::ida_star`]).
+/// reached (decided without a search). See [`OptimalSolver::solve`]; a hard 4x4 board builds the pattern
+/// databases in memory first (keep an [`OptimalSolver`] with a cache directory to reuse them).
 pub fn optimal_moves(start: &Grid, goal: &Grid, limits: Limits) -> Result<Option<Vec<Dir>>, SolveError> {
-    if start.shape() != goal.shape() {
-        return Err(SpaceError::Grid(GridError::ShapeMismatch(start.shape(), goal.shape())).into());
+    OptimalSolver::new(None).solve(start, goal, limits).map(|(moves, _)| moves)
+}
+
+/// The largest Manhattan + linear-conflict bound of a 4x4 board solved without the pattern databases: such
+/// boards take microseconds, and callers asking only about them never pay for building the databases.
+const SHALLOW_4X4_BOUND: u32 = 24;
+
+/// IDA* with the strongest heuristic available: 6-6-3 additive pattern databases (mirrored) on 4x4 boards
+/// whose goal has the blank last, Manhattan distance plus linear conflict otherwise. The databases are
+/// built on first need and kept for every later board, and cached on disk when a directory is given.
+pub struct OptimalSolver {
+    cache_dir: Option<std::path::PathBuf>,
+    groups: &'static [&'static [u8]],
+    database: std::sync::OnceLock<Result<PatternDatabase, String>>,
+}
+
+impl OptimalSolver {
+    /// A solver with the 6-6-3 split, caching its databases in `cache_dir` (none: memory only).
+    pub fn new(cache_dir: Option<std::path::PathBuf>) -> OptimalSolver {
+        OptimalSolver::with_groups(pdb::GROUPS_663, cache_dir)
     }
-    let space = Space::new(goal)?;
-    if !start.can_reach(goal) {
-        return Ok(None);
+
+    /// A solver with another split of the 15 tiles (see [`pdb::GROUPS_555`]).
+    pub fn with_groups(groups: &'static [&'static [u8]], cache_dir: Option<std::path::PathBuf>) -> OptimalSolver {
+        OptimalSolver { cache_dir, groups, database: std::sync::OnceLock::new() }
     }
-    let s = space.state(start)?;
-    let run = search::ida_star(&space, s, &ManhattanConflict::new(&space), limits);
-    match run.outcome {
-        Outcome::Solved(moves) => Ok(Some(moves)),
-        Outcome::GaveUp | Outcome::Unreachable => Err(SolveError::GaveUp { expanded: run.stats.expanded }),
+
+    /// The databases, loaded or built now if they were not yet.
+    pub fn database(&self) -> Result<&PatternDatabase, SolveError> {
+        let built = self.database.get_or_init(|| {
+            PatternDatabase::load_or_build(self.groups, self.cache_dir.as_deref()).map_err(|e| e.to_string())
+        });
+        built.as_ref().map_err(|e| SolveError::Pdb(e.clone()))
     }
+
+    /// An optimal list of blank moves (`None`: unsolvable, by parity) and the search's counts. Of several
+    /// optimal answers, the first in the order U < D < L < R (see [`search::ida_star`]).
+    pub fn solve(&self, start: &Grid, goal: &Grid, limits: Limits) -> Result<(Option<Vec<Dir>>, Stats), SolveError> {
+        if start.shape() != goal.shape() {
+            return Err(SpaceError::Grid(GridError::ShapeMismatch(start.shape(), goal.shape())).into());
+        }
+        let space = Space::new(goal)?;
+        if !start.can_reach(goal) {
+            return Ok((None, Stats::default()));
+        }
+        let s = space.state(start)?;
+        let conflict = ManhattanConflict::new(&space);
+        let run = match relabelled_for_database(start, goal) {
+            Some(relabelled) if conflict.value(&conflict.start(&s)) > SHALLOW_4X4_BOUND => {
+                let standard = Space::new(&Grid::goal(goal.shape()).map_err(SpaceError::from)?)?;
+                let h = PatternHeuristic::new(self.database()?);
+                search::ida_star(&standard, standard.state(&relabelled)?, &h, limits)
+            }
+            _ => search::ida_star(&space, s, &conflict, limits),
+        };
+        match run.outcome {
+            Outcome::Solved(moves) => Ok((Some(moves), run.stats)),
+            Outcome::GaveUp | Outcome::Unreachable => Err(SolveError::GaveUp { expanded: run.stats.expanded }),
+        }
+    }
+}
+
+/// A 4x4 start relabelled so that `goal` becomes the standard goal (tile `t` renamed after its goal cell),
+/// when the goal's blank is last; the blank's moves are the same in both, so the answer carries over.
+fn relabelled_for_database(start: &Grid, goal: &Grid) -> Option<Grid> {
+    let shape = goal.shape();
+    if (shape.rows, shape.cols) != (4, 4) || goal.blank() != 15 {
+        return None;
+    }
+    let mut label = [0u16; 16];
+    for (cell, &t) in goal.tiles().iter().enumerate() {
+        label[t as usize] = if t == 0 { 0 } else { cell as u16 + 1 };
+    }
+    let tiles: Vec<u16> = start.tiles().iter().map(|&t| label[t as usize]).collect();
+    Grid::new(shape, &tiles).ok()
 }
 
 /// The same answer as one line of letters (`ULDR`), `None` when unsolvable: what `solver --moves` prints.

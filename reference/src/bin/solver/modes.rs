@@ -1,7 +1,7 @@
 //! What each `solver` mode does with its arguments: read the boards, run the search, print the answer.
 
 use std::io::{Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -10,7 +10,9 @@ use reference::instrument::baseline::{reference_baseline_within, stats_lines};
 use reference::instrument::counters;
 use reference::toolkit::compare::{compare as compare_all, random_pairs, render};
 use reference::toolkit::search::{a_star, Limits, Outcome};
-use reference::toolkit::{move_string, parse_grid, read_grid_file, Grid, ManhattanConflict, Shape, Space};
+use reference::toolkit::{
+    move_string, parse_grid, read_grid_file, Grid, ManhattanConflict, OptimalSolver, Shape, Space,
+};
 use reference::Board;
 
 use crate::budget::{self, TOOLKIT_BYTES_PER_BOARD};
@@ -117,12 +119,16 @@ fn toolkit_limits(args: &BudgetArgs) -> Limits {
 /// `--moves` and `--optimal`: IDA* on each file in turn.
 fn optimal(args: &SolveArgs, goal: Option<&Grid>) -> Result<ExitCode> {
     let started = Instant::now();
+    let solver = OptimalSolver::new(Some(cache_dir(args)?));
     let mut out = std::io::stdout().lock();
+    let mut expanded = 0;
     for file in &args.files {
         let start = read_grid(file)?;
         let goal = goal_for(&start, goal)?;
-        let moves = reference::toolkit::optimal_moves(&start, &goal, Limits::NONE)
+        let (moves, stats) = solver
+            .solve(&start, &goal, Limits::NONE)
             .with_context(|| format!("failed to solve `{}`", file.display()))?;
+        expanded += stats.expanded;
         let line = match (&moves, args.optimal) {
             (None, false) => "No solution possible".to_string(),
             (Some(m), false) => move_string(m),
@@ -132,9 +138,30 @@ fn optimal(args: &SolveArgs, goal: Option<&Grid>) -> Result<ExitCode> {
         writeln!(out, "{line}")?;
     }
     if args.optimal {
-        eprintln!("solved {} puzzles in {:.2} s", args.files.len(), started.elapsed().as_secs_f64());
+        let seconds = started.elapsed().as_secs_f64();
+        eprintln!("solved {} puzzles in {seconds:.2} s, {expanded} positions expanded", args.files.len());
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Where the pattern databases are cached: `--pdb-cache`, or `pdb/` beside the binary (in a Cargo build,
+/// the target directory), or the system's temporary directory if that cannot be written.
+fn cache_dir(args: &SolveArgs) -> Result<PathBuf> {
+    if let Some(dir) = &args.pdb_cache {
+        std::fs::create_dir_all(dir).with_context(|| format!("failed to create the cache `{}`", dir.display()))?;
+        return Ok(dir.clone());
+    }
+    let beside = std::env::current_exe().ok().and_then(|exe| Some(exe.parent()?.join("pdb")));
+    let writable = |dir: &Path| std::fs::create_dir_all(dir).is_ok() && tempfile_in(dir);
+    Ok(beside.filter(|d| writable(d)).unwrap_or_else(|| std::env::temp_dir().join("solver-pdb")))
+}
+
+/// Whether a file can be created in `dir`.
+fn tempfile_in(dir: &Path) -> bool {
+    let probe = dir.join(format!(".probe{}", std::process::id()));
+    let ok = std::fs::write(&probe, b"").is_ok();
+    let _ = std::fs::remove_file(&probe);
+    ok
 }
 
 /// `solver compare`.
