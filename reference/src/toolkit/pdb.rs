@@ -55,10 +55,10 @@ pub struct PatternDatabase {
     groups: Vec<Vec<u8>>,
     /// `tables[g][packed cells of group g's tiles]`.
     tables: Vec<Vec<u8>>,
-    group_of: [u8; CELLS],
-    mirror_group_of: [u8; CELLS],
-    /// `mirror_sources[g][i]`: the tile whose transposed cell stands for `groups[g][i]` in the mirror.
-    mirror_sources: Vec<Vec<u8>>,
+    /// `slot[t]`: tile `t`'s group and the bit shift of its cell in that group's index.
+    slot: [(u8, u8); CELLS],
+    /// `mirror_slot[t]`: the group and shift where tile `t`'s transposed cell goes in the mirrored lookup.
+    mirror_slot: [(u8, u8); CELLS],
 }
 
 fn transpose(cell: usize) -> usize {
@@ -92,33 +92,16 @@ impl PatternDatabase {
     }
 
     fn with_tables(groups: Vec<Vec<u8>>, tables: Vec<Vec<u8>>) -> PatternDatabase {
-        let mut group_of = [0u8; CELLS];
-        let mut mirror_group_of = [0u8; CELLS];
-        let mut mirror_sources = Vec::new();
+        let mut slot = [(0u8, 0u8); CELLS];
+        let mut mirror_slot = [(0u8, 0u8); CELLS];
         for (g, group) in groups.iter().enumerate() {
-            for &tile in group {
-                group_of[tile as usize] = g as u8;
-                mirror_group_of[mirror_tile(tile) as usize] = g as u8;
+            for (i, &tile) in group.iter().enumerate() {
+                slot[tile as usize] = (g as u8, 4 * i as u8);
+                // The mirror image has, in tile `tile`'s place, the tile whose goal cell transposes onto it.
+                mirror_slot[mirror_tile(tile) as usize] = (g as u8, 4 * i as u8);
             }
-            mirror_sources.push(group.iter().map(|&t| mirror_tile(t)).collect());
         }
-        PatternDatabase { groups, tables, group_of, mirror_group_of, mirror_sources }
-    }
-
-    #[inline]
-    fn direct(&self, g: usize, cell_of: &[u8; CELLS]) -> u8 {
-        let index =
-            self.groups[g].iter().enumerate().fold(0, |acc, (i, &t)| acc | (cell_of[t as usize] as usize) << (4 * i));
-        self.tables[g][index]
-    }
-
-    #[inline]
-    fn mirrored(&self, g: usize, cell_of: &[u8; CELLS]) -> u8 {
-        let index = self.mirror_sources[g]
-            .iter()
-            .enumerate()
-            .fold(0, |acc, (i, &t)| acc | transpose(cell_of[t as usize] as usize) << (4 * i));
-        self.tables[g][index]
+        PatternDatabase { groups, tables, slot, mirror_slot }
     }
 }
 
@@ -226,10 +209,12 @@ pub struct PatternHeuristic<'a> {
     db: &'a PatternDatabase,
 }
 
-/// The memo: every tile's cell, and each group's direct and mirrored value.
+/// The memo: each group's table index, direct and mirrored, so a slide rewrites one nibble of two indices
+/// and reads two table entries.
 #[derive(Debug, Clone, Copy)]
 pub struct PatternMemo {
-    cell_of: [u8; CELLS],
+    index: [u32; MAX_GROUPS],
+    mirror_index: [u32; MAX_GROUPS],
     direct: [u8; MAX_GROUPS],
     mirrored: [u8; MAX_GROUPS],
 }
@@ -239,20 +224,32 @@ impl<'a> PatternHeuristic<'a> {
     pub fn new(db: &'a PatternDatabase) -> Self {
         PatternHeuristic { db }
     }
+
+    #[inline]
+    fn lookup(&self, g: usize, index: u32) -> u8 {
+        // An index packs the group's cells four bits each, so it is always below the table's length.
+        self.db.tables[g][index as usize]
+    }
 }
 
 impl Heuristic for PatternHeuristic<'_> {
     type Memo = PatternMemo;
 
     fn start(&self, s: &State) -> PatternMemo {
-        let mut cell_of = [0u8; CELLS];
+        let mut memo =
+            PatternMemo { index: [0; MAX_GROUPS], mirror_index: [0; MAX_GROUPS], direct: [0; 4], mirrored: [0; 4] };
         for cell in 0..CELLS {
-            cell_of[s.tile(cell) as usize] = cell as u8;
+            let tile = s.tile(cell) as usize;
+            if tile != 0 {
+                let (g, shift) = self.db.slot[tile];
+                memo.index[g as usize] |= (cell as u32) << shift;
+                let (k, shift) = self.db.mirror_slot[tile];
+                memo.mirror_index[k as usize] |= (transpose(cell) as u32) << shift;
+            }
         }
-        let mut memo = PatternMemo { cell_of, direct: [0; MAX_GROUPS], mirrored: [0; MAX_GROUPS] };
         for g in 0..self.db.groups.len() {
-            memo.direct[g] = self.db.direct(g, &cell_of);
-            memo.mirrored[g] = self.db.mirrored(g, &cell_of);
+            memo.direct[g] = self.lookup(g, memo.index[g]);
+            memo.mirrored[g] = self.lookup(g, memo.mirror_index[g]);
         }
         memo
     }
@@ -264,15 +261,17 @@ impl Heuristic for PatternHeuristic<'_> {
     }
 
     #[inline]
-    fn after(&self, memo: &PatternMemo, next: &State, from: usize, to: usize) -> PatternMemo {
-        let tile = next.tile(from);
+    fn after(&self, memo: &PatternMemo, next: &State, from: usize, _to: usize) -> PatternMemo {
+        let tile = next.tile(from) as usize;
         let mut m = *memo;
-        m.cell_of[tile as usize] = from as u8;
-        m.cell_of[0] = to as u8;
-        let g = self.db.group_of[tile as usize] as usize;
-        m.direct[g] = self.db.direct(g, &m.cell_of);
-        let k = self.db.mirror_group_of[tile as usize] as usize;
-        m.mirrored[k] = self.db.mirrored(k, &m.cell_of);
+        let (g, shift) = self.db.slot[tile];
+        let g = g as usize;
+        m.index[g] = (m.index[g] & !(0xF << shift)) | (from as u32) << shift;
+        m.direct[g] = self.lookup(g, m.index[g]);
+        let (k, shift) = self.db.mirror_slot[tile];
+        let k = k as usize;
+        m.mirror_index[k] = (m.mirror_index[k] & !(0xF << shift)) | (transpose(from) as u32) << shift;
+        m.mirrored[k] = self.lookup(k, m.mirror_index[k]);
         m
     }
 }
