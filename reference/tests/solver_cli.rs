@@ -158,3 +158,21 @@ proptest! {
         prop_assert!(!err.contains("panicked"), "{err}");
     }
 }
+
+#[test]
+fn optimal_solves_many_files_one_line_each() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = write(&dir, "a.txt", "3\n8 6 7\n2 5 4\n3 0 1\n");
+    let b = write(&dir, "b.txt", "2 3\n2 1 3\n4 5 0\n");
+    let cache = dir.path().join("cache");
+    let (code, out, err) = run(&["--optimal", "--pdb-cache", cache.to_str().unwrap(), &a, &b], b"");
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines[0].starts_with(&format!("{a}: 31 moves ")), "{out}");
+    assert_eq!(lines[1], format!("{b}: No solution possible"));
+    assert!(err.starts_with("solved 2 puzzles in "), "{err}");
+    let (code, _, err) = run(&["--optimal", "--max-boards", "100", &a], b"");
+    assert_eq!(code, 1);
+    assert!(err.contains("gave up after expanding 100 positions"), "{err}");
+}

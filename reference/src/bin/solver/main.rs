@@ -61,7 +61,8 @@ pub struct SolveArgs {
 /// How much an A* or breadth-first search may store.
 #[derive(Debug, Clone, Args)]
 pub struct BudgetArgs {
-    /// Give up after storing this many boards (default: about half the machine's memory).
+    /// Give up after storing this many boards (default: about half the machine's memory); with --moves or
+    /// --optimal, after expanding this many (default: no limit, IDA* needs no memory).
     #[arg(long, value_name = "N")]
     max_boards: Option<u64>,
 }

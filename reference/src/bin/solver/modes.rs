@@ -11,7 +11,7 @@ use reference::instrument::counters;
 use reference::toolkit::compare::{compare as compare_all, random_pairs, render};
 use reference::toolkit::search::{a_star, Limits, Outcome};
 use reference::toolkit::{
-    move_string, parse_grid, read_grid_file, Grid, ManhattanConflict, OptimalSolver, Shape, Space,
+    move_string, parse_grid, read_grid_file, Grid, ManhattanConflict, OptimalSolver, Shape, SolveError, Space,
 };
 use reference::Board;
 
@@ -122,12 +122,16 @@ fn optimal(args: &SolveArgs, goal: Option<&Grid>) -> Result<ExitCode> {
     let solver = OptimalSolver::new(Some(cache_dir(args)?));
     let mut out = std::io::stdout().lock();
     let mut expanded = 0;
+    // IDA* holds only its path, so memory needs no budget; --max-boards, if given, caps its expansions.
+    let ida_limits = args.budget.max_boards.map_or(Limits::NONE, |max_states| Limits { max_states });
     for file in &args.files {
         let start = read_grid(file)?;
         let goal = goal_for(&start, goal)?;
-        let (moves, stats) = solver
-            .solve(&start, &goal, Limits::NONE)
-            .with_context(|| format!("failed to solve `{}`", file.display()))?;
+        let (moves, stats) = match solver.solve(&start, &goal, ida_limits) {
+            Ok(answer) => answer,
+            Err(e @ SolveError::GaveUp { .. }) => return Err(GaveUp(format!("`{}`: {e}", file.display())).into()),
+            Err(e) => return Err(e).with_context(|| format!("failed to solve `{}`", file.display())),
+        };
         expanded += stats.expanded;
         let line = match (&moves, args.optimal) {
             (None, false) => "No solution possible".to_string(),
