@@ -22,6 +22,14 @@ pub trait Heuristic {
     /// The memo after the blank moved from `from` to `to` (the tile that was in `to` is now in `from`);
     /// `next` is the new position.
     fn after(&self, memo: &Self::Memo, next: &State, from: usize, to: usize) -> Self::Memo;
+
+    /// A hint that [`after`](Heuristic::after) will soon be asked about the blank moving `from` → `to`
+    /// out of the position `s`: a heuristic that reads large tables can start loading them (IDA* hints at
+    /// every child before descending into the first, so the loads overlap). Does nothing by default.
+    #[inline]
+    fn prefetch(&self, memo: &Self::Memo, s: &State, from: usize, to: usize) {
+        let _ = (memo, s, from, to);
+    }
 }
 
 /// The zero heuristic: A* with it is uniform-cost search.

@@ -274,6 +274,33 @@ impl Heuristic for PatternHeuristic<'_> {
         m.mirrored[k] = self.lookup(k, m.mirror_index[k]);
         m
     }
+
+    /// Starts loading the two table entries the child will read: the tables are larger than the cache, and
+    /// the search otherwise waits for each entry in turn.
+    #[inline]
+    fn prefetch(&self, memo: &PatternMemo, s: &State, from: usize, to: usize) {
+        let tile = s.tile(to) as usize;
+        let (g, shift) = self.db.slot[tile];
+        let index = (memo.index[g as usize] & !(0xF << shift)) | (from as u32) << shift;
+        prefetch(&self.db.tables[g as usize][index as usize]);
+        let (k, shift) = self.db.mirror_slot[tile];
+        let index = (memo.mirror_index[k as usize] & !(0xF << shift)) | (transpose(from) as u32) << shift;
+        prefetch(&self.db.tables[k as usize][index as usize]);
+    }
+}
+
+/// Asks the processor to bring `byte` into cache without waiting for it.
+#[inline]
+fn prefetch(byte: &u8) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: SSE is part of every x86_64 target, and a prefetch of a valid reference neither reads
+        // memory nor faults; it is only a hint.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(std::ptr::from_ref(byte).cast()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = byte;
 }
 
 #[cfg(test)]

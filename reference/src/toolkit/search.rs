@@ -303,6 +303,11 @@ impl<H: Heuristic> Ida<'_, H> {
         self.stats.expanded += 1;
         let from = s.blank();
         for dir in Dir::ALL {
+            if let Some(to) = self.space.step(from, dir) {
+                self.h.prefetch(&memo, &s, from, to);
+            }
+        }
+        for dir in Dir::ALL {
             if last == Some(dir.reverse()) {
                 continue;
             }
