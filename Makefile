@@ -48,6 +48,6 @@ gradescope: build
 	mkdir -p dist
 	gradescope/package.sh $(CURDIR)/dist/gradescope.zip
 
-# Korf's 100 solved optimally three ways side by side (BENCHMARKS.md "Korf's 100"); databases cached in target/pdb.
+# Korf's 100 solved optimally three ways side by side (BENCHMARKS.md "Korf's 100"); databases cached in target/release/pdb.
 korf:
 	$(CARGO) run --release -q -p fixtures --bin korf-bench
