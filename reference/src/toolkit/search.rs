@@ -258,11 +258,12 @@ pub fn ida_star<H: Heuristic>(space: &Space, start: State, h: &H, limits: Limits
     let mut bound = h.value(&memo);
     loop {
         search.next_bound = u32::MAX;
-        match search.dfs(start, memo, 0, bound, None) {
-            Pass::Found => {
-                search.stats.peak_bytes = (search.path.capacity() * (size_of::<Dir>() + size_of::<H::Memo>())) as u64;
-                return solved(search.path, search.stats);
-            }
+        let pass = search.dfs(start, memo, 0, bound, None);
+        // The path's moves and one memo per level (the recursion's frames hold them), at the deepest point.
+        let per_level = size_of::<Dir>() + size_of::<State>() + size_of::<H::Memo>();
+        search.stats.peak_bytes = (search.path.capacity() * per_level) as u64;
+        match pass {
+            Pass::Found => return solved(search.path, search.stats),
             Pass::OutOfBudget => return Run { outcome: Outcome::GaveUp, stats: search.stats },
             Pass::NotFound if search.next_bound == u32::MAX => {
                 return Run { outcome: Outcome::Unreachable, stats: search.stats }
