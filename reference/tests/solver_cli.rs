@@ -101,8 +101,9 @@ fn moves_prints_the_issue_strings_one_line_per_file() {
 #[test]
 fn rectangular_boards_and_other_goals_print_the_assignment_output() {
     let dir = tempfile::tempdir().unwrap();
-    let (code, out, _) = run(&["-"], b"2 3\n1 2 3\n4 0 5\n");
+    let (code, out, err) = run(&["--stats", "-"], b"2 3\n1 2 3\n4 0 5\n");
     assert_eq!(code, 0);
+    assert_eq!(err, "expanded: 1\ngenerated: 3\n");
     assert_eq!(out, "Minimum number of moves = 1\n2 3\n 1  2  3 \n 4  0  5 \n2 3\n 1  2  3 \n 4  5  0 \n");
     let goal = write(&dir, "goal.txt", "2 3\n1 2 3\n4 0 5\n");
     let (_, out, _) = run(&["--goal", &goal, "--moves", "-"], b"2 3\n1 2 3\n4 5 0\n");

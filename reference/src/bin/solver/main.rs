@@ -48,7 +48,8 @@ pub struct SolveArgs {
     /// Solve towards this goal board instead of 1 … mn−1 with the blank last.
     #[arg(long, value_name = "GOAL")]
     goal: Option<PathBuf>,
-    /// Print the reference search's operation counts to stderr (square boards, standard goal).
+    /// Print the search's counts to stderr: the reference's operation counts (square boards, standard
+    /// goal), otherwise the toolkit A*'s expanded and generated positions.
     #[arg(long)]
     stats: bool,
     #[command(flatten)]

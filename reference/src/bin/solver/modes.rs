@@ -55,7 +55,7 @@ pub fn solve(args: &SolveArgs) -> Result<ExitCode> {
         assignment_solve(&start, args, &mut out)?;
     } else {
         let goal = goal_for(&start, goal.as_ref())?;
-        toolkit_solve(&start, &goal, &args.budget, &mut out)?;
+        toolkit_solve(&start, &goal, args, &mut out)?;
     }
     out.flush().context("failed to write the solution")?;
     Ok(ExitCode::SUCCESS)
@@ -90,14 +90,17 @@ fn assignment_solve(start: &Grid, args: &SolveArgs, out: &mut impl Write) -> Res
 }
 
 /// m-by-n boards and other goals: the toolkit's A* with Manhattan distance plus linear conflict.
-fn toolkit_solve(start: &Grid, goal: &Grid, budget_args: &BudgetArgs, out: &mut impl Write) -> Result<()> {
+fn toolkit_solve(start: &Grid, goal: &Grid, args: &SolveArgs, out: &mut impl Write) -> Result<()> {
     if !start.can_reach(goal) {
         writeln!(out, "No solution possible")?;
         return Ok(());
     }
     let space = Space::new(goal)?;
-    let limits = toolkit_limits(budget_args);
+    let limits = toolkit_limits(&args.budget);
     let run = a_star(&space, space.state(start)?, &ManhattanConflict::new(&space), limits);
+    if args.stats {
+        eprintln!("expanded: {}\ngenerated: {}", run.stats.expanded, run.stats.generated);
+    }
     let Outcome::Solved(moves) = run.outcome else {
         return Err(GaveUp(budget::gave_up(limits.max_states, TOOLKIT_BYTES_PER_BOARD)).into());
     };
