@@ -6,7 +6,7 @@ GRADE_ARGS ?=
 PUZZLE ?= fixtures/puzzles/puzzle04.txt
 GRADER := target/release/grader
 
-.PHONY: build grade test lint fmt bench solve fixtures fixtures-check gradescope
+.PHONY: build grade test lint fmt bench solve fixtures fixtures-check gradescope korf
 
 build:
 	$(CARGO) build --release -p reference -p grader -p fixtures
@@ -47,3 +47,7 @@ fixtures-check:
 gradescope: build
 	mkdir -p dist
 	gradescope/package.sh $(CURDIR)/dist/gradescope.zip
+
+# Korf's 100 solved optimally three ways side by side (BENCHMARKS.md "Korf's 100"); databases cached in target/release/pdb.
+korf:
+	$(CARGO) run --release -q -p fixtures --bin korf-bench

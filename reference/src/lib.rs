@@ -19,6 +19,7 @@ pub mod oracle;
 pub mod protocol;
 pub mod puzzle_file;
 pub mod solver;
+pub mod toolkit;
 
 pub use api::{PuzzleBoard, PuzzleSolver};
 pub use board::{Board, BoardError};
