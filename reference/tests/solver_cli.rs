@@ -41,7 +41,7 @@ fn stats_go_to_stderr_one_name_value_per_line() {
     let (_, _, err) = run(&["--stats", "-"], b"3\n0 1 3\n4 2 5\n7 8 6\n");
     assert_eq!(
         err,
-        "inserts: 20\ndel_mins: 9\nmax_queue_size: 6\nboards_constructed: 25\nequals_calls: 20\nmanhattan_calls: 29\n"
+        "inserts: 20\ndel_mins: 9\nmax_queue_size: 12\nboards_constructed: 25\nequals_calls: 20\nmanhattan_calls: 29\n"
     );
 }
 
