@@ -71,6 +71,13 @@ public final class Server {
     private final java.util.ArrayDeque<Long> recordedIds = new java.util.ArrayDeque<>();
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private final boolean cpuSupported;
+    /**
+     * The Linux thread id of the request thread, announced as `cpu_thread=TID` so that the grader's CPU
+     * limits count this thread alone, not the JIT compiler's or the garbage collector's; -1 if unknown.
+     */
+    private long requestThreadId = -1;
+    /** The heap the grader started the JVM with (`-Dnpuzzle.heapMb`), for out-of-memory messages. */
+    private static final long HEAP_MB = Long.getLong("npuzzle.heapMb", Runtime.getRuntime().maxMemory() >> 20);
 
     private Server(World own, World ref) {
         this.own = own;
@@ -130,6 +137,7 @@ public final class Server {
      * them; each reply is flushed before the next request is read, so the grader sees it at once.
      */
     private int serve(BufferedReader in, Writer out) {
+        requestThreadId = linuxThreadId();
         try {
             String line;
             while ((line = in.readLine()) != null) {
@@ -143,6 +151,16 @@ public final class Server {
         } catch (IOException e) {
             System.err.println("npuzzle server: protocol channel failed: " + e);
             return 3;
+        }
+    }
+
+    /** The calling thread's Linux thread id (`/proc/thread-self` links to `PID/task/TID`), or -1. */
+    private static long linuxThreadId() {
+        try {
+            Path link = Files.readSymbolicLink(Paths.get("/proc/thread-self"));
+            return Long.parseLong(link.getFileName().toString());
+        } catch (IOException | RuntimeException e) {
+            return -1;
         }
     }
 
@@ -213,7 +231,10 @@ public final class Server {
             outcome = "err " + (r.unsupported ? "unsupported " : "protocol ") + elapsed(start) + " " + escape(r.getMessage());
         } catch (StudentFailure f) {
             outcome = "err exception " + elapsed(start) + " " + f.type + " " + escape(f.detail);
-        } catch (StackOverflowError | OutOfMemoryError e) {
+        } catch (OutOfMemoryError e) {
+            StudentFailure f = failure(e);
+            outcome = "err exception " + elapsed(start) + " " + f.type + " " + escape(f.detail);
+        } catch (StackOverflowError e) {
             outcome = "err exception " + elapsed(start) + " " + e.getClass().getName() + " " + escape(describe(e));
         } catch (Throwable t) {
             outcome = "err protocol " + elapsed(start) + " " + escape("adapter failure: " + t);
@@ -242,7 +263,8 @@ public final class Server {
                 }
                 if (version != VERSION) throw protocol("unsupported version " + version);
                 String memory = DeepSize.available() ? " memory" : "";
-                return VERSION + " java ref_world counters refs" + memory + " null foreign api_check";
+                String thread = requestThreadId >= 0 ? " cpu_thread=" + requestThreadId : "";
+                return VERSION + " java ref_world counters refs" + memory + " null foreign api_check" + thread;
             }
             case "board":
             case "board_probe":
@@ -647,6 +669,11 @@ public final class Server {
     static StudentFailure failure(Throwable t) {
         if (t instanceof InvocationTargetException && t.getCause() != null) t = t.getCause();
         if (t instanceof StudentFailure) return (StudentFailure) t;
+        if (t instanceof OutOfMemoryError) {
+            // Where the allocation failed varies from run to run, so only the kind of memory and the heap.
+            String what = t.getMessage() == null ? "" : t.getMessage() + " ";
+            return new StudentFailure(t.getClass().getName(), what + "(heap " + HEAP_MB + " MB)");
+        }
         return new StudentFailure(t.getClass().getName(), describe(t));
     }
 
