@@ -791,6 +791,16 @@ mod tests {
             other => panic!("the request thread's own loop times out: {other:?}"),
         }
         assert_eq!(session.starts(), 1);
+        // Pipelined: the replies before a request that hangs are not held back by it.
+        let script = [
+            board(3, &[0, 1, 3, 4, 2, 5, 7, 8, 6]),
+            board(2, &[1, 2, 3, 0]),
+            Request::Solver(Handle::Reply { request: 1, index: 0 }),
+        ];
+        let results = session.call_each(&script);
+        assert!(results[0].is_ok() && results[1].is_ok(), "{results:?}");
+        assert!(matches!(results[2], Err(Fault::Timeout(_))), "{results:?}");
+        assert_eq!(session.starts(), 2);
     }
 
     #[test]

@@ -125,7 +125,9 @@ public final class Server {
         World ref = new World("ref", refDir, parent, refFailure);
         Server server = new Server(own, ref);
         int[] status = {0};
-        Thread worker = new Thread(null, () -> status[0] = server.serve(protocolIn, protocolOut), "submission", STACK_BYTES);
+        Outbox outbox = new Outbox(protocolOut);
+        Thread worker = new Thread(null, () -> status[0] = server.serve(protocolIn, outbox), "submission", STACK_BYTES);
+        outbox.start();
         worker.start();
         worker.join();
         System.exit(status[0]);
@@ -134,23 +136,81 @@ public final class Server {
     /**
      * Answers requests in order until `bye` or the end of input. Pipelined requests simply wait in `in`,
      * the one reader of the protocol's standard input for the whole process, so its buffering loses none of
-     * them; each reply is flushed before the next request is read, so the grader sees it at once.
+     * them. A reply goes out once no further request is waiting (see {@link Outbox}).
      */
-    private int serve(BufferedReader in, Writer out) {
+    private int serve(BufferedReader in, Outbox out) {
         requestThreadId = linuxThreadId();
         try {
             String line;
             while ((line = in.readLine()) != null) {
                 Reply reply = answer(line);
-                out.write(reply.line);
-                out.write('\n');
-                out.flush();
+                out.put(reply.line, reply.bye || !in.ready());
                 if (reply.bye) break;
             }
             return 0;
         } catch (IOException e) {
             System.err.println("npuzzle server: protocol channel failed: " + e);
             return 3;
+        } finally {
+            out.flush();
+        }
+    }
+
+    /**
+     * Replies on their way out. Writing each reply at once costs a system call, and a wake-up of the grader,
+     * per reply (over 100,000 in the Board section), so a reply waits while the next request is already
+     * buffered, and goes out when none is, when 64 KB have gathered, or when it has waited 10 ms (a
+     * watchdog thread writes it then): a request that hangs, loops or makes the student's code call
+     * System.exit never holds back the replies before it (a shutdown hook writes them on exit).
+     */
+    static final class Outbox {
+        private static final long OVERDUE_NANOS = 10_000_000;
+        private final Writer out;
+        /** When the oldest reply not yet written was put (0: none waits). Guarded by `this`. */
+        private long waitingSince;
+
+        Outbox(Writer out) {
+            this.out = out;
+        }
+
+        void start() {
+            Thread watchdog = new Thread(() -> {
+                while (true) {
+                    try {
+                        Thread.sleep(OVERDUE_NANOS / 2_000_000);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    synchronized (this) {
+                        if (waitingSince != 0 && System.nanoTime() - waitingSince >= OVERDUE_NANOS) flush();
+                    }
+                }
+            }, "protocol-outbox");
+            watchdog.setDaemon(true);
+            watchdog.start();
+            Runtime.getRuntime().addShutdownHook(new Thread(this::flush, "protocol-outbox-exit"));
+        }
+
+        /** Adds a reply line; writes everything waiting if `now`. */
+        synchronized void put(String line, boolean now) throws IOException {
+            out.write(line);
+            out.write('\n');
+            if (now) {
+                out.flush();
+                waitingSince = 0;
+            } else if (waitingSince == 0) {
+                waitingSince = System.nanoTime();
+            }
+        }
+
+        /** Writes every reply waiting (best effort: the channel may be gone). */
+        synchronized void flush() {
+            try {
+                out.flush();
+            } catch (IOException e) {
+                // the grader has gone; nothing to tell it
+            }
+            waitingSince = 0;
         }
     }
 
