@@ -88,6 +88,9 @@ const AGENT_MANIFEST: &str = "Premain-Class: npuzzle.MemoryAgent\n";
 /// Stack size of JVM threads other than the request thread (which the server starts with 512 MB).
 const THREAD_STACK: &str = "-Xss8m";
 
+/// The heap a JVM starts with (`-Xms`, at most its maximum), in MB.
+const INITIAL_HEAP_MB: u64 = 1024;
+
 /// The files a Java submission consists of.
 const STUDENT_FILES: [&str; 2] = ["Board.java", "Solver.java"];
 
@@ -195,8 +198,13 @@ pub fn build_java(submission: &Path, work: &Path, heap_mb: u64) -> Result<JavaBu
     let mut args: Vec<OsString> = vec![
         THREAD_STACK.into(),
         format!("-Xmx{heap_mb}m").into(),
+        format!("-Xms{}m", heap_mb.min(INITIAL_HEAP_MB)).into(),
         format!("-Dnpuzzle.heapMb={heap_mb}").into(),
-        "-XX:+UseSerialGC".into(),
+        // A search keeps every board alive until it ends: the parallel collector's larger young generation
+        // copies them far fewer times than the serial one (a 3.6-million-board solve: 4 young collections
+        // instead of 18, and a third of the collector's CPU), and a heap that starts at 1 GB is not grown by
+        // full collections.
+        "-XX:+UseParallelGC".into(),
         "-Xshare:auto".into(),
         "-XX:-UsePerfData".into(),
         // JVM warnings and unified logging default to stdout, which belongs to the protocol
