@@ -44,9 +44,14 @@ pub struct Limits {
     pub request_cpu_seconds: f64,
     /// CPU seconds allowed for the program to start and answer the handshake.
     pub startup_cpu_seconds: f64,
-    /// Memory per submission process, in MB (the JVM's heap; for native programs an address-space cap of
-    /// this plus `address_space_slack_mb`).
+    /// Memory of a native submission process, in MB: an address-space cap of this plus
+    /// `address_space_slack_mb`. (The official "200 MB per puzzle" is judged from measured memory in the
+    /// Solver-memory tests, not enforced here.)
     pub memory_mb: u64,
+    /// The JVM's maximum heap (`-Xmx`) in MB; 0 sizes it from the machine (see
+    /// [`Limits::java_heap_mb_on`]). A heap near the submission's need makes the JVM spend its time
+    /// collecting garbage, so it must hold the largest timing search with room to spare.
+    pub java_heap_mb: u64,
     /// Extra address space native programs get for their runtime's reservations (thread stacks, arenas).
     pub address_space_slack_mb: u64,
 }
@@ -58,8 +63,29 @@ impl Default for Limits {
             request_cpu_seconds: 2.0,
             startup_cpu_seconds: 20.0,
             memory_mb: 200,
+            java_heap_mb: 0,
             address_space_slack_mb: 1024,
         }
+    }
+}
+
+/// The smallest heap a machine-sized JVM gets, in MB: a reference-like solver's largest timing search
+/// (about 3.6 million boards) needs about 1 GB with the reference Board.
+pub const JAVA_HEAP_FLOOR_MB: u64 = 1024;
+/// The largest heap a machine-sized JVM gets, in MB (more only shows how long a runaway search can grow).
+pub const JAVA_HEAP_CEILING_MB: u64 = 8192;
+
+impl Limits {
+    /// The JVM heap in MB on a machine with `machine_mb` of memory available to the grader (`None` when
+    /// unknown): the policy's `java_heap_mb` if set, else half the machine's memory (a JVM commits heap only
+    /// as it uses it, and `grader batch --jobs 2` runs two), within [`JAVA_HEAP_FLOOR_MB`] and
+    /// [`JAVA_HEAP_CEILING_MB`] (the floor only where the machine has it).
+    pub fn java_heap_mb_on(&self, machine_mb: Option<u64>) -> u64 {
+        if self.java_heap_mb > 0 {
+            return self.java_heap_mb;
+        }
+        let Some(machine) = machine_mb else { return JAVA_HEAP_FLOOR_MB * 2 };
+        (machine / 2).clamp(JAVA_HEAP_FLOOR_MB.min(machine * 3 / 4), JAVA_HEAP_CEILING_MB)
     }
 }
 
@@ -185,6 +211,12 @@ impl Policy {
         if self.limits.memory_mb < 16 {
             return Err(format!("limits.memory_mb must be at least 16, got {}", self.limits.memory_mb));
         }
+        if self.limits.java_heap_mb != 0 && self.limits.java_heap_mb < 64 {
+            return Err(format!(
+                "limits.java_heap_mb must be 0 (sized from the machine) or at least 64, got {}",
+                self.limits.java_heap_mb
+            ));
+        }
         Ok(())
     }
 
@@ -237,6 +269,23 @@ mod tests {
         assert_eq!(zero, "thresholds.count_ratio must be a positive number, got 0");
         let kind = Policy::parse("[limits]\nmemory_mb = \"lots\"\n").unwrap_err();
         assert!(kind.contains("invalid type"), "{kind}");
+    }
+
+    #[test]
+    fn the_java_heap_is_sized_from_the_machine_unless_the_policy_sets_it() {
+        let auto = Limits::default();
+        assert_eq!(auto.java_heap_mb, 0);
+        // half the machine, within the floor and the ceiling
+        assert_eq!(auto.java_heap_mb_on(Some(24_000)), 8192);
+        assert_eq!(auto.java_heap_mb_on(Some(6_000)), 3000);
+        assert_eq!(auto.java_heap_mb_on(Some(1_600)), 1024);
+        // a small machine keeps a quarter for everything else
+        assert_eq!(auto.java_heap_mb_on(Some(1_000)), 750);
+        assert_eq!(auto.java_heap_mb_on(None), 2048);
+        let fixed = Policy::parse("[limits]\njava_heap_mb = 300\n").unwrap().limits;
+        assert_eq!(fixed.java_heap_mb_on(Some(24_000)), 300);
+        let tiny = Policy::parse("[limits]\njava_heap_mb = 10\n").unwrap_err();
+        assert!(tiny.contains("java_heap_mb must be 0"), "{tiny}");
     }
 
     #[test]

@@ -40,6 +40,7 @@ impl Fault {
     /// A one-line, student-readable description.
     pub fn describe(&self) -> String {
         match self {
+            Fault::Exception { kind, message } if kind == OUT_OF_MEMORY => format!("ran out of memory: {message}"),
             Fault::Exception { kind, message } if message.is_empty() => format!("threw {kind}"),
             Fault::Exception { kind, message } => format!("threw {kind}: {message}"),
             Fault::Unsupported(reason) => format!("not expressible in this language: {reason}"),
@@ -51,6 +52,10 @@ impl Fault {
         }
     }
 }
+
+/// The exception a JVM throws when its heap (or another memory area) is exhausted; the Java adapter's message
+/// names the kind of memory and the heap, as in `Java heap space (heap 2048 MB)`.
+const OUT_OF_MEMORY: &str = "java.lang.OutOfMemoryError";
 
 /// A successful reply: the verb-specific values and the CPU time the program reported.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,6 +73,8 @@ pub struct Handshake {
     pub language: String,
     /// Announced capabilities.
     pub capabilities: BTreeSet<String>,
+    /// The thread that handles requests (`cpu_thread=TID`), whose CPU time alone the limits then count.
+    pub cpu_thread: Option<u32>,
 }
 
 /// Time limits for requests.
@@ -344,6 +351,9 @@ impl Session {
         self.collect_output();
         let answer = answer.map_err(|fault| Fault::Startup(format!("the handshake failed: {}", fault.describe())))?;
         let handshake = parse_hello(&answer.values).map_err(Fault::Startup)?;
+        if let (Some(tid), Some(process)) = (handshake.cpu_thread, self.process.as_mut()) {
+            process.count_cpu_of_thread(tid);
+        }
         self.handshake = Some(handshake);
         Ok(())
     }
@@ -367,8 +377,10 @@ impl Session {
     /// Sends `requests` back to back (after a batch of pending releases, if one is due); their replies are
     /// read by [`Session::receive_through`].
     fn send(&mut self, ticket: u64, requests: &[Request], deadline: Deadline, references: References) -> InFlight {
-        let release = (self.pending_release.len() >= RELEASE_BATCH)
-            .then(|| Request::Release(std::mem::take(&mut self.pending_release)));
+        // Released handles ride along with the very next batch: a board the grader is done with is not kept
+        // alive in the program while later tests run (a 127-by-127 Board can be large).
+        let release =
+            (!self.pending_release.is_empty()).then(|| Request::Release(std::mem::take(&mut self.pending_release)));
         let first_id = self.next_id;
         let base = first_id + u64::from(release.is_some());
         self.next_id = base + requests.len() as u64;
@@ -509,8 +521,8 @@ fn outcome_to_result(reply: Reply) -> Result<Answer, Fault> {
 /// The capability of adapters that resolve [`Handle::Reply`] references themselves.
 pub const REFS: &str = "refs";
 
-/// How many released handles wait before a `release` rides along with the next batch.
-const RELEASE_BATCH: usize = 256;
+/// The capability naming the program's request thread (`cpu_thread=TID`, a Linux thread id).
+const CPU_THREAD: &str = "cpu_thread=";
 
 /// Whether a batch's references are still relative to the batch ([`Session::call_each`]) or already resolved.
 #[derive(Clone, Copy)]
@@ -556,7 +568,9 @@ fn parse_hello(values: &str) -> Result<Handshake, String> {
         return Err(format!("the program speaks protocol version `{version}`, the grader speaks {VERSION}"));
     }
     let language = tokens.next().ok_or("the handshake names no language")?.to_string();
-    Ok(Handshake { language, capabilities: tokens.map(str::to_string).collect() })
+    let capabilities: BTreeSet<String> = tokens.map(str::to_string).collect();
+    let cpu_thread = capabilities.iter().find_map(|c| c.strip_prefix(CPU_THREAD)?.parse().ok());
+    Ok(Handshake { language, capabilities, cpu_thread })
 }
 
 fn quote(line: &str) -> String {
@@ -774,6 +788,33 @@ mod tests {
         let second = s.send_each(&long);
         assert_eq!(s.receive_each(first)[0].as_ref().unwrap().values, "x");
         assert!(s.receive_each(second).iter().all(Result::is_err));
+    }
+
+    #[test]
+    fn a_released_handle_rides_along_with_the_next_request() {
+        let body = "read l; echo '0 ok 0 1 sh refs'; read a; read b; \
+                    if [ \"$a\" = '1 release b5' ]; then echo '1 ok 0'; else echo \"1 err protocol 0 $a\"; fi; \
+                    echo \"2 ok 0 $b\"";
+        let mut s = Session::new(script(body), limits());
+        s.handshake().unwrap();
+        crate::runner::ask::release(&mut s, vec![Handle::Board(5)]);
+        assert_eq!(s.call(&Request::Counters).unwrap().values, "2 counters");
+        assert!(s.pending_release.is_empty());
+    }
+
+    #[test]
+    fn the_handshake_may_name_the_request_thread() {
+        let hello = parse_hello("1 java refs cpu_thread=4242 memory").unwrap();
+        assert_eq!(hello.cpu_thread, Some(4242));
+        assert!(hello.capabilities.contains("memory"));
+        assert_eq!(parse_hello("1 rust refs").unwrap().cpu_thread, None);
+        assert_eq!(parse_hello("1 java cpu_thread=x").unwrap().cpu_thread, None);
+    }
+
+    #[test]
+    fn out_of_memory_is_said_in_words() {
+        let oom = Fault::Exception { kind: OUT_OF_MEMORY.into(), message: "Java heap space (heap 2048 MB)".into() };
+        assert_eq!(oom.describe(), "ran out of memory: Java heap space (heap 2048 MB)");
     }
 
     #[test]

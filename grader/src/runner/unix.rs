@@ -157,6 +157,12 @@ pub(super) fn cpu_time(pid: u32) -> Option<Duration> {
     parse_cpu_time(&stat, clock_ticks_per_second())
 }
 
+/// CPU time (user + system) of thread `tid` of process `pid`, or `None` once it is gone.
+pub(super) fn thread_cpu_time(pid: u32, tid: u32) -> Option<Duration> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/task/{tid}/stat")).ok()?;
+    parse_thread_cpu_time(&stat, clock_ticks_per_second())
+}
+
 /// CPU time (user + system) used so far by this process, all threads, and by the children it has reaped.
 pub(super) fn own_and_children_cpu() -> (Duration, Duration) {
     fn used(who: libc::c_int) -> Duration {
@@ -173,10 +179,21 @@ pub(super) fn own_and_children_cpu() -> (Duration, Duration) {
 
 /// Sums utime, stime, cutime and cstime (fields 14 to 17 of `/proc/<pid>/stat`).
 fn parse_cpu_time(stat: &str, ticks_per_second: u64) -> Option<Duration> {
+    sum_ticks(stat, 11..15, ticks_per_second)
+}
+
+/// Sums utime and stime (fields 14 and 15 of `/proc/<pid>/task/<tid>/stat`; a thread's fields 16 and 17
+/// are its process's reaped children).
+fn parse_thread_cpu_time(stat: &str, ticks_per_second: u64) -> Option<Duration> {
+    sum_ticks(stat, 11..13, ticks_per_second)
+}
+
+/// The sum of the fields at `range` after the command name, in clock ticks, as a duration.
+fn sum_ticks(stat: &str, range: std::ops::Range<usize>, ticks_per_second: u64) -> Option<Duration> {
     // The command name (field 2) is in parentheses and may contain spaces or ')'.
     let after_name = &stat[stat.rfind(')')? + 1..];
     let fields: Vec<&str> = after_name.split_whitespace().collect();
-    let ticks = fields.get(11..15)?.iter().map(|field| field.parse::<u64>().ok()).sum::<Option<u64>>()?;
+    let ticks = fields.get(range)?.iter().map(|field| field.parse::<u64>().ok()).sum::<Option<u64>>()?;
     let nanos = u128::from(ticks) * 1_000_000_000 / u128::from(ticks_per_second.max(1));
     Some(Duration::from_nanos(u64::try_from(nanos).ok()?))
 }
@@ -231,6 +248,21 @@ mod tests {
     fn cpu_time_sums_own_and_reaped_children_ticks() {
         let stat = "42 (odd) name)) R 1 42 42 0 -1 4194304 99 0 0 0 150 50 7 3 20 0 1 0 27479 3133440";
         assert_eq!(parse_cpu_time(stat, 100), Some(Duration::from_millis(2100)));
+    }
+
+    #[test]
+    fn a_threads_cpu_time_leaves_out_reaped_children() {
+        let stat = "43 (submission) S 1 42 42 0 -1 4194304 99 0 0 0 150 50 7 3 20 0 1 0 27479 3133440";
+        assert_eq!(parse_thread_cpu_time(stat, 100), Some(Duration::from_millis(2000)));
+    }
+
+    #[test]
+    fn the_threads_of_this_process_have_cpu_times() {
+        let pid = std::process::id();
+        // SAFETY: gettid has no preconditions.
+        let tid = unsafe { libc::gettid() } as u32;
+        assert!(thread_cpu_time(pid, tid).is_some());
+        assert_eq!(thread_cpu_time(pid, u32::MAX), None);
     }
 
     #[test]

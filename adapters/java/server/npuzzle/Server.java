@@ -71,6 +71,13 @@ public final class Server {
     private final java.util.ArrayDeque<Long> recordedIds = new java.util.ArrayDeque<>();
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private final boolean cpuSupported;
+    /**
+     * The Linux thread id of the request thread, announced as `cpu_thread=TID` so that the grader's CPU
+     * limits count this thread alone, not the JIT compiler's or the garbage collector's; -1 if unknown.
+     */
+    private long requestThreadId = -1;
+    /** The heap the grader started the JVM with (`-Dnpuzzle.heapMb`), for out-of-memory messages. */
+    private static final long HEAP_MB = Long.getLong("npuzzle.heapMb", Runtime.getRuntime().maxMemory() >> 20);
 
     private Server(World own, World ref) {
         this.own = own;
@@ -118,7 +125,9 @@ public final class Server {
         World ref = new World("ref", refDir, parent, refFailure);
         Server server = new Server(own, ref);
         int[] status = {0};
-        Thread worker = new Thread(null, () -> status[0] = server.serve(protocolIn, protocolOut), "submission", STACK_BYTES);
+        Outbox outbox = new Outbox(protocolOut);
+        Thread worker = new Thread(null, () -> status[0] = server.serve(protocolIn, outbox), "submission", STACK_BYTES);
+        outbox.start();
         worker.start();
         worker.join();
         System.exit(status[0]);
@@ -127,22 +136,91 @@ public final class Server {
     /**
      * Answers requests in order until `bye` or the end of input. Pipelined requests simply wait in `in`,
      * the one reader of the protocol's standard input for the whole process, so its buffering loses none of
-     * them; each reply is flushed before the next request is read, so the grader sees it at once.
+     * them. A reply goes out once no further request is waiting (see {@link Outbox}).
      */
-    private int serve(BufferedReader in, Writer out) {
+    private int serve(BufferedReader in, Outbox out) {
+        requestThreadId = linuxThreadId();
         try {
             String line;
             while ((line = in.readLine()) != null) {
                 Reply reply = answer(line);
-                out.write(reply.line);
-                out.write('\n');
-                out.flush();
+                out.put(reply.line, reply.bye || !in.ready());
                 if (reply.bye) break;
             }
             return 0;
         } catch (IOException e) {
             System.err.println("npuzzle server: protocol channel failed: " + e);
             return 3;
+        } finally {
+            out.flush();
+        }
+    }
+
+    /**
+     * Replies on their way out. Writing each reply at once costs a system call, and a wake-up of the grader,
+     * per reply (over 100,000 in the Board section), so a reply waits while the next request is already
+     * buffered, and goes out when none is, when 64 KB have gathered, or when it has waited 10 ms (a
+     * watchdog thread writes it then): a request that hangs, loops or makes the student's code call
+     * System.exit never holds back the replies before it (a shutdown hook writes them on exit).
+     */
+    static final class Outbox {
+        private static final long OVERDUE_NANOS = 10_000_000;
+        private final Writer out;
+        /** When the oldest reply not yet written was put (0: none waits). Guarded by `this`. */
+        private long waitingSince;
+
+        Outbox(Writer out) {
+            this.out = out;
+        }
+
+        void start() {
+            Thread watchdog = new Thread(() -> {
+                while (true) {
+                    try {
+                        Thread.sleep(OVERDUE_NANOS / 2_000_000);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    synchronized (this) {
+                        if (waitingSince != 0 && System.nanoTime() - waitingSince >= OVERDUE_NANOS) flush();
+                    }
+                }
+            }, "protocol-outbox");
+            watchdog.setDaemon(true);
+            watchdog.start();
+            Runtime.getRuntime().addShutdownHook(new Thread(this::flush, "protocol-outbox-exit"));
+        }
+
+        /** Adds a reply line; writes everything waiting if `now`. */
+        synchronized void put(String line, boolean now) throws IOException {
+            out.write(line);
+            out.write('\n');
+            if (now) {
+                out.flush();
+                waitingSince = 0;
+            } else if (waitingSince == 0) {
+                waitingSince = System.nanoTime();
+            }
+        }
+
+        /** Writes every reply waiting (best effort: the channel may be gone). */
+        synchronized void flush() {
+            try {
+                out.flush();
+            } catch (IOException e) {
+                // the grader has gone; nothing to tell it
+            }
+            waitingSince = 0;
+        }
+    }
+
+    /** The calling thread's Linux thread id (`/proc/thread-self` links to `PID/task/TID`), or -1. */
+    private static long linuxThreadId() {
+        try {
+            Path link = Files.readSymbolicLink(Paths.get("/proc/thread-self"));
+            return Long.parseLong(link.getFileName().toString());
+        } catch (IOException | RuntimeException e) {
+            return -1;
         }
     }
 
@@ -213,7 +291,10 @@ public final class Server {
             outcome = "err " + (r.unsupported ? "unsupported " : "protocol ") + elapsed(start) + " " + escape(r.getMessage());
         } catch (StudentFailure f) {
             outcome = "err exception " + elapsed(start) + " " + f.type + " " + escape(f.detail);
-        } catch (StackOverflowError | OutOfMemoryError e) {
+        } catch (OutOfMemoryError e) {
+            StudentFailure f = failure(e);
+            outcome = "err exception " + elapsed(start) + " " + f.type + " " + escape(f.detail);
+        } catch (StackOverflowError e) {
             outcome = "err exception " + elapsed(start) + " " + e.getClass().getName() + " " + escape(describe(e));
         } catch (Throwable t) {
             outcome = "err protocol " + elapsed(start) + " " + escape("adapter failure: " + t);
@@ -242,7 +323,8 @@ public final class Server {
                 }
                 if (version != VERSION) throw protocol("unsupported version " + version);
                 String memory = DeepSize.available() ? " memory" : "";
-                return VERSION + " java ref_world counters refs" + memory + " null foreign api_check";
+                String thread = requestThreadId >= 0 ? " cpu_thread=" + requestThreadId : "";
+                return VERSION + " java ref_world counters refs" + memory + " null foreign api_check" + thread;
             }
             case "board":
             case "board_probe":
@@ -647,6 +729,11 @@ public final class Server {
     static StudentFailure failure(Throwable t) {
         if (t instanceof InvocationTargetException && t.getCause() != null) t = t.getCause();
         if (t instanceof StudentFailure) return (StudentFailure) t;
+        if (t instanceof OutOfMemoryError) {
+            // Where the allocation failed varies from run to run, so only the kind of memory and the heap.
+            String what = t.getMessage() == null ? "" : t.getMessage() + " ";
+            return new StudentFailure(t.getClass().getName(), what + "(heap " + HEAP_MB + " MB)");
+        }
         return new StudentFailure(t.getClass().getName(), describe(t));
     }
 

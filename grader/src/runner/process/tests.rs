@@ -67,9 +67,9 @@ fn idle_program_ends_on_the_wall_cap() {
 }
 
 #[test]
-fn wall_cap_defaults_to_four_times_cpu_plus_two_seconds() {
+fn wall_cap_defaults_to_five_times_cpu_plus_two_seconds() {
     let deadline = Deadline::from_cpu(Duration::from_millis(500));
-    assert_eq!(deadline.wall, Duration::from_secs(4));
+    assert_eq!(deadline.wall, Duration::from_millis(4500));
 }
 
 #[test]
