@@ -301,13 +301,18 @@ fn board_tests() -> &'static [PlannedTest] {
     TESTS.get_or_init(|| {
         let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/puzzles");
         let ids: Vec<String> =
-            crate::catalog::all().iter().filter(|i| i.category == Category::Board).map(|i| i.id.to_string()).collect();
+            crate::catalog::all().iter().filter(|i| on_the_board(i)).map(|i| i.id.to_string()).collect();
         let plan = TestPlan::prepare(&fixtures, 1, Policy::default(), &ids).expect("the bundled fixtures load");
-        let tests: Vec<PlannedTest> =
-            plan.tests().iter().filter(|t| t.item.category == Category::Board).cloned().collect();
+        let tests: Vec<PlannedTest> = plan.tests().iter().filter(|t| on_the_board(&t.item)).cloned().collect();
         assert!(!tests.is_empty() && tests.iter().all(|t| !t.trials.is_empty()), "Board tests with trials");
         tests
     })
+}
+
+/// The tests of the submission's own Board: the official Board tests and this project's own (legal neighbors,
+/// a stable twin), which sit in the section beyond the official grader.
+fn on_the_board(item: &crate::catalog::Item) -> bool {
+    item.category == Category::Board || matches!(item.check, Check::NeighborsLegal | Check::TwinLegal)
 }
 
 /// The most boards a case draws (each test asks about as many as fill [`GROUPS`] script groups).
@@ -474,7 +479,13 @@ fn misbehaviour_strategy() -> impl Strategy<Value = Misbehaviour> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 12, failure_persistence: None, ..ProptestConfig::default() })]
+    // A fixed seed: CI runs the same twelve cases every time (a new case is a change, not a flake).
+    #![proptest_config(ProptestConfig {
+        cases: 12,
+        failure_persistence: None,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x8_9E7A),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn no_board_misbehaviour_makes_a_grader_error(bug in misbehaviour_strategy(), seed in any::<u64>()) {
