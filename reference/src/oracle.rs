@@ -35,9 +35,26 @@ pub fn is_solvable(board: &Board) -> bool {
 /// Read the blank as the largest value: the whole sequence then has the non-blank inversions plus one per
 /// cell after the blank, and a permutation of m cells has the parity of m minus its number of cycles.
 fn odd_inversions(board: &Board) -> bool {
-    let cells = board.dimension() * board.dimension();
+    odd_inversions_of_tiles(board.tiles())
+}
+
+/// [`odd_inversions`] for tiles of any board shape, given row-major (0 for the blank): shared with the
+/// toolkit's rectangular boards, whose tiles are not a [`Board`].
+pub(crate) fn odd_inversions_of_tiles(tiles: impl ExactSizeIterator<Item = usize>) -> bool {
+    let cells = tiles.len();
     let last = cells - 1;
-    let target: Vec<u16> = board.tiles().map(|t| if t == 0 { last as u16 } else { (t - 1) as u16 }).collect();
+    let mut blank = last;
+    let target: Vec<usize> = tiles
+        .enumerate()
+        .map(|(cell, t)| {
+            if t == 0 {
+                blank = cell;
+                last
+            } else {
+                t - 1
+            }
+        })
+        .collect();
     let mut visited = vec![false; cells];
     let mut cycles = 0;
     for start in 0..cells {
@@ -47,11 +64,10 @@ fn odd_inversions(board: &Board) -> bool {
         cycles += 1;
         let mut at = start;
         while !std::mem::replace(&mut visited[at], true) {
-            at = usize::from(target[at]);
+            at = target[at];
         }
     }
-    let (row, col) = board.blank();
-    let after_blank = last - (row * board.dimension() + col);
+    let after_blank = last - blank;
     ((cells - cycles) % 2 == 1) != (after_blank % 2 == 1)
 }
 

@@ -257,26 +257,9 @@ fn check_shape(shape: Shape) -> Result<(), GridError> {
     Ok(())
 }
 
-/// Whether the non-blank tiles hold an odd number of inversions, in O(cells) from the permutation's cycles
-/// (see `oracle::odd_inversions`: the blank read as the largest value adds one inversion per cell after it).
+/// Whether the non-blank tiles hold an odd number of inversions (the oracle's cycle count, shared).
 fn odd_inversions(tiles: &[u16]) -> bool {
-    let cells = tiles.len();
-    let last = cells - 1;
-    let target: Vec<usize> = tiles.iter().map(|&t| if t == 0 { last } else { t as usize - 1 }).collect();
-    let mut visited = vec![false; cells];
-    let mut cycles = 0;
-    for start in 0..cells {
-        if visited[start] {
-            continue;
-        }
-        cycles += 1;
-        let mut at = start;
-        while !std::mem::replace(&mut visited[at], true) {
-            at = target[at];
-        }
-    }
-    let after_blank = last - tiles.iter().position(|&t| t == 0).unwrap_or(last);
-    ((cells - cycles) % 2 == 1) != (after_blank % 2 == 1)
+    crate::oracle::odd_inversions_of_tiles(tiles.iter().map(|&t| usize::from(t)))
 }
 
 impl fmt::Display for Grid {
