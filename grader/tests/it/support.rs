@@ -28,8 +28,9 @@ pub fn reference_submission() -> PathBuf {
 }
 
 /// A policy for end-to-end tests: official thresholds, fewer random trials, a shorter solve limit, and the
-/// lighter timing puzzles only (the bundled corpus's puzzle30-33, 40, 41 and 45), so that the gallery grades
-/// quickly. (Wall-clock time is never asserted.)
+/// lighter timing puzzles only (the bundled corpus's puzzle23, 30-33, 40, 41 and 45; puzzle23 is where a single
+/// queue holding the twin's nodes first costs more than 1.75x the reference's operations), so that the gallery
+/// grades quickly. (Wall-clock time is never asserted.)
 pub fn quick_policy() -> PathBuf {
     // Written once per test binary: tests run in parallel, and rewriting the file could let one test's
     // grader read it half-written.
@@ -42,7 +43,7 @@ fn write_quick_policy() -> PathBuf {
     std::fs::write(
         &path,
         "[limits]\nsolve_cpu_seconds = 2.0\nrequest_cpu_seconds = 2.0\n\n[tests]\ntrials_scale = 0.2\n\
-         skip = [\"timing-*/puzzle2*\", \"timing-*/puzzle34\", \"timing-*/puzzle35\", \"timing-*/puzzle36\", \"timing-*/puzzle37\", \"timing-*/puzzle39\", \"timing-*/puzzle43\", \"timing-*/puzzle44\", \"timing-*/puzzle46\"]\n",
+         skip = [\"timing-*/puzzle20\", \"timing-*/puzzle21\", \"timing-*/puzzle22\", \"timing-*/puzzle24\", \"timing-*/puzzle25\", \"timing-*/puzzle26\", \"timing-*/puzzle27\", \"timing-*/puzzle28\", \"timing-*/puzzle29\", \"timing-*/puzzle34\", \"timing-*/puzzle35\", \"timing-*/puzzle36\", \"timing-*/puzzle37\", \"timing-*/puzzle39\", \"timing-*/puzzle43\", \"timing-*/puzzle44\", \"timing-*/puzzle46\"]\n",
     )
     .expect("the policy file is written");
     path
