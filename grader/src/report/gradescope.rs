@@ -1,12 +1,16 @@
 //! Gradescope's `results.json` (the autograder specification): top-level `score`, `execution_time`,
 //! `output`, and `tests[]` with `score`, `max_score`, `status`, `name`, `number`, `output`, `visibility`.
 //!
-//! Points come from the policy's weights through the results; tests the policy hides are shown
-//! `after_due_date`. `execution_time` is the run's wall time, the only non-deterministic field.
+//! One Gradescope test per official test ([`super::entries`]): a table such as Timing 2 is one test with its
+//! rows in the output, tests that do not apply are left out, and points are whole cents that add up exactly,
+//! so the tests' `max_score`s sum to the report's maximum and the top-level `score` is the sum of the tests'.
+//! Tests the policy hides are shown `after_due_date`. The compiler's output, when the build failed, is in the
+//! top-level output. `execution_time` is the run's wall time, the only non-deterministic field.
 
 use serde::Serialize;
 
-use crate::results::{Report, Status};
+use super::entries::{entries, Entry};
+use crate::results::{Report, TestResult};
 
 #[derive(Serialize)]
 struct Results<'a> {
@@ -30,29 +34,40 @@ struct GsTest<'a> {
 
 /// Renders `results.json`.
 pub fn render(report: &Report) -> String {
-    let tests = report
-        .tests
+    let entries = entries(report);
+    let tests: Vec<GsTest> = entries
         .iter()
-        .map(|t| GsTest {
-            score: t.score,
-            max_score: t.max_score,
-            status: if t.status == Status::Passed { "passed" } else { "failed" },
-            name: match &t.official {
-                Some(official) => format!("{official}: {}", t.title),
-                None => t.title.clone(),
-            },
-            number: &t.id,
-            output: test_output(t),
-            visibility: if t.hidden { "after_due_date" } else { "visible" },
+        .map(|e| GsTest {
+            score: dollars(e.score_cents),
+            max_score: dollars(e.max_cents),
+            status: if e.passed() { "passed" } else { "failed" },
+            name: e.name.clone(),
+            number: &e.id,
+            output: entry_output(e),
+            visibility: if e.hidden { "after_due_date" } else { "visible" },
         })
         .collect();
+    let score: u64 = entries.iter().map(|e| e.score_cents).sum();
+    let max: u64 = entries.iter().map(|e| e.max_cents).sum();
+    let mut output = format!(
+        "Aggregate score: {:.2} / {:.2}. The full report is below each test; run `grader explain ID` locally for hints.",
+        dollars(score),
+        dollars(max)
+    );
+    if !report.missing_fixtures.is_empty() {
+        output.push_str(&format!(
+            "\nGRADER PROBLEM (not the submission's): the fixture directory lacks {}.",
+            report.missing_fixtures.join(", ")
+        ));
+    }
+    if let Some(log) = &report.compile_log {
+        output.push_str("\n\nThe compiler's output:\n");
+        output.push_str(log);
+    }
     let results = Results {
-        score: report.score.total,
+        score: dollars(score),
         execution_time: report.timings.wall_ms.div_ceil(1000),
-        output: format!(
-            "Aggregate score: {:.2} / {:.2}. The full report is below each test; run `grader explain ID` locally for hints.",
-            report.score.total, report.score.max
-        ),
+        output,
         stdout_visibility: "visible",
         tests,
     };
@@ -61,7 +76,36 @@ pub fn render(report: &Report) -> String {
     text
 }
 
-fn test_output(t: &crate::results::TestResult) -> String {
+fn dollars(cents: u64) -> f64 {
+    cents as f64 / 100.0
+}
+
+fn entry_output(entry: &Entry) -> String {
+    match entry.tests.as_slice() {
+        [] => format!("{:.2} of {:.2} points", dollars(entry.score_cents), dollars(entry.max_cents)),
+        [one] if one.row.is_none() => test_output(one),
+        rows => {
+            let mut lines: Vec<String> = rows[0].inputs.iter().map(|i| format!("* {i}")).collect();
+            lines.extend(rows[0].columns.clone());
+            for t in rows {
+                let shown = t.rows.first().cloned().unwrap_or_else(|| t.row.clone().unwrap_or_default());
+                lines.push(format!(
+                    "=> {:<6} {shown}",
+                    if t.status == crate::results::Status::Passed { "passed" } else { t.status.word() }
+                ));
+            }
+            for t in rows.iter().filter(|t| !t.message.is_empty()) {
+                lines.push(format!("{}:", t.row.as_deref().unwrap_or(&t.id)));
+                lines.extend(t.message.lines().map(|l| format!("  {l}")));
+            }
+            let (passed, of) = entry.tally();
+            lines.push(format!("==> {passed}/{of} rows passed"));
+            lines.join("\n")
+        }
+    }
+}
+
+fn test_output(t: &TestResult) -> String {
     let mut lines: Vec<String> = t.inputs.iter().map(|i| format!("* {i}")).collect();
     lines.extend(t.rows.iter().cloned());
     if !t.message.is_empty() {
@@ -69,4 +113,114 @@ fn test_output(t: &crate::results::TestResult) -> String {
     }
     lines.push(format!("==> {}", t.status.word()));
     lines.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::Category;
+    use crate::policy::Weights;
+    use crate::results::{Score, Status, Submission, Timings};
+
+    fn test(id: String, category: Category, status: Status) -> TestResult {
+        TestResult {
+            row: id.split_once('/').map(|(_, row)| row.to_string()),
+            official: Some(id.clone()),
+            id,
+            columns: None,
+            category,
+            title: "a test".into(),
+            status,
+            score: 0.0,
+            max_score: 0.0,
+            inputs: vec![],
+            rows: vec![],
+            message: String::new(),
+            hidden: false,
+            cpu_ms: None,
+        }
+    }
+
+    /// A Rust submission as the official catalog grades it: the API is the compiler's (its test does not
+    /// apply), two Board tests do not apply (null, foreign types), 52 - 2 correctness tests with a few
+    /// failures, 22 memory rows, 125 timing rows, beyond tests worth nothing.
+    fn rust_report(failing_every: usize) -> Report {
+        let mut tests = vec![
+            test("compile-1".into(), Category::Compile, Status::Passed),
+            test("api-1".into(), Category::Api, Status::NotApplicable),
+        ];
+        for i in 0..26 {
+            let status = if i == 3 || i == 4 {
+                Status::NotApplicable
+            } else if i % failing_every == 1 {
+                Status::Failed
+            } else {
+                Status::Passed
+            };
+            tests.push(test(format!("board-{i}"), Category::Board, status));
+        }
+        for i in 0..26 {
+            let status = if i % failing_every == 2 { Status::Skipped } else { Status::Passed };
+            tests.push(test(format!("solver-{i}"), Category::Solver, status));
+        }
+        for (table, rows) in [("memory-board", 10), ("memory-solver-1", 6), ("memory-solver-2", 6)] {
+            for r in 0..rows {
+                let status = if r % failing_every == 0 { Status::Failed } else { Status::Passed };
+                tests.push(test(format!("{table}/n={r}"), Category::Memory, status));
+            }
+        }
+        for table in ["timing-1", "timing-2", "timing-3", "timing-4a", "timing-4b"] {
+            for r in 20..45 {
+                let status = if r % failing_every == 0 { Status::Failed } else { Status::Passed };
+                tests.push(test(format!("{table}/puzzle{r}"), Category::Timing, status));
+            }
+        }
+        tests.push(test("beyond-pair".into(), Category::Beyond, Status::Failed));
+        let score: Score = crate::score::score(&mut tests, &Weights::default());
+        Report {
+            submission: Submission { name: "s".into(), language: "rust".into() },
+            seed: 1,
+            score,
+            tests,
+            output: String::new(),
+            output_truncated: false,
+            compile_log: None,
+            missing_fixtures: vec![],
+            timings: Timings::default(),
+        }
+    }
+
+    #[test]
+    fn scores_add_up_exactly_and_match_the_report() {
+        for failing_every in [3, 4, 5, 7, 11, 1000] {
+            let report = rust_report(failing_every);
+            let json: serde_json::Value = serde_json::from_str(&render(&report)).unwrap();
+            let tests = json["tests"].as_array().unwrap();
+            let cents = |v: &serde_json::Value| (v.as_f64().unwrap() * 100.0).round() as i64;
+            let max: i64 = tests.iter().map(|t| cents(&t["max_score"])).sum();
+            let score: i64 = tests.iter().map(|t| cents(&t["score"])).sum();
+            assert_eq!(max, 10_000, "every point of the 100 is carried by a test (failing every {failing_every})");
+            assert_eq!(score, cents(&json["score"]), "the top-level score is the tests' sum");
+            assert_eq!(score, (report.score.total * 100.0).round() as i64, "and the report's own total");
+            for t in tests {
+                assert!(cents(&t["score"]) <= cents(&t["max_score"]), "{t}");
+            }
+            let numbers: Vec<&str> = tests.iter().map(|t| t["number"].as_str().unwrap()).collect();
+            assert!(
+                !numbers.contains(&"api-1") && !numbers.contains(&"board-3"),
+                "tests that do not apply are left out"
+            );
+            assert!(numbers.contains(&"api"), "the compiler's API points are an entry of their own");
+            assert_eq!(numbers.iter().filter(|n| n.starts_with("timing-")).count(), 5, "one entry per timing table");
+            assert_eq!(numbers.iter().filter(|n| n.starts_with("memory-")).count(), 3, "one entry per memory table");
+        }
+    }
+
+    #[test]
+    fn the_compilers_output_is_in_the_top_level_output() {
+        let mut report = rust_report(1000);
+        report.compile_log = Some("error[E0425]: cannot find value `x`".into());
+        let json: serde_json::Value = serde_json::from_str(&render(&report)).unwrap();
+        assert!(json["output"].as_str().unwrap().contains("cannot find value `x`"));
+    }
 }

@@ -1,7 +1,8 @@
 //! JUnit XML (quick-junit) for GitLab, Jenkins and other CI dashboards: one test suite per category, one
 //! test case per test, failure bodies with the student-facing message (expected vs actual).
 //!
-//! No timestamps or durations are written, so the XML is as deterministic as the other reports.
+//! Each test case's `time` is the CPU time the submission spent on it (the one field that varies from run to
+//! run; no timestamps are written). A failed build's compiler output is the compile test's failure body.
 
 use quick_junit::{NonSuccessKind, Report as JunitReport, TestCase, TestCaseStatus, TestSuite};
 
@@ -26,10 +27,18 @@ pub fn render(report: &Report) -> String {
             };
             if test.status != Status::Passed {
                 status.set_message(test.reason());
-                status.set_description(test.message.as_str());
+                match (&report.compile_log, category) {
+                    (Some(log), Category::Compile) => {
+                        status.set_description(format!("{}\n\nThe compiler's output:\n{log}", test.message))
+                    }
+                    _ => status.set_description(test.message.as_str()),
+                };
             }
             let mut case = TestCase::new(format!("{} {}", test.id, test.title), status);
             case.set_classname(category.name());
+            if let Some(ms) = test.cpu_ms {
+                case.set_time(std::time::Duration::from_millis(ms));
+            }
             suite.add_test_case(case);
         }
         junit.add_test_suite(suite);

@@ -30,6 +30,10 @@ pub fn render(report: &Report) -> String {
             c.weight
         );
     }
+    if let Some(log) = &report.compile_log {
+        let _ =
+            writeln!(out, "\n### The compiler's output\n\n```text\n{}\n```", log.trim_end().replace("```", "` ` `"));
+    }
     let failing: Vec<_> = report.tests.iter().filter(|t| matches!(t.status, Status::Failed | Status::Error)).collect();
     if failing.is_empty() {
         let _ = writeln!(out, "\nEvery applicable test passed.");

@@ -1,22 +1,68 @@
 //! Every format is structurally valid on a real run: Gradescope's required fields and types, well-formed
-//! JUnit XML, Markdown with the score.
+//! JUnit XML, Markdown with the score; on gallery submissions, Gradescope's points add up exactly and every
+//! format carries the compiler's output.
 
+use std::path::Path;
 use std::process::Command;
 
-use crate::support::reference_submission;
+use crate::support::{quick_policy, reference_submission, root};
 
 fn render(format: &str) -> String {
+    render_of(&reference_submission(), format, &["--only", "board-1a", "--only", "solver-2a"]).0
+}
+
+/// Grades `submission` into `format`; returns the rendering and the exit code.
+fn render_of(submission: &Path, format: &str, extra: &[&str]) -> (String, i32) {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let status = Command::new(env!("CARGO_BIN_EXE_grader"))
         .arg("grade")
-        .arg(reference_submission())
-        .args(["--quiet", "--only", "board-1a", "--only", "solver-2a", "--format", format, "--output"])
+        .arg(submission)
+        .args(["--quiet", "--format", format, "--output"])
         .arg(&out)
+        .args(extra)
         .status()
         .unwrap();
-    assert!(status.success());
-    std::fs::read_to_string(out).unwrap()
+    assert!(matches!(status.code(), Some(0 | 1)), "grading {} as {format} ended with {status}", submission.display());
+    (std::fs::read_to_string(out).unwrap(), status.code().unwrap())
+}
+
+fn cents(value: &serde_json::Value) -> i64 {
+    (value.as_f64().unwrap() * 100.0).round() as i64
+}
+
+/// A failing Rust submission (its API test does not apply; Board 10a's null tests neither): one Gradescope
+/// test per official test, their maxima adding up to exactly 100 and their scores to the top-level score.
+#[test]
+fn gradescope_points_add_up_exactly_on_a_failing_rust_submission() {
+    let submission = root().join("fixtures/submissions/rust/hamming-counts-blank");
+    let policy = quick_policy();
+    let (text, code) = render_of(&submission, "gradescope", &["--policy", policy.to_str().unwrap()]);
+    assert_eq!(code, 1);
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let tests = json["tests"].as_array().unwrap();
+    let max: i64 = tests.iter().map(|t| cents(&t["max_score"])).sum();
+    let score: i64 = tests.iter().map(|t| cents(&t["score"])).sum();
+    assert_eq!(max, 10_000, "{text}");
+    assert_eq!(score, cents(&json["score"]));
+    assert!(score < 10_000 && score > 0);
+    let numbers: Vec<&str> = tests.iter().map(|t| t["number"].as_str().unwrap()).collect();
+    assert!(numbers.contains(&"api") && !numbers.contains(&"api-1"), "{numbers:?}");
+    assert!(numbers.iter().all(|n| !n.contains('/')), "rows are grouped into their tables: {numbers:?}");
+    assert!(numbers.contains(&"timing-2") && numbers.contains(&"memory-board"), "{numbers:?}");
+}
+
+/// A compile error's output reaches the student in every format.
+#[rstest::rstest]
+#[case::gradescope("gradescope")]
+#[case::junit("junit")]
+#[case::markdown("markdown")]
+#[case::text("text")]
+fn the_compilers_output_is_in_every_format(#[case] format: &str) {
+    let submission = root().join("fixtures/submissions/java/compile-error");
+    let (text, code) = render_of(&submission, format, &[]);
+    assert_eq!(code, 1);
+    assert!(text.contains("Solver.java") && text.contains("error:"), "{format}:\n{text}");
 }
 
 #[test]
