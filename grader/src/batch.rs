@@ -1,4 +1,4 @@
-//! Grading a whole class: every submission under a directory, a few at a time, one report per student and
+//! Grading a whole class: every student [`crate::intake`] found, a few at a time, one report per student and
 //! a gradebook (CSV and JSON).
 //!
 //! The tests depend on the fixtures, the seed, the policy and `--only`, never on the student, so the caller
@@ -8,14 +8,15 @@
 //! One student's build failure, crash or grader error becomes that student's row; it never stops the batch.
 //! Verdicts rest on counts, not times, so grading in parallel gives the same grades as grading serially.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 
 use crate::catalog::Category;
 use crate::grade::{grade_prepared, TestPlan};
+use crate::intake::Student;
 use crate::report::{self, Format};
 use crate::results::{Report, Status};
 
@@ -26,7 +27,8 @@ pub struct Row {
     pub student: String,
     /// Aggregate score, or `None` when the grader could not grade it.
     pub score: Option<f64>,
-    /// Points per category, in catalog order (`compile`, `api`, `board`, …).
+    /// Points per category, in catalog order (`compile`, `api`, `board`, …); an object keyed by name in JSON.
+    #[serde(serialize_with = "as_object")]
     pub categories: Vec<(String, f64)>,
     /// Ids of tests that failed or errored.
     pub failed: Vec<String>,
@@ -34,30 +36,23 @@ pub struct Row {
     pub error: Option<String>,
 }
 
-/// The submissions under `dir`: each subdirectory, and each executable file.
-pub fn submissions(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
-    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)?
-        .filter_map(Result::ok)
-        .map(|e| e.path())
-        .filter(|p| p.is_dir() || crate::build::detect(p).is_ok())
-        .filter(|p| !p.file_name().is_some_and(|n| n.to_string_lossy().starts_with('.')))
-        .collect();
-    found.sort();
-    Ok(found)
+/// The categories as a JSON object in catalog order (`{"compile": 5.0, "api": 5.0, …}`).
+fn as_object<S: Serializer>(categories: &[(String, f64)], serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_map(categories.iter().map(|(name, points)| (name, points)))
 }
 
-/// Grades every submission against `plan` with `jobs` at a time, writes `<student>.txt` and `<student>.json`
-/// into `out`, and returns the gradebook rows in name order. `work_dir` is where builds may keep outputs and
-/// caches.
-pub fn grade_all(submissions: &[PathBuf], plan: &TestPlan, work_dir: &Path, jobs: usize, out: &Path) -> Vec<Row> {
+/// Grades every student against `plan` with `jobs` at a time, writes `<student>.txt` and `<student>.json`
+/// into `out` (the name made safe as a file name), and returns the gradebook rows in the students' order.
+/// `work_dir` is where builds may keep outputs and caches.
+pub fn grade_all(students: &[Student], plan: &TestPlan, work_dir: &Path, jobs: usize, out: &Path) -> Vec<Row> {
     let next = AtomicUsize::new(0);
     let rows = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
         for _ in 0..jobs.max(1) {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
-                let Some(path) = submissions.get(i) else { break };
-                let row = grade_one(path, plan, work_dir, out);
+                let Some(student) = students.get(i) else { break };
+                let row = grade_one(student, plan, work_dir, out);
                 rows.lock().unwrap_or_else(|e| e.into_inner()).push((i, row));
             });
         }
@@ -67,18 +62,15 @@ pub fn grade_all(submissions: &[PathBuf], plan: &TestPlan, work_dir: &Path, jobs
     rows.into_iter().map(|(_, row)| row).collect()
 }
 
-fn grade_one(path: &Path, plan: &TestPlan, work_dir: &Path, out: &Path) -> Row {
-    let student = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+fn grade_one(student: &Student, plan: &TestPlan, work_dir: &Path, out: &Path) -> Row {
+    let file = file_stem(&student.name);
+    let (student, path) = (student.name.clone(), &student.path);
     match grade_prepared(plan, path, work_dir, &mut |_| {}) {
         Ok(report) => {
-            let written =
-                std::fs::write(out.join(format!("{student}.txt")), report::render(&report, Format::Text, false))
-                    .and_then(|()| {
-                        std::fs::write(
-                            out.join(format!("{student}.json")),
-                            report::render(&report, Format::Json, false),
-                        )
-                    });
+            let written = std::fs::write(out.join(format!("{file}.txt")), report::render(&report, Format::Text, false))
+                .and_then(|()| {
+                    std::fs::write(out.join(format!("{file}.json")), report::render(&report, Format::Json, false))
+                });
             let mut row = row_of(&student, &report);
             if let Err(e) = written {
                 row.error = Some(format!("failed to write the report: {e}"));
@@ -86,6 +78,15 @@ fn grade_one(path: &Path, plan: &TestPlan, work_dir: &Path, out: &Path) -> Row {
             row
         }
         Err(e) => Row { student, score: None, categories: vec![], failed: vec![], error: Some(e.to_string()) },
+    }
+}
+
+/// A student's name as a report's file name: no path separators, nothing hidden.
+fn file_stem(name: &str) -> String {
+    let stem: String = name.chars().map(|c| if c == '/' || c == '\\' || c.is_control() { '_' } else { c }).collect();
+    match stem.trim_start_matches('.') {
+        "" => "_".to_string(),
+        rest => rest.to_string(),
     }
 }
 
@@ -165,7 +166,9 @@ mod tests {
         std::fs::create_dir(class.path().join("cy")).unwrap();
         let (work, out) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
 
-        let rows = grade_all(&submissions(class.path()).unwrap(), &plan, work.path(), 2, out.path());
+        let scratch = tempfile::tempdir().unwrap();
+        let students = crate::intake::gather(class.path(), scratch.path(), Default::default()).unwrap().students;
+        let rows = grade_all(&students, &plan, work.path(), 2, out.path());
 
         for (row, student) in rows.iter().zip(["ada", "bob"]) {
             assert_eq!((row.student.as_str(), &row.error), (student, &None));

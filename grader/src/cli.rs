@@ -31,7 +31,7 @@ pub struct Cli {
 pub enum Command {
     /// Grade one submission: an executable, a Cargo project, or a folder with Board.java and Solver.java.
     Grade(GradeArgs),
-    /// Grade every submission under a directory (each subfolder or executable) and write a gradebook.
+    /// Grade a class (a directory or zip: folders, per-student zips, Canvas/Moodle/Gradescope exports) and write a gradebook.
     Batch(BatchArgs),
     /// Print the test catalog (as Markdown with --markdown: the source of specs/catalog.md).
     Catalog {
@@ -95,7 +95,8 @@ pub struct GradeArgs {
 /// Arguments of `grader batch`.
 #[derive(Debug, clap::Args)]
 pub struct BatchArgs {
-    /// The directory holding one submission per student.
+    /// The class: a directory or a zip holding one submission per student (folders, per-student zips,
+    /// executables, or a Canvas / Moodle / Gradescope export; see README "Grading a class").
     pub dir: PathBuf,
     /// Where the reports and the gradebook (gradebook.csv, gradebook.json) go.
     #[arg(long, value_name = "DIR", default_value = "grades")]
@@ -233,19 +234,29 @@ fn work_dir() -> PathBuf {
 
 fn run_batch(args: BatchArgs) -> Result<ExitCode> {
     let policy = load_policy(args.policy.as_deref())?;
-    let submissions = crate::batch::submissions(&args.dir)
-        .with_context(|| format!("failed to read the class directory `{}`", args.dir.display()))?;
-    if submissions.is_empty() {
-        bail!("no submissions under `{}` (expected one folder or executable per student)", args.dir.display());
+    let scratch = work_dir().join(format!("class-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    let class = crate::intake::gather(&args.dir, &scratch, crate::intake::Caps::default())?;
+    for skipped in &class.skipped {
+        eprintln!("grader: skipped {}: {}", skipped.entry, skipped.reason);
+    }
+    if class.students.is_empty() {
+        let _ = std::fs::remove_dir_all(&scratch);
+        bail!(
+            "no submissions in `{}` (expected one folder, zip or executable per student, or Canvas-named files)",
+            args.dir.display()
+        );
     }
     std::fs::create_dir_all(&args.output_dir)
         .with_context(|| format!("failed to create `{}`", args.output_dir.display()))?;
     let fixtures = args.fixtures.clone().unwrap_or_else(default_fixtures);
     let plan = TestPlan::prepare(&fixtures, args.seed, policy, &args.only).context("failed to plan the tests")?;
-    eprintln!("grader: grading {} submissions, {} at a time", submissions.len(), args.jobs);
-    let rows = crate::batch::grade_all(&submissions, &plan, &work_dir(), args.jobs, &args.output_dir);
+    eprintln!("grader: grading {} submissions, {} at a time", class.students.len(), args.jobs);
+    let rows = crate::batch::grade_all(&class.students, &plan, &work_dir(), args.jobs, &args.output_dir);
+    let _ = std::fs::remove_dir_all(&scratch);
     std::fs::write(args.output_dir.join("gradebook.csv"), crate::batch::csv(&rows))?;
-    std::fs::write(args.output_dir.join("gradebook.json"), serde_json::to_string_pretty(&rows)? + "\n")?;
+    let gradebook = serde_json::json!({ "students": rows, "skipped": class.skipped });
+    std::fs::write(args.output_dir.join("gradebook.json"), serde_json::to_string_pretty(&gradebook)? + "\n")?;
     for row in &rows {
         let score = row.score.map(|s| format!("{s:6.2}")).unwrap_or_else(|| "     -".into());
         eprintln!("{score}  {}{}", row.student, row.error.as_deref().map(|e| format!("  ({e})")).unwrap_or_default());

@@ -8,6 +8,7 @@ pub mod catalog;
 pub mod catalog_doc;
 pub mod cli;
 pub mod grade;
+pub mod intake;
 pub mod judge;
 pub mod plan;
 pub mod policy;

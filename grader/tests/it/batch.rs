@@ -55,3 +55,67 @@ fn parallel_grading_gives_the_grades_of_serial_grading_and_survives_broken_submi
     assert!(rows[5].starts_with("erin,") && rows[5].contains("is not a submission"), "{}", rows[5]);
     assert!(out.path().join("parallel/bob.txt").is_file() && out.path().join("parallel/bob.json").is_file());
 }
+
+/// A class as Canvas hands it over: one zip of `name_USERID_SUBMISSIONID_File.java` files (a resubmission
+/// renamed `Solver-1.java`), with a student's own zip inside and a hostile entry; the gradebook lists every
+/// student, what was skipped and why, and its categories as an object.
+#[test]
+fn a_canvas_export_zip_grades_in_one_batch() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let class = dir.path().join("submissions.zip");
+    let java = root().join("fixtures/submissions/java");
+    let inner = dir.path().join("inner.zip");
+    {
+        let mut student = zip::ZipWriter::new(std::fs::File::create(&inner).unwrap());
+        let options = zip::write::SimpleFileOptions::default();
+        for file in ["Board.java", "Solver.java"] {
+            student.start_file(format!("8puzzle/{file}"), options).unwrap();
+            student.write_all(&std::fs::read(java.join("hamming-counts-blank").join(file)).unwrap()).unwrap();
+        }
+        student.start_file("../../../tmp/escaped-by-a-student", options).unwrap();
+        student.write_all(b"x").unwrap();
+        student.finish().unwrap();
+    }
+    {
+        let mut zip = zip::ZipWriter::new(std::fs::File::create(&class).unwrap());
+        let options = zip::write::SimpleFileOptions::default();
+        let mut add = |name: &str, bytes: &[u8]| {
+            zip.start_file(name, options).unwrap();
+            zip.write_all(bytes).unwrap();
+        };
+        add("lovelaceada_101_9001_Board.java", &std::fs::read(java.join("valid/Board.java")).unwrap());
+        add("lovelaceada_late_101_9002_Solver-1.java", &std::fs::read(java.join("valid/Solver.java")).unwrap());
+        add("babbagecharles_102_9003_8puzzle.zip", &std::fs::read(&inner).unwrap());
+        add("readme.pdf", b"%PDF");
+        zip.finish().unwrap();
+    }
+    let out = dir.path().join("grades");
+    let policy = quick_policy();
+    let status = Command::new(env!("CARGO_BIN_EXE_grader"))
+        .arg("batch")
+        .arg(&class)
+        .args(["--output-dir", out.to_str().unwrap(), "--policy", policy.to_str().unwrap(), "--only", "board-1a"])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let gradebook: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("gradebook.json")).unwrap()).unwrap();
+    let students = gradebook["students"].as_array().unwrap();
+    let names: Vec<&str> = students.iter().map(|s| s["student"].as_str().unwrap()).collect();
+    assert_eq!(names, ["babbagecharles", "lovelaceada"]);
+    assert_eq!(students[0]["failed"], serde_json::json!(["board-1a"]), "{gradebook}");
+    assert_eq!(students[1]["failed"], serde_json::json!([]), "{gradebook}");
+    assert!(students[1]["categories"]["board"].is_number(), "categories keyed by name: {gradebook}");
+    let skipped: Vec<String> = gradebook["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| format!("{}: {}", s["entry"].as_str().unwrap(), s["reason"].as_str().unwrap()))
+        .collect();
+    assert_eq!(skipped.len(), 2, "{skipped:?}");
+    assert!(skipped.iter().any(|s| s.starts_with("babbagecharles_102_9003_8puzzle.zip: ../../../tmp/escaped")));
+    assert!(skipped.iter().any(|s| s.starts_with("readme.pdf: not a submission")));
+    assert!(!Path::new("/tmp/escaped-by-a-student").exists());
+    assert!(out.join("lovelaceada.txt").is_file());
+}
