@@ -400,6 +400,9 @@ fn compile_student(
         if log.trim().is_empty() {
             log = format!("javac failed ({}) without a message", own.status);
         }
+        if let Some(hint) = algs4_hint(sources) {
+            log = format!("{hint}\n\n{log}");
+        }
         write_file(&out.join("own-error.txt"), log.as_bytes())?;
         return Ok(());
     }
@@ -415,6 +418,41 @@ fn compile_student(
             .map_err(io_error("cannot copy the reference Board class"))?;
     }
     Ok(())
+}
+
+/// The textbook classes this grader provides (its own stand-ins, under `adapters/java/algs4`).
+fn algs4_provided() -> Vec<&'static str> {
+    ADAPTER_SOURCES
+        .iter()
+        .filter_map(|(path, _)| path.strip_prefix("algs4/edu/princeton/cs/algs4/")?.strip_suffix(".java"))
+        .collect()
+}
+
+/// When a student's code names a textbook class this grader does not provide, says so: javac alone says
+/// only "cannot find symbol" or "package does not exist", which reads like the student's mistake.
+fn algs4_hint(sources: &[(&str, Vec<u8>)]) -> Option<String> {
+    const PACKAGE: &str = "edu.princeton.cs.algs4.";
+    let mut provided = algs4_provided();
+    provided.sort_unstable();
+    let mut lines = Vec::new();
+    for (name, bytes) in sources {
+        let text = String::from_utf8_lossy(bytes);
+        let mut missing: Vec<String> = Vec::new();
+        for (at, _) in text.match_indices(PACKAGE) {
+            let class: String =
+                text[at + PACKAGE.len()..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+            if !class.is_empty() && !provided.contains(&class.as_str()) && !missing.contains(&class) {
+                missing.push(class);
+            }
+        }
+        lines.extend(missing.into_iter().map(|class| {
+            format!(
+                "{name} uses {PACKAGE}{class}, which this grader does not provide; allowed: {}.",
+                provided.join(", ")
+            )
+        }));
+    }
+    (!lines.is_empty()).then(|| lines.join("\n"))
 }
 
 /// Options shared by every javac run: quiet, fast to start, Java 17 class files.
@@ -809,6 +847,22 @@ mod tests {
         assert!(results[0].is_ok() && results[1].is_ok(), "{results:?}");
         assert!(matches!(results[2], Err(Fault::Timeout(_))), "{results:?}");
         assert_eq!(session.starts(), 2);
+    }
+
+    #[test]
+    fn a_textbook_class_the_grader_lacks_is_named_with_the_ones_it_has() {
+        let solver =
+            b"import edu.princeton.cs.algs4.MinPQ;\nimport edu.princeton.cs.algs4.ResizingArrayStack;\n".to_vec();
+        let board = b"import edu.princeton.cs.algs4.Stack;\n".to_vec();
+        let hint = algs4_hint(&[("Board.java", board.clone()), ("Solver.java", solver)]).unwrap();
+        assert!(
+            hint.starts_with(
+                "Solver.java uses edu.princeton.cs.algs4.ResizingArrayStack, which this grader does not provide; \
+                 allowed: Bag, In, MaxPQ, MinPQ, Queue, Stack, StdIn, StdOut, StdRandom, Stopwatch, StopwatchCPU."
+            ),
+            "{hint}"
+        );
+        assert_eq!(algs4_hint(&[("Board.java", board)]), None);
     }
 
     #[test]
