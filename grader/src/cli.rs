@@ -87,9 +87,13 @@ pub struct GradeArgs {
     /// Print where the time went (wall, build, inside the submission, the grader's own) to standard error.
     #[arg(long)]
     pub timings: bool,
-    /// A student's quick check: fewer random trials (a third), section results printed as they finish.
+    /// A student's quick check: fewer random trials (a third), section results printed as they finish, and
+    /// a text report of the summary, the fix-first list and the failures only.
     #[arg(long)]
     pub self_check: bool,
+    /// The text report shows the summary, the fix-first list and the tests that failed, nothing else.
+    #[arg(long)]
+    pub failures_only: bool,
 }
 
 /// Arguments of `grader batch`.
@@ -265,12 +269,19 @@ fn run_batch(args: BatchArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+fn render(report: &Report, format: Format, color: bool, args: &GradeArgs) -> String {
+    match format {
+        Format::Text => report::text::render(report, color, args.failures_only || args.self_check),
+        other => report::render(report, other, color),
+    }
+}
+
 fn write_reports(report: &Report, args: &GradeArgs) -> Result<()> {
     let formats = if args.format.is_empty() { vec![Format::Text] } else { args.format.clone() };
     for (i, format) in formats.iter().enumerate() {
         match args.output.get(i) {
             Some(path) => {
-                let text = report::render(report, *format, false);
+                let text = render(report, *format, false, args);
                 std::fs::write(path, text)
                     .with_context(|| format!("failed to write the report to `{}`", path.display()))?;
             }
@@ -278,7 +289,7 @@ fn write_reports(report: &Report, args: &GradeArgs) -> Result<()> {
                 let color = *format == Format::Text
                     && std::io::stdout().is_terminal()
                     && std::env::var_os("NO_COLOR").is_none();
-                print!("{}", report::render(report, *format, color));
+                print!("{}", render(report, *format, color, args));
             }
         }
     }

@@ -192,6 +192,7 @@ fn report(plan: &TestPlan, student: &Student<'_>, run: Run, timings: Timings) ->
     }
     let score = score::score(&mut tests, &plan.policy.weights);
     let submission_cpu_ms = tests.iter().filter_map(|t| t.cpu_ms).sum();
+    let fix_first = crate::triage::root_causes(&tests);
     Report {
         submission: Submission {
             name: display_name(student.path),
@@ -203,6 +204,7 @@ fn report(plan: &TestPlan, student: &Student<'_>, run: Run, timings: Timings) ->
         output: run.output,
         output_truncated: run.output_truncated,
         compile_log: run.compile_log,
+        fix_first,
         missing_fixtures: missing_fixtures(&plan.tests),
         timings: Timings { submission_cpu_ms, ..timings },
     }

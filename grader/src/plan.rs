@@ -171,7 +171,11 @@ impl Planner<'_> {
             Inputs::Pairs { sizes, trials: count } => {
                 for &(m, n) in sizes {
                     let count = self.scaled(count);
-                    shown.push(format!("{count} random pairs of an {m}-by-{m} and an {n}-by-{n} board"));
+                    shown.push(format!(
+                        "{count} random pairs of {} {m}-by-{m} and {} {n}-by-{n} board",
+                        article(m),
+                        article(n)
+                    ));
                     trials.extend((0..count).map(|_| {
                         let mut first = random_trial(m, Draw::Any, rng);
                         first.partner = Some(Box::new(random_trial(n, Draw::Any, rng)));
@@ -307,6 +311,16 @@ impl Baselines {
                 }
             }
         })
+    }
+}
+
+/// "a" or "an" before a number read aloud (an 8-by-8, an 11-by-11, an 18-by-18; a 3-by-3).
+fn article(n: usize) -> &'static str {
+    let spoken_vowel = n == 8 || n == 11 || n == 18 || (80..90).contains(&n) || (800..900).contains(&n);
+    if spoken_vowel {
+        "an"
+    } else {
+        "a"
     }
 }
 

@@ -158,6 +158,8 @@ pub struct Report {
     pub output_truncated: bool,
     /// Compiler output when the build failed.
     pub compile_log: Option<String>,
+    /// Failures that share one root cause, in the order to fix them ([`crate::triage`]).
+    pub fix_first: Vec<crate::triage::RootCause>,
     /// Fixture files that official tests need and the fixture directory lacks (the grader's problem, not the
     /// submission's); the tests that needed them are reported as errors.
     pub missing_fixtures: Vec<String>,
@@ -179,6 +181,11 @@ impl TestResult {
 }
 
 impl Report {
+    /// The root cause that explains `test`'s failure, if one does.
+    pub fn cause_of(&self, test: &str) -> Option<&crate::triage::RootCause> {
+        self.fix_first.iter().find(|cause| cause.explains.iter().any(|id| id == test))
+    }
+
     /// Tests of one category, in order.
     pub fn tests_in(&self, category: Category) -> impl Iterator<Item = &TestResult> {
         self.tests.iter().filter(move |t| t.category == category)

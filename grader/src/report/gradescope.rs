@@ -185,6 +185,7 @@ mod tests {
             output: String::new(),
             output_truncated: false,
             compile_log: None,
+            fix_first: vec![],
             missing_fixtures: vec![],
             timings: Timings::default(),
         }

@@ -22,6 +22,7 @@ struct JsonReport<'a> {
     categories: Vec<JsonCategory>,
     tests: Vec<JsonTest<'a>>,
     compile_log: Option<&'a str>,
+    fix_first: &'a [crate::triage::RootCause],
     missing_fixtures: &'a [String],
     output: &'a str,
     output_truncated: bool,
@@ -101,6 +102,7 @@ pub fn render(report: &Report) -> String {
             })
             .collect(),
         compile_log: report.compile_log.as_deref(),
+        fix_first: &report.fix_first,
         missing_fixtures: &report.missing_fixtures,
         output: &report.output,
         output_truncated: report.output_truncated,

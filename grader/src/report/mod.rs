@@ -26,7 +26,7 @@ pub enum Format {
 /// Renders a report in a format (`color` only affects text on a terminal).
 pub fn render(report: &crate::results::Report, format: Format, color: bool) -> String {
     match format {
-        Format::Text => text::render(report, color),
+        Format::Text => text::render(report, color, false),
         Format::Json => json::render(report),
         Format::Gradescope => gradescope::render(report),
         Format::Junit => junit::render(report),
@@ -125,6 +125,7 @@ mod tests {
             output: "debug: expanding node 1\n".into(),
             output_truncated: false,
             compile_log: None,
+            fix_first: vec![],
             missing_fixtures: vec!["puzzle36.txt".into()],
             timings: Timings { wall_ms: 12_345, submission_cpu_ms: 2_000, build_ms: 100, ..Timings::default() },
         }

@@ -18,12 +18,29 @@ const MAX_MESSAGE_LINES: usize = 40;
 /// Bytes of the program's stderr shown.
 const MAX_OUTPUT_BYTES: usize = 8 * 1024;
 
-/// Renders the text report.
-pub fn render(report: &Report, color: bool) -> String {
+/// Renders the text report; `failures_only` leaves out the tests that passed, did not apply or were skipped
+/// (the summary and the fix-first list stay).
+pub fn render(report: &Report, color: bool, failures_only: bool) -> String {
     let mut out = String::new();
     summary(&mut out, report, color);
+    fix_first(&mut out, report);
     for category in Category::ALL {
-        let tests: Vec<&TestResult> = report.tests_in(category).collect();
+        let all: Vec<&TestResult> = report.tests_in(category).collect();
+        let failing = |t: &TestResult| matches!(t.status, Status::Failed | Status::Error);
+        let tests: Vec<&TestResult> = if failures_only {
+            // A table stays whole when one of its rows failed: the passing rows are the comparison.
+            let failing_tables: Vec<&str> =
+                all.iter().filter(|t| failing(t)).filter_map(|t| t.id.split_once('/').map(|(base, _)| base)).collect();
+            all.iter()
+                .filter(|t| failing(t) || t.id.split_once('/').is_some_and(|(base, _)| failing_tables.contains(&base)))
+                .copied()
+                .collect()
+        } else {
+            all.clone()
+        };
+        if failures_only && tests.is_empty() && !(category == Category::Compile && report.compile_log.is_some()) {
+            continue;
+        }
         if tests.is_empty() || (category == Category::Compile && report.compile_log.is_none()) {
             continue;
         }
@@ -35,15 +52,15 @@ pub fn render(report: &Report, color: bool) -> String {
                 table_block(&mut out, &rest[..table], color);
                 rest = &rest[table..];
             } else {
-                test_block(&mut out, first, color);
+                test_block(&mut out, first, report, color);
                 rest = &rest[1..];
             }
         }
         if let (Category::Compile, Some(log)) = (category, &report.compile_log) {
             let _ = writeln!(out, "The compiler's output:\n\n{}\n", bounded(log, MAX_OUTPUT_BYTES));
         }
-        let passed = tests.iter().filter(|t| t.status == Status::Passed).count();
-        let counted = tests.iter().filter(|t| t.status != Status::NotApplicable).count();
+        let passed = all.iter().filter(|t| t.status == Status::Passed).count();
+        let counted = all.iter().filter(|t| t.status != Status::NotApplicable).count();
         let _ = writeln!(out, "Total: {passed}/{counted} tests passed{}\n", if passed == counted { "!" } else { "" });
     }
     if !report.output.is_empty() {
@@ -131,12 +148,31 @@ fn weight_line(categories: &[CategoryScore]) -> String {
     format!("[ {} ] (this course's policy)", parts.join(", "))
 }
 
+/// "Fix first": each root cause and the failures it explains, so a student starts where it matters.
+fn fix_first(out: &mut String, report: &Report) {
+    if report.fix_first.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "Fix first (one wrong method fails the tests that lean on it):");
+    for cause in &report.fix_first {
+        let _ = writeln!(
+            out,
+            "  * {} is wrong ({}); {} {} because of it",
+            cause.method.call(),
+            cause.test,
+            cause.explains.join(", "),
+            if cause.explains.len() == 1 { "fails" } else { "fail" }
+        );
+    }
+    let _ = writeln!(out);
+}
+
 fn banner(out: &mut String, title: &str) {
     let line = "*".repeat(78);
     let _ = writeln!(out, "{line}\n*  {title}\n{line}\n");
 }
 
-fn test_block(out: &mut String, test: &TestResult, color: bool) {
+fn test_block(out: &mut String, test: &TestResult, report: &Report, color: bool) {
     let name = test_name(test.official.as_deref());
     if test.status == Status::Skipped {
         // One line: the reason is the dependency, and a failed build skips nearly everything.
@@ -160,7 +196,21 @@ fn test_block(out: &mut String, test: &TestResult, color: bool) {
     for row in &test.rows {
         let _ = writeln!(out, "    {row}");
     }
-    message(out, &test.message, "  - ");
+    match report.cause_of(&test.id) {
+        // The test's own guess at a cause would mislead: the trial it failed on, then where to look.
+        Some(cause) => {
+            if let Some(trial) = test.message.lines().next().filter(|l| l.starts_with("failed on trial")) {
+                let _ = writeln!(out, "  - {trial}");
+            }
+            let why = if cause.repeats.contains(&test.id) {
+                "the same fault; fix it there first"
+            } else {
+                "and this test reads boards through it"
+            };
+            let _ = writeln!(out, "  - see {} first: {} is wrong there, {why}", cause.test, cause.method.call());
+        }
+        None => message(out, &test.message, "  - "),
+    }
     let _ = writeln!(out, "==> {}\n", paint(test.status.word(), test.status, color));
 }
 
