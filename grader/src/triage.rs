@@ -114,8 +114,14 @@ pub struct RootCause {
 }
 
 /// The root causes among `tests`' failures, in fixing order (only those that explain another failure).
+///
+/// Only wrong answers take part: a test that failed by an exception, a crash, a time-out or running out of
+/// memory says so itself, and the method that threw may be the constructor, which no test here isolates.
 pub fn root_causes(tests: &[TestResult]) -> Vec<RootCause> {
-    let failed = |t: &&TestResult| matches!(t.status, Status::Failed | Status::Error);
+    const FAULTS: [&str; 5] = ["threw ", "crashed", "timed out", "ran out of memory", "protocol error"];
+    let failed = |t: &&TestResult| {
+        matches!(t.status, Status::Failed | Status::Error) && !FAULTS.iter().any(|f| t.reason().starts_with(f))
+    };
     let leans = |id: &str| LEANS.iter().find(|(test, _, _)| *test == id).map(|(_, own, on)| (*own, *on));
     let mut causes: Vec<RootCause> = Vec::new();
     let mut explained: Vec<&str> = Vec::new();
@@ -216,6 +222,19 @@ mod tests {
         assert_eq!(causes.len(), 1, "{causes:?}");
         assert_eq!((causes[0].method, causes[0].test.as_str()), (Neighbors, "board-5a"));
         assert_eq!(causes[0].explains, ["board-6a", "board-13", "board-14", "board-15"]);
+    }
+
+    /// A Board that throws for n >= 12 fails 1b, 4b and 5b on its 127-by-127 trials: the exceptions speak
+    /// for themselves, and toString() is not blamed.
+    #[test]
+    fn failures_by_exception_explain_nothing_and_are_not_explained() {
+        let mut tests = failing(&["board-1b", "board-4b", "board-5b"]);
+        for t in &mut tests {
+            t.message =
+                "failed on trial 1201 of 1202: random 127-by-127 board\nthrew java.lang.ArrayIndexOutOfBoundsException"
+                    .into();
+        }
+        assert!(root_causes(&tests).is_empty());
     }
 
     #[test]
