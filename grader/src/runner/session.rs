@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use reference::protocol::{Handle, Outcome, Reply, ReplyHandles, Request, VERSION};
 
-use super::process::{Deadline, ProcessFault, ProcessSpec, SubmissionProcess, TimeoutKind};
+use super::process::{Deadline, ProcessFault, ProcessSpec, SubmissionProcess};
 
 /// Why a request did not come back `ok`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -548,14 +548,15 @@ fn rebased(request: &Request, base: u64) -> std::borrow::Cow<'_, Request> {
 
 fn process_fault(fault: ProcessFault) -> Fault {
     match fault {
-        // Built from the limit alone: the measured times vary from run to run, and reports must not.
-        ProcessFault::Timeout { kind: TimeoutKind::Cpu, limit, .. } => Fault::Timeout(format!(
-            "timed out: the program used more than {:.2} s of CPU time without answering",
-            limit.cpu.as_secs_f64()
+        // Built from the limits alone, and the same whichever limit ended the wait: on a busy machine a
+        // spinning program may reach the wall-clock safety net before its CPU limit, and a report must not
+        // depend on how busy the machine was.
+        ProcessFault::Timeout { limit, .. } => Fault::Timeout(format!(
+            "timed out: the program did not answer within its limit of {:.2} s of CPU time ({:.0} s of wall time \
+             at most)",
+            limit.cpu.as_secs_f64(),
+            limit.wall.as_secs_f64()
         )),
-        ProcessFault::Timeout { kind: TimeoutKind::Wall, limit, .. } => {
-            Fault::Timeout(format!("timed out: the program did not answer within {:.2} s", limit.wall.as_secs_f64()))
-        }
         ProcessFault::LineTooLong { .. } => Fault::Garbage(fault.to_string()),
         other => Fault::Crashed(other.to_string()),
     }
