@@ -16,6 +16,7 @@ use serde::Serialize;
 
 use crate::catalog::Category;
 use crate::grade::{grade_prepared, TestPlan};
+use crate::output::write_atomically;
 use crate::report::{self, Format};
 use crate::results::{Report, Status};
 
@@ -71,11 +72,12 @@ fn grade_one(path: &Path, plan: &TestPlan, work_dir: &Path, out: &Path) -> Row {
     let student = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     match grade_prepared(plan, path, work_dir, &mut |_| {}) {
         Ok(report) => {
+            // the student's processes are all gone: grade_prepared returns after the last sandbox is reaped
             let written =
-                std::fs::write(out.join(format!("{student}.txt")), report::render(&report, Format::Text, false))
+                write_atomically(&out.join(format!("{student}.txt")), report::render(&report, Format::Text, false))
                     .and_then(|()| {
-                        std::fs::write(
-                            out.join(format!("{student}.json")),
+                        write_atomically(
+                            &out.join(format!("{student}.json")),
                             report::render(&report, Format::Json, false),
                         )
                     });

@@ -12,6 +12,7 @@ use clap::{Parser, Subcommand};
 
 use crate::catalog;
 use crate::grade::{grade, GradeOptions, TestPlan};
+use crate::output::write_atomically;
 use crate::policy::Policy;
 use crate::progress::ProgressDisplay;
 use crate::report::{self, Format};
@@ -244,8 +245,8 @@ fn run_batch(args: BatchArgs) -> Result<ExitCode> {
     let plan = TestPlan::prepare(&fixtures, args.seed, policy, &args.only).context("failed to plan the tests")?;
     eprintln!("grader: grading {} submissions, {} at a time", submissions.len(), args.jobs);
     let rows = crate::batch::grade_all(&submissions, &plan, &work_dir(), args.jobs, &args.output_dir);
-    std::fs::write(args.output_dir.join("gradebook.csv"), crate::batch::csv(&rows))?;
-    std::fs::write(args.output_dir.join("gradebook.json"), serde_json::to_string_pretty(&rows)? + "\n")?;
+    write_atomically(&args.output_dir.join("gradebook.csv"), crate::batch::csv(&rows))?;
+    write_atomically(&args.output_dir.join("gradebook.json"), serde_json::to_string_pretty(&rows)? + "\n")?;
     for row in &rows {
         let score = row.score.map(|s| format!("{s:6.2}")).unwrap_or_else(|| "     -".into());
         eprintln!("{score}  {}{}", row.student, row.error.as_deref().map(|e| format!("  ({e})")).unwrap_or_default());
@@ -260,7 +261,7 @@ fn write_reports(report: &Report, args: &GradeArgs) -> Result<()> {
         match args.output.get(i) {
             Some(path) => {
                 let text = report::render(report, *format, false);
-                std::fs::write(path, text)
+                write_atomically(path, text)
                     .with_context(|| format!("failed to write the report to `{}`", path.display()))?;
             }
             None => {

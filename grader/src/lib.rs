@@ -9,6 +9,7 @@ pub mod catalog_doc;
 pub mod cli;
 pub mod grade;
 pub mod judge;
+pub mod output;
 pub mod plan;
 pub mod policy;
 pub mod progress;
