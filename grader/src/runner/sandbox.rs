@@ -3,7 +3,8 @@
 //!
 //! # Layers
 //! - **Filesystem view** (a mount namespace): a read-only tmpfs root holding read-only binds of the system's
-//!   toolchain directories (`/usr`, `/bin`, `/lib*`, `/etc`), the few devices a program uses, a private
+//!   toolchain directories (`/usr`, `/bin`, `/lib*`, and of `/etc` what the linker, name lookups and the
+//!   JDK read: never `/etc/shadow`), the few devices a program uses, a private
 //!   `/proc`, a small `/tmp`, the paths of the spec's [`View`] (read-only or writable) and the process's
 //!   fresh scratch directory (writable: its working directory, `HOME` and `TMPDIR`). Nothing else of the
 //!   grader's: no fixtures, no policy, no report paths, no other student's folder. Paths keep their names,
@@ -63,7 +64,25 @@ pub enum Identity {
 }
 
 /// The system directories every sandbox sees read-only (a symbolic link among them is copied as one).
-const SYSTEM: &[&str] = &["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc"];
+const SYSTEM: &[&str] = &["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
+/// What of `/etc` a sandbox sees: what the dynamic linker, name lookups and the JDK read (a JDK's
+/// `/etc/java-*` directories too). Not the rest: a build runs as root, which could read `/etc/shadow` or
+/// a credentials file there.
+const ETC: &[&str] = &[
+    "ld.so.cache",
+    "ld.so.conf",
+    "ld.so.conf.d",
+    "passwd",
+    "group",
+    "nsswitch.conf",
+    "host.conf",
+    "hosts",
+    "localtime",
+    "timezone",
+    "alternatives",
+    "os-release",
+    "mime.types",
+];
 /// Devices bound into `/dev`.
 const DEVICES: &[&str] = &["null", "zero", "full", "random", "urandom"];
 /// Where unprivileged uids start; each sandbox takes the next one.
@@ -373,6 +392,10 @@ fn root_plan(spec: &ProcessSpec, program: &Path, scratch: &Path) -> io::Result<(
     for dir in SYSTEM {
         view.system(Path::new(dir))?;
     }
+    view.dir(Path::new("/etc"))?;
+    for entry in etc_entries() {
+        view.system(&entry)?;
+    }
     view.dir(Path::new("/dev"))?;
     for device in DEVICES {
         let path = Path::new("/dev").join(device);
@@ -420,6 +443,24 @@ fn root_plan(spec: &ProcessSpec, program: &Path, scratch: &Path) -> io::Result<(
     Ok((c_string(root.as_os_str())?, view.steps))
 }
 
+/// The `/etc` entries a sandbox sees ([`ETC`] and `java*`), those that exist.
+fn etc_entries() -> Vec<PathBuf> {
+    let java = fs::read_dir("/etc")
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .filter(|entry| entry.file_name().as_bytes().starts_with(b"java"))
+                .map(|entry| entry.path())
+                .collect::<Vec<_>>()
+        })
+        .unwrap_or_default();
+    let mut entries: Vec<PathBuf> = ETC.iter().map(|name| Path::new("/etc").join(name)).chain(java).collect();
+    entries.retain(|entry| fs::symlink_metadata(entry).is_ok());
+    entries.sort();
+    entries.dedup();
+    entries
+}
+
 /// Collects the steps of a view, creating each mount point's parents once.
 struct ViewBuilder<'a> {
     root: &'a Path,
@@ -449,8 +490,8 @@ impl ViewBuilder<'_> {
                 self.steps.push(Step::Symlink { target: c_string(target.as_os_str())?, at: self.inside(path)? });
                 Ok(())
             }
-            Ok(meta) if meta.is_dir() => self.bind(path, false, false),
-            _ => Ok(()),
+            Ok(_) => self.bind(path, false, false),
+            Err(_) => Ok(()),
         }
     }
 
@@ -467,5 +508,57 @@ impl ViewBuilder<'_> {
         }
         self.steps.push(Step::Bind { source: c_string(path.as_os_str())?, at, writable, dev });
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::runner::tool::run_to_end;
+
+    /// What `script` prints in a sandbox as `identity`.
+    fn sandboxed(script: &str, identity: Identity) -> String {
+        let mut spec = ProcessSpec::new("/bin/sh").args(["-c", script]);
+        spec.identity = identity;
+        let output = run_to_end(&spec, Duration::from_secs(60)).unwrap();
+        assert!(output.success(), "{}", output.combined());
+        String::from_utf8(output.stdout).unwrap()
+    }
+
+    #[test]
+    fn a_sandbox_sees_the_system_and_its_scratch_directory_and_nothing_else() {
+        let seen =
+            sandboxed("ls /; echo; ls /tmp | wc -l; ls /etc/shadow /root /work 2>&1 | wc -l", Identity::Unprivileged);
+        let (root, rest) = seen.split_once("\n\n").unwrap();
+        let root: Vec<&str> = root.lines().filter(|entry| !entry.starts_with("lib")).collect();
+        assert_eq!(root, ["bin", "dev", "etc", "proc", "sbin", "tmp", "usr"]);
+        assert_eq!(rest, "1\n3\n", "/tmp holds the scratch directory alone; the rest is missing");
+    }
+
+    #[test]
+    fn a_build_stays_root_without_capabilities_and_cannot_read_shadow_passwords() {
+        let seen =
+            sandboxed("id -u; grep CapEff /proc/self/status; cat /etc/shadow 2>&1 | wc -l", Identity::CaplessRoot);
+        assert_eq!(seen, "0\nCapEff:\t0000000000000000\n1\n");
+    }
+
+    #[test]
+    fn a_run_is_an_unprivileged_uid_that_sees_only_its_own_processes() {
+        let script =
+            "id -u; ls /proc | grep -cx 1; cat /proc/1/cmdline >/dev/null 2>&1 && echo readable || echo hidden";
+        let seen = sandboxed(script, Identity::Unprivileged);
+        let lines: Vec<&str> = seen.lines().collect();
+        if layers().root {
+            assert!(lines[0].parse::<u32>().unwrap() >= FIRST_UID, "{seen}");
+        }
+        // the init, pid 1, keeps the grader's credentials: hidden
+        assert_eq!(lines[1..], ["0", "hidden"], "{seen}");
+    }
+
+    #[test]
+    fn every_sandbox_has_a_uid_of_its_own() {
+        assert_ne!(next_uid(), next_uid());
     }
 }
