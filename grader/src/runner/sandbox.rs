@@ -17,7 +17,8 @@
 //!   `RLIMIT_NPROC` counts this sandbox's processes and threads alone; a build stays root (it writes
 //!   root-owned caches) without any capability, its process count left to the `pids` control group.
 //! - **Limits**: the spec's rlimits (address space, CPU, no core files, `RLIMIT_NPROC`), a `pids` control
-//!   group for every sandbox and a `memory` one when the spec asks (see `cgroup.rs`).
+//!   group where `RLIMIT_NPROC` cannot count the sandbox alone (builds, or a grader that is not root) and
+//!   a `memory` one when the spec asks (see `cgroup.rs`).
 //!
 //! The grader probes the kernel once per run; a layer it refuses is named on stderr once and the sandbox
 //! goes on without it (without namespaces a program still runs in its own session, with its rlimits).
@@ -226,11 +227,14 @@ pub(super) fn start(spec: &ProcessSpec, scratch: &Path, piped_stdin: bool) -> io
         rustix::fs::chown(scratch, Some(rustix::fs::Uid::from_raw(uid)), Some(rustix::fs::Gid::from_raw(uid)))?;
     }
     let limits = &spec.limits;
-    let groups =
-        match (layers.pids.then_some(limits.processes).flatten(), layers.memory.then_some(limits.memory).flatten()) {
-            (None, None) => None,
-            (processes, memory) => Some(Groups::create(processes, memory)?),
-        };
+    // A uid of its own makes RLIMIT_NPROC the process limit; a control group only where it cannot be (joining
+    // a cgroup v1 group costs a few milliseconds, and a session may restart many times).
+    let by_group = !matches!(become_, Become::User(_));
+    let processes = limits.processes.filter(|_| layers.pids && by_group);
+    let groups = match (processes, layers.memory.then_some(limits.memory).flatten()) {
+        (None, None) => None,
+        (processes, memory) => Some(Groups::create(processes, memory)?),
+    };
     let stdin = piped_stdin.then(pipe).transpose()?.map(|(read, write)| (write, read));
     let (stdout, stdout_child) = pipe()?;
     let (stderr, stderr_child) = pipe()?;
@@ -394,7 +398,7 @@ fn root_plan(spec: &ProcessSpec, program: &Path, scratch: &Path) -> io::Result<(
     }
     view.dir(Path::new("/etc"))?;
     for entry in etc_entries() {
-        view.system(&entry)?;
+        view.system(entry)?;
     }
     view.dir(Path::new("/dev"))?;
     for device in DEVICES {
@@ -443,8 +447,13 @@ fn root_plan(spec: &ProcessSpec, program: &Path, scratch: &Path) -> io::Result<(
     Ok((c_string(root.as_os_str())?, view.steps))
 }
 
-/// The `/etc` entries a sandbox sees ([`ETC`] and `java*`), those that exist.
-fn etc_entries() -> Vec<PathBuf> {
+/// The `/etc` entries a sandbox sees ([`ETC`] and `java*`), those that exist, found once.
+fn etc_entries() -> &'static [PathBuf] {
+    static ENTRIES: OnceLock<Vec<PathBuf>> = OnceLock::new();
+    ENTRIES.get_or_init(find_etc_entries)
+}
+
+fn find_etc_entries() -> Vec<PathBuf> {
     let java = fs::read_dir("/etc")
         .map(|entries| {
             entries
