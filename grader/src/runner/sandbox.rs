@@ -159,10 +159,12 @@ impl Sandbox {
         self.program
     }
 
-    /// Kills every process of the sandbox.
+    /// Kills every process of the sandbox: its init, whose end takes its PID namespace down; without one,
+    /// the session and a group the program may have made its own.
     pub(super) fn kill(&self) {
         let _ = unix::kill_group(self.init);
-        if let Some(program) = self.program {
+        // With a PID namespace the program's pid may already belong to another process: leave it alone.
+        if let (Some(program), false) = (self.program, layers().namespaces) {
             let _ = unix::kill_group(program);
         }
     }
@@ -233,7 +235,12 @@ pub(super) fn start(spec: &ProcessSpec, scratch: &Path, piped_stdin: bool) -> io
     let processes = limits.processes.filter(|_| layers.pids && by_group);
     let groups = match (processes, layers.memory.then_some(limits.memory).flatten()) {
         (None, None) => None,
-        (processes, memory) => Some(Groups::create(processes, memory)?),
+        (processes, memory) => Groups::create(processes, memory)
+            .map_err(|e| {
+                static SAID: std::sync::Once = std::sync::Once::new();
+                SAID.call_once(|| missing("control groups", &format!("creating one failed: {e}")));
+            })
+            .ok(),
     };
     let stdin = piped_stdin.then(pipe).transpose()?.map(|(read, write)| (write, read));
     let (stdout, stdout_child) = pipe()?;
