@@ -17,6 +17,7 @@ use serde::{Serialize, Serializer};
 use crate::catalog::Category;
 use crate::grade::{grade_prepared, TestPlan};
 use crate::intake::Student;
+use crate::output::write_atomically;
 use crate::report::{self, Format};
 use crate::results::{Report, Status};
 
@@ -67,10 +68,15 @@ fn grade_one(student: &Student, plan: &TestPlan, work_dir: &Path, out: &Path) ->
     let (student, path) = (student.name.clone(), &student.path);
     match grade_prepared(plan, path, work_dir, &mut |_| {}) {
         Ok(report) => {
-            let written = std::fs::write(out.join(format!("{file}.txt")), report::render(&report, Format::Text, false))
-                .and_then(|()| {
-                    std::fs::write(out.join(format!("{file}.json")), report::render(&report, Format::Json, false))
-                });
+            // the student's processes are all gone: grade_prepared returns after the last sandbox is reaped
+            let written =
+                write_atomically(&out.join(format!("{file}.txt")), report::render(&report, Format::Text, false))
+                    .and_then(|()| {
+                        write_atomically(
+                            &out.join(format!("{file}.json")),
+                            report::render(&report, Format::Json, false),
+                        )
+                    });
             let mut row = row_of(&student, &report);
             if let Err(e) = written {
                 row.error = Some(format!("failed to write the report: {e}"));

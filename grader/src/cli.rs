@@ -12,6 +12,7 @@ use clap::{Parser, Subcommand};
 
 use crate::catalog;
 use crate::grade::{grade, GradeOptions, TestPlan};
+use crate::output::write_atomically;
 use crate::policy::Policy;
 use crate::progress::ProgressDisplay;
 use crate::report::{self, Format};
@@ -258,9 +259,9 @@ fn run_batch(args: BatchArgs) -> Result<ExitCode> {
     eprintln!("grader: grading {} submissions, {} at a time", class.students.len(), args.jobs);
     let rows = crate::batch::grade_all(&class.students, &plan, &work_dir(), args.jobs, &args.output_dir);
     let _ = std::fs::remove_dir_all(&scratch);
-    std::fs::write(args.output_dir.join("gradebook.csv"), crate::batch::csv(&rows))?;
+    write_atomically(&args.output_dir.join("gradebook.csv"), crate::batch::csv(&rows))?;
     let gradebook = serde_json::json!({ "students": rows, "skipped": class.skipped });
-    std::fs::write(args.output_dir.join("gradebook.json"), serde_json::to_string_pretty(&gradebook)? + "\n")?;
+    write_atomically(&args.output_dir.join("gradebook.json"), serde_json::to_string_pretty(&gradebook)? + "\n")?;
     for row in &rows {
         let score = row.score.map(|s| format!("{s:6.2}")).unwrap_or_else(|| "     -".into());
         eprintln!("{score}  {}{}", row.student, row.error.as_deref().map(|e| format!("  ({e})")).unwrap_or_default());
@@ -282,7 +283,7 @@ fn write_reports(report: &Report, args: &GradeArgs) -> Result<()> {
         match args.output.get(i) {
             Some(path) => {
                 let text = render(report, *format, false, args);
-                std::fs::write(path, text)
+                write_atomically(path, text)
                     .with_context(|| format!("failed to write the report to `{}`", path.display()))?;
             }
             None => {

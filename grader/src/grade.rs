@@ -165,7 +165,8 @@ fn run_plan(
     progress(Progress::Building);
     let build_started = Instant::now();
     let heap_mb = plan.policy.limits.java_heap_mb_on(build::java::machine_memory_mb());
-    let built = build::prepare(student.path, student.kind, student.work_dir, heap_mb)?;
+    let build_limits = build::BuildLimits::from_policy(&plan.policy.limits);
+    let built = build::prepare(student.path, student.kind, student.work_dir, heap_mb, &build_limits)?;
     let build_ms = elapsed_ms(build_started);
     progress(Progress::Planned { total: plan.tests.len() });
     let cpu_before = CpuUsed::now();
@@ -245,7 +246,9 @@ fn process_spec(launch: &build::Launch, policy: &Policy) -> ProcessSpec {
     // Every session is created and dropped on one thread, so the kernel's parent-death signal (tied to the
     // spawning thread) is safe here: no submission survives a grader that is killed.
     limits.die_with_grader = true;
+    limits.processes = Some(policy.limits.processes);
     let mut spec = ProcessSpec::new(&launch.program).args(&launch.args).limits(limits);
+    spec.view.read_only = launch.read_only.clone();
     for (key, value) in &launch.env {
         spec = spec.env(key, value);
     }

@@ -10,6 +10,7 @@ pub mod cli;
 pub mod grade;
 pub mod intake;
 pub mod judge;
+pub mod output;
 pub mod plan;
 pub mod policy;
 pub mod progress;

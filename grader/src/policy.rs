@@ -54,6 +54,15 @@ pub struct Limits {
     pub java_heap_mb: u64,
     /// Extra address space native programs get for their runtime's reservations (thread stacks, arenas).
     pub address_space_slack_mb: u64,
+    /// Processes and threads a submission's sandbox may hold at once.
+    pub processes: u64,
+    /// Wall-clock seconds one build step (cargo, javac, jar) may take; past it the step and everything it
+    /// started are killed and the submission does not compile.
+    pub build_seconds: f64,
+    /// Memory of one build step, in MB (its sandbox's memory control group).
+    pub build_memory_mb: u64,
+    /// Processes and threads one build step may hold at once.
+    pub build_processes: u64,
 }
 
 impl Default for Limits {
@@ -65,6 +74,10 @@ impl Default for Limits {
             memory_mb: 200,
             java_heap_mb: 0,
             address_space_slack_mb: 1024,
+            processes: 128,
+            build_seconds: 600.0,
+            build_memory_mb: 4096,
+            build_processes: 512,
         }
     }
 }
@@ -199,6 +212,7 @@ impl Policy {
             ("limits.solve_cpu_seconds", self.limits.solve_cpu_seconds),
             ("limits.request_cpu_seconds", self.limits.request_cpu_seconds),
             ("limits.startup_cpu_seconds", self.limits.startup_cpu_seconds),
+            ("limits.build_seconds", self.limits.build_seconds),
             ("thresholds.count_ratio", self.thresholds.count_ratio),
             ("thresholds.memory_ratio", self.thresholds.memory_ratio),
             ("tests.trials_scale", self.tests.trials_scale),
@@ -210,6 +224,15 @@ impl Policy {
         }
         if self.limits.memory_mb < 16 {
             return Err(format!("limits.memory_mb must be at least 16, got {}", self.limits.memory_mb));
+        }
+        for (name, value, least) in [
+            ("limits.processes", self.limits.processes, 8),
+            ("limits.build_processes", self.limits.build_processes, 8),
+            ("limits.build_memory_mb", self.limits.build_memory_mb, 64),
+        ] {
+            if value < least {
+                return Err(format!("{name} must be at least {least}, got {value}"));
+            }
         }
         if self.limits.java_heap_mb != 0 && self.limits.java_heap_mb < 64 {
             return Err(format!(

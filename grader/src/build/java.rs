@@ -20,7 +20,10 @@ use std::fmt::Write as _;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+
+use super::{step, BuildLimits};
+use crate::runner::process::ProcessSpec;
+use crate::runner::tool::ToolOutput;
 
 use fixtures::rng::StableHash;
 
@@ -105,6 +108,9 @@ pub enum JavaBuild {
         args: Vec<OsString>,
         /// Extra environment (`JAVA_HOME` when the grader has it).
         env: Vec<(OsString, OsString)>,
+        /// What the JVM reads besides the system directories: the JDK, the adapter's and the submission's
+        /// classes (the sandbox shows these read-only).
+        read_only: Vec<PathBuf>,
     },
     /// The student's files did not compile; `log` is javac's output (or why the files were not compiled).
     CompileFailed {
@@ -146,8 +152,13 @@ fn io_error(what: impl Into<String>) -> impl FnOnce(io::Error) -> JavaBuildError
 }
 
 /// Compiles a Java submission folder (Board.java + Solver.java, default package) and the adapter.
-pub fn build_java(submission: &Path, work: &Path, heap_mb: u64) -> Result<JavaBuild, JavaBuildError> {
-    let jdk = Jdk::find()?;
+pub fn build_java(
+    submission: &Path,
+    work: &Path,
+    heap_mb: u64,
+    limits: &BuildLimits,
+) -> Result<JavaBuild, JavaBuildError> {
+    let jdk = Jdk { limits: *limits, ..Jdk::find()? };
     fs::create_dir_all(work).map_err(io_error(format!("cannot create the work directory {}", work.display())))?;
     let work = fs::canonicalize(work).map_err(io_error(format!("cannot resolve {}", work.display())))?;
     let adapter = build_adapter(&jdk, &work)?;
@@ -226,7 +237,9 @@ pub fn build_java(submission: &Path, work: &Path, heap_mb: u64) -> Result<JavaBu
         args.extend(["--ref-error".into(), ref_failure.into_os_string()]);
     }
     let env = std::env::var_os("JAVA_HOME").map(|home| vec![("JAVA_HOME".into(), home)]).unwrap_or_default();
-    Ok(JavaBuild::Ready { program: jdk.java, args, env })
+    let adapter_dir = adapter.classes.parent().map(Path::to_path_buf).unwrap_or_default();
+    let read_only = vec![jdk.home(), adapter_dir, dir];
+    Ok(JavaBuild::Ready { program: jdk.java, args, env, read_only })
 }
 
 /// The memory the grader's machine gives its processes, in MB: the physical memory, or the control group's
@@ -252,9 +265,17 @@ struct Jdk {
     java: PathBuf,
     javac: PathBuf,
     jar: Option<PathBuf>,
+    /// The limits of each javac and jar run.
+    limits: BuildLimits,
 }
 
 impl Jdk {
+    /// The JDK's directory (`HOME/bin/java`), which the sandbox must show.
+    fn home(&self) -> PathBuf {
+        let java = fs::canonicalize(&self.java).unwrap_or_else(|_| self.java.clone());
+        java.parent().and_then(Path::parent).map(Path::to_path_buf).unwrap_or(java)
+    }
+
     fn find() -> Result<Jdk, JavaBuildError> {
         let java = find_tool("java").ok_or(JavaBuildError::ToolNotFound("java"))?;
         let javac = find_tool("javac").ok_or(JavaBuildError::ToolNotFound("javac"))?;
@@ -264,7 +285,7 @@ impl Jdk {
             .and_then(|real| real.parent().map(|bin| bin.join("jar")))
             .filter(|p| super::is_executable(p))
             .or_else(|| find_tool("jar"));
-        Ok(Jdk { java, javac, jar })
+        Ok(Jdk { java, javac, jar, limits: BuildLimits::default() })
     }
 }
 
@@ -334,32 +355,28 @@ fn compile_adapter(jdk: &Jdk, out: &Path) -> Result<(), JavaBuildError> {
         files.push(file);
     }
     let classes = out.join("classes");
-    let output = javac(jdk, &src, &classes, &classes, &files)?;
-    if !output.status.success() {
-        return Err(JavaBuildError::Adapter(combined(&output)));
+    let output = javac(jdk, out, &src, &classes, &classes, &files)?;
+    if !output.success() {
+        return Err(JavaBuildError::Adapter(output.combined()));
     }
     let board = src.join("reference").join("Board.java");
     write_file(&board, REFERENCE_BOARD.as_bytes())?;
-    let output = javac(jdk, &src, &out.join("refboard"), &classes, &[board])?;
-    if !output.status.success() {
-        return Err(JavaBuildError::Adapter(combined(&output)));
+    let output = javac(jdk, out, &src, &out.join("refboard"), &classes, &[board])?;
+    if !output.success() {
+        return Err(JavaBuildError::Adapter(output.combined()));
     }
     if let Some(jar) = &jdk.jar {
         let manifest = out.join("MANIFEST.MF");
         write_file(&manifest, AGENT_MANIFEST.as_bytes())?;
-        let output = Command::new(jar)
-            .arg("--create")
-            .arg("--file")
-            .arg(out.join("agent.jar"))
-            .arg("--manifest")
-            .arg(&manifest)
-            .arg("-C")
-            .arg(&classes)
-            .arg("npuzzle/MemoryAgent.class")
-            .output()
-            .map_err(|source| JavaBuildError::Tool { tool: jar.clone(), source })?;
-        if !output.status.success() {
-            return Err(JavaBuildError::Adapter(combined(&output)));
+        let spec = jdk
+            .step(jar, out)
+            .args(["--create", "--file"])
+            .args([out.join("agent.jar")])
+            .args(["--manifest".as_ref(), manifest.as_os_str(), "-C".as_ref(), classes.as_os_str()])
+            .args(["npuzzle/MemoryAgent.class"]);
+        let output = jdk.run(&spec, jar)?;
+        if !output.success() {
+            return Err(JavaBuildError::Adapter(output.combined()));
         }
     }
     let _ = fs::remove_dir_all(&src);
@@ -389,15 +406,22 @@ fn compile_student(
         .map_err(|e| JavaBuildError::Adapter(format!("bad class path: {e}")))?;
     let names: Vec<PathBuf> = STUDENT_FILES.iter().map(PathBuf::from).collect();
 
-    let own = spawn_javac(jdk, &own_src, &own_out, adapter.classes.as_os_str(), encoding, &names)?;
-    let reference = spawn_javac(jdk, &ref_src, &ref_out, &ref_classpath, encoding, &names[1..])?;
-    let own = own.wait_with_output().map_err(|source| JavaBuildError::Tool { tool: jdk.javac.clone(), source })?;
-    let reference =
-        reference.wait_with_output().map_err(|source| JavaBuildError::Tool { tool: jdk.javac.clone(), source })?;
+    let own = javac_spec(jdk, out, &own_src, &own_out, adapter.classes.as_os_str(), encoding, &names)?
+        .read_only(&adapter.classes);
+    let reference = javac_spec(jdk, out, &ref_src, &ref_out, &ref_classpath, encoding, &names[1..])?
+        .read_only(&adapter.classes)
+        .read_only(&adapter.refboard);
+    let (own, reference) = std::thread::scope(|scope| {
+        let reference = scope.spawn(|| jdk.run(&reference, &jdk.javac));
+        (jdk.run(&own, &jdk.javac), reference.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+    });
+    let (own, reference) = (own?, reference?);
 
-    if !own.status.success() {
-        let mut log = combined(&own);
-        if log.trim().is_empty() {
+    if !own.success() {
+        let mut log = own.combined();
+        if own.timed_out {
+            log = super::timed_out_log(&jdk.limits, &own);
+        } else if log.trim().is_empty() {
             log = format!("javac failed ({}) without a message", own.status);
         }
         if let Some(hint) = algs4_hint(sources) {
@@ -406,10 +430,10 @@ fn compile_student(
         write_file(&out.join("own-error.txt"), log.as_bytes())?;
         return Ok(());
     }
-    if !reference.status.success() {
+    if !reference.success() {
         // no student class may stay behind: the ref world must hold our Board and nothing half-built
         let _ = fs::remove_dir_all(&ref_out);
-        write_file(&out.join("ref-error.txt"), combined(&reference).as_bytes())?;
+        write_file(&out.join("ref-error.txt"), reference.combined().as_bytes())?;
     }
     fs::create_dir_all(&ref_out).map_err(io_error("cannot create the ref class directory"))?;
     for entry in fs::read_dir(&adapter.refboard).map_err(io_error("cannot list the reference Board classes"))? {
@@ -455,52 +479,53 @@ fn algs4_hint(sources: &[(&str, Vec<u8>)]) -> Option<String> {
     (!lines.is_empty()).then(|| lines.join("\n"))
 }
 
-/// Options shared by every javac run: quiet, fast to start, Java 17 class files.
-fn javac_command(jdk: &Jdk, cwd: &Path, out: &Path, classpath: &std::ffi::OsStr, encoding: &str) -> Command {
-    let mut command = Command::new(&jdk.javac);
-    command
-        .current_dir(cwd)
-        .args(["-J-XX:+UseSerialGC", "-J-XX:TieredStopAtLevel=1", "-J-Xshare:auto"])
-        .args(["--release", "17", "-encoding", encoding, "-nowarn", "-Xmaxerrs", "50", "-implicit:none"])
-        .arg("-cp")
-        .arg(classpath)
-        // an empty source path: nothing but the files named is compiled (in the ref world, not their Board)
-        .arg("-sourcepath")
-        .arg("")
-        .arg("-d")
-        .arg(out);
-    command
+impl Jdk {
+    /// A build step running `tool` that writes into `staging` and reads the JDK.
+    fn step(&self, tool: &Path, staging: &Path) -> ProcessSpec {
+        step(tool, &self.limits).read_only(self.home()).writable(staging)
+    }
+
+    fn run(&self, spec: &ProcessSpec, tool: &Path) -> Result<ToolOutput, JavaBuildError> {
+        super::run_step(spec, &self.limits, &tool.display().to_string())
+            .map_err(|e| JavaBuildError::Tool { tool: tool.to_owned(), source: std::io::Error::other(e.to_string()) })
+    }
 }
 
-fn javac(jdk: &Jdk, cwd: &Path, out: &Path, classpath: &Path, files: &[PathBuf]) -> Result<Output, JavaBuildError> {
-    spawn_javac(jdk, cwd, out, classpath.as_os_str(), "UTF-8", files)?
-        .wait_with_output()
-        .map_err(|source| JavaBuildError::Tool { tool: jdk.javac.clone(), source })
-}
-
-fn spawn_javac(
+/// A javac run in `cwd`, writing classes to `out` (both inside `staging`, the only place it may write):
+/// quiet, fast to start, Java 17 class files.
+fn javac_spec(
     jdk: &Jdk,
+    staging: &Path,
     cwd: &Path,
     out: &Path,
     classpath: &std::ffi::OsStr,
     encoding: &str,
     files: &[PathBuf],
-) -> Result<std::process::Child, JavaBuildError> {
+) -> Result<ProcessSpec, JavaBuildError> {
     fs::create_dir_all(out).map_err(io_error(format!("cannot create {}", out.display())))?;
-    javac_command(jdk, cwd, out, classpath, encoding)
-        .args(files)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .map_err(|source| JavaBuildError::Tool { tool: jdk.javac.clone(), source })
+    let mut spec = jdk
+        .step(&jdk.javac, staging)
+        .args(["-J-XX:+UseSerialGC", "-J-XX:TieredStopAtLevel=1", "-J-Xshare:auto"])
+        .args(["--release", "17", "-encoding", encoding, "-nowarn", "-Xmaxerrs", "50", "-implicit:none"])
+        .args(["-cp".as_ref(), classpath])
+        // an empty source path: nothing but the files named is compiled (in the ref world, not their Board)
+        .args(["-sourcepath", "", "-d"])
+        .args([out])
+        .args(files);
+    spec.cwd = Some(cwd.to_owned());
+    Ok(spec)
 }
 
-/// A tool's stdout and stderr, as one text.
-fn combined(output: &Output) -> String {
-    let mut log = String::from_utf8_lossy(&output.stdout).into_owned();
-    log.push_str(&String::from_utf8_lossy(&output.stderr));
-    log
+fn javac(
+    jdk: &Jdk,
+    staging: &Path,
+    cwd: &Path,
+    out: &Path,
+    classpath: &Path,
+    files: &[PathBuf],
+) -> Result<ToolOutput, JavaBuildError> {
+    let spec = javac_spec(jdk, staging, cwd, out, classpath.as_os_str(), "UTF-8", files)?;
+    jdk.run(&spec, &jdk.javac)
 }
 
 /// A fresh directory next to `dir` to build into before publishing it under `dir`'s name.
@@ -599,7 +624,7 @@ fn package_declaration(text: &str) -> Option<(usize, String)> {
 mod tests {
     use super::*;
     use std::io::{BufRead, BufReader, Write};
-    use std::process::{Child, ChildStdin, ChildStdout, Stdio};
+    use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
     fn java_available() -> bool {
         let found = find_tool("javac").is_some() && find_tool("java").is_some();
@@ -628,7 +653,9 @@ mod tests {
 
     impl Conversation {
         fn start(build: JavaBuild) -> Conversation {
-            let JavaBuild::Ready { program, args, env } = build else { panic!("expected a ready build: {build:?}") };
+            let JavaBuild::Ready { program, args, env, .. } = build else {
+                panic!("expected a ready build: {build:?}")
+            };
             let mut child = Command::new(program)
                 .args(args)
                 .envs(env)
@@ -683,7 +710,7 @@ mod tests {
         if !java_available() {
             return;
         }
-        let build = build_java(&gallery("valid"), &work(), 256).unwrap();
+        let build = build_java(&gallery("valid"), &work(), 256, &BuildLimits::default()).unwrap();
         let mut c = Conversation::start(build);
         let hello = c.ask("hello 1");
         let (fixed, thread) = hello.split_once(" cpu_thread=").expect("the request thread is named");
@@ -752,7 +779,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         fs::copy(gallery("valid").join("Board.java"), dir.path().join("Board.java")).unwrap();
         fs::write(dir.path().join("Solver.java"), solver).unwrap();
-        let mut c = Conversation::start(build_java(dir.path(), &work(), 256).unwrap());
+        let mut c = Conversation::start(build_java(dir.path(), &work(), 256, &BuildLimits::default()).unwrap());
         c.ask("hello 1");
         assert_eq!(c.ask("board ref 3 0 1 3 4 2 5 7 8 6"), "ok b1");
         assert_eq!(c.ask("counters_reset"), "ok ");
@@ -784,7 +811,7 @@ mod tests {
                 "if (initial.dimension() == 2) { long[][] hog = new long[1 << 20][];                  for (int i = 0; i < hog.length; i++) hog[i] = new long[1 << 10]; }\n        MinPQ<SearchNode> pq = new",
             )
         });
-        let mut c = Conversation::start(build_java(dir.path(), &work(), 96).unwrap());
+        let mut c = Conversation::start(build_java(dir.path(), &work(), 96, &BuildLimits::default()).unwrap());
         c.ask("hello 1");
         assert_eq!(c.ask("board ref 2 1 2 3 0"), "ok b1");
         assert_eq!(c.ask("solver b1"), "err exception java.lang.OutOfMemoryError Java heap space (heap 96 MB)");
@@ -813,10 +840,13 @@ mod tests {
                 "if (initial.dimension() == 3) { Thread helper = new Thread(() -> { long end = System.nanoTime()                  + 2_000_000_000L; while (System.nanoTime() < end) { } }); helper.start();                  try { helper.join(); } catch (InterruptedException e) { } }\n                         if (initial.dimension() == 2) { while (System.nanoTime() != 0) { } }\n        MinPQ<SearchNode> pq = new",
             )
         });
-        let JavaBuild::Ready { program, args, env } = build_java(dir.path(), &work(), 256).unwrap() else {
+        let JavaBuild::Ready { program, args, env, read_only } =
+            build_java(dir.path(), &work(), 256, &BuildLimits::default()).unwrap()
+        else {
             panic!("the submission compiles")
         };
         let mut spec = ProcessSpec::new(program).args(args);
+        spec.view.read_only = read_only;
         for (key, value) in env {
             spec = spec.env(key, value);
         }
@@ -870,7 +900,7 @@ mod tests {
         if !java_available() {
             return;
         }
-        let build = build_java(&gallery("compile-error"), &work(), 256).unwrap();
+        let build = build_java(&gallery("compile-error"), &work(), 256, &BuildLimits::default()).unwrap();
         let JavaBuild::CompileFailed { log } = build else { panic!("{build:?}") };
         assert!(log.contains("Solver.java:") && log.contains("error"), "{log}");
         assert!(!log.contains(&*work().to_string_lossy()), "{log}");
@@ -893,7 +923,7 @@ mod tests {
         if !java_available() {
             return;
         }
-        let build = build_java(dir.path(), &work(), 256).unwrap();
+        let build = build_java(dir.path(), &work(), 256, &BuildLimits::default()).unwrap();
         let JavaBuild::CompileFailed { log } = build else { panic!("{build:?}") };
         assert!(log.starts_with("Board.java:3: error: `package puzzle . eight;`"), "{log}");
         assert!(log.contains("default package"), "{log}");
@@ -923,7 +953,7 @@ mod tests {
         );
         fs::write(dir.path().join("Board.java"), board).unwrap();
         fs::write(dir.path().join("Solver.java"), solver).unwrap();
-        let build = build_java(dir.path(), &work(), 256).unwrap();
+        let build = build_java(dir.path(), &work(), 256, &BuildLimits::default()).unwrap();
         let mut c = Conversation::start(build);
         c.ask("hello 1");
         assert_eq!(c.ask("api"), "ok 1 Board.tileAt(int,int)");

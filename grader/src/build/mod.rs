@@ -3,12 +3,80 @@
 //!
 //! A build failure is the student's "compilation" result, not a grader error: it is returned as
 //! [`Prepared::CompileFailed`] with the compiler's output, and grading goes on to write a report.
+//!
+//! Every build step (cargo with its build scripts and proc macros, javac, jar) is a [`step`] run by
+//! [`run_step`]: sandboxed like a submission's program (see `runner::sandbox`), as root without
+//! capabilities, seeing only the toolchain and the paths the step names, with [`BuildLimits`].
 
 pub mod cargo;
 pub mod java;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::policy;
+use crate::runner::process::{Limits, ProcessSpec};
+use crate::runner::sandbox::Identity;
+use crate::runner::tool::{self, ToolOutput};
+
+/// The limits of every build step.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BuildLimits {
+    /// Wall-clock time of one step.
+    pub wall: Duration,
+    /// Memory of one step's sandbox, in MB.
+    pub memory_mb: u64,
+    /// Processes and threads of one step's sandbox.
+    pub processes: u64,
+}
+
+impl BuildLimits {
+    /// The policy's build limits.
+    pub fn from_policy(limits: &policy::Limits) -> BuildLimits {
+        BuildLimits {
+            wall: Duration::from_secs_f64(limits.build_seconds),
+            memory_mb: limits.build_memory_mb,
+            processes: limits.build_processes,
+        }
+    }
+}
+
+impl Default for BuildLimits {
+    fn default() -> Self {
+        BuildLimits::from_policy(&policy::Limits::default())
+    }
+}
+
+/// A build step running `program`: sandboxed as root without capabilities, with `limits`' memory and
+/// process caps, no CPU limit of its own. Add its arguments, environment, working directory and the paths
+/// it reads ([`ProcessSpec::read_only`]) and writes ([`ProcessSpec::writable`]), then [`run_step`] it.
+pub fn step(program: impl Into<PathBuf>, limits: &BuildLimits) -> ProcessSpec {
+    let limits = Limits {
+        cpu: None,
+        processes: Some(limits.processes),
+        memory: Some(limits.memory_mb << 20),
+        ..Limits::default()
+    };
+    let mut spec = ProcessSpec::new(program).limits(limits);
+    spec.identity = Identity::CaplessRoot;
+    spec
+}
+
+/// Runs a build step to its end (or its time limit). `tool` names it in errors.
+pub fn run_step(spec: &ProcessSpec, limits: &BuildLimits, tool: &str) -> Result<ToolOutput, BuildError> {
+    tool::run_to_end(spec, limits.wall).map_err(|source| BuildError::Tool { tool: tool.into(), source })
+}
+
+/// What a student reads when a build step ran out of time, before its output.
+pub fn timed_out_log(limits: &BuildLimits, output: &ToolOutput) -> String {
+    format!(
+        "the build did not finish within {} s and was stopped with everything it started (does a build \
+         script wait for something, or leave a process behind?)\n{}",
+        limits.wall.as_secs_f64(),
+        output.combined()
+    )
+}
 
 /// The kind of submission found at a path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,6 +111,8 @@ pub struct Launch {
     pub env: Vec<(OsString, OsString)>,
     /// Whether an address-space limit may be applied (not for the JVM, which reserves its heap up front).
     pub address_space_limit: bool,
+    /// What the program reads besides itself and the system directories (shown read-only by its sandbox).
+    pub read_only: Vec<PathBuf>,
 }
 
 /// The result of preparing a submission.
@@ -100,19 +170,26 @@ pub(crate) fn is_executable(path: &Path) -> bool {
 }
 
 /// Prepares a submission of a known kind. `work` is a directory the build may use for its outputs and
-/// caches; `heap_mb` is the memory limit a JVM is started with.
-pub fn prepare(path: &Path, kind: SubmissionKind, work: &Path, heap_mb: u64) -> Result<Prepared, BuildError> {
+/// caches; `heap_mb` is the memory limit a JVM is started with; `limits` bound every build step.
+pub fn prepare(
+    path: &Path,
+    kind: SubmissionKind,
+    work: &Path,
+    heap_mb: u64,
+    limits: &BuildLimits,
+) -> Result<Prepared, BuildError> {
     match kind {
         SubmissionKind::Executable => Ok(Prepared::Ready(Launch {
             program: std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()),
             args: vec![],
             env: vec![],
             address_space_limit: true,
+            read_only: vec![],
         })),
-        SubmissionKind::Cargo => cargo::build_cargo(path),
-        SubmissionKind::Java => match java::build_java(path, work, heap_mb) {
-            Ok(java::JavaBuild::Ready { program, args, env }) => {
-                Ok(Prepared::Ready(Launch { program, args, env, address_space_limit: false }))
+        SubmissionKind::Cargo => cargo::build_cargo(path, limits),
+        SubmissionKind::Java => match java::build_java(path, work, heap_mb, limits) {
+            Ok(java::JavaBuild::Ready { program, args, env, read_only }) => {
+                Ok(Prepared::Ready(Launch { program, args, env, address_space_limit: false, read_only }))
             }
             Ok(java::JavaBuild::CompileFailed { log }) => Ok(Prepared::CompileFailed { log }),
             Err(e) => Err(BuildError::Java(e.to_string())),

@@ -5,5 +5,7 @@ pub mod ask;
 pub mod checks;
 mod pipes;
 pub mod process;
+pub mod sandbox;
 pub mod session;
+pub mod tool;
 mod unix;

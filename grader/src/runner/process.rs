@@ -14,13 +14,14 @@
 //! inflate. A program blocked on nothing (waiting for input that never comes)
 //! uses no CPU, so a generous wall-clock cap ([`Deadline::wall`]) ends it too.
 //!
-//! # Why process groups
+//! # Why a sandbox
 //! A submission may start helpers (a shell script, a `java` launcher, a stray
-//! background job). The child is started as the leader of its own process
-//! group, so one `SIGKILL` to the group ends all of them, and the grader's own
-//! group (and terminal signals aimed at it) stay apart. Every path that ends a
-//! program, including `Drop`, kills the group and reaps the leader, so no
-//! orphan survives the grader.
+//! background job, a `setsid` child waiting for the grader to exit). Every
+//! program starts in a [`sandbox`](super::sandbox) of its own: its own PID
+//! namespace, whose init the grader kills and reaps, so one `SIGKILL` ends all
+//! of them; its own filesystem view, uid, network and limits. Every path that
+//! ends a program, including `Drop`, kills the sandbox and reaps its init, so
+//! no orphan survives the grader.
 //!
 //! A program that handles requests on one thread can name it
 //! ([`SubmissionProcess::count_cpu_of_thread`]; the Java adapter does, in its
@@ -34,25 +35,31 @@
 //!   script should `exec` the real program. The wall cap still ends it.
 //! - A multi-threaded program that names no thread is charged the CPU of all
 //!   its threads, which can exceed the elapsed time.
-//! - A descendant that leaves the group (`setsid`) escapes the group kill.
+//! - Without namespaces (a kernel that refuses them, which the grader reports),
+//!   a descendant that leaves the group (`setsid`) escapes the group kill.
 
 use std::cell::Cell;
 use std::ffi::{OsStr, OsString};
 use std::fmt;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::process::Child;
+use std::process::{ChildStderr, ChildStdin, ChildStdout};
 use std::sync::Arc;
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use super::pipes::{Conduit, StderrCapture, StdoutEvent};
+use super::sandbox::{self, Identity, Sandbox, View};
 use super::unix;
 
 /// How often a waiting call looks at the program's CPU time and exit.
 const POLL: Duration = Duration::from_millis(20);
 /// How long to wait for the pipes to settle around an exit.
 const EXIT_GRACE: Duration = Duration::from_millis(500);
+
+/// How many processes and threads a submission may hold at once unless its spec says otherwise: enough for
+/// a JVM, too few for a fork bomb.
+pub const DEFAULT_PROCESSES: u64 = 128;
 
 /// Resource and capture limits of one program run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,6 +77,11 @@ pub struct Limits {
     /// Kill the program if the grader thread that spawned it ends (even if
     /// the grader is killed). Spawn from a thread that outlives the run.
     pub die_with_grader: bool,
+    /// Most processes and threads the sandbox may hold at once (`RLIMIT_NPROC` of its own uid, and its
+    /// `pids` control group).
+    pub processes: Option<u64>,
+    /// Memory cap of the whole sandbox in bytes (its `memory` control group): for builds.
+    pub memory: Option<u64>,
 }
 
 impl Default for Limits {
@@ -80,16 +92,22 @@ impl Default for Limits {
             max_line_bytes: 4 << 20,
             stderr_bytes: 64 << 10,
             die_with_grader: true,
+            processes: Some(DEFAULT_PROCESSES),
+            memory: None,
         }
     }
 }
 
-/// What to run: a program, its arguments, extra environment and limits.
+/// What to run: a program, its arguments, extra environment, limits, and what
+/// its sandbox shows it.
 ///
 /// The program runs in a fresh empty directory, so `program` and any path in
 /// `args` should be absolute (a relative `program` containing `/` is resolved
-/// against the grader's directory). The environment holds only `PATH`,
-/// `HOME` (the temporary directory), `LANG=C.UTF-8` and [`ProcessSpec::env`].
+/// against the grader's directory, a bare name on `PATH`). The environment
+/// holds only `PATH`, `HOME` and `TMPDIR` (the fresh directory),
+/// `LANG=C.UTF-8` and [`ProcessSpec::env`]. The program file itself is
+/// visible; any other file it needs outside the system directories must be
+/// in [`ProcessSpec::view`].
 #[derive(Debug, Clone)]
 pub struct ProcessSpec {
     /// The program to run.
@@ -100,12 +118,39 @@ pub struct ProcessSpec {
     pub env: Vec<(OsString, OsString)>,
     /// Resource and capture limits.
     pub limits: Limits,
+    /// What the sandbox shows beyond the system directories and the scratch directory.
+    pub view: View,
+    /// Who the program runs as.
+    pub identity: Identity,
+    /// The working directory, if not the fresh scratch directory (it must be in [`ProcessSpec::view`]).
+    pub cwd: Option<PathBuf>,
 }
 
 impl ProcessSpec {
-    /// A spec for `program` without arguments, with default [`Limits`].
+    /// A spec for `program` without arguments, with default [`Limits`], an unprivileged identity and
+    /// nothing but the program in view.
     pub fn new(program: impl Into<PathBuf>) -> Self {
-        ProcessSpec { program: program.into(), args: Vec::new(), env: Vec::new(), limits: Limits::default() }
+        ProcessSpec {
+            program: program.into(),
+            args: Vec::new(),
+            env: Vec::new(),
+            limits: Limits::default(),
+            view: View::default(),
+            identity: Identity::default(),
+            cwd: None,
+        }
+    }
+
+    /// Shows `path` read-only.
+    pub fn read_only(mut self, path: impl Into<PathBuf>) -> Self {
+        self.view.read_only.push(path.into());
+        self
+    }
+
+    /// Shows `path` writable.
+    pub fn writable(mut self, path: impl Into<PathBuf>) -> Self {
+        self.view.writable.push(path.into());
+        self
     }
 
     /// Adds arguments.
@@ -309,7 +354,7 @@ pub struct CapturedOutput {
 /// ```
 #[derive(Debug)]
 pub struct SubmissionProcess {
-    child: Child,
+    sandbox: Sandbox,
     workdir: tempfile::TempDir,
     conduit: Conduit,
     stderr: Arc<StderrCapture>,
@@ -331,14 +376,14 @@ impl SubmissionProcess {
     /// Fails if the directory cannot be made or the program cannot be started.
     pub fn spawn(spec: &ProcessSpec) -> io::Result<Self> {
         let workdir = tempfile::Builder::new().prefix("submission-").tempdir()?;
-        let mut child = unix::confined_command(spec, workdir.path())?.spawn().map_err(|e| {
+        let started = sandbox::start(spec, workdir.path(), true).map_err(|e| {
             let program = spec.program.display();
             io::Error::new(e.kind(), format!("failed to start `{program}`: {e}"))
         })?;
-        let (Some(stdin), Some(stdout), Some(stderr)) = (child.stdin.take(), child.stdout.take(), child.stderr.take())
-        else {
-            unreachable!("all three pipes were requested");
-        };
+        let Some(stdin) = started.stdin else { unreachable!("stdin was piped") };
+        let (stdin, stdout, stderr) =
+            (ChildStdin::from(stdin), ChildStdout::from(started.stdout), ChildStderr::from(started.stderr));
+        let mut sandbox = started.sandbox;
         let limits = &spec.limits;
         let stderr_capture = Arc::new(StderrCapture::new(limits.stderr_bytes));
         let shared = Arc::clone(&stderr_capture);
@@ -348,7 +393,7 @@ impl SubmissionProcess {
         });
         match started {
             Ok((conduit, drain)) => Ok(SubmissionProcess {
-                child,
+                sandbox,
                 workdir,
                 conduit,
                 stderr: stderr_capture,
@@ -359,16 +404,16 @@ impl SubmissionProcess {
                 status: None,
             }),
             Err(error) => {
-                end_group(child.id(), None);
-                let _reaped = child.wait();
+                sandbox.kill();
+                sandbox.reap();
                 Err(error)
             }
         }
     }
 
-    /// The program's pid, which is also its process group id.
+    /// The pid of the program's sandbox (its init), which is also its process group id.
     pub fn pid(&self) -> u32 {
-        self.child.id()
+        self.sandbox.pid()
     }
 
     /// The program's working directory, removed when `self` is dropped.
@@ -461,7 +506,8 @@ impl SubmissionProcess {
     /// which the program announced as the one that handles requests). Ignored unless `tid` is one of the
     /// program's threads.
     pub fn count_cpu_of_thread(&mut self, tid: u32) {
-        if self.status.is_some() || unix::thread_cpu_time(self.pid(), tid).is_none() {
+        let Some(tid) = self.sandbox.thread(tid) else { return };
+        if self.status.is_some() || self.thread_cpu_time(tid).is_none() {
             return;
         }
         self.cpu_thread = Some(tid);
@@ -476,14 +522,18 @@ impl SubmissionProcess {
         if self.status.is_none() {
             let now = match self.cpu_thread {
                 // a thread that is gone (the program is ending) stops its clock
-                Some(tid) => unix::thread_cpu_time(self.pid(), tid),
-                None => unix::cpu_time(self.pid()),
+                Some(tid) => self.thread_cpu_time(tid),
+                None => self.sandbox.cpu_time(),
             };
             if let Some(now) = now {
                 self.last_cpu.set(now.max(self.last_cpu.get()));
             }
         }
         self.last_cpu.get()
+    }
+
+    fn thread_cpu_time(&self, tid: u32) -> Option<Duration> {
+        unix::thread_cpu_time(self.sandbox.program()?, tid)
     }
 
     /// Takes the stderr captured since the last take. Once the program has
@@ -528,7 +578,7 @@ impl SubmissionProcess {
 
     /// If the program has exited, kills its leftover group and reaps it.
     fn poll_exit(&mut self) -> Option<Termination> {
-        if self.status.is_none() && !matches!(unix::peek_exit(self.pid(), false), Ok(Some(_))) {
+        if self.status.is_none() && !matches!(self.sandbox.peek_exit(false), Ok(Some(_))) {
             return None;
         }
         Some(self.finish())
@@ -554,8 +604,8 @@ impl SubmissionProcess {
             return status;
         }
         let process_clock = self.cpu_thread.is_none().then_some(&self.last_cpu);
-        let status = end_group(self.pid(), process_clock);
-        let _reaped = self.child.wait();
+        let status = end_sandbox(&mut self.sandbox, process_clock);
+        self.sandbox.reap();
         self.conduit.close_stdin();
         self.status = Some(status);
         status
@@ -569,12 +619,12 @@ impl Drop for SubmissionProcess {
     }
 }
 
-/// Kills group `pgid` and waits until its leader is a zombie, then records
-/// its final CPU time into `cpu`. The caller reaps the leader.
-fn end_group(pgid: u32, cpu: Option<&Cell<Duration>>) -> Termination {
-    let _ = unix::kill_group(pgid);
-    let status = unix::peek_exit(pgid, true).ok().flatten();
-    if let (Some(cell), Some(last)) = (cpu, unix::cpu_time(pgid)) {
+/// Kills the sandbox and waits until its init is a zombie, then records the
+/// final CPU time into `cpu`. The caller reaps the init.
+fn end_sandbox(sandbox: &mut Sandbox, cpu: Option<&Cell<Duration>>) -> Termination {
+    sandbox.kill();
+    let status = sandbox.peek_exit(true).ok().flatten();
+    if let (Some(cell), Some(last)) = (cpu, sandbox.cpu_time()) {
         cell.set(last.max(cell.get()));
     }
     status.unwrap_or(Termination::Signal(libc::SIGKILL))

@@ -767,13 +767,15 @@ mod tests {
     #[test]
     fn a_crash_in_an_abandoned_batch_does_not_fail_the_next_call() {
         let marker = tempfile::tempdir().unwrap();
+        // the program runs as a uid of its own
+        std::fs::set_permissions(marker.path(), std::os::unix::fs::PermissionsExt::from_mode(0o777)).unwrap();
         let m = marker.path().join("started");
         let m = m.display();
         let body = format!(
             "if [ -e {m} ]; then read l; echo '0 ok 0 1 sh refs'; read a; id=${{a%% *}}; echo \"$id ok 0 fine\"; read z; \
              else touch {m}; read l; echo '0 ok 0 1 sh refs'; read a; read b; echo '1 ok 0 x'; kill -KILL $$; fi"
         );
-        let mut s = Session::new(script(&body), limits());
+        let mut s = Session::new(script(&body).writable(marker.path()), limits());
         let _abandoned = s.send_each(&[Request::Counters, Request::Counters]);
         assert_eq!(s.call(&Request::Api).unwrap().values, "fine");
     }

@@ -1,115 +1,17 @@
-//! The Linux half of [`super::process`]: the confined command (new process
-//! group, scrubbed environment, resource limits applied in the child before
-//! `exec`), signals to a whole process group, peeking at an exit without
-//! reaping it, and CPU time read from `/proc`.
+//! The Linux half of [`super::process`]: signals to a whole process group,
+//! peeking at an exit without reaping it, reaping, and what `/proc` tells
+//! about a process (CPU time, threads, children). Starting a process is
+//! `sandbox`'s.
 //!
-//! This file and `pipes` (non-blocking pipe I/O) own every `libc` call and
-//! every `unsafe` block of the runner. Neither knows about the protocol,
-//! deadlines or students; `process` decides when to call what.
+//! This file, `pipes` (non-blocking pipe I/O) and `sandbox/child.rs` own
+//! every `libc` call and every `unsafe` block of the runner. None knows about
+//! the protocol, deadlines or students; `process` decides when to call what.
 
 use std::io;
-use std::os::unix::process::CommandExt;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use super::process::{Limits, ProcessSpec, Termination};
-
-#[cfg(target_env = "gnu")]
-type Resource = libc::__rlimit_resource_t;
-#[cfg(not(target_env = "gnu"))]
-type Resource = libc::c_int;
-
-/// The command for `spec`, to run in `workdir` in a new process group with
-/// piped stdio, a scrubbed environment (`PATH`, `HOME=workdir`,
-/// `LANG=C.UTF-8` and the spec's own variables) and the spec's limits.
-pub(super) fn confined_command(spec: &ProcessSpec, workdir: &Path) -> io::Result<Command> {
-    let path = std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into());
-    let mut command = Command::new(absolute_program(&spec.program)?);
-    command
-        .args(&spec.args)
-        .current_dir(workdir)
-        .env_clear()
-        .env("PATH", path)
-        .env("HOME", workdir)
-        .env("LANG", "C.UTF-8")
-        .envs(spec.env.iter().map(|(key, value)| (key, value)))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    confine(&mut command, &spec.limits);
-    Ok(command)
-}
-
-fn absolute_program(program: &Path) -> io::Result<PathBuf> {
-    if program.is_relative() && program.components().count() > 1 {
-        return Ok(std::env::current_dir()?.join(program));
-    }
-    Ok(program.to_owned())
-}
-
-/// What the child does to itself between `fork` and `exec`.
-#[derive(Debug, Clone, Copy)]
-struct ChildSetup {
-    address_space: Option<u64>,
-    cpu: Option<Duration>,
-    die_with_parent: bool,
-}
-
-/// Makes `cmd` start in a new process group (its pgid is its pid) and apply `limits`.
-fn confine(cmd: &mut Command, limits: &Limits) {
-    let setup =
-        ChildSetup { address_space: limits.address_space, cpu: limits.cpu, die_with_parent: limits.die_with_grader };
-    cmd.process_group(0);
-    let parent = std::process::id() as libc::pid_t;
-    // SAFETY: the closure runs between fork and exec, where only
-    // async-signal-safe calls are allowed. `apply` calls getrlimit, setrlimit,
-    // prctl and getppid, and builds only allocation-free `io::Error`s.
-    unsafe {
-        cmd.pre_exec(move || apply(setup, parent));
-    }
-}
-
-fn apply(setup: ChildSetup, parent: libc::pid_t) -> io::Result<()> {
-    set_rlimit(libc::RLIMIT_CORE, 0, 0)?;
-    if let Some(bytes) = setup.address_space {
-        set_rlimit(libc::RLIMIT_AS, bytes, bytes)?;
-    }
-    if let Some(cpu) = setup.cpu {
-        let soft = cpu.as_secs() + u64::from(cpu.subsec_nanos() > 0);
-        // Past the soft limit the kernel sends SIGXCPU; past the hard one, SIGKILL.
-        set_rlimit(libc::RLIMIT_CPU, soft.max(1), soft.max(1) + 1)?;
-    }
-    if setup.die_with_parent {
-        // SAFETY: plain syscalls without pointers.
-        let armed = unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) };
-        if armed != 0 {
-            return Err(io::Error::last_os_error());
-        }
-        // The grader may have died before the signal was armed.
-        if unsafe { libc::getppid() } != parent {
-            return Err(io::Error::from_raw_os_error(libc::ESRCH));
-        }
-    }
-    Ok(())
-}
-
-/// Lowers a limit, never asking for more than the current hard limit allows.
-fn set_rlimit(resource: Resource, soft: u64, hard: u64) -> io::Result<()> {
-    let mut current = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
-    // SAFETY: `current` is a valid, writable rlimit.
-    if unsafe { libc::getrlimit(resource, &mut current) } != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    let hard = hard.min(current.rlim_max);
-    let wanted = libc::rlimit { rlim_cur: soft.min(hard), rlim_max: hard };
-    // SAFETY: `wanted` is a valid rlimit.
-    if unsafe { libc::setrlimit(resource, &wanted) } != 0 {
-        return Err(io::Error::last_os_error());
-    }
-    Ok(())
-}
+use super::process::Termination;
 
 /// Sends `SIGKILL` to every process in group `pgid`; a group already gone is fine.
 pub(super) fn kill_group(pgid: u32) -> io::Result<()> {
@@ -148,6 +50,56 @@ pub(super) fn peek_exit(pid: u32, block: bool) -> io::Result<Option<Termination>
         libc::CLD_EXITED => Termination::Code(status),
         _ => Termination::Signal(status),
     }))
+}
+
+/// Reaps child `pid`, waiting for it to end.
+pub(super) fn reap(pid: u32) {
+    let mut status = 0;
+    // SAFETY: `status` is a valid out-pointer.
+    while unsafe { libc::waitpid(pid as libc::pid_t, &mut status, 0) } == -1
+        && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted
+    {}
+}
+
+/// The first child of `pid` (in the grader's numbering), if it has one.
+pub(super) fn first_child(pid: u32) -> Option<u32> {
+    let children = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).ok()?;
+    children.split_whitespace().next()?.parse().ok()
+}
+
+/// The grader's number of the thread of process `pid` that its own PID namespace numbers `tid`.
+pub(super) fn global_tid(pid: u32, tid: u32) -> Option<u32> {
+    std::fs::read_dir(format!("/proc/{pid}/task")).ok()?.filter_map(Result::ok).find_map(|task| {
+        let status = std::fs::read_to_string(task.path().join("status")).ok()?;
+        let inner = innermost_pid(&status)?;
+        (inner == tid).then(|| task.file_name().to_str()?.parse().ok()).flatten()
+    })
+}
+
+/// The last number of the `NSpid:` line of a `/proc/PID/status`: the id in the innermost namespace.
+fn innermost_pid(status: &str) -> Option<u32> {
+    let line = status.lines().find(|line| line.starts_with("NSpid:"))?;
+    line.split_whitespace().last()?.parse().ok()
+}
+
+/// Where this process's command line and environment are in memory (`/proc/self/stat` fields 48 to 51),
+/// as `[(arg_start, arg_end), (env_start, env_end)]`; zeros when unknown.
+pub(super) fn argument_and_environment_areas() -> &'static [(usize, usize); 2] {
+    static AREAS: OnceLock<[(usize, usize); 2]> = OnceLock::new();
+    AREAS.get_or_init(|| {
+        let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+        parse_areas(&stat).unwrap_or_default()
+    })
+}
+
+fn parse_areas(stat: &str) -> Option<[(usize, usize); 2]> {
+    let after_name = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<usize> =
+        after_name.split_whitespace().skip(45).take(4).map(|f| f.parse().ok()).collect::<Option<_>>()?;
+    match fields[..] {
+        [arg_start, arg_end, env_start, env_end] => Some([(arg_start, arg_end), (env_start, env_end)]),
+        _ => None,
+    }
 }
 
 /// CPU time (user + system) of `pid` and of the children it has reaped, or
@@ -263,6 +215,23 @@ mod tests {
         let tid = unsafe { libc::gettid() } as u32;
         assert!(thread_cpu_time(pid, tid).is_some());
         assert_eq!(thread_cpu_time(pid, u32::MAX), None);
+    }
+
+    #[test]
+    fn a_threads_innermost_id_is_the_last_of_its_namespace_ids() {
+        assert_eq!(innermost_pid("Name:\tjava\nNSpid:\t4242\t7\nNSsid: 1\n"), Some(7));
+        assert_eq!(innermost_pid("NSpid:\t4242\n"), Some(4242));
+        assert_eq!(innermost_pid("Name: x\n"), None);
+    }
+
+    #[test]
+    fn this_processs_command_line_is_where_its_stat_says() {
+        let [(start, end), _] = *argument_and_environment_areas();
+        assert!(start != 0 && end > start);
+        let argv0 = std::env::args_os().next().unwrap();
+        // SAFETY: the range is this process's own, mapped argument area.
+        let area = unsafe { std::slice::from_raw_parts(start as *const u8, end - start) };
+        assert!(area.starts_with(std::os::unix::ffi::OsStrExt::as_bytes(argv0.as_os_str())));
     }
 
     #[test]

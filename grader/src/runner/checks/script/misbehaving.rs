@@ -293,6 +293,7 @@ fn adapter_spec(bug: &Misbehaviour) -> ProcessSpec {
         .args([exe.as_os_str()])
         .args(["--exact", &format!("{module}::adapter"), "--nocapture", "--test-threads=1"])
         .env(SPEC_VAR, serde_json::to_string(bug).expect("JSON"))
+        .read_only(exe)
 }
 
 /// The catalog's Board tests, planned once (their trials are replaced by each case's).
