@@ -218,6 +218,10 @@ pub fn build_java(
         "-XX:+UseParallelGC".into(),
         "-Xshare:auto".into(),
         "-XX:-UsePerfData".into(),
+        // Without this, an exception thrown often enough from compiled code loses its message and stack
+        // ("threw java.lang.ArrayIndexOutOfBoundsException" instead of "Index 8452 out of bounds … (at
+        // Board.java:26)"), at a moment that depends on the JIT's timing: reports would vary from run to run.
+        "-XX:-OmitStackTraceInFastThrow".into(),
         // JVM warnings and unified logging default to stdout, which belongs to the protocol
         "-XX:+DisplayVMOutputToStderr".into(),
         "-Xlog:disable".into(),
