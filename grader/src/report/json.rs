@@ -6,10 +6,10 @@
 
 use serde::Serialize;
 
-use crate::results::{Report, Status};
+use crate::results::{Report, SkippedFixture, Status};
 
 /// The schema version; bump on any incompatible change.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 #[derive(Serialize)]
 struct JsonReport<'a> {
@@ -23,6 +23,7 @@ struct JsonReport<'a> {
     tests: Vec<JsonTest<'a>>,
     compile_log: Option<&'a str>,
     missing_fixtures: &'a [String],
+    skipped_fixtures: &'a [SkippedFixture],
     output: &'a str,
     output_truncated: bool,
 }
@@ -102,6 +103,7 @@ pub fn render(report: &Report) -> String {
             .collect(),
         compile_log: report.compile_log.as_deref(),
         missing_fixtures: &report.missing_fixtures,
+        skipped_fixtures: &report.skipped_fixtures,
         output: &report.output,
         output_truncated: report.output_truncated,
     };

@@ -78,6 +78,17 @@ fn summary(out: &mut String, report: &Report, color: bool) {
             report.missing_fixtures.join(", ")
         );
     }
+    if !report.skipped_fixtures.is_empty() {
+        let _ = writeln!(
+            out,
+            "GRADER PROBLEM: {} fixture file(s) could not be used and were skipped (--skip-bad-fixtures):",
+            report.skipped_fixtures.len()
+        );
+        for skipped in &report.skipped_fixtures {
+            let _ = writeln!(out, "  {}: {}", skipped.file, skipped.problem);
+        }
+        let _ = writeln!(out);
+    }
     for (label, categories) in SUMMARY_LINES {
         let parts: Vec<&CategoryScore> =
             report.score.categories.iter().filter(|c| categories.contains(&c.category)).collect();
