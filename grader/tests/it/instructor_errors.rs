@@ -144,12 +144,117 @@ fn with_skip_bad_fixtures_corrupt_files_are_listed_in_the_report_and_grading_goe
 }
 
 /// A hostile submission under `fixtures/submissions/hostile/`.
-#[allow(dead_code)]
 fn hostile(name: &str) -> PathBuf {
     root().join("fixtures/submissions/hostile").join(name)
 }
 
-#[allow(dead_code)]
-fn quick() -> String {
-    quick_policy().to_str().unwrap().to_string()
+fn message(graded: &crate::support::Graded, id: &str) -> String {
+    graded.test(id)["message"].as_str().unwrap_or("").to_string()
+}
+
+#[test]
+fn a_4_gb_allocation_and_a_capacity_overflow_are_reported_as_running_out_of_memory() {
+    let policy = quick_policy();
+    let graded = grade(
+        &hostile("out-of-memory"),
+        &["--policy", policy.to_str().unwrap(), "--only", "board-1a", "--only", "solver-9a", "--only", "solver-12a"],
+    );
+    assert_eq!(graded.code, 1, "{}", graded.stderr);
+    assert_eq!(graded.test("board-1a")["status"], "passed", "the Board is fine");
+    // Solver over a 3-by-3 board: `vec![1u8; 4 << 30]` under the 1224 MB address-space limit (200 MB + 1024 MB
+    // of slack, the default policy): Rust says so and aborts.
+    assert_eq!(graded.test("solver-9a")["status"], "failed");
+    assert!(
+        message(&graded, "solver-9a")
+            .contains("ran out of memory: the limit is 1224 MB (memory allocation of 4294967296 bytes failed)"),
+        "{}",
+        message(&graded, "solver-9a")
+    );
+    // Over a 2-by-2 board: `Vec::with_capacity(usize::MAX / 4)` panics with a capacity overflow.
+    assert_eq!(graded.test("solver-12a")["status"], "failed");
+    assert!(
+        message(&graded, "solver-12a").contains("ran out of memory: the limit is 1224 MB (a collection asked for more"),
+        "{}",
+        message(&graded, "solver-12a")
+    );
+    assert!(!graded.text.contains("killed by signal 6"), "{}", graded.text);
+}
+
+#[test]
+fn a_reply_longer_than_the_protocol_allows_fails_with_reply_too_long_and_grading_finishes() {
+    let policy = quick_policy();
+    let graded = grade(
+        &hostile("reply-too-long/run.sh"),
+        &["--policy", policy.to_str().unwrap(), "--only", "board-1a", "--only", "board-2a"],
+    );
+    assert_eq!(graded.code, 1, "{}", graded.stderr);
+    assert_eq!(graded.test("board-1a")["status"], "failed");
+    assert!(
+        message(&graded, "board-1a").contains(
+            "reply too long: the program printed a line longer than 16 MiB, the protocol's limit for one reply"
+        ),
+        "{}",
+        message(&graded, "board-1a")
+    );
+    // After three lost processes in a row the grader stops restarting it, so the next test fails at once.
+    assert_eq!(graded.test("board-2a")["status"], "failed");
+    assert!(graded.text.contains("ASSESSMENT SUMMARY"));
+}
+
+/// Runs the grader on `args`, waiting for it with `wait4` to learn its peak resident memory (the largest of
+/// the grader's and of every process it waited for, the submission's included), in KiB.
+fn grade_measuring_memory(args: &[&str]) -> (i32, u64) {
+    // The child is reaped by wait4 below, not by `Child::wait`.
+    #[allow(clippy::zombie_processes)]
+    let child = Command::new(env!("CARGO_BIN_EXE_grader")).args(args).spawn().expect("the grader runs");
+    let mut status = 0;
+    // SAFETY: a zeroed rusage is a valid value for wait4 to fill.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waits for our own child, with valid pointers to locals.
+    let waited = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    assert_eq!(waited, child.id() as libc::pid_t, "wait4 failed");
+    (libc::WEXITSTATUS(status), usage.ru_maxrss as u64)
+}
+
+#[test]
+fn a_gigabyte_of_stderr_is_drained_and_kept_bounded_with_its_start_and_end() {
+    let _built = reference_submission();
+    let policy = quick_policy();
+    let out = tempfile::tempdir().unwrap();
+    let json = out.path().join("report.json");
+    let text = out.path().join("report.txt");
+    let flood = hostile("stderr-flood/run.sh");
+    let args = [
+        "grade",
+        path(&flood),
+        "--quiet",
+        "--policy",
+        policy.to_str().unwrap(),
+        "--only",
+        "board-1a",
+        "--format",
+        "json",
+        "--output",
+        path(&json),
+        "--format",
+        "text",
+        "--output",
+        path(&text),
+    ];
+    let (code, peak_kib) = grade_measuring_memory(&args);
+    assert_eq!(code, 0, "the program is correct once it has flooded");
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let output = report["output"].as_str().unwrap();
+    assert_eq!(report["output_truncated"], true);
+    // 64 KiB kept of 1 GiB and a line: the first 32 KiB, a line saying how much was left out, the last 32 KiB.
+    let flooded = (1u64 << 30) + "flood: done after 1 GiB\n".len() as u64;
+    let gap = format!("\n… ({} bytes of standard error left out) …\n", flooded - (64 << 10));
+    assert_eq!(output.len(), (64 << 10) + gap.len(), "bytes kept");
+    assert!(output.contains(&gap), "{}", &output[(32 << 10) - 40..(32 << 10) + 120]);
+    assert!(output.starts_with("flood: the same line again and again\n"));
+    assert!(output.ends_with("flood: the flood: done after 1 GiB\n"), "the end is kept (`head -c` cut a line)");
+    let text = std::fs::read_to_string(&text).unwrap();
+    assert!(text.contains("flood: done after 1 GiB") && text.contains("(output truncated)"), "{text}");
+    // Nothing near a gigabyte was held: the grader and its processes peaked far below (about 100 MB here).
+    assert!(peak_kib < 512 << 10, "peak resident memory {peak_kib} KiB");
 }
