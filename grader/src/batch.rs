@@ -163,7 +163,8 @@ mod tests {
             let name = format!("puzzle{t:02}.txt");
             std::fs::copy(root.join("fixtures/puzzles").join(&name), fixtures.path().join(&name)).unwrap();
         }
-        let plan = TestPlan::prepare(fixtures.path(), 1, Policy::default(), &["solver-2a".into()]).unwrap();
+        let plan = TestPlan::prepare(fixtures.path(), 1, Policy::default(), &["solver-2a".into()], Default::default())
+            .unwrap();
         drop(fixtures);
         let class = tempfile::tempdir().unwrap();
         for student in ["ada", "bob"] {

@@ -11,7 +11,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 
 use crate::catalog;
-use crate::grade::{grade, GradeOptions, TestPlan};
+use crate::grade::{grade, BadFixtures, GradeOptions, TestPlan};
 use crate::output::write_atomically;
 use crate::policy::Policy;
 use crate::progress::ProgressDisplay;
@@ -64,6 +64,10 @@ pub struct GradeArgs {
     /// The fixture directory (puzzle files, with or without puzzles.toml).
     #[arg(long, value_name = "DIR")]
     pub fixtures: Option<PathBuf>,
+    /// Grade even if some fixture files cannot be used (listed in the report) or are missing (their tests are
+    /// errors, and the exit code is 2); without it the grader stops before grading and names them.
+    #[arg(long)]
+    pub skip_bad_fixtures: bool,
     /// Seed of every random board; the same seed gives the same report.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -112,6 +116,9 @@ pub struct BatchArgs {
     /// The fixture directory.
     #[arg(long, value_name = "DIR")]
     pub fixtures: Option<PathBuf>,
+    /// As for `grade`: grade even if some fixture files cannot be used or are missing (then exit 2 at the end).
+    #[arg(long)]
+    pub skip_bad_fixtures: bool,
     /// Seed of every random board.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -180,6 +187,7 @@ fn run_grade(args: GradeArgs) -> Result<ExitCode> {
         policy,
         only: args.only.clone(),
         work_dir: work_dir(),
+        bad_fixtures: bad_fixtures(args.skip_bad_fixtures),
     };
     let mut display = ProgressDisplay::new(args.quiet);
     let report = grade(&options, &mut |p| display.show(p)).context("grading failed")?;
@@ -188,6 +196,12 @@ fn run_grade(args: GradeArgs) -> Result<ExitCode> {
         eprintln!("{}", timings_line(&report));
     }
     write_reports(&report, &args)?;
+    if !report.skipped_fixtures.is_empty() {
+        eprintln!(
+            "grader: skipped {} fixture file(s) that could not be used (listed at the top of the report)",
+            report.skipped_fixtures.len()
+        );
+    }
     if !report.missing_fixtures.is_empty() {
         // The report is written (it names them too), but its grade is incomplete: an instructor's problem.
         eprintln!(
@@ -255,7 +269,8 @@ fn run_batch(args: BatchArgs) -> Result<ExitCode> {
     std::fs::create_dir_all(&args.output_dir)
         .with_context(|| format!("failed to create `{}`", args.output_dir.display()))?;
     let fixtures = args.fixtures.clone().unwrap_or_else(default_fixtures);
-    let plan = TestPlan::prepare(&fixtures, args.seed, policy, &args.only).context("failed to plan the tests")?;
+    let plan = TestPlan::prepare(&fixtures, args.seed, policy, &args.only, bad_fixtures(args.skip_bad_fixtures))
+        .context("failed to plan the tests")?;
     eprintln!("grader: grading {} submissions, {} at a time", class.students.len(), args.jobs);
     let rows = crate::batch::grade_all(&class.students, &plan, &work_dir(), args.jobs, &args.output_dir);
     let _ = std::fs::remove_dir_all(&scratch);
@@ -267,6 +282,15 @@ fn run_batch(args: BatchArgs) -> Result<ExitCode> {
         eprintln!("{score}  {}{}", row.student, row.error.as_deref().map(|e| format!("  ({e})")).unwrap_or_default());
     }
     eprintln!("grader: gradebook written to {}", args.output_dir.join("gradebook.csv").display());
+    let missing = plan.missing_fixtures();
+    if !missing.is_empty() {
+        eprintln!(
+            "grader: the fixture directory lacks {}, which the tests need; those tests are errors in every report \
+             and the grades are incomplete (point --fixtures at the full data set)",
+            missing.join(", ")
+        );
+        return Ok(ExitCode::from(2));
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -274,6 +298,14 @@ fn render(report: &Report, format: Format, color: bool, args: &GradeArgs) -> Str
     match format {
         Format::Text => report::text::render(report, color, args.failures_only || args.self_check),
         other => report::render(report, other, color),
+    }
+}
+
+fn bad_fixtures(skip: bool) -> BadFixtures {
+    if skip {
+        BadFixtures::Skip
+    } else {
+        BadFixtures::Refuse
     }
 }
 

@@ -18,7 +18,7 @@ use crate::build::{self, Prepared, SubmissionKind};
 use crate::catalog::{self, Category, Check, Item};
 use crate::plan::{self, PlannedTest};
 use crate::policy::Policy;
-use crate::results::{Report, Status, Submission, TestResult, Timings};
+use crate::results::{Report, SkippedFixture, Status, Submission, TestResult, Timings};
 use crate::runner::checks::{self, Ctx, Outcome};
 use crate::runner::process::{CpuUsed, Limits, ProcessSpec};
 use crate::runner::session::{Session, SessionLimits};
@@ -39,6 +39,20 @@ pub struct GradeOptions {
     pub only: Vec<String>,
     /// Where builds may keep outputs and caches.
     pub work_dir: PathBuf,
+    /// What to do with fixture files that cannot be used (`--skip-bad-fixtures`).
+    pub bad_fixtures: BadFixtures,
+}
+
+/// What to do when the fixture directory has files that cannot be used (corrupt, unreadable, contradicting
+/// `puzzles.toml`) or lacks files the planned tests need.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BadFixtures {
+    /// Stop before any submission runs: the instructor fixes the directory (the default).
+    #[default]
+    Refuse,
+    /// Grade without them (`--skip-bad-fixtures`): the report's header lists the files skipped, and a test
+    /// left without an input it needs is an error (the grader then exits 2 after writing the report).
+    Skip,
 }
 
 /// Live progress, for a progress bar; never feeds back into results.
@@ -83,6 +97,69 @@ pub enum GradeError {
         /// Why.
         message: String,
     },
+    /// The fixture directory holds no puzzle file at all.
+    #[error(
+        "the fixture directory `{}` holds no puzzle files (`*.txt`): point --fixtures at the puzzle data set \
+         (the bundled one is fixtures/puzzles)",
+        .0.display()
+    )]
+    NoPuzzles(PathBuf),
+    /// Files of the fixture directory cannot be used.
+    #[error(
+        "{} with the puzzle files in `{}`:\n{}\nfix or remove those files, or pass --skip-bad-fixtures to grade \
+         without them (the report then lists them)",
+        count(.problems.len(), "problem"),
+        dir.display(),
+        listed(problems)
+    )]
+    BadFixtures {
+        /// The directory.
+        dir: PathBuf,
+        /// Each file and its problem (`invalid puzzle file `x`: line 3: …`).
+        problems: Vec<String>,
+    },
+    /// The fixture directory lacks files the planned tests need.
+    #[error(
+        "the fixture directory `{}` lacks {} the selected tests need: {}\npoint --fixtures at the full data set, \
+         or pass --skip-bad-fixtures to grade anyway (the tests that need them are then errors, and the grader \
+         exits 2 after writing the report)",
+        dir.display(),
+        count(missing.len(), "file"),
+        abridged(missing)
+    )]
+    MissingFixtures {
+        /// The directory.
+        dir: PathBuf,
+        /// The file names.
+        missing: Vec<String>,
+    },
+}
+
+/// The most problems or missing files an error lists before summing up the rest.
+const LISTED: usize = 12;
+
+fn count(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+fn listed(problems: &[String]) -> String {
+    let mut lines: Vec<String> = problems.iter().take(LISTED).map(|p| format!("  {p}")).collect();
+    if problems.len() > LISTED {
+        lines.push(format!("  … and {} more", problems.len() - LISTED));
+    }
+    lines.join("\n")
+}
+
+fn abridged(names: &[String]) -> String {
+    let mut shown = names.iter().take(LISTED).cloned().collect::<Vec<_>>().join(", ");
+    if names.len() > LISTED {
+        shown.push_str(&format!(" and {} more", names.len() - LISTED));
+    }
+    shown
 }
 
 /// The half of a grading run that does not depend on the submission: the policy, the seed, and the tests
@@ -95,24 +172,54 @@ pub struct TestPlan {
     policy: Policy,
     seed: u64,
     tests: Vec<PlannedTest>,
+    skipped_fixtures: Vec<SkippedFixture>,
 }
 
 impl TestPlan {
     /// Loads the fixtures in `fixtures` and plans the tests that `policy` and `only` select (`only` as in
-    /// [`GradeOptions::only`]), every random board drawn from `seed`.
+    /// [`GradeOptions::only`]), every random board drawn from `seed`. Fixture files that cannot be used, and
+    /// files the planned tests need that the directory lacks, stop here unless `bad` is [`BadFixtures::Skip`].
     ///
     /// # Errors
-    /// [`GradeError::Fixtures`] when the fixture directory cannot be loaded.
-    pub fn prepare(fixtures: &Path, seed: u64, policy: Policy, only: &[String]) -> Result<TestPlan, GradeError> {
-        let corpus = Corpus::load(fixtures)
-            .map_err(|e| GradeError::Fixtures { dir: fixtures.to_path_buf(), message: e.to_string() })?;
+    /// [`GradeError::Fixtures`] when the fixture directory cannot be loaded, [`GradeError::NoPuzzles`] when it
+    /// holds no puzzle file; with [`BadFixtures::Refuse`], [`GradeError::BadFixtures`] and
+    /// [`GradeError::MissingFixtures`].
+    pub fn prepare(
+        fixtures: &Path,
+        seed: u64,
+        policy: Policy,
+        only: &[String],
+        bad: BadFixtures,
+    ) -> Result<TestPlan, GradeError> {
+        let dir = fixtures.to_path_buf();
+        let corpus =
+            Corpus::load(fixtures).map_err(|e| GradeError::Fixtures { dir: dir.clone(), message: e.to_string() })?;
+        if corpus.puzzles.is_empty() && corpus.problems.is_empty() {
+            return Err(GradeError::NoPuzzles(dir));
+        }
+        if bad == BadFixtures::Refuse && !corpus.problems.is_empty() {
+            return Err(GradeError::BadFixtures {
+                dir,
+                problems: corpus.problems.iter().map(|p| p.to_string()).collect(),
+            });
+        }
         let mut tests = plan::plan(&selected_items(&policy, only), &corpus, seed, policy.tests.trials_scale);
         // Skips may name expanded tests (`timing-*/puzzle4x4-39`), which only exist after planning.
         tests.retain(|test| !Policy::matches(&policy.tests.skip, &test.id));
         if !only.is_empty() {
             tests.retain(|test| test.item.check == Check::Compiles || Policy::matches(only, &test.id));
         }
-        Ok(TestPlan { policy, seed, tests })
+        let missing = missing_fixtures(&tests);
+        if bad == BadFixtures::Refuse && !missing.is_empty() {
+            return Err(GradeError::MissingFixtures { dir, missing });
+        }
+        let skipped_fixtures = corpus.problems.iter().map(|p| SkippedFixture::of(p, &corpus.root)).collect();
+        Ok(TestPlan { policy, seed, tests, skipped_fixtures })
+    }
+
+    /// Fixture files the planned tests need and the directory lacks (only with [`BadFixtures::Skip`]).
+    pub fn missing_fixtures(&self) -> Vec<String> {
+        missing_fixtures(&self.tests)
     }
 
     /// The planned tests, in catalog order.
@@ -128,7 +235,13 @@ impl TestPlan {
 pub fn grade(options: &GradeOptions, progress: &mut dyn FnMut(Progress<'_>)) -> Result<Report, GradeError> {
     let started = Instant::now();
     let kind = build::detect(&options.submission)?;
-    let plan = TestPlan::prepare(&options.fixtures, options.seed, options.policy.clone(), &options.only)?;
+    let plan = TestPlan::prepare(
+        &options.fixtures,
+        options.seed,
+        options.policy.clone(),
+        &options.only,
+        options.bad_fixtures,
+    )?;
     let student = Student { path: &options.submission, kind, work_dir: &options.work_dir };
     run_plan(&plan, &student, started, progress)
 }
@@ -207,6 +320,7 @@ fn report(plan: &TestPlan, student: &Student<'_>, run: Run, timings: Timings) ->
         compile_log: run.compile_log,
         fix_first,
         missing_fixtures: missing_fixtures(&plan.tests),
+        skipped_fixtures: plan.skipped_fixtures.clone(),
         timings: Timings { submission_cpu_ms, ..timings },
     }
 }

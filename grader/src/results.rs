@@ -163,8 +163,28 @@ pub struct Report {
     /// Fixture files that official tests need and the fixture directory lacks (the grader's problem, not the
     /// submission's); the tests that needed them are reported as errors.
     pub missing_fixtures: Vec<String>,
+    /// Fixture files that could not be used and were left out (`--skip-bad-fixtures`), in path order.
+    pub skipped_fixtures: Vec<SkippedFixture>,
     /// Time spent (not deterministic).
     pub timings: Timings,
+}
+
+/// A fixture file left out of a run because it could not be used.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SkippedFixture {
+    /// Its path under the fixture directory (`puzzle04.txt`, `extra/p.txt`).
+    pub file: String,
+    /// What is wrong with it, starting with the line when there is one (`line 3: expected a tile, found `x``).
+    pub problem: String,
+}
+
+impl SkippedFixture {
+    /// The problem a corpus recorded, with its path made relative to the corpus `root` (reports must not
+    /// depend on where the fixtures are).
+    pub fn of(problem: &fixtures::LoadProblem, root: &std::path::Path) -> SkippedFixture {
+        let file = problem.file.strip_prefix(root).unwrap_or(&problem.file);
+        SkippedFixture { file: file.display().to_string(), problem: problem.message.clone() }
+    }
 }
 
 impl TestResult {

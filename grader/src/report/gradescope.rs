@@ -187,6 +187,7 @@ mod tests {
             compile_log: None,
             fix_first: vec![],
             missing_fixtures: vec![],
+            skipped_fixtures: vec![],
             timings: Timings::default(),
         }
     }

@@ -6,10 +6,10 @@
 
 use serde::Serialize;
 
-use crate::results::{Report, Status};
+use crate::results::{Report, SkippedFixture, Status};
 
 /// The schema version; bump on any incompatible change.
-pub const SCHEMA_VERSION: u32 = 2;
+pub const SCHEMA_VERSION: u32 = 3;
 
 #[derive(Serialize)]
 struct JsonReport<'a> {
@@ -24,6 +24,7 @@ struct JsonReport<'a> {
     compile_log: Option<&'a str>,
     fix_first: &'a [crate::triage::RootCause],
     missing_fixtures: &'a [String],
+    skipped_fixtures: &'a [SkippedFixture],
     output: &'a str,
     output_truncated: bool,
 }
@@ -104,6 +105,7 @@ pub fn render(report: &Report) -> String {
         compile_log: report.compile_log.as_deref(),
         fix_first: &report.fix_first,
         missing_fixtures: &report.missing_fixtures,
+        skipped_fixtures: &report.skipped_fixtures,
         output: &report.output,
         output_truncated: report.output_truncated,
     };

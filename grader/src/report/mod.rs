@@ -127,6 +127,10 @@ mod tests {
             compile_log: None,
             fix_first: vec![],
             missing_fixtures: vec!["puzzle36.txt".into()],
+            skipped_fixtures: vec![crate::results::SkippedFixture {
+                file: "puzzle99.txt".into(),
+                problem: "line 4: expected 9 tiles after the size, found 8".into(),
+            }],
             timings: Timings { wall_ms: 12_345, submission_cpu_ms: 2_000, build_ms: 100, ..Timings::default() },
         }
     }

@@ -65,7 +65,7 @@ pub fn render(report: &Report, color: bool, failures_only: bool) -> String {
     }
     if !report.output.is_empty() {
         banner(&mut out, "Output of the submission on standard error");
-        let _ = writeln!(out, "{}", bounded(&report.output, MAX_OUTPUT_BYTES));
+        let _ = writeln!(out, "{}", head_and_tail(&report.output, MAX_OUTPUT_BYTES));
         if report.output_truncated {
             let _ = writeln!(out, "(output truncated)");
         }
@@ -94,6 +94,17 @@ fn summary(out: &mut String, report: &Report, color: bool) {
              submission's failures)\n",
             report.missing_fixtures.join(", ")
         );
+    }
+    if !report.skipped_fixtures.is_empty() {
+        let _ = writeln!(
+            out,
+            "GRADER PROBLEM: {} fixture file(s) could not be used and were skipped (--skip-bad-fixtures):",
+            report.skipped_fixtures.len()
+        );
+        for skipped in &report.skipped_fixtures {
+            let _ = writeln!(out, "  {}: {}", skipped.file, skipped.problem);
+        }
+        let _ = writeln!(out);
     }
     for (label, categories) in SUMMARY_LINES {
         let parts: Vec<&CategoryScore> =
@@ -281,9 +292,33 @@ fn paint(text: &str, status: Status, color: bool) -> String {
     format!("\x1b[{code}m{text}\x1b[0m")
 }
 
+/// At most `max` bytes of `text`: its first and its last half (a crash's last words are at the end).
+fn head_and_tail(text: &str, max: usize) -> String {
+    if text.len() <= max {
+        return text.trim_end().to_string();
+    }
+    let head = &text[..text.floor_char_boundary(max / 2)];
+    let tail = &text[text.ceil_char_boundary(text.len() - max / 2)..];
+    let left_out = text.len() - head.len() - tail.len();
+    format!("{head}\n… ({left_out} more bytes) …\n{}", tail.trim_end())
+}
+
 fn bounded(text: &str, max: usize) -> String {
     if text.len() <= max {
         return text.trim_end().to_string();
     }
     format!("{}\n… ({} more bytes)", &text[..text.floor_char_boundary(max)], text.len() - max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_output_shows_its_start_and_its_end() {
+        assert_eq!(head_and_tail("short\n", 8), "short");
+        assert_eq!(head_and_tail("0123456789abcdef", 8), "0123\n… (8 more bytes) …\ncdef");
+        // Never inside a character.
+        assert_eq!(head_and_tail("ééééé", 4), "é\n… (6 more bytes) …\né");
+    }
 }

@@ -317,7 +317,8 @@ fn decode(line: &[u8]) -> String {
     }
 }
 
-/// Stderr kept up to a cap, counting what is dropped past it.
+/// Stderr kept up to a cap: the first half of the cap from the start, and the latest half from the end
+/// (where a crash or an allocation failure says what happened), counting what is dropped between them.
 #[derive(Debug)]
 pub(super) struct StderrCapture {
     state: Mutex<CaptureState>,
@@ -326,7 +327,10 @@ pub(super) struct StderrCapture {
 
 #[derive(Debug)]
 struct CaptureState {
-    kept: Vec<u8>,
+    head: Vec<u8>,
+    /// The latest bytes once `head` is full, at most `cap - cap / 2`, oldest first (wrapped at `tail_start`).
+    tail: Vec<u8>,
+    tail_start: usize,
     dropped: u64,
     cap: usize,
     ended: bool,
@@ -335,7 +339,7 @@ struct CaptureState {
 impl StderrCapture {
     /// An empty capture keeping at most `cap` bytes between takes.
     pub fn new(cap: usize) -> Self {
-        let state = CaptureState { kept: Vec::new(), dropped: 0, cap, ended: false };
+        let state = CaptureState { head: Vec::new(), tail: Vec::new(), tail_start: 0, dropped: 0, cap, ended: false };
         StderrCapture { state: Mutex::new(state), ended: Condvar::new() }
     }
 
@@ -363,13 +367,16 @@ impl StderrCapture {
     /// Takes what was kept so far; the cap applies afresh from here.
     pub fn take(&self) -> CapturedOutput {
         let mut state = self.lock();
-        let kept = std::mem::take(&mut state.kept);
+        let mut kept = std::mem::take(&mut state.head);
+        let cut_at = kept.len();
+        let start = std::mem::take(&mut state.tail_start);
+        let tail = std::mem::take(&mut state.tail);
+        kept.extend_from_slice(&tail[start..]);
+        kept.extend_from_slice(&tail[..start]);
         let dropped = std::mem::take(&mut state.dropped);
-        CapturedOutput {
-            text: String::from_utf8_lossy(&kept).into_owned(),
-            truncated: dropped > 0,
-            dropped_bytes: dropped,
-        }
+        let head = String::from_utf8_lossy(&kept[..cut_at]).into_owned();
+        let text = head.clone() + &String::from_utf8_lossy(&kept[cut_at..]);
+        CapturedOutput { text, truncated: dropped > 0, dropped_bytes: dropped, cut_at: head.len() }
     }
 
     fn lock(&self) -> MutexGuard<'_, CaptureState> {
@@ -378,10 +385,39 @@ impl StderrCapture {
 }
 
 impl CaptureState {
-    fn keep(&mut self, bytes: &[u8]) {
-        let room = self.cap.saturating_sub(self.kept.len()).min(bytes.len());
-        self.kept.extend_from_slice(&bytes[..room]);
-        self.dropped += (bytes.len() - room) as u64;
+    fn keep(&mut self, mut bytes: &[u8]) {
+        let head_room = (self.cap / 2).saturating_sub(self.head.len()).min(bytes.len());
+        self.head.extend_from_slice(&bytes[..head_room]);
+        bytes = &bytes[head_room..];
+        let tail_cap = self.cap - self.cap / 2;
+        if bytes.len() >= tail_cap {
+            // Everything the tail held, and the start of these bytes, is dropped.
+            self.dropped += (self.tail.len() + bytes.len() - tail_cap) as u64;
+            self.tail.clear();
+            self.tail.extend_from_slice(&bytes[bytes.len() - tail_cap..]);
+            self.tail_start = 0;
+            return;
+        }
+        for &byte in bytes {
+            if self.tail.len() < tail_cap {
+                self.tail.push(byte);
+            } else {
+                self.tail[self.tail_start] = byte;
+                self.tail_start = (self.tail_start + 1) % tail_cap;
+                self.dropped += 1;
+            }
+        }
+    }
+}
+
+/// Captures for other modules' tests.
+#[cfg(test)]
+pub(super) mod tests_support {
+    /// What a capture of `cap` bytes hands over after `bytes` were written to it at once.
+    pub fn capture(bytes: &[u8], cap: usize) -> super::CapturedOutput {
+        let capture = super::StderrCapture::new(cap);
+        capture.lock().keep(bytes);
+        capture.take()
     }
 }
 
@@ -389,6 +425,30 @@ impl CaptureState {
 mod tests {
     use super::*;
     use std::process::{Command, Stdio};
+
+    /// What a capture of `cap` bytes keeps of `chunks` written in turn: (text, cut_at, dropped).
+    fn captured(cap: usize, chunks: &[&str]) -> (String, usize, u64) {
+        let capture = StderrCapture::new(cap);
+        for chunk in chunks {
+            capture.lock().keep(chunk.as_bytes());
+        }
+        let out = capture.take();
+        assert_eq!(out.truncated, out.dropped_bytes > 0);
+        (out.text, out.cut_at, out.dropped_bytes)
+    }
+
+    #[test]
+    fn a_capture_keeps_the_start_and_the_latest_bytes_and_counts_the_middle() {
+        assert_eq!(captured(8, &["abc"]), ("abc".into(), 3, 0));
+        assert_eq!(captured(8, &["abcdefgh"]), ("abcdefgh".into(), 4, 0));
+        assert_eq!(captured(8, &["abcdefghij"]), ("abcdghij".into(), 4, 2));
+        // Byte by byte through the ring, and in one long write: the same.
+        let one_by_one: Vec<String> = "abcdefghijklmnopqrstuvwxyz".chars().map(String::from).collect();
+        let chunks: Vec<&str> = one_by_one.iter().map(String::as_str).collect();
+        assert_eq!(captured(8, &chunks), ("abcdwxyz".into(), 4, 18));
+        assert_eq!(captured(8, &["abcdefghijklmnopqrstuvwxyz"]), ("abcdwxyz".into(), 4, 18));
+        assert_eq!(captured(8, &["abcdef", "ghijklmnopqrstuvwx", "yz"]), ("abcdwxyz".into(), 4, 18));
+    }
 
     /// `pump` alone moves a batch several pipes long through `cat` and back: it writes what the pipe takes
     /// and reads what came back, without ever waiting, so a program running ahead never stalls on a pipe.

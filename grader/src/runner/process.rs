@@ -54,6 +54,9 @@ use super::unix;
 
 /// How often a waiting call looks at the program's CPU time and exit.
 const POLL: Duration = Duration::from_millis(20);
+/// The longest protocol line accepted (specs/protocol.md): a 127-by-127 board's `toString()` is about
+/// 100 KB, and a `solution` of a million boards about 8 MB of handles.
+pub const MAX_REPLY_BYTES: usize = 16 << 20;
 /// How long to wait for the pipes to settle around an exit.
 const EXIT_GRACE: Duration = Duration::from_millis(500);
 
@@ -89,7 +92,7 @@ impl Default for Limits {
         Limits {
             address_space: None,
             cpu: Some(Duration::from_secs(600)),
-            max_line_bytes: 4 << 20,
+            max_line_bytes: MAX_REPLY_BYTES,
             stderr_bytes: 64 << 10,
             die_with_grader: true,
             processes: Some(DEFAULT_PROCESSES),
@@ -298,6 +301,23 @@ fn describe_bytes(bytes: usize) -> String {
     }
 }
 
+/// The line of `stderr_tail` (the last of a program's standard error) by which its runtime said it ran out of
+/// memory, when the program then ended as that runtime ends on it: Rust's `memory allocation of N bytes
+/// failed` or C++'s `std::bad_alloc`, then `SIGABRT`. Words alone are not enough (a program may print
+/// anything, then crash for another reason), so only the last few lines count, and only with that ending.
+pub fn out_of_memory_message(status: Termination, stderr_tail: &str) -> Option<&str> {
+    let says_so = |line: &&str| {
+        let rust = line.strip_prefix("memory allocation of ").and_then(|rest| rest.strip_suffix(" bytes failed"));
+        rust.is_some_and(|bytes| bytes.parse::<u64>().is_ok())
+            || line.starts_with("terminate called after throwing an instance of 'std::bad_alloc'")
+    };
+    let mut last_lines = stderr_tail.lines().rev().map(str::trim).filter(|line| !line.is_empty()).take(4);
+    match status {
+        Termination::Signal(libc::SIGABRT) => last_lines.find(says_so),
+        _ => None,
+    }
+}
+
 /// CPU time used so far by the grader's own process and by the processes it started and has reaped (the
 /// submission's, and a build's). Differences of two readings tell where a run's CPU went; concurrent runs in
 /// one process (`grader batch`) share both figures.
@@ -328,12 +348,15 @@ impl CpuUsed {
 /// Stderr captured since the last [`SubmissionProcess::take_output`].
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct CapturedOutput {
-    /// The first [`Limits::stderr_bytes`] bytes, decoded as lossy UTF-8.
+    /// At most [`Limits::stderr_bytes`] bytes, decoded as lossy UTF-8: the first half of the cap, then the
+    /// latest bytes (where a crash message is).
     pub text: String,
     /// Whether bytes were dropped past the cap.
     pub truncated: bool,
     /// How many bytes were dropped.
     pub dropped_bytes: u64,
+    /// Where in `text` the dropped bytes were (the first half ends there).
+    pub cut_at: usize,
 }
 
 /// A submission program started by [`SubmissionProcess::spawn`]; dropping it

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use reference::protocol::{Handle, Outcome, Reply, ReplyHandles, Request, VERSION};
 
-use super::process::{Deadline, ProcessFault, ProcessSpec, SubmissionProcess};
+use super::process::{self, CapturedOutput, Deadline, ProcessFault, ProcessSpec, SubmissionProcess};
 
 /// Why a request did not come back `ok`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,6 +32,10 @@ pub enum Fault {
     Crashed(String),
     /// The program wrote something that is not a reply to this request.
     Garbage(String),
+    /// The program wrote a line longer than the protocol allows (`specs/protocol.md`).
+    ReplyTooLong(String),
+    /// The program ran out of memory: its runtime said so (the detail names the limit and the words).
+    OutOfMemory(String),
     /// The program could not be started or did not complete the handshake.
     Startup(String),
 }
@@ -48,6 +52,8 @@ impl Fault {
             Fault::Timeout(what) => what.clone(),
             Fault::Crashed(what) => format!("crashed: {what}"),
             Fault::Garbage(line) => format!("garbage on the protocol channel: `{line}`"),
+            Fault::ReplyTooLong(what) => format!("reply too long: {what}"),
+            Fault::OutOfMemory(what) => format!("ran out of memory: {what}"),
             Fault::Startup(what) => format!("could not start the submission: {what}"),
         }
     }
@@ -56,6 +62,15 @@ impl Fault {
 /// The exception a JVM throws when its heap (or another memory area) is exhausted; the Java adapter's message
 /// names the kind of memory and the heap, as in `Java heap space (heap 2048 MB)`.
 const OUT_OF_MEMORY: &str = "java.lang.OutOfMemoryError";
+
+/// The panic of a Rust collection asked for more than `isize::MAX` bytes: out of memory on any machine.
+const CAPACITY_OVERFLOW: &str = "capacity overflow";
+
+/// Whether a panic's message (as the Rust harness sends it: the message, then ` (at FILE:LINE)` when the
+/// location is known) is the standard library's capacity overflow.
+fn is_capacity_overflow(message: &str) -> bool {
+    message.strip_prefix(CAPACITY_OVERFLOW).is_some_and(|rest| rest.is_empty() || rest.starts_with(" (at "))
+}
 
 /// A successful reply: the verb-specific values and the CPU time the program reported.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,8 +108,7 @@ pub struct Session {
     process: Option<SubmissionProcess>,
     next_id: u64,
     handshake: Option<Handshake>,
-    output: String,
-    output_truncated: bool,
+    output: Output,
     starts: u32,
     cpu_reported: Duration,
     losses_in_a_row: u32,
@@ -154,7 +168,7 @@ impl InFlight {
 /// wall-clock cap per test.
 pub const MAX_LOSSES_IN_A_ROW: u32 = 3;
 
-/// The most stderr text kept per session before it is cut.
+/// The most stderr text kept per session: half from the start, half the latest.
 const OUTPUT_KEEP_BYTES: usize = 64 * 1024;
 /// The longest garbage line quoted back.
 const QUOTE_BYTES: usize = 120;
@@ -168,8 +182,7 @@ impl Session {
             process: None,
             next_id: 0,
             handshake: None,
-            output: String::new(),
-            output_truncated: false,
+            output: Output::default(),
             starts: 0,
             cpu_reported: Duration::ZERO,
             losses_in_a_row: 0,
@@ -310,11 +323,11 @@ impl Session {
         results
     }
 
-    /// Everything the program wrote to stderr so far (bounded), and whether some was cut.
+    /// What the program wrote to stderr so far, and whether some was cut: the first 32 KiB and the latest
+    /// 32 KiB, with a line between them saying how many bytes were left out.
     pub fn take_output(&mut self) -> (String, bool) {
         self.collect_output();
-        let truncated = std::mem::take(&mut self.output_truncated);
-        (std::mem::take(&mut self.output), truncated)
+        std::mem::take(&mut self.output).into_text()
     }
 
     /// Ends the conversation politely (`bye`), then kills whatever is left.
@@ -405,7 +418,7 @@ impl Session {
             // The program is gone or stopped reading, but replies to earlier batches may still wait in its
             // stdout: read them first, so a fault lands on the request that met it.
             self.receive_through(ticket.saturating_sub(1));
-            let fault = process_fault(fault);
+            let fault = self.classify(fault);
             let lost = if self.process.is_some() { self.lose_process(fault) } else { fault };
             return InFlight::settled(ticket, vec![Err(lost); requests.len()]);
         }
@@ -446,7 +459,10 @@ impl Session {
         };
         let line = match process.recv_line(deadline) {
             Ok(line) => line,
-            Err(fault) => return Err(self.lose_process(process_fault(fault))),
+            Err(fault) => {
+                let fault = self.classify(fault);
+                return Err(self.lose_process(fault));
+            }
         };
         match Reply::decode(&line) {
             Ok(reply) if reply.id == id => {
@@ -454,7 +470,7 @@ impl Session {
                 if !handshake {
                     self.losses_in_a_row = 0;
                 }
-                Ok(outcome_to_result(reply))
+                Ok(outcome_to_result(reply).map_err(|fault| self.memory_panic(fault)))
             }
             _ => Err(self.lose_process(Fault::Garbage(quote(&line)))),
         }
@@ -480,14 +496,42 @@ impl Session {
         }
     }
 
-    fn append_output(&mut self, captured: super::process::CapturedOutput) {
-        self.output_truncated |= captured.truncated;
-        let room = OUTPUT_KEEP_BYTES.saturating_sub(self.output.len());
-        if captured.text.len() > room {
-            self.output_truncated = true;
-            self.output.push_str(&captured.text[..captured.text.floor_char_boundary(room)]);
-        } else {
-            self.output.push_str(&captured.text);
+    fn append_output(&mut self, captured: CapturedOutput) {
+        self.output.append(&captured);
+    }
+
+    /// The session's fault for a process fault. A program that died is read to its last words first: those
+    /// of a runtime that ran out of memory make the fault [`Fault::OutOfMemory`].
+    fn classify(&mut self, fault: ProcessFault) -> Fault {
+        let ProcessFault::Exited { status } = fault else { return process_fault(fault) };
+        let Some(process) = self.process.as_mut() else { return process_fault(fault) };
+        let captured = process.take_output();
+        self.append_output(captured);
+        let last_words = self.output.latest();
+        match process::out_of_memory_message(status, &last_words) {
+            Some(words) => Fault::OutOfMemory(format!("{} ({words})", self.memory_limit())),
+            None => process_fault(fault),
+        }
+    }
+
+    /// A panic that is Rust's way of running out of memory, as [`Fault::OutOfMemory`]; other faults as they are.
+    fn memory_panic(&self, fault: Fault) -> Fault {
+        match fault {
+            Fault::Exception { kind, message } if kind == "panic" && is_capacity_overflow(&message) => {
+                Fault::OutOfMemory(format!(
+                    "{} (a collection asked for more than any machine has: {CAPACITY_OVERFLOW})",
+                    self.memory_limit()
+                ))
+            }
+            other => other,
+        }
+    }
+
+    /// The memory limit in words, for an out-of-memory fault.
+    fn memory_limit(&self) -> String {
+        match self.spec.limits.address_space {
+            Some(bytes) => format!("the limit is {} MB", bytes >> 20),
+            None => "the limit is the one the runtime was started with".into(),
         }
     }
 }
@@ -497,6 +541,62 @@ impl Drop for Session {
         if let Some(mut process) = self.process.take() {
             process.kill();
         }
+    }
+}
+
+/// The stderr a session keeps: the first half of [`OUTPUT_KEEP_BYTES`] from the start, the latest half from
+/// the end, and how many bytes between them were left out. Which bytes are kept depends only on what the
+/// program wrote, not on when the grader read it, so reports stay reproducible.
+#[derive(Debug, Default)]
+struct Output {
+    head: String,
+    tail: String,
+    dropped: u64,
+}
+
+impl Output {
+    const HALF: usize = OUTPUT_KEEP_BYTES / 2;
+
+    fn append(&mut self, captured: &CapturedOutput) {
+        self.push(&captured.text[..captured.cut_at]);
+        self.dropped += captured.dropped_bytes;
+        self.push(&captured.text[captured.cut_at..]);
+    }
+
+    fn push(&mut self, text: &str) {
+        let room = Self::HALF.saturating_sub(self.head.len());
+        let split = if text.len() <= room { text.len() } else { text.floor_char_boundary(room) };
+        let (to_head, rest) = if self.tail.is_empty() && self.dropped == 0 { text.split_at(split) } else { ("", text) };
+        self.head.push_str(to_head);
+        if rest.is_empty() {
+            return;
+        }
+        self.tail.push_str(rest);
+        if self.tail.len() > Self::HALF {
+            let cut = self.tail.ceil_char_boundary(self.tail.len() - Self::HALF);
+            self.dropped += cut as u64;
+            self.tail.drain(..cut);
+        }
+    }
+
+    /// The last few KiB kept (where a program that died said why).
+    fn latest(&self) -> String {
+        const LATEST: usize = 4 << 10;
+        let mut text = self.tail.clone();
+        if text.len() < LATEST {
+            let from = self.head.ceil_char_boundary(self.head.len().saturating_sub(LATEST - text.len()));
+            text.insert_str(0, &self.head[from..]);
+        }
+        text
+    }
+
+    /// The text kept, and whether some was left out.
+    fn into_text(self) -> (String, bool) {
+        if self.dropped == 0 {
+            return (self.head + &self.tail, false);
+        }
+        let gap = format!("\n… ({} bytes of standard error left out) …\n", self.dropped);
+        (self.head + &gap + &self.tail, true)
     }
 }
 
@@ -557,7 +657,10 @@ fn process_fault(fault: ProcessFault) -> Fault {
             limit.cpu.as_secs_f64(),
             limit.wall.as_secs_f64()
         )),
-        ProcessFault::LineTooLong { .. } => Fault::Garbage(fault.to_string()),
+        ProcessFault::LineTooLong { .. } => Fault::ReplyTooLong(format!(
+            "{}, the protocol's limit for one reply (a toString() or solution() that never ends?)",
+            fault
+        )),
         other => Fault::Crashed(other.to_string()),
     }
 }
@@ -594,6 +697,78 @@ mod tests {
     }
 
     const HELLO: &str = "read l; echo '0 ok 0 1 sh counters'; ";
+
+    fn with_memory_limit(spec: ProcessSpec, mb: u64) -> ProcessSpec {
+        let limits = process::Limits { address_space: Some(mb << 20), ..process::Limits::default() };
+        spec.limits(limits)
+    }
+
+    #[test]
+    fn an_allocation_failure_then_an_abort_is_out_of_memory_with_the_limit() {
+        let body = format!("{HELLO} read l; echo 'memory allocation of 4294967296 bytes failed' >&2; kill -ABRT $$");
+        let mut s = Session::new(with_memory_limit(script(&body), 1224), limits());
+        let fault = s.call(&Request::Counters).unwrap_err();
+        assert_eq!(
+            fault.describe(),
+            "ran out of memory: the limit is 1224 MB (memory allocation of 4294967296 bytes failed)"
+        );
+        assert!(s.take_output().0.contains("memory allocation of 4294967296 bytes failed"), "still shown");
+    }
+
+    #[test]
+    fn the_same_words_then_another_crash_are_a_crash() {
+        let body = format!("{HELLO} read l; echo 'memory allocation of 4294967296 bytes failed' >&2; kill -SEGV $$");
+        let mut s = Session::new(with_memory_limit(script(&body), 1224), limits());
+        let fault = s.call(&Request::Counters).unwrap_err();
+        assert!(matches!(&fault, Fault::Crashed(what) if what.contains("SIGSEGV")), "{fault:?}");
+    }
+
+    #[test]
+    fn a_capacity_overflow_panic_is_out_of_memory_and_other_panics_are_not() {
+        let body = format!("{HELLO} read l; echo '1 err exception 0 panic capacity overflow (at library/alloc/src/raw_vec/mod.rs:28)'; read l; echo '2 err exception 0 panic capacity overflowing'");
+        let mut s = Session::new(with_memory_limit(script(&body), 300), limits());
+        let fault = s.call(&Request::Counters).unwrap_err();
+        assert_eq!(
+            fault.describe(),
+            "ran out of memory: the limit is 300 MB (a collection asked for more than any machine has: capacity overflow)"
+        );
+        let other = Fault::Exception { kind: "panic".into(), message: "capacity overflowing".into() };
+        assert_eq!(s.call(&Request::Counters), Err(other));
+    }
+
+    #[test]
+    fn a_reply_longer_than_the_protocol_allows_is_reply_too_long() {
+        let body = format!("{HELLO} read l; printf '1 ok 0 '; head -c 17000000 /dev/zero | tr '\\0' x; echo; read l");
+        let mut s = Session::new(script(&body), SessionLimits { request: Duration::from_secs(5), ..limits() });
+        let fault = s.call(&Request::Counters).unwrap_err();
+        assert_eq!(
+            fault.describe(),
+            "reply too long: the program printed a line longer than 16 MiB, the protocol's limit for one reply \
+             (a toString() or solution() that never ends?)"
+        );
+    }
+
+    #[test]
+    fn kept_output_is_the_start_and_the_end_whenever_it_was_read() {
+        let stream: String = (0..40_000).map(|i| format!("{i}\n")).collect();
+        let whole = |chunks: &[usize]| {
+            let mut output = Output::default();
+            let mut at = 0;
+            for &len in chunks {
+                let capture = super::super::pipes::tests_support::capture(&stream.as_bytes()[at..at + len], 64 << 10);
+                output.append(&capture);
+                at += len;
+            }
+            output.into_text()
+        };
+        let len = stream.len();
+        let (text, truncated) = whole(&[len]);
+        assert!(truncated && text.starts_with("0\n1\n") && text.ends_with("39998\n39999\n"), "{}", &text[..40]);
+        assert!(text.contains(&format!("({} bytes of standard error left out)", len - OUTPUT_KEEP_BYTES)), "{text}");
+        assert_eq!(whole(&[10, 70_000, len - 70_010]), (text.clone(), true));
+        assert_eq!(whole(&[40_000, 1, len - 40_001]), (text, true));
+        assert_eq!(whole(&[100]), (stream[..100].to_string(), false));
+    }
 
     #[test]
     fn handshake_reads_language_and_capabilities() {

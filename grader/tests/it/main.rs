@@ -7,6 +7,7 @@ mod calibration;
 mod formats;
 mod gallery;
 mod gradescope;
+mod instructor_errors;
 mod misbehaving;
 mod reference;
 mod sandbox;

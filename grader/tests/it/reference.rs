@@ -32,9 +32,13 @@ fn rust_cannot_express_null_or_foreign_equals_so_those_tests_do_not_apply() {
 }
 
 #[test]
-fn a_fixture_directory_lacking_official_inputs_is_a_grader_error_named_in_the_report() {
-    let empty = tempfile::tempdir().unwrap();
-    let only = ["--only", "board-1a", "--only", "timing-2/puzzle20"];
+fn with_skip_bad_fixtures_a_directory_lacking_official_inputs_is_a_grader_error_named_in_the_report() {
+    // Without --skip-bad-fixtures the grader stops before grading (tests/it/instructor_errors.rs).
+    let fixtures = tempfile::tempdir().unwrap();
+    let bundled = crate::support::root().join("fixtures/puzzles");
+    std::fs::copy(bundled.join("puzzle00.txt"), fixtures.path().join("puzzle00.txt")).unwrap();
+    let empty = fixtures;
+    let only = ["--only", "board-1a", "--only", "timing-2/puzzle20", "--skip-bad-fixtures"];
     let graded = grade(&reference_submission(), &[&["--fixtures", empty.path().to_str().unwrap()][..], &only].concat());
     assert_eq!(graded.code, 2, "{}", graded.stderr);
     assert!(graded.stderr.contains("puzzle04.txt") && graded.stderr.contains("puzzle20.txt"), "{}", graded.stderr);

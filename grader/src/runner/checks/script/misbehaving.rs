@@ -303,7 +303,8 @@ fn board_tests() -> &'static [PlannedTest] {
         let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/puzzles");
         let ids: Vec<String> =
             crate::catalog::all().iter().filter(|i| on_the_board(i)).map(|i| i.id.to_string()).collect();
-        let plan = TestPlan::prepare(&fixtures, 1, Policy::default(), &ids).expect("the bundled fixtures load");
+        let plan = TestPlan::prepare(&fixtures, 1, Policy::default(), &ids, Default::default())
+            .expect("the bundled fixtures load");
         let tests: Vec<PlannedTest> = plan.tests().iter().filter(|t| on_the_board(&t.item)).cloned().collect();
         assert!(!tests.is_empty() && tests.iter().all(|t| !t.trials.is_empty()), "Board tests with trials");
         tests

@@ -1,0 +1,260 @@
+//! Instructor mistakes are the grader's errors (exit 2, naming what is wrong and what to do), and hostile
+//! submissions that exhaust a resource fail with a reason that says which, while grading finishes.
+//!
+//! Fixture mistakes stop the grader before any submission runs, so no report is written (a grade computed
+//! from a broken data set must not reach a gradebook); `--skip-bad-fixtures` grades anyway and says so in
+//! the report.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use crate::support::{grade, quick_policy, reference_submission, root};
+
+/// A copy of the bundled fixtures holding only these puzzles (and no metadata).
+fn fixtures_with(names: &[&str]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let bundled = root().join("fixtures/puzzles");
+    for name in names {
+        std::fs::copy(bundled.join(format!("{name}.txt")), dir.path().join(format!("{name}.txt"))).unwrap();
+    }
+    dir
+}
+
+/// Runs `grader ARGS…` and returns its output.
+fn grader(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_grader")).args(args).output().expect("the grader runs")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+const BOARD_1A: [&str; 6] = ["puzzle04", "puzzle00", "puzzle07", "puzzle17", "puzzle27", "puzzle2x2-unsolvable1"];
+
+#[test]
+fn an_empty_fixture_directory_stops_grade_and_batch_before_any_report() {
+    let empty = tempfile::tempdir().unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let report = out.path().join("report.json");
+    let submission = reference_submission();
+    let graded =
+        grader(&["grade", path(&submission), "--quiet", "--fixtures", path(empty.path()), "--output", path(&report)]);
+    assert_eq!(graded.status.code(), Some(2), "{}", stderr(&graded));
+    let said = stderr(&graded);
+    assert!(said.contains("holds no puzzle files") && said.contains("point --fixtures at"), "{said}");
+    assert!(graded.stdout.is_empty() && !report.exists(), "no report for a grade that could not be computed");
+
+    let class = tempfile::tempdir().unwrap();
+    std::fs::copy(&submission, class.path().join("alice")).unwrap();
+    let grades = out.path().join("grades");
+    let batch = grader(&["batch", path(class.path()), "--output-dir", path(&grades), "--fixtures", path(empty.path())]);
+    assert_eq!(batch.status.code(), Some(2), "{}", stderr(&batch));
+    assert!(stderr(&batch).contains("holds no puzzle files"), "{}", stderr(&batch));
+    assert!(!grades.join("gradebook.csv").exists() && !grades.join("alice.json").exists());
+}
+
+#[test]
+fn a_fixture_path_that_is_not_a_directory_is_a_grader_error() {
+    let file = tempfile::NamedTempFile::new().unwrap();
+    let graded = grade(&reference_submission(), &["--fixtures", path(file.path())]);
+    assert_eq!(graded.code, 2, "{}", graded.stderr);
+    assert!(graded.stderr.contains("does not exist or is not a directory"), "{}", graded.stderr);
+    assert!(graded.stderr.contains("pass --fixtures DIR"), "{}", graded.stderr);
+}
+
+#[test]
+fn a_directory_lacking_files_the_selected_tests_need_stops_before_grading_and_names_them() {
+    let fixtures = fixtures_with(&["puzzle00", "puzzle04"]);
+    let graded = grade(&reference_submission(), &["--fixtures", path(fixtures.path()), "--only", "board-1a"]);
+    assert_eq!(graded.code, 2, "{}", graded.stderr);
+    assert!(graded.stderr.contains("lacks 4 files the selected tests need"), "{}", graded.stderr);
+    for name in ["puzzle07.txt", "puzzle17.txt", "puzzle27.txt", "puzzle2x2-unsolvable1.txt"] {
+        assert!(graded.stderr.contains(name), "{name}: {}", graded.stderr);
+    }
+    assert!(graded.stderr.contains("--skip-bad-fixtures"), "{}", graded.stderr);
+    assert!(graded.json.is_null() && graded.text.is_empty(), "no report");
+    // The files of the tests selected are all there: it grades.
+    let graded = grade(&reference_submission(), &["--fixtures", path(fixtures.path()), "--only", "board-1b"]);
+    assert_eq!(graded.code, 0, "{}", graded.stderr);
+}
+
+/// The corrupt files of `corrupt_fixtures`, each with the problem the grader must name.
+const CORRUPT: [(&str, &[u8], &str); 4] = [
+    ("puzzle07", b"3\n1 2 3\n4 x 6\n7 8 0\n", "puzzle07.txt`: line 3: expected a tile, found `x`"),
+    ("puzzle17", b"3\n1 2 3\n4 5 6\n7 8\n", "puzzle17.txt`: line 4: expected 9 tiles after the size, found 8"),
+    ("notes", b"3\n1 2 3\n4 5 6\n7 8 0\nsolved by hand\n", "notes.txt`: line 5: unexpected `solved`"),
+    ("puzzle27", b"3\n1 2 3\n4 5 \xff\n", "puzzle27.txt`: line 3: the file is not UTF-8 text (byte 0xff)"),
+];
+
+/// Board 1a's files, three of them corrupt, and a corrupt extra file.
+fn corrupt_fixtures() -> tempfile::TempDir {
+    let fixtures = fixtures_with(&BOARD_1A);
+    for (name, bytes, _) in CORRUPT {
+        std::fs::write(fixtures.path().join(format!("{name}.txt")), bytes).unwrap();
+    }
+    fixtures
+}
+
+#[test]
+fn a_corrupt_puzzle_file_stops_the_grader_naming_file_line_and_problem() {
+    let fixtures = corrupt_fixtures();
+    let graded = grade(&reference_submission(), &["--fixtures", path(fixtures.path()), "--only", "board-1a"]);
+    assert_eq!(graded.code, 2, "{}", graded.stderr);
+    for (_, _, problem) in CORRUPT {
+        assert!(graded.stderr.contains(problem), "{problem}:\n{}", graded.stderr);
+    }
+    assert!(graded.stderr.contains("4 problems with the puzzle files in"), "{}", graded.stderr);
+    assert!(graded.stderr.contains("fix or remove those files, or pass --skip-bad-fixtures"), "{}", graded.stderr);
+    assert!(graded.json.is_null() && graded.text.is_empty(), "no report");
+}
+
+#[test]
+fn with_skip_bad_fixtures_corrupt_files_are_listed_in_the_report_and_grading_goes_on() {
+    let fixtures = corrupt_fixtures();
+    // Board 1a runs on the three files that load and lists the three corrupt ones as missing; Board 1b
+    // needs no file.
+    let args = ["--fixtures", path(fixtures.path()), "--skip-bad-fixtures", "--only", "board-1a", "--only", "board-1b"];
+    let graded = grade(&reference_submission(), &args);
+    assert_eq!(graded.code, 2, "tests lacking inputs make the grade incomplete: {}", graded.stderr);
+    let skipped = graded.json["skipped_fixtures"].as_array().expect("skipped_fixtures");
+    let files: Vec<&str> = skipped.iter().map(|s| s["file"].as_str().unwrap()).collect();
+    assert_eq!(files, ["notes.txt", "puzzle07.txt", "puzzle17.txt", "puzzle27.txt"]);
+    assert_eq!(skipped[0]["problem"], "line 5: unexpected `solved` after the 9 tiles of a 3-by-3 board");
+    assert_eq!(graded.json["schema_version"], 3);
+    assert!(graded.text.contains("GRADER PROBLEM: 4 fixture file(s) could not be used and were skipped"));
+    assert!(
+        graded.text.contains("  puzzle17.txt: line 4: expected 9 tiles after the size, found 8"),
+        "{}",
+        graded.text
+    );
+    assert_eq!(graded.test("board-1b")["status"], "passed");
+    // Board 1a still ran on the files that loaded, and names the ones it lacked.
+    assert_eq!(graded.test("board-1a")["status"], "passed");
+    let missing = graded.json["missing_fixtures"].as_array().unwrap();
+    assert_eq!(missing.len(), 3, "{missing:?}");
+
+    // A corrupt file no selected test needs leaves the exit code to the grade.
+    let graded = grade(&reference_submission(), &[&args[..3], &["--only", "board-1b"]].concat());
+    assert_eq!(graded.code, 0, "{}", graded.stderr);
+    assert_eq!(graded.json["skipped_fixtures"].as_array().unwrap().len(), 4);
+}
+
+/// A hostile submission under `fixtures/submissions/hostile/`.
+fn hostile(name: &str) -> PathBuf {
+    root().join("fixtures/submissions/hostile").join(name)
+}
+
+fn message(graded: &crate::support::Graded, id: &str) -> String {
+    graded.test(id)["message"].as_str().unwrap_or("").to_string()
+}
+
+#[test]
+fn a_4_gb_allocation_and_a_capacity_overflow_are_reported_as_running_out_of_memory() {
+    let policy = quick_policy();
+    let graded = grade(
+        &hostile("out-of-memory"),
+        &["--policy", policy.to_str().unwrap(), "--only", "board-1a", "--only", "solver-9a", "--only", "solver-12a"],
+    );
+    assert_eq!(graded.code, 1, "{}", graded.stderr);
+    assert_eq!(graded.test("board-1a")["status"], "passed", "the Board is fine");
+    // Solver over a 3-by-3 board: `vec![1u8; 4 << 30]` under the 1224 MB address-space limit (200 MB + 1024 MB
+    // of slack, the default policy): Rust says so and aborts.
+    assert_eq!(graded.test("solver-9a")["status"], "failed");
+    assert!(
+        message(&graded, "solver-9a")
+            .contains("ran out of memory: the limit is 1224 MB (memory allocation of 4294967296 bytes failed)"),
+        "{}",
+        message(&graded, "solver-9a")
+    );
+    // Over a 2-by-2 board: `Vec::with_capacity(usize::MAX / 4)` panics with a capacity overflow.
+    assert_eq!(graded.test("solver-12a")["status"], "failed");
+    assert!(
+        message(&graded, "solver-12a").contains("ran out of memory: the limit is 1224 MB (a collection asked for more"),
+        "{}",
+        message(&graded, "solver-12a")
+    );
+    assert!(!graded.text.contains("killed by signal 6"), "{}", graded.text);
+}
+
+#[test]
+fn a_reply_longer_than_the_protocol_allows_fails_with_reply_too_long_and_grading_finishes() {
+    let policy = quick_policy();
+    let graded = grade(
+        &hostile("reply-too-long/run.sh"),
+        &["--policy", policy.to_str().unwrap(), "--only", "board-1a", "--only", "board-2a"],
+    );
+    assert_eq!(graded.code, 1, "{}", graded.stderr);
+    assert_eq!(graded.test("board-1a")["status"], "failed");
+    assert!(
+        message(&graded, "board-1a").contains(
+            "reply too long: the program printed a line longer than 16 MiB, the protocol's limit for one reply"
+        ),
+        "{}",
+        message(&graded, "board-1a")
+    );
+    // After three lost processes in a row the grader stops restarting it, so the next test fails at once.
+    assert_eq!(graded.test("board-2a")["status"], "failed");
+    assert!(graded.text.contains("ASSESSMENT SUMMARY"));
+}
+
+/// Runs the grader on `args`, waiting for it with `wait4` to learn its peak resident memory (the largest of
+/// the grader's and of every process it waited for, the submission's included), in KiB.
+fn grade_measuring_memory(args: &[&str]) -> (i32, u64) {
+    // The child is reaped by wait4 below, not by `Child::wait`.
+    #[allow(clippy::zombie_processes)]
+    let child = Command::new(env!("CARGO_BIN_EXE_grader")).args(args).spawn().expect("the grader runs");
+    let mut status = 0;
+    // SAFETY: a zeroed rusage is a valid value for wait4 to fill.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waits for our own child, with valid pointers to locals.
+    let waited = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    assert_eq!(waited, child.id() as libc::pid_t, "wait4 failed");
+    (libc::WEXITSTATUS(status), usage.ru_maxrss as u64)
+}
+
+#[test]
+fn a_gigabyte_of_stderr_is_drained_and_kept_bounded_with_its_start_and_end() {
+    let _built = reference_submission();
+    let policy = quick_policy();
+    let out = tempfile::tempdir().unwrap();
+    let json = out.path().join("report.json");
+    let text = out.path().join("report.txt");
+    let flood = hostile("stderr-flood/run.sh");
+    let args = [
+        "grade",
+        path(&flood),
+        "--quiet",
+        "--policy",
+        policy.to_str().unwrap(),
+        "--only",
+        "board-1a",
+        "--format",
+        "json",
+        "--output",
+        path(&json),
+        "--format",
+        "text",
+        "--output",
+        path(&text),
+    ];
+    let (code, peak_kib) = grade_measuring_memory(&args);
+    assert_eq!(code, 0, "the program is correct once it has flooded");
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let output = report["output"].as_str().unwrap();
+    assert_eq!(report["output_truncated"], true);
+    // 64 KiB kept of 1 GiB and a line: the first 32 KiB, a line saying how much was left out, the last 32 KiB.
+    let flooded = (1u64 << 30) + "flood: done after 1 GiB\n".len() as u64;
+    let gap = format!("\n… ({} bytes of standard error left out) …\n", flooded - (64 << 10));
+    assert_eq!(output.len(), (64 << 10) + gap.len(), "bytes kept");
+    assert!(output.contains(&gap), "{}", &output[(32 << 10) - 40..(32 << 10) + 120]);
+    assert!(output.starts_with("flood: the same line again and again\n"));
+    assert!(output.ends_with("flood: the flood: done after 1 GiB\n"), "the end is kept (`head -c` cut a line)");
+    let text = std::fs::read_to_string(&text).unwrap();
+    assert!(text.contains("flood: done after 1 GiB") && text.contains("(output truncated)"), "{text}");
+    // Nothing near a gigabyte was held: the grader and its processes peaked far below (about 100 MB here).
+    assert!(peak_kib < 512 << 10, "peak resident memory {peak_kib} KiB");
+}
