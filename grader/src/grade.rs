@@ -165,7 +165,7 @@ fn run_plan(
     progress(Progress::Building);
     let build_started = Instant::now();
     let heap_mb = plan.policy.limits.java_heap_mb_on(build::java::machine_memory_mb());
-    let built = build::prepare(student.path, student.kind, student.work_dir, heap_mb)?;
+    let built = build::prepare(student.path, student.kind, student.work_dir, heap_mb, &plan.policy.rust)?;
     let build_ms = elapsed_ms(build_started);
     progress(Progress::Planned { total: plan.tests.len() });
     let cpu_before = CpuUsed::now();

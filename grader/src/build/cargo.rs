@@ -1,54 +1,82 @@
-//! Building a Rust submission: `cargo build --release` in its directory, then the one binary it produced.
+//! Building a Rust submission: the grader's own wrapper binary around the student's code, in a scratch
+//! workspace the grader controls (`scratch`), offline.
 //!
-//! Cargo's JSON messages name the executable, so a crate named anything, inside a workspace or not, is found
-//! without guessing paths. Compiler errors come back as the rendered diagnostics a student would see.
+//! The student's `src/` becomes a library that depends on the grader's `npuzzle` alone (the student crate
+//! cannot name the harness, its counters or the answer key); a wrapper binary the grader writes links that
+//! library with `npuzzle-harness`. The student's `Cargo.toml` is read only for its dependencies, so a crate
+//! copied anywhere builds, and grades, exactly as one inside this repository.
+//!
+//! Builds share one target directory under the grader's work directory (`rust/target`), so the grader's
+//! crates and their dependencies compile once per machine and each submission costs only its own crate and
+//! a link. Sharing is safe because nothing a student controls runs at build time: no `build.rs`, no
+//! dependencies of their choosing (no build scripts, no proc macros), and every submission's artifacts are
+//! named after its own package path and key. When the policy lets a submission bring dependencies, it gets a
+//! target directory of its own instead (slower: everything compiles again), since their build scripts could
+//! otherwise tamper with what other submissions link.
 
+use std::fs::File;
+use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 
+use super::scratch::{Pinned, Scratch};
 use super::{BuildError, Launch, Prepared};
+use crate::policy::RustBuild;
 
-/// Builds the Cargo project at `dir` in release mode.
-pub fn build_cargo(dir: &Path) -> Result<Prepared, BuildError> {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let output = Command::new(&cargo)
-        .args(["build", "--release", "--message-format=json-render-diagnostics", "--quiet"])
-        .current_dir(dir)
-        .output()
-        .map_err(|source| BuildError::Tool { tool: "cargo".into(), source })?;
-    let stdout = String::from_utf8_lossy(&output.stdout);
+/// Builds the Cargo project at `dir` in release mode; `work` holds the scratch workspaces and the cache.
+pub fn build_cargo(dir: &Path, work: &Path, policy: &RustBuild) -> Result<Prepared, BuildError> {
+    let pinned = Pinned::locate();
+    let scratch = match Scratch::read(dir, policy, &pinned) {
+        Ok(scratch) => scratch,
+        Err(log) => return Ok(Prepared::CompileFailed { log }),
+    };
+    let cache = work.join("rust");
+    let ws = cache.join(format!("ws-{}", scratch.key));
+    let target = if scratch.needs_own_target() { ws.join("target") } else { cache.join("target") };
+    let tool = |source| BuildError::Tool { tool: "the scratch workspace".into(), source };
+    std::fs::create_dir_all(&ws).map_err(tool)?;
+    // One grader at a time per workspace: two may grade the same submission at once (a batch, the tests).
+    let _lock = lock(&cache.join(format!("ws-{}.lock", scratch.key))).map_err(tool)?;
+    scratch.write(&ws, policy, &pinned).map_err(tool)?;
+    let output = run_cargo(&ws, &target)?;
     if !output.status.success() {
-        return Ok(Prepared::CompileFailed { log: String::from_utf8_lossy(&output.stderr).into_owned() });
+        // The package's name carries the cache key; the student knows their crate as `student`.
+        let log = String::from_utf8_lossy(&output.stderr).replace(&format!("student-{}", scratch.key), "student");
+        return Ok(Prepared::CompileFailed { log });
     }
-    let executables = executables_built(&stdout, dir);
-    match executables.as_slice() {
-        [program] => Ok(Prepared::Ready(Launch {
-            program: program.clone(),
-            args: vec![],
-            env: vec![],
-            address_space_limit: true,
-        })),
-        [] => Ok(Prepared::CompileFailed { log: "the crate built no executable: it needs a src/main.rs".into() }),
-        many => Ok(Prepared::CompileFailed {
-            log: format!(
-                "the crate built {} executables ({}); a submission must build exactly one",
-                many.len(),
-                many.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
-            ),
-        }),
+    match executable_built(&String::from_utf8_lossy(&output.stdout), &scratch.binary()) {
+        Some(program) => Ok(Prepared::Ready(Launch { program, args: vec![], env: vec![], address_space_limit: true })),
+        None => Ok(Prepared::CompileFailed { log: "the grader's wrapper built no executable".into() }),
     }
 }
 
-/// Executables of the package in `dir` listed in cargo's JSON messages.
-fn executables_built(json_lines: &str, dir: &Path) -> Vec<PathBuf> {
-    let manifest = std::fs::canonicalize(dir.join("Cargo.toml")).unwrap_or_else(|_| dir.join("Cargo.toml"));
-    let mut found: Vec<PathBuf> = json_lines
+/// The one place the grader runs cargo: `cargo build --release --offline` of the scratch workspace `ws`.
+fn run_cargo(ws: &Path, target: &Path) -> Result<Output, BuildError> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    Command::new(&cargo)
+        .args(["build", "--workspace", "--release", "--offline", "--message-format=json-render-diagnostics", "--quiet"])
+        .arg("--target-dir")
+        .arg(target)
+        .current_dir(ws)
+        .output()
+        .map_err(|source| BuildError::Tool { tool: "cargo".into(), source })
+}
+
+/// An exclusive lock on `path`, held until the file is dropped.
+fn lock(path: &Path) -> std::io::Result<File> {
+    let file = File::options().create(true).truncate(false).write(true).open(path)?;
+    // SAFETY: flock on a descriptor this function owns; no memory is passed.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(file)
+}
+
+/// The executable named `binary` in cargo's JSON messages.
+fn executable_built(json_lines: &str, binary: &str) -> Option<PathBuf> {
+    json_lines
         .lines()
         .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
-        .filter(|msg| msg["reason"] == "compiler-artifact")
-        .filter(|msg| msg["manifest_path"].as_str().map(Path::new) == Some(manifest.as_path()))
-        .filter_map(|msg| msg["executable"].as_str().map(PathBuf::from))
-        .collect();
-    found.dedup();
-    found
+        .filter(|msg| msg["reason"] == "compiler-artifact" && msg["target"]["name"] == binary)
+        .find_map(|msg| msg["executable"].as_str().map(PathBuf::from))
 }

@@ -1,11 +1,12 @@
 //! Turns a submission path into a program the runner can start: an executable as it is, a Cargo project
-//! built in release mode, or a Java folder compiled with the adapter.
+//! built in release mode (in a scratch workspace of the grader's, `cargo` + `scratch`), or a Java folder compiled with the adapter.
 //!
 //! A build failure is the student's "compilation" result, not a grader error: it is returned as
 //! [`Prepared::CompileFailed`] with the compiler's output, and grading goes on to write a report.
 
 pub mod cargo;
 pub mod java;
+pub mod scratch;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -100,8 +101,14 @@ pub(crate) fn is_executable(path: &Path) -> bool {
 }
 
 /// Prepares a submission of a known kind. `work` is a directory the build may use for its outputs and
-/// caches; `heap_mb` is the memory limit a JVM is started with.
-pub fn prepare(path: &Path, kind: SubmissionKind, work: &Path, heap_mb: u64) -> Result<Prepared, BuildError> {
+/// caches; `heap_mb` is the memory limit a JVM is started with; `rust` says how a Cargo project is built.
+pub fn prepare(
+    path: &Path,
+    kind: SubmissionKind,
+    work: &Path,
+    heap_mb: u64,
+    rust: &crate::policy::RustBuild,
+) -> Result<Prepared, BuildError> {
     match kind {
         SubmissionKind::Executable => Ok(Prepared::Ready(Launch {
             program: std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()),
@@ -109,7 +116,7 @@ pub fn prepare(path: &Path, kind: SubmissionKind, work: &Path, heap_mb: u64) -> 
             env: vec![],
             address_space_limit: true,
         })),
-        SubmissionKind::Cargo => cargo::build_cargo(path),
+        SubmissionKind::Cargo => cargo::build_cargo(path, work, rust),
         SubmissionKind::Java => match java::build_java(path, work, heap_mb) {
             Ok(java::JavaBuild::Ready { program, args, env }) => {
                 Ok(Prepared::Ready(Launch { program, args, env, address_space_limit: false }))
