@@ -9,4 +9,5 @@ mod gallery;
 mod gradescope;
 mod misbehaving;
 mod reference;
+mod sealed;
 mod support;
