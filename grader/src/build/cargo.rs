@@ -51,9 +51,22 @@ pub fn build_cargo(dir: &Path, work: &Path, policy: &RustBuild) -> Result<Prepar
 }
 
 /// The one place the grader runs cargo: `cargo build --release --offline` of the scratch workspace `ws`.
+///
+/// At a lower CPU priority (nice 10): a build must not starve a submission being graded meanwhile (a batch,
+/// the project's tests), whose wall-clock safety net would otherwise fire before its CPU limit.
 fn run_cargo(ws: &Path, target: &Path) -> Result<Output, BuildError> {
+    use std::os::unix::process::CommandExt;
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    Command::new(&cargo)
+    let mut command = Command::new(&cargo);
+    // SAFETY: setpriority is async-signal-safe and touches no memory of the parent; its failure (a
+    // priority the kernel refuses) leaves the build at normal priority, which is harmless.
+    unsafe {
+        command.pre_exec(|| {
+            libc::setpriority(libc::PRIO_PROCESS, 0, 10);
+            Ok(())
+        });
+    }
+    command
         .args(["build", "--workspace", "--release", "--offline", "--message-format=json-render-diagnostics", "--quiet"])
         .arg("--target-dir")
         .arg(target)
