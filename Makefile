@@ -9,7 +9,7 @@ GRADER := target/release/grader
 .PHONY: build grade test lint fmt bench solve fixtures fixtures-check gradescope korf
 
 build:
-	$(CARGO) build --release -p reference -p grader -p fixtures
+	$(CARGO) build --release -p reference -p npuzzle-harness -p grader -p fixtures
 
 grade: build
 	$(GRADER) grade $(SUBMISSION) $(GRADE_ARGS)

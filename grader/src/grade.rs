@@ -279,7 +279,8 @@ fn run_plan(
     let build_started = Instant::now();
     let heap_mb = plan.policy.limits.java_heap_mb_on(build::java::machine_memory_mb());
     let build_limits = build::BuildLimits::from_policy(&plan.policy.limits);
-    let built = build::prepare(student.path, student.kind, student.work_dir, heap_mb, &build_limits)?;
+    let built =
+        build::prepare(student.path, student.kind, student.work_dir, heap_mb, &build_limits, &plan.policy.rust)?;
     let build_ms = elapsed_ms(build_started);
     progress(Progress::Planned { total: plan.tests.len() });
     let cpu_before = CpuUsed::now();

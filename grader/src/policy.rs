@@ -156,6 +156,21 @@ pub struct Policy {
     pub thresholds: Thresholds,
     /// Which tests run.
     pub tests: Tests,
+    /// How Rust submissions are built.
+    pub rust: RustBuild,
+}
+
+/// How the grader builds a Rust submission (see `build::cargo`).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RustBuild {
+    /// Whether a submission may declare crates.io dependencies beyond `npuzzle` (they must then be vendored
+    /// or in the grader's registry cache: the build is offline). Off: such a submission does not compile.
+    pub allow_dependencies: bool,
+    /// Whether the submission's own code may use `unsafe` (and `#[no_mangle]`, `#[link_section]`, …). Off:
+    /// the grader builds it with `unsafe_code` forbidden, so the grader's counters in the same process are
+    /// out of its reach.
+    pub allow_unsafe: bool,
 }
 
 /// A policy file that could not be used.

@@ -1,4 +1,5 @@
 //! Decimal numbers in protocol and puzzle text, written and read without the general machinery.
+#![allow(missing_docs)]
 //!
 //! Protocol text is mostly numbers: a 127-by-127 board is 16,129 tiles each way (its `toString()` and its
 //! `board` request), and the grader reads hundreds of them per run. Through `fmt` every number costs a
@@ -8,13 +9,13 @@
 
 /// Appends `value` in decimal. (`push_str` of itoa's digits: 40% fewer instructions than pushing them as
 /// chars one by one, measured with callgrind on encoding a 127-by-127 board request.)
-pub(crate) fn push(out: &mut String, value: u64) {
+pub fn push(out: &mut String, value: u64) {
     out.push_str(itoa::Buffer::new().format(value));
 }
 
 /// How numbers are separated in the text being read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Separators {
+pub enum Separators {
     /// Exactly one space between numbers, none before the first or after the last (protocol arguments).
     SingleSpace,
     /// Any run of ASCII whitespace, before, between and after (puzzle files and `toString()` text).
@@ -23,7 +24,7 @@ pub(crate) enum Separators {
 
 /// Reads the unsigned decimal numbers of `text` (each below 2³²), appending them to `out`; `None` if the text
 /// holds anything else or separates them otherwise than `separators` says.
-pub(crate) fn read_numbers(text: &str, separators: Separators, out: &mut Vec<u32>) -> Option<()> {
+pub fn read_numbers(text: &str, separators: Separators, out: &mut Vec<u32>) -> Option<()> {
     let single = separators == Separators::SingleSpace;
     let bytes = text.as_bytes();
     // One pass, one branch per byte: a 127-by-127 board's text is ~100 KB.

@@ -1,28 +1,55 @@
-//! The reference implementation of Princeton's "8 Puzzle" assignment, and the pieces that grade against it.
+//! **Grader side: the answer key.** The reference implementation of Princeton's "8 Puzzle" assignment, and
+//! what grading measures against it. A submission cannot depend on this crate: the grader refuses a
+//! submission whose `Cargo.toml` names it and builds every submission against `npuzzle` alone.
 //!
-//! - [`Board`], [`MinPQ`] and [`Solver`] mirror the assignment's API and the official reference's exact
-//!   behaviour (neighbor order, twin choice, heap tie rules), so their operation counts are the baselines
-//!   instructors already know.
-//! - [`PuzzleBoard`] and [`PuzzleSolver`] are the traits a Rust submission implements; the Solver is generic
-//!   over the board so the grader can substitute the counting reference board.
-//! - [`instrument`] counts operations, memory and CPU time; [`oracle`] gives independent answers (parity
-//!   rule, exact distance tables) for tests and fixtures; [`harness`] turns a submission into a program that
-//!   speaks the grader's protocol.
+//! - [`Board`] and [`Solver`] mirror the assignment's API and the official reference's exact behaviour
+//!   (neighbor order, twin choice, heap tie rules), so their operation counts are the baselines instructors
+//!   already know. They implement the student-facing traits of `npuzzle` ([`PuzzleBoard`],
+//!   [`PuzzleSolver`]) and search with its [`MinPQ`], re-exported here.
+//! - [`instrument`] counts operations (the counters, the counting reference board the grader substitutes,
+//!   the counting allocator, thread CPU time) for the harness in `adapters/rust/harness`; [`oracle`] gives
+//!   independent answers (parity rule, exact distance tables) for tests and fixtures; [`toolkit`] goes beyond
+//!   the assignment.
 
-pub mod api;
 pub mod board;
-mod decimal;
-pub mod harness;
+#[doc(hidden)]
+pub mod decimal;
 pub mod instrument;
-pub mod minpq;
 pub mod oracle;
-pub mod protocol;
 pub mod puzzle_file;
 pub mod solver;
 pub mod toolkit;
 
-pub use api::{PuzzleBoard, PuzzleSolver};
 pub use board::{Board, BoardError};
-pub use minpq::MinPQ;
+pub use npuzzle::{MinPQ, PuzzleBoard, PuzzleSolver};
 pub use puzzle_file::{parse_puzzle, read_puzzle_file, ParseError, PuzzleFileError};
 pub use solver::Solver;
+
+impl PuzzleBoard for Board {
+    /// Panics on an invalid grid, which the trait's contract rules out; use [`Board::new`] for unchecked
+    /// input.
+    fn from_tiles(tiles: &[Vec<u32>]) -> Self {
+        Board::new(tiles).expect("PuzzleBoard::from_tiles requires a valid grid")
+    }
+    fn dimension(&self) -> usize {
+        Board::dimension(self)
+    }
+    fn hamming(&self) -> u32 {
+        Board::hamming(self)
+    }
+    fn manhattan(&self) -> u32 {
+        Board::manhattan(self)
+    }
+    fn is_goal(&self) -> bool {
+        Board::is_goal(self)
+    }
+    fn neighbors(&self) -> Vec<Self> {
+        Board::neighbors(self)
+    }
+    fn neighbors_into(&self, out: &mut Vec<Self>) {
+        self.for_each_neighbor(|board| out.push(board));
+    }
+    fn twin(&self) -> Self {
+        Board::twin(self)
+    }
+}

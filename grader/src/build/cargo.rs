@@ -1,114 +1,117 @@
-//! Building a Rust submission: `cargo build --release` in its directory, then the one binary it produced.
+//! Building a Rust submission: the grader's own wrapper binary around the student's code, in a scratch
+//! workspace the grader controls (`scratch`), offline.
 //!
-//! Cargo's JSON messages name the executable, so a crate named anything, inside a workspace or not, is found
-//! without guessing paths. Compiler errors come back as the rendered diagnostics a student would see.
+//! The student's `src/` becomes a library that depends on the grader's `npuzzle` alone (the student crate
+//! cannot name the harness, its counters or the answer key); a wrapper binary the grader writes links that
+//! library with `npuzzle-harness`. The student's `Cargo.toml` is read only for its dependencies, so a crate
+//! copied anywhere builds, and grades, exactly as one inside this repository.
 //!
-//! The build is one sandboxed [`step`](super::step) ([`cargo_step`] says what it sees): offline, the
-//! crate's workspace and this grader's own source tree (for a `reference` path dependency) read-only, the
-//! toolchain (`CARGO_HOME`, `RUSTUP_HOME`) read-only, the target directory writable.
+//! Builds share one target directory under the grader's work directory (`rust/target`), so the grader's
+//! crates and their dependencies compile once per machine and each submission costs only its own crate and
+//! a link. Sharing is safe because nothing a student controls runs at build time: no `build.rs`, no
+//! dependencies of their choosing (no build scripts, no proc macros), and every submission's artifacts are
+//! named after its own package path and key. When the policy lets a submission bring dependencies, it gets a
+//! target directory of its own instead (slower: everything compiles again), since their build scripts could
+//! otherwise tamper with what other submissions link.
+//!
+//! cargo runs as one sandboxed build [`step`](super::step): it sees the scratch workspace and the target
+//! directory (writable), the grader's pinned crates (`npuzzle`, the harness, the reference they link, and
+//! the vendored sources where the Gradescope zip has them) and the toolchain, read-only, and nothing else
+//! of the grader's: not the fixtures, so not even an `include_str!` of an absolute path reaches the answers.
 
+use std::fs::File;
+use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 
+use super::scratch::{Pinned, Scratch};
 use super::{BuildError, BuildLimits, Launch, Prepared};
-use crate::runner::process::ProcessSpec;
+use crate::policy::RustBuild;
+use crate::runner::tool::ToolOutput;
 
-/// Builds the Cargo project at `dir` in release mode.
-pub fn build_cargo(dir: &Path, limits: &BuildLimits) -> Result<Prepared, BuildError> {
-    let dir = std::fs::canonicalize(dir)
-        .map_err(|source| BuildError::Tool { tool: format!("cargo (cannot resolve {})", dir.display()), source })?;
-    let spec = cargo_step(&dir, limits, ["build", "--release", "--message-format=json-render-diagnostics", "--quiet"])
-        .map_err(|source| BuildError::Tool { tool: "cargo".into(), source })?;
-    let output = super::run_step(&spec, limits, "cargo")?;
+/// Builds the Cargo project at `dir` in release mode; `work` holds the scratch workspaces and the cache.
+pub fn build_cargo(dir: &Path, work: &Path, policy: &RustBuild, limits: &BuildLimits) -> Result<Prepared, BuildError> {
+    let pinned = Pinned::locate();
+    let scratch = match Scratch::read(dir, policy, &pinned) {
+        Ok(scratch) => scratch,
+        Err(log) => return Ok(Prepared::CompileFailed { log }),
+    };
+    let cache = work.join("rust");
+    let ws = cache.join(format!("ws-{}", scratch.key));
+    let target = if scratch.needs_own_target() { ws.join("target") } else { cache.join("target") };
+    let tool = |source| BuildError::Tool { tool: "the scratch workspace".into(), source };
+    std::fs::create_dir_all(&ws).map_err(tool)?;
+    // One grader at a time per workspace: two may grade the same submission at once (a batch, the tests).
+    let _lock = lock(&cache.join(format!("ws-{}.lock", scratch.key))).map_err(tool)?;
+    scratch.write(&ws, policy, &pinned).map_err(tool)?;
+    let output = run_cargo(&ws, &target, &pinned, limits)?;
     if output.timed_out {
         return Ok(Prepared::CompileFailed { log: super::timed_out_log(limits, &output) });
     }
-    let stdout = String::from_utf8_lossy(&output.stdout);
     if !output.success() {
-        return Ok(Prepared::CompileFailed { log: String::from_utf8_lossy(&output.stderr).into_owned() });
+        // The package's name carries the cache key; the student knows their crate as `student`.
+        let log = String::from_utf8_lossy(&output.stderr).replace(&format!("student-{}", scratch.key), "student");
+        return Ok(Prepared::CompileFailed { log });
     }
-    let executables = executables_built(&stdout, &dir);
-    match executables.as_slice() {
-        [program] => Ok(Prepared::Ready(Launch {
-            program: program.clone(),
+    match executable_built(&String::from_utf8_lossy(&output.stdout), &scratch.binary()) {
+        Some(program) => Ok(Prepared::Ready(Launch {
+            program,
             args: vec![],
             env: vec![],
             address_space_limit: true,
             read_only: vec![],
         })),
-        [] => Ok(Prepared::CompileFailed { log: "the crate built no executable: it needs a src/main.rs".into() }),
-        many => Ok(Prepared::CompileFailed {
-            log: format!(
-                "the crate built {} executables ({}); a submission must build exactly one",
-                many.len(),
-                many.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
-            ),
-        }),
+        None => Ok(Prepared::CompileFailed { log: "the grader's wrapper built no executable".into() }),
     }
 }
 
-/// The sandboxed `cargo ARGS` for the crate at `dir` (canonical): the one way this grader runs cargo.
+/// The one place the grader runs cargo: `cargo build --release --offline` of the scratch workspace `ws`, in
+/// the sandbox, under the policy's build limits.
 ///
-/// It sees, read-only, the crate's workspace (the nearest ancestor whose `Cargo.toml` has a `[workspace]`
-/// table, or the crate), this grader's source tree when it exists (a submission's `reference` path
-/// dependency), `CARGO_HOME` and `RUSTUP_HOME`; writable, the target directory (`CARGO_TARGET_DIR` or the
-/// workspace's `target/`, made if missing). It runs offline.
-pub fn cargo_step<I, S>(dir: &Path, limits: &BuildLimits, args: I) -> std::io::Result<ProcessSpec>
-where
-    I: IntoIterator<Item = S>,
-    S: AsRef<std::ffi::OsStr>,
-{
+/// At a lower CPU priority (`nice -n 10`): a build must not starve a submission being graded meanwhile (a
+/// batch, the project's tests), whose wall-clock safety net would otherwise fire before its CPU limit.
+fn run_cargo(ws: &Path, target: &Path, pinned: &Pinned, limits: &BuildLimits) -> Result<ToolOutput, BuildError> {
+    let tool = |source| BuildError::Tool { tool: "cargo".into(), source };
+    std::fs::create_dir_all(target).map_err(tool)?;
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let workspace = workspace_root(dir);
-    let target = std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| workspace.join("target"));
-    std::fs::create_dir_all(&target)?;
     let home = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_default();
     let cargo_home = std::env::var_os("CARGO_HOME").map(PathBuf::from).unwrap_or_else(|| home.join(".cargo"));
     let rustup_home = std::env::var_os("RUSTUP_HOME").map(PathBuf::from).unwrap_or_else(|| home.join(".rustup"));
-    let mut spec = super::step(PathBuf::from(cargo), limits)
-        .args(args)
+    let mut spec = super::step(PathBuf::from("/usr/bin/nice"), limits)
+        .args(["-n".into(), "10".into(), cargo])
+        .args(["build", "--workspace", "--release", "--offline", "--message-format=json-render-diagnostics", "--quiet"])
+        .args([std::ffi::OsStr::new("--target-dir"), target.as_os_str()])
         .env("CARGO_HOME", &cargo_home)
         .env("RUSTUP_HOME", &rustup_home)
         .env("CARGO_NET_OFFLINE", "true")
-        .env("CARGO_TARGET_DIR", &target)
-        .read_only(dir)
-        .read_only(&workspace)
         .read_only(cargo_home)
         .read_only(rustup_home)
+        .writable(ws)
         .writable(target);
+    for shown in pinned.view() {
+        spec = spec.read_only(shown);
+    }
     if let Some(toolchain) = std::env::var_os("RUSTUP_TOOLCHAIN") {
         spec = spec.env("RUSTUP_TOOLCHAIN", toolchain);
     }
-    let grader_source = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    if grader_source.join("reference").is_dir() {
-        spec = spec.read_only(grader_source);
+    spec.cwd = Some(ws.to_owned());
+    super::run_step(&spec, limits, "cargo")
+}
+
+/// An exclusive lock on `path`, held until the file is dropped.
+fn lock(path: &Path) -> std::io::Result<File> {
+    let file = File::options().create(true).truncate(false).write(true).open(path)?;
+    // SAFETY: flock on a descriptor this function owns; no memory is passed.
+    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
+        return Err(std::io::Error::last_os_error());
     }
-    spec.cwd = Some(dir.to_owned());
-    Ok(spec)
+    Ok(file)
 }
 
-/// The nearest ancestor of `dir` (itself included) whose manifest declares a workspace, else `dir`.
-fn workspace_root(dir: &Path) -> PathBuf {
-    dir.ancestors()
-        .find(|candidate| {
-            std::fs::read_to_string(candidate.join("Cargo.toml"))
-                .ok()
-                .and_then(|text| text.parse::<toml::Table>().ok())
-                .is_some_and(|manifest| manifest.contains_key("workspace"))
-        })
-        .unwrap_or(dir)
-        .to_owned()
-}
-
-/// Executables of the package in `dir` listed in cargo's JSON messages.
-fn executables_built(json_lines: &str, dir: &Path) -> Vec<PathBuf> {
-    let manifest = std::fs::canonicalize(dir.join("Cargo.toml")).unwrap_or_else(|_| dir.join("Cargo.toml"));
-    let mut found: Vec<PathBuf> = json_lines
+/// The executable named `binary` in cargo's JSON messages.
+fn executable_built(json_lines: &str, binary: &str) -> Option<PathBuf> {
+    json_lines
         .lines()
         .filter_map(|line| serde_json::from_str::<serde_json::Value>(line).ok())
-        .filter(|msg| msg["reason"] == "compiler-artifact")
-        .filter(|msg| msg["manifest_path"].as_str().map(Path::new) == Some(manifest.as_path()))
-        .filter_map(|msg| msg["executable"].as_str().map(PathBuf::from))
-        .collect();
-    found.dedup();
-    found
+        .filter(|msg| msg["reason"] == "compiler-artifact" && msg["target"]["name"] == binary)
+        .find_map(|msg| msg["executable"].as_str().map(PathBuf::from))
 }

@@ -830,7 +830,7 @@ mod tests {
     fn the_cpu_limit_counts_the_request_thread_alone() {
         use crate::runner::process::ProcessSpec;
         use crate::runner::session::{Fault, Session, SessionLimits};
-        use reference::protocol::{Handle, Request, Tiles, World};
+        use npuzzle_harness::protocol::{Handle, Request, Tiles, World};
         use std::time::Duration;
 
         if !java_available() {

@@ -1,5 +1,5 @@
 //! Turns a submission path into a program the runner can start: an executable as it is, a Cargo project
-//! built in release mode, or a Java folder compiled with the adapter.
+//! built in release mode (in a scratch workspace of the grader's, `cargo` + `scratch`), or a Java folder compiled with the adapter.
 //!
 //! A build failure is the student's "compilation" result, not a grader error: it is returned as
 //! [`Prepared::CompileFailed`] with the compiler's output, and grading goes on to write a report.
@@ -10,6 +10,7 @@
 
 pub mod cargo;
 pub mod java;
+pub mod scratch;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -170,13 +171,15 @@ pub(crate) fn is_executable(path: &Path) -> bool {
 }
 
 /// Prepares a submission of a known kind. `work` is a directory the build may use for its outputs and
-/// caches; `heap_mb` is the memory limit a JVM is started with; `limits` bound every build step.
+/// caches; `heap_mb` is the memory limit a JVM is started with; `limits` bound every build step; `rust` says
+/// how a Cargo project is built.
 pub fn prepare(
     path: &Path,
     kind: SubmissionKind,
     work: &Path,
     heap_mb: u64,
     limits: &BuildLimits,
+    rust: &crate::policy::RustBuild,
 ) -> Result<Prepared, BuildError> {
     match kind {
         SubmissionKind::Executable => Ok(Prepared::Ready(Launch {
@@ -186,7 +189,7 @@ pub fn prepare(
             address_space_limit: true,
             read_only: vec![],
         })),
-        SubmissionKind::Cargo => cargo::build_cargo(path, limits),
+        SubmissionKind::Cargo => cargo::build_cargo(path, work, rust, limits),
         SubmissionKind::Java => match java::build_java(path, work, heap_mb, limits) {
             Ok(java::JavaBuild::Ready { program, args, env, read_only }) => {
                 Ok(Prepared::Ready(Launch { program, args, env, address_space_limit: false, read_only }))

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use reference::protocol::{decode_counters, decode_handles, unescape, Handle, Request, Tiles, World};
+use npuzzle_harness::protocol::{decode_counters, decode_handles, unescape, Handle, Request, Tiles, World};
 use reference::Board;
 
 use super::session::{Answer, Fault, Session};

@@ -8,7 +8,7 @@
 use std::collections::{BTreeSet, VecDeque};
 use std::time::Duration;
 
-use reference::protocol::{Handle, Outcome, Reply, ReplyHandles, Request, VERSION};
+use npuzzle_harness::protocol::{Handle, Outcome, Reply, ReplyHandles, Request, VERSION};
 
 use super::process::{self, CapturedOutput, Deadline, ProcessFault, ProcessSpec, SubmissionProcess};
 
@@ -113,7 +113,7 @@ pub struct Session {
     cpu_reported: Duration,
     losses_in_a_row: u32,
     /// Handles to release with the next batch (see `ask::release`); dropped when the process is lost.
-    pub(crate) pending_release: Vec<reference::protocol::Handle>,
+    pub(crate) pending_release: Vec<npuzzle_harness::protocol::Handle>,
     /// Batches sent and not yet redeemed, oldest first. Replies come back in the order requests went out, so
     /// reading the replies of one batch first reads (and keeps) those of every batch sent before it; each
     /// stays here until its own [`Sent`] redeems it (one never redeemed stays until the session ends).

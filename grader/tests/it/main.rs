@@ -11,4 +11,5 @@ mod instructor_errors;
 mod misbehaving;
 mod reference;
 mod sandbox;
+mod sealed;
 mod support;

@@ -17,7 +17,7 @@ pub fn reference_submission() -> PathBuf {
     BUILT
         .get_or_init(|| {
             let status = Command::new(env!("CARGO"))
-                .args(["build", "--release", "-q", "-p", "reference", "--bin", "reference-submission"])
+                .args(["build", "--release", "-q", "-p", "npuzzle-harness", "--bin", "reference-submission"])
                 .current_dir(root())
                 .status()
                 .expect("cargo runs");

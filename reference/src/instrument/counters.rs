@@ -1,10 +1,16 @@
-//! Per-thread operation counters fed by [`MinPQ`](crate::MinPQ) and
-//! [`CountingBoard`](crate::instrument::counting_board::CountingBoard).
+//! **Grader side.** Per-thread operation counters fed by [`MinPQ`](crate::MinPQ) (through the observer this
+//! module installs in `npuzzle`) and [`CountingBoard`](crate::instrument::counting_board::CountingBoard).
+//!
+//! No submission can name this module: a submission compiles against `npuzzle` alone, whose queues only
+//! report to [`Observer`] and can neither read nor reset what it counts. Counts only grow between two
+//! [`reset`]s, which only the harness calls (on the grader's `counters_reset` request).
 //!
 //! Counters are thread-local so two solvers graded on different threads never mix their counts, and are
 //! updated in place so counting costs a few instructions on the solver's hot path.
 
 use std::cell::{Cell, RefCell};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 /// A snapshot of every counter since the last [`reset`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -46,13 +52,34 @@ pub struct Counts {
     pub board_dimension: u64,
 }
 
+/// Every count zero.
+const ZERO: Counts = Counts {
+    pq_inserts: 0,
+    pq_del_mins: 0,
+    pq_max_size: 0,
+    pq_live_size: 0,
+    pq_ending_size: 0,
+    pq_deep_bytes: 0,
+    pq_heap_violations: 0,
+    board_constructed: 0,
+    board_equals: 0,
+    board_equals_not_grand_neighbor: 0,
+    board_manhattan: 0,
+    board_hamming: 0,
+    board_to_string: 0,
+    board_neighbors: 0,
+    board_twin: 0,
+    board_is_goal: 0,
+    board_dimension: 0,
+};
+
+/// Set by the harness ([`count_other_threads`]): then operations on threads that did not turn counting on
+/// for themselves (threads a submission spawns) are counted here rather than lost.
+static OTHER_THREADS_COUNTED: AtomicBool = AtomicBool::new(false);
+static OTHER_THREADS: Mutex<Counts> = Mutex::new(ZERO);
+
 thread_local! {
-    static COUNTS: RefCell<Counts> = const { RefCell::new(Counts {
-        pq_inserts: 0, pq_del_mins: 0, pq_max_size: 0, pq_live_size: 0, pq_ending_size: 0, pq_deep_bytes: 0,
-        pq_heap_violations: 0, board_constructed: 0, board_equals: 0, board_equals_not_grand_neighbor: 0,
-        board_manhattan: 0, board_hamming: 0, board_to_string: 0, board_neighbors: 0, board_twin: 0,
-        board_is_goal: 0, board_dimension: 0,
-    }) };
+    static COUNTS: RefCell<Counts> = const { RefCell::new(ZERO) };
     static ENABLED: Cell<bool> = const { Cell::new(false) };
     static PAUSED: Cell<bool> = const { Cell::new(false) };
 }
@@ -62,7 +89,52 @@ pub(crate) fn update(change: impl FnOnce(&mut Counts)) {
     if PAUSED.with(Cell::get) {
         return;
     }
+    if !ENABLED.with(Cell::get) && OTHER_THREADS_COUNTED.load(Ordering::Relaxed) {
+        change(&mut OTHER_THREADS.lock().unwrap_or_else(PoisonError::into_inner));
+        return;
+    }
     COUNTS.with_borrow_mut(change);
+}
+
+/// From now on, counts of threads that did not call [`set_enabled`] are kept (see [`snapshot_all`]): a
+/// submission that searches on a thread of its own is counted like one that does not. Only the harness
+/// calls this; elsewhere (the grader's threads computing baselines) other threads' counts are their own.
+pub fn count_other_threads() {
+    OTHER_THREADS_COUNTED.store(true, Ordering::Relaxed);
+}
+
+/// What the harness reports: this thread's counts plus those of other threads (when counted), with the
+/// ending size at least the items still queued, so a queue the submission leaked or kept (which never
+/// reported its end) still shows what it held.
+pub fn snapshot_all() -> Counts {
+    let mut all = snapshot().plus(&OTHER_THREADS.lock().unwrap_or_else(PoisonError::into_inner));
+    all.pq_ending_size = all.pq_ending_size.max(all.pq_live_size);
+    all
+}
+
+impl Counts {
+    /// Both counts together (maximum sizes summed, as sizes of separate queues are).
+    fn plus(&self, o: &Counts) -> Counts {
+        Counts {
+            pq_inserts: self.pq_inserts + o.pq_inserts,
+            pq_del_mins: self.pq_del_mins + o.pq_del_mins,
+            pq_max_size: self.pq_max_size + o.pq_max_size,
+            pq_live_size: self.pq_live_size + o.pq_live_size,
+            pq_ending_size: self.pq_ending_size + o.pq_ending_size,
+            pq_deep_bytes: self.pq_deep_bytes + o.pq_deep_bytes,
+            pq_heap_violations: self.pq_heap_violations + o.pq_heap_violations,
+            board_constructed: self.board_constructed + o.board_constructed,
+            board_equals: self.board_equals + o.board_equals,
+            board_equals_not_grand_neighbor: self.board_equals_not_grand_neighbor + o.board_equals_not_grand_neighbor,
+            board_manhattan: self.board_manhattan + o.board_manhattan,
+            board_hamming: self.board_hamming + o.board_hamming,
+            board_to_string: self.board_to_string + o.board_to_string,
+            board_neighbors: self.board_neighbors + o.board_neighbors,
+            board_twin: self.board_twin + o.board_twin,
+            board_is_goal: self.board_is_goal + o.board_is_goal,
+            board_dimension: self.board_dimension + o.board_dimension,
+        }
+    }
 }
 
 /// This thread's counts since the last reset.
@@ -79,14 +151,19 @@ pub(crate) fn uncounted<T>(check: impl FnOnce() -> T) -> T {
     result
 }
 
-/// Zeroes this thread's counts.
+/// Zeroes this thread's counts, and other threads' when they are counted (and makes sure queues report here).
 pub fn reset() {
-    COUNTS.with_borrow_mut(|c| *c = Counts::default());
+    install_observer();
+    COUNTS.with_borrow_mut(|c| *c = ZERO);
+    if OTHER_THREADS_COUNTED.load(Ordering::Relaxed) {
+        *OTHER_THREADS.lock().unwrap_or_else(PoisonError::into_inner) = ZERO;
+    }
 }
 
 /// Turns on the checks that cost more than a counter increment (heap-order checks, deep memory of queues).
 /// The submission harness enables them; the plain solver leaves them off.
 pub fn set_enabled(on: bool) {
+    install_observer();
     ENABLED.with(|e| e.set(on));
 }
 
@@ -119,4 +196,84 @@ pub(crate) fn record_queue_end(ending_size: usize, deep_bytes: usize) {
         c.pq_ending_size += ending_size as u64;
         c.pq_deep_bytes += deep_bytes as u64;
     });
+}
+
+/// The observer every [`MinPQ`](crate::MinPQ) reports to: this module's counters.
+pub struct Observer;
+
+/// The one observer; [`install_observer`] installs it.
+pub static OBSERVER: Observer = Observer;
+
+impl npuzzle::observe::PqObserver for Observer {
+    fn inserted(&self) {
+        record_insert();
+    }
+    fn del_min(&self) {
+        record_del_min();
+    }
+    fn checks_enabled(&self) -> bool {
+        enabled()
+    }
+    fn uncounted(&self, check: &mut dyn FnMut() -> bool) -> bool {
+        uncounted(check)
+    }
+    fn heap_violation(&self) {
+        record_heap_violation();
+    }
+    fn queue_ended(&self, ending_size: usize, release: &mut dyn FnMut()) {
+        let before = crate::instrument::memory::live_bytes();
+        release();
+        let released = before.saturating_sub(crate::instrument::memory::live_bytes());
+        record_queue_end(ending_size, released);
+    }
+}
+
+/// Makes [`OBSERVER`] the observer of every queue in this process. False when another observer got there
+/// first: then queues do not report here, and the harness refuses to serve.
+pub fn install_observer() -> bool {
+    let _ = npuzzle::observe::install(&OBSERVER);
+    npuzzle::observe::is_installed(&OBSERVER)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn heap_checks_are_not_charged_to_the_student() {
+        use crate::instrument::counting_board::CountingBoard;
+        use crate::{MinPQ, PuzzleBoard};
+        /// A node whose ordering calls manhattan(), as a solver without caching does.
+        struct Uncached(CountingBoard);
+        impl PartialEq for Uncached {
+            fn eq(&self, other: &Self) -> bool {
+                self.cmp(other).is_eq()
+            }
+        }
+        impl Eq for Uncached {}
+        impl PartialOrd for Uncached {
+            fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+                Some(self.cmp(other))
+            }
+        }
+        impl Ord for Uncached {
+            fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+                self.0.manhattan().cmp(&other.0.manhattan())
+            }
+        }
+        let boards = CountingBoard::from_tiles(&[vec![1, 2, 3], vec![4, 0, 5], vec![7, 8, 6]]).neighbors();
+        let run = |enabled: bool| {
+            set_enabled(enabled);
+            reset();
+            let mut pq = MinPQ::new();
+            for b in boards.clone() {
+                pq.insert(Uncached(b));
+            }
+            drop(pq);
+            snapshot().board_manhattan
+        };
+        let without_checks = run(false);
+        assert_eq!(run(true), without_checks);
+        set_enabled(false);
+    }
 }

@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use reference::PuzzleBoard;
+use npuzzle::PuzzleBoard;
 
 /// Replace these fields with your own representation.
 #[derive(Clone, PartialEq)]

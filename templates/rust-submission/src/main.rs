@@ -2,4 +2,4 @@
 mod board;
 mod solver;
 
-reference::submission_main!(board::Board, solver::Solver);
+npuzzle::submission_main!(board::Board, solver::Solver);

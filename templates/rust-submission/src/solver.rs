@@ -1,6 +1,6 @@
 //! Your Solver: A* search over any board type (the grader also runs it over its reference board).
 
-use reference::{MinPQ, PuzzleBoard, PuzzleSolver};
+use npuzzle::{MinPQ, PuzzleBoard, PuzzleSolver};
 
 /// Keep only what the methods below need once the search is over.
 pub struct Solver<B: PuzzleBoard> {

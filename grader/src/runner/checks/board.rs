@@ -3,7 +3,7 @@
 //! Every check is a [`Script`] of requests written up front and a judge of the replies (see `script`), so a
 //! test's trials go to the submission as one pipelined batch.
 
-use reference::protocol::{Handle, Request};
+use npuzzle_harness::protocol::{Handle, Request};
 use reference::{Board, BoardError};
 
 use super::script::{neighbor_count, At, Judge, NeighborsAt, Replies, Script};
@@ -364,7 +364,7 @@ fn extended(board: &Board) -> Option<Board> {
 /// Changing the caller's array after construction must not change the board.
 fn immutable_array<'a>(trial: &'a Trial, s: &mut Script) -> Judge<'a> {
     let board = &trial.board;
-    let b = s.push(Request::BoardProbe { world: reference::protocol::World::Own, tiles: ask::tiles_of(board) });
+    let b = s.push(Request::BoardProbe { world: npuzzle_harness::protocol::World::Own, tiles: ask::tiles_of(board) });
     let values = ask_values(s, b.handle(), &[Method::Hamming, Method::Manhattan, Method::IsGoal]);
     let after = s.text(b.handle());
     Box::new(move |ctx, r| {
@@ -499,7 +499,7 @@ pub fn kth(ctx: &mut Ctx<'_>, check: Check, trial: &Trial) -> super::TrialResult
         _ => return Err(crate::runner::session::Fault::Protocol(format!("{check:?} is not a k-th test")).into()),
     };
     let mut rng = fixtures::rng::Rng::new(fixtures::rng::StableHash::of(&trial.label));
-    let mut h = ask::build(ctx.session, reference::protocol::World::Own, &trial.board)?;
+    let mut h = ask::build(ctx.session, npuzzle_harness::protocol::World::Own, &trial.board)?;
     let mut board = trial.board.clone();
     let mut made = vec![h];
     for step in 1..=trial.steps {

@@ -15,7 +15,7 @@ pub use perf::columns;
 use std::collections::HashMap;
 use std::time::Duration;
 
-use reference::protocol::World;
+use npuzzle_harness::protocol::World;
 use reference::Board;
 
 use super::ask::{Asked, Problem, SolveObservation};
@@ -222,7 +222,7 @@ fn trial_of(ctx: &mut Ctx<'_>, check: Check, test: &PlannedTest, k: usize) -> Tr
 
 /// No public constructors or methods beyond the assignment's API.
 fn api_surface(ctx: &mut Ctx<'_>) -> TrialResult {
-    let answer = ctx.session.call(&reference::protocol::Request::Api)?;
+    let answer = ctx.session.call(&npuzzle_harness::protocol::Request::Api)?;
     let mut tokens = answer.values.split(' ').filter(|t| !t.is_empty());
     let count: usize = tokens.next().and_then(|c| c.parse().ok()).unwrap_or(0);
     let extra: Vec<&str> = tokens.take(count).collect();

@@ -5,7 +5,7 @@
 //! reference's, failing once the printed ratio exceeds 1.0.
 
 use fixtures::Expected;
-use reference::protocol::{Request, World};
+use npuzzle_harness::protocol::{Request, World};
 use reference::Board;
 
 use super::{mismatch, Ctx, TrialResult};
@@ -153,6 +153,14 @@ pub fn queue_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     let seen = ctx.solve(World::Ref, trial)?;
     let reference = reference_counts(trial)?;
     let factor = ctx.policy.thresholds.memory_ratio;
+    if seen.moves > 0 && seen.required("pq_inserts")? == 0 {
+        // A queue of its own (std's BinaryHeap) would otherwise show sizes of 0 and pass every cell.
+        return mismatch(
+            Mismatch::new("the Solver did not use the MinPQ it was given: it solved the puzzle with no insert()")
+                .with("(the assignment requires algs4's MinPQ; its sizes are what this test measures)")
+                .with_row(puzzle_columns(trial)),
+        );
+    }
     let max = Cell::new(seen.required("pq_max_size")?, reference.max_queue_size, factor);
     let ending = Cell::new(seen.required("pq_ending_size")?, reference.ending_size.max(1), factor);
     let deep_bytes = if ctx.has("memory") { seen.counter("pq_deep_bytes").unwrap_or(0) } else { 0 };

@@ -12,7 +12,7 @@
 //! the replies of the groups in flight first, for their own judges, so no Board, however wrong, can disturb
 //! the groups around it (`misbehaving` drives every Board check with Boards that go wrong).
 
-use reference::protocol::{Handle, Request, World};
+use npuzzle_harness::protocol::{Handle, Request, World};
 use reference::Board;
 
 use super::Ctx;
@@ -165,7 +165,7 @@ impl<'a> Replies<'a> {
 
     /// The answer at `at` as `toString()` text.
     pub fn text(&self, at: At) -> Asked<String> {
-        Ok(reference::protocol::unescape(&self.answer(at)?.1.values))
+        Ok(npuzzle_harness::protocol::unescape(&self.answer(at)?.1.values))
     }
 
     /// The answer at `at` read as a board.

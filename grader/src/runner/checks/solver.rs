@@ -2,7 +2,7 @@
 //! except this project's end-to-end run of the Solver over the submission's own Board (the `own` world).
 
 use fixtures::Expected;
-use reference::protocol::{Request, World};
+use npuzzle_harness::protocol::{Request, World};
 use reference::Board;
 
 use super::{mismatch, Ctx, TrialResult};

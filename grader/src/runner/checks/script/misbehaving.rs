@@ -18,9 +18,9 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use fixtures::rng::Rng;
+use npuzzle_harness::protocol::Request;
 use proptest::prelude::*;
 use reference::instrument::counting_board::CountingBoard;
-use reference::protocol::Request;
 use reference::{Board, PuzzleBoard};
 use serde::{Deserialize, Serialize};
 
@@ -277,10 +277,9 @@ fn adapter() {
         assert!(libc::dup2(3, 1) == 1, "descriptor 3 is the protocol channel");
         libc::close(3);
     }
-    let serving = reference::harness::Serving { watchdog: false };
-    let code = reference::harness::serve_with::<OddBoard, reference::Solver<OddBoard>, reference::Solver<CountingBoard>>(
-        serving,
-    );
+    let serving = npuzzle_harness::Serving { watchdog: false };
+    let code =
+        npuzzle_harness::serve_with::<OddBoard, reference::Solver<OddBoard>, reference::Solver<CountingBoard>>(serving);
     std::process::exit(i32::from(code != std::process::ExitCode::SUCCESS));
 }
 

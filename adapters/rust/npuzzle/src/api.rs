@@ -1,10 +1,11 @@
-//! The submission API: the traits a student's Rust `Board` and `Solver` implement.
+//! **Student side.** The submission API: the traits a student's Rust `Board` and `Solver` implement.
 //!
 //! They mirror the assignment's Java API. `PuzzleSolver` is generic over the board type on purpose: the
 //! grader runs a student's Solver over the instrumented reference board (as the official grader substitutes
 //! its reference Board), which is only possible when the Solver uses nothing but this trait.
 
 use std::fmt;
+use std::hash::Hash;
 
 /// An immutable n-by-n sliding-puzzle board, as the assignment's `Board`.
 ///
@@ -47,31 +48,19 @@ pub trait PuzzleSolver<B: PuzzleBoard>: Sized {
     fn solution(&self) -> Option<Vec<B>>;
 }
 
-impl PuzzleBoard for crate::Board {
-    /// Panics on an invalid grid, which the trait's contract rules out; use [`Board::new`](crate::Board::new)
-    /// for unchecked input.
-    fn from_tiles(tiles: &[Vec<u32>]) -> Self {
-        crate::Board::new(tiles).expect("PuzzleBoard::from_tiles requires a valid grid")
-    }
-    fn dimension(&self) -> usize {
-        crate::Board::dimension(self)
-    }
-    fn hamming(&self) -> u32 {
-        crate::Board::hamming(self)
-    }
-    fn manhattan(&self) -> u32 {
-        crate::Board::manhattan(self)
-    }
-    fn is_goal(&self) -> bool {
-        crate::Board::is_goal(self)
-    }
-    fn neighbors(&self) -> Vec<Self> {
-        crate::Board::neighbors(self)
-    }
-    fn neighbors_into(&self, out: &mut Vec<Self>) {
-        self.for_each_neighbor(|board| out.push(board));
-    }
-    fn twin(&self) -> Self {
-        crate::Board::twin(self)
-    }
+/// What the grader's instrumented board offers beyond [`PuzzleBoard`]: a Solver may require `Hash`, `Eq` and
+/// `Debug` of its board type (a hash set of visited boards) and still be graded over the instrumented board.
+pub trait GradedBoard: PuzzleBoard + Eq + Hash + fmt::Debug {}
+
+impl<B: PuzzleBoard + Eq + Hash + fmt::Debug> GradedBoard for B {}
+
+/// A submission's types, as [`submission_main!`](crate::submission_main) declares them: the student's Board,
+/// their Solver over it, and their Solver over any [`GradedBoard`] (the grader's instrumented board).
+pub trait Submission {
+    /// The student's Board.
+    type Board: PuzzleBoard;
+    /// Their Solver over their Board.
+    type OwnSolver: PuzzleSolver<Self::Board>;
+    /// Their Solver over another board.
+    type Solver<B: GradedBoard>: PuzzleSolver<B>;
 }

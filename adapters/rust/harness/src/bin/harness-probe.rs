@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use reference::harness::Serving;
+use npuzzle_harness::Serving;
 use reference::instrument::counting_board::CountingBoard;
 use reference::PuzzleBoard;
 
@@ -68,7 +68,7 @@ fn misbehave() {
 
 fn main() -> std::process::ExitCode {
     let watchdog = std::env::var("HARNESS_PROBE_WATCHDOG").as_deref() != Ok("off");
-    reference::harness::serve_with::<ProbeBoard, reference::Solver<ProbeBoard>, reference::Solver<CountingBoard>>(
+    npuzzle_harness::serve_with::<ProbeBoard, reference::Solver<ProbeBoard>, reference::Solver<CountingBoard>>(
         Serving { watchdog },
     )
 }

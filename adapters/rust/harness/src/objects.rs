@@ -2,8 +2,8 @@
 
 use std::collections::HashMap;
 
-use crate::instrument::counting_board::CountingBoard;
 use crate::protocol::Handle;
+use reference::instrument::counting_board::CountingBoard;
 
 /// One object the grader holds a handle to.
 pub(crate) enum Object<B, S, R> {

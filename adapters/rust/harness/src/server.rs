@@ -15,12 +15,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::objects::{Object, Objects};
 use super::outbox::{self, Outbox};
-use crate::instrument::counting_board::CountingBoard;
-use crate::instrument::{counters, cpu, memory};
 use crate::protocol::{
     encode_handles, escape, Handle, Outcome, Reply, ReplyHandles, Request, Tiles, WireError, World, VERSION,
 };
-use crate::{Board, PuzzleBoard, PuzzleSolver};
+use reference::instrument::counting_board::CountingBoard;
+use reference::instrument::{counters, cpu, memory};
+use reference::{Board, PuzzleBoard, PuzzleSolver};
 
 const SERVER_STACK_BYTES: usize = 256 << 20;
 
@@ -79,6 +79,12 @@ where
             return ExitCode::from(3);
         }
     };
+    // Before any student code runs: queues report to the counters, and nothing else may have taken their place.
+    if !counters::install_observer() {
+        eprintln!("harness: another MinPQ observer was installed before the harness started; refusing to serve");
+        return ExitCode::from(3);
+    }
+    counters::count_other_threads();
     // Rust allocates stdout's buffer on first use; do it now, so that a student's first println! is not
     // counted in a memory measurement.
     drop(std::io::stdout().lock());
@@ -394,7 +400,7 @@ where
     }
 
     fn counters(&self) -> String {
-        let c = counters::snapshot();
+        let c = counters::snapshot_all();
         let peak = memory::peak_bytes().saturating_sub(self.peak_base);
         let pairs: [(&str, u64); 17] = [
             ("pq_inserts", c.pq_inserts),
@@ -433,6 +439,6 @@ fn reference_board(tiles: &Tiles) -> Result<Board, Refusal> {
     Board::from_row_major(tiles.n, &tiles.tiles).map_err(invalid_board)
 }
 
-fn invalid_board(e: crate::BoardError) -> Refusal {
+fn invalid_board(e: reference::BoardError) -> Refusal {
     Refusal::Protocol(format!("invalid board: {e}"))
 }

@@ -286,7 +286,7 @@ impl Request {
                 line.reserve(tiles.tiles.len() * 6);
                 for &tile in &tiles.tiles {
                     line.push(' ');
-                    crate::decimal::push(&mut line, u64::from(tile));
+                    reference::decimal::push(&mut line, u64::from(tile));
                 }
             }
             Request::Dimension(h)
@@ -399,14 +399,14 @@ fn decode_tiles(verb: &str, args: &str) -> Result<(World, Tiles), WireError> {
     // The tiles in one pass; a line that is not plain single-spaced digits keeps its tokens, to be read one by
     // one below (which says which tile is bad).
     let mut tiles = Vec::with_capacity(text.map_or(0, |text| text.len() / 3));
-    let fast = text
-        .filter(|text| !text.is_empty())
-        .and_then(|text| crate::decimal::read_numbers(text, crate::decimal::Separators::SingleSpace, &mut tiles));
+    let fast = text.filter(|text| !text.is_empty()).and_then(|text| {
+        reference::decimal::read_numbers(text, reference::decimal::Separators::SingleSpace, &mut tiles)
+    });
     let tokens: Option<Vec<&str>> =
         fast.is_none().then(|| text.map(|text| text.split(' ').collect()).unwrap_or_default());
     // What is wrong is reported in this order: the count, the world, a tile.
     let got = tokens.as_ref().map_or(tiles.len(), Vec::len);
-    if !(crate::board::MIN_DIMENSION..=crate::board::MAX_DIMENSION).contains(&n) || got != n * n {
+    if !(reference::board::MIN_DIMENSION..=reference::board::MAX_DIMENSION).contains(&n) || got != n * n {
         return Err(wire_error(format!("`{verb}` with n = {n} needs {} tiles, got {got}", n.saturating_mul(n))));
     }
     let world = world.parse()?;
