@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use crate::support::{grade, quick_policy, root};
+use crate::support::{grade, quick_policy, quick_python_policy, root};
 
 #[derive(Debug, Deserialize)]
 struct Gallery {
@@ -39,7 +39,7 @@ fn gallery() -> Gallery {
 /// Grades every entry of one language, two at a time (the machine has two cores; verdicts rest on counts,
 /// so concurrency cannot change them), and compares with the model.
 fn check(language: &str) {
-    let policy = quick_policy();
+    let policy = if language == "python" { quick_python_policy() } else { quick_policy() };
     let entries: Vec<Entry> = gallery().submission.into_iter().filter(|e| e.language == language).collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results = std::sync::Mutex::new(Vec::new());
@@ -101,4 +101,9 @@ fn rust_gallery_verdicts_match_the_model() {
 #[test]
 fn java_gallery_verdicts_match_the_model() {
     check("java");
+}
+
+#[test]
+fn python_gallery_verdicts_match_the_model() {
+    check("python");
 }
