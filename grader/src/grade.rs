@@ -284,8 +284,15 @@ fn run_plan(
     let build_ms = elapsed_ms(build_started);
     progress(Progress::Planned { total: plan.tests.len() });
     let cpu_before = CpuUsed::now();
+    let python_policy;
+    let policy = if student.kind == SubmissionKind::Python {
+        python_policy = Policy { limits: plan.policy.limits.scaled_for_python(), ..plan.policy.clone() };
+        &python_policy
+    } else {
+        &plan.policy
+    };
     let run = match built {
-        Prepared::Ready(launch) => run_tests(process_spec(&launch, &plan.policy), &plan.policy, &plan.tests, progress),
+        Prepared::Ready(launch) => run_tests(process_spec(&launch, policy), policy, &plan.tests, progress),
         Prepared::CompileFailed { log } => not_built(&plan.tests, log),
     };
     let cpu = CpuUsed::now().since(cpu_before);

@@ -63,6 +63,10 @@ pub struct Limits {
     pub build_memory_mb: u64,
     /// Processes and threads one build step may hold at once.
     pub build_processes: u64,
+    /// Multiplies `solve_cpu_seconds` and `request_cpu_seconds` for a Python submission: CPython runs the
+    /// same search with the same counts many times slower than native code or the JVM (BENCHMARKS.md), and
+    /// the counts, not the time, carry the grade.
+    pub python_cpu_scale: f64,
 }
 
 impl Default for Limits {
@@ -78,6 +82,7 @@ impl Default for Limits {
             build_seconds: 600.0,
             build_memory_mb: 4096,
             build_processes: 512,
+            python_cpu_scale: 10.0,
         }
     }
 }
@@ -89,6 +94,16 @@ pub const JAVA_HEAP_FLOOR_MB: u64 = 1024;
 pub const JAVA_HEAP_CEILING_MB: u64 = 8192;
 
 impl Limits {
+    /// These limits with the CPU limits of one solve and of any other request multiplied by
+    /// `python_cpu_scale`, for a Python submission.
+    pub fn scaled_for_python(&self) -> Limits {
+        Limits {
+            solve_cpu_seconds: self.solve_cpu_seconds * self.python_cpu_scale,
+            request_cpu_seconds: self.request_cpu_seconds * self.python_cpu_scale,
+            ..self.clone()
+        }
+    }
+
     /// The JVM heap in MB on a machine with `machine_mb` of memory available to the grader (`None` when
     /// unknown): the policy's `java_heap_mb` if set, else half the machine's memory (a JVM commits heap only
     /// as it uses it, and `grader batch --jobs 2` runs two), within [`JAVA_HEAP_FLOOR_MB`] and
@@ -228,6 +243,7 @@ impl Policy {
             ("limits.request_cpu_seconds", self.limits.request_cpu_seconds),
             ("limits.startup_cpu_seconds", self.limits.startup_cpu_seconds),
             ("limits.build_seconds", self.limits.build_seconds),
+            ("limits.python_cpu_scale", self.limits.python_cpu_scale),
             ("thresholds.count_ratio", self.thresholds.count_ratio),
             ("thresholds.memory_ratio", self.thresholds.memory_ratio),
             ("tests.trials_scale", self.tests.trials_scale),
@@ -324,6 +340,17 @@ mod tests {
         assert_eq!(fixed.java_heap_mb_on(Some(24_000)), 300);
         let tiny = Policy::parse("[limits]\njava_heap_mb = 10\n").unwrap_err();
         assert!(tiny.contains("java_heap_mb must be 0"), "{tiny}");
+    }
+
+    #[test]
+    fn python_cpu_limits_are_scaled_by_the_policy() {
+        let python = Limits::default().scaled_for_python();
+        assert_eq!((python.solve_cpu_seconds, python.request_cpu_seconds), (50.0, 20.0));
+        assert_eq!(python.startup_cpu_seconds, Limits::default().startup_cpu_seconds);
+        let custom = Policy::parse("[limits]\nsolve_cpu_seconds = 2.0\npython_cpu_scale = 3\n").unwrap().limits;
+        assert_eq!(custom.scaled_for_python().solve_cpu_seconds, 6.0);
+        let zero = Policy::parse("[limits]\npython_cpu_scale = 0\n").unwrap_err();
+        assert_eq!(zero, "limits.python_cpu_scale must be a positive number, got 0");
     }
 
     #[test]

@@ -73,6 +73,11 @@ fn run_cargo(ws: &Path, target: &Path, pinned: &Pinned, limits: &BuildLimits) ->
     let tool = |source| BuildError::Tool { tool: "cargo".into(), source };
     std::fs::create_dir_all(target).map_err(tool)?;
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    // cargo finds rustc on PATH, which in the sandbox may not hold the toolchain's proxies (an empty
+    // CARGO_HOME, as on Gradescope): name the rustc beside this cargo when there is one.
+    let rustc = std::env::var_os("RUSTC")
+        .map(PathBuf::from)
+        .or_else(|| Path::new(&cargo).parent().map(|dir| dir.join("rustc")).filter(|rustc| rustc.is_file()));
     let home = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_default();
     let cargo_home = std::env::var_os("CARGO_HOME").map(PathBuf::from).unwrap_or_else(|| home.join(".cargo"));
     let rustup_home = std::env::var_os("RUSTUP_HOME").map(PathBuf::from).unwrap_or_else(|| home.join(".rustup"));
@@ -89,6 +94,9 @@ fn run_cargo(ws: &Path, target: &Path, pinned: &Pinned, limits: &BuildLimits) ->
         .writable(target);
     for shown in pinned.view() {
         spec = spec.read_only(shown);
+    }
+    if let Some(rustc) = rustc {
+        spec = spec.env("RUSTC", rustc);
     }
     if let Some(toolchain) = std::env::var_os("RUSTUP_TOOLCHAIN") {
         spec = spec.env("RUSTUP_TOOLCHAIN", toolchain);

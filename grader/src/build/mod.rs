@@ -1,5 +1,6 @@
 //! Turns a submission path into a program the runner can start: an executable as it is, a Cargo project
-//! built in release mode (in a scratch workspace of the grader's, `cargo` + `scratch`), or a Java folder compiled with the adapter.
+//! built in release mode (in a scratch workspace of the grader's, `cargo` + `scratch`), a Java folder compiled
+//! with the adapter, or a Python folder run by its adapter.
 //!
 //! A build failure is the student's "compilation" result, not a grader error: it is returned as
 //! [`Prepared::CompileFailed`] with the compiler's output, and grading goes on to write a report.
@@ -10,6 +11,7 @@
 
 pub mod cargo;
 pub mod java;
+pub mod python;
 pub mod scratch;
 
 use std::ffi::OsString;
@@ -88,6 +90,8 @@ pub enum SubmissionKind {
     Cargo,
     /// A folder with `Board.java` and `Solver.java`.
     Java,
+    /// A folder with `board.py` and `solver.py`.
+    Python,
 }
 
 impl SubmissionKind {
@@ -97,6 +101,7 @@ impl SubmissionKind {
             SubmissionKind::Executable => "program",
             SubmissionKind::Cargo => "rust",
             SubmissionKind::Java => "java",
+            SubmissionKind::Python => "python",
         }
     }
 }
@@ -133,8 +138,8 @@ pub enum Prepared {
 pub enum BuildError {
     /// Nothing usable at the path.
     #[error(
-        "`{0}` is not a submission: expected an executable file, a Cargo project directory, or a folder with \
-         Board.java and Solver.java"
+        "`{0}` is not a submission: expected an executable file, a Cargo project directory, a folder with \
+         Board.java and Solver.java, or a folder with board.py and solver.py"
     )]
     NotASubmission(PathBuf),
     /// A tool the build needs is missing or failed to start.
@@ -148,6 +153,9 @@ pub enum BuildError {
     /// The Java build failed for a reason other than the student's code.
     #[error("failed to prepare the Java adapter: {0}")]
     Java(String),
+    /// The Python interpreter is missing or too old, or the adapter could not be written.
+    #[error("failed to prepare the Python adapter: {0}")]
+    Python(String),
 }
 
 /// Works out what kind of submission `path` is.
@@ -158,6 +166,9 @@ pub fn detect(path: &Path) -> Result<SubmissionKind, BuildError> {
         }
         if path.join("Board.java").is_file() || path.join("Solver.java").is_file() {
             return Ok(SubmissionKind::Java);
+        }
+        if path.join("board.py").is_file() || path.join("solver.py").is_file() {
+            return Ok(SubmissionKind::Python);
         }
     } else if is_executable(path) {
         return Ok(SubmissionKind::Executable);
@@ -171,7 +182,8 @@ pub(crate) fn is_executable(path: &Path) -> bool {
 }
 
 /// Prepares a submission of a known kind. `work` is a directory the build may use for its outputs and
-/// caches; `heap_mb` is the memory limit a JVM is started with; `limits` bound every build step; `rust` says
+/// caches; `heap_mb` is the memory limit a JVM is started with; and a Python server's address space; `limits`
+/// bound every build step; `rust` says
 /// how a Cargo project is built.
 pub fn prepare(
     path: &Path,
@@ -197,6 +209,14 @@ pub fn prepare(
             Ok(java::JavaBuild::CompileFailed { log }) => Ok(Prepared::CompileFailed { log }),
             Err(e) => Err(BuildError::Java(e.to_string())),
         },
+        SubmissionKind::Python => match python::build_python(path, work, heap_mb) {
+            // the server caps its own address space (at `heap_mb`, as the JVM's heap)
+            Ok(python::PythonBuild::Ready { program, args, env, read_only }) => {
+                Ok(Prepared::Ready(Launch { program, args, env, address_space_limit: false, read_only }))
+            }
+            Ok(python::PythonBuild::CompileFailed { log }) => Ok(Prepared::CompileFailed { log }),
+            Err(e) => Err(BuildError::Python(e.to_string())),
+        },
     }
 }
 
@@ -209,6 +229,7 @@ mod tests {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         assert_eq!(detect(&root.join("reference")).unwrap(), SubmissionKind::Cargo);
         assert_eq!(detect(Path::new("/bin/sh")).unwrap(), SubmissionKind::Executable);
+        assert_eq!(detect(&root.join("fixtures/submissions/python/valid")).unwrap(), SubmissionKind::Python);
         let e = detect(&root.join("specs")).unwrap_err();
         assert!(e.to_string().contains("is not a submission"), "{e}");
     }

@@ -94,8 +94,11 @@ fn a_submission_has_no_network() {
     assert_eq!(accepted, Err(ErrorKind::WouldBlock), "the submission reached the grader's machine");
 }
 
+/// A build script that leaves a `setsid sleep` holding cargo's pipe would keep a build waiting for ever;
+/// the grader builds a Rust submission's `src/` only, in a workspace of its own, so the script never runs
+/// (and were a build step to hang, `limits.build_seconds` would stop it with everything it started).
 #[test]
-fn a_build_script_leaving_a_setsid_child_is_stopped_at_the_build_limit_with_everything_it_started() {
+fn a_build_script_leaving_a_setsid_child_never_runs() {
     let dir = tempfile::tempdir().unwrap();
     let policy = dir.path().join("policy.toml");
     std::fs::write(&policy, "[limits]\nbuild_seconds = 20\n").unwrap();
@@ -103,6 +106,6 @@ fn a_build_script_leaving_a_setsid_child_is_stopped_at_the_build_limit_with_ever
     assert_eq!(graded.code, 1, "{}", graded.stderr);
     assert_eq!(graded.test("compile-1")["status"], "failed");
     let log = graded.json["compile_log"].as_str().unwrap_or_default();
-    assert!(log.contains("did not finish within 20 s"), "{log}");
-    assert_eq!(processes_with("4244.0101"), Vec::<u32>::new(), "the build script's child outlived the build");
+    assert!(log.contains("submission_main!") && !log.contains("did not finish"), "{log}");
+    assert_eq!(processes_with("4244.0101"), Vec::<u32>::new(), "the build script ran");
 }

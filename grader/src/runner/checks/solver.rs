@@ -232,11 +232,18 @@ pub fn equals_usage(ctx: &mut Ctx<'_>, usage: EqualsUsage, trial: &Trial) -> Tri
 /// The constructor rejects null with IllegalArgumentException.
 pub fn null_board(ctx: &mut Ctx<'_>) -> TrialResult {
     match ctx.session.call(&Request::SolverNull(World::Own)) {
-        Err(Fault::Exception { kind, .. }) if kind.ends_with("IllegalArgumentException") => Ok(vec![]),
-        Err(Fault::Exception { kind, message }) => mismatch(
-            Mismatch::new(format!("new Solver(null) threw {kind}, expected java.lang.IllegalArgumentException"))
-                .with(format!("message: {message}")),
-        ),
+        // ValueError is Python's IllegalArgumentException (specs/protocol.md, "Python")
+        Err(Fault::Exception { kind, .. }) if kind.ends_with("IllegalArgumentException") || kind == "ValueError" => {
+            Ok(vec![])
+        }
+        Err(Fault::Exception { kind, message }) => {
+            // Java names its exceptions with their package; Python's built-in ones have none
+            let expected = if kind.contains('.') { "java.lang.IllegalArgumentException" } else { "ValueError" };
+            mismatch(
+                Mismatch::new(format!("new Solver(null) threw {kind}, expected {expected}"))
+                    .with(format!("message: {message}")),
+            )
+        }
         Err(fault) => Err(fault.into()),
         Ok(_) => mismatch(Mismatch::new("new Solver(null) did not throw: expected java.lang.IllegalArgumentException")),
     }

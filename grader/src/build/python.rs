@@ -1,0 +1,372 @@
+//! Preparing a Python submission: the student's `board.py` and `solver.py` behind our adapter
+//! (`adapters/python/`), and the `python3` command line that starts the protocol server over them.
+//!
+//! The adapter's sources are embedded in the grader binary and written once per source version into
+//! `WORK/python-adapter-HASH/`. Nothing of the student's is copied: the server loads their files from the
+//! submission folder (without writing bytecode there). Preparing checks the interpreter (Python 3.8 or later,
+//! [`MINIMUM_VERSION`]) and compiles both files, so that a syntax error is the student's compilation result,
+//! as javac's errors are for Java; only a missing or too old interpreter is the grader's error.
+
+use std::ffi::OsString;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use fixtures::rng::StableHash;
+
+/// Adapter sources written into the adapter directory: file name, text.
+const ADAPTER_SOURCES: &[(&str, &str)] = &[
+    ("server.py", include_str!("../../../adapters/python/server.py")),
+    ("npuzzle_counters.py", include_str!("../../../adapters/python/npuzzle_counters.py")),
+    ("npuzzle_heapq.py", include_str!("../../../adapters/python/npuzzle_heapq.py")),
+    ("algs4.py", include_str!("../../../adapters/python/algs4.py")),
+    ("reference_board.py", include_str!("../../../adapters/python/reference_board.py")),
+];
+
+/// The files a Python submission consists of.
+const STUDENT_FILES: [&str; 2] = ["board.py", "solver.py"];
+
+/// The oldest Python the adapter runs on (`threading.get_native_id` is 3.8's).
+pub const MINIMUM_VERSION: (u32, u32) = (3, 8);
+
+/// Checks the interpreter's version and compiles the files named on its command line. Exit status 3 with
+/// `version X.Y` on stdout: too old; 1: a file does not compile (the errors on stdout); 0: ready.
+const CHECK_SCRIPT: &str = r#"
+import os, sys, traceback
+if sys.version_info[:2] < (MAJOR, MINOR):
+    print("version %d.%d" % sys.version_info[:2])
+    sys.exit(3)
+failed = False
+for path in sys.argv[1:]:
+    try:
+        with open(path, "rb") as f:
+            compile(f.read(), os.path.basename(path), "exec")
+    except (SyntaxError, ValueError) as e:
+        print("".join(traceback.format_exception_only(type(e), e)), end="")
+        failed = True
+sys.exit(1 if failed else 0)
+"#;
+
+/// How a prepared Python submission is started, or why it cannot be.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PythonBuild {
+    /// Start `program` with `args` and `env` to get a protocol server.
+    Ready {
+        /// The interpreter (absolute path).
+        program: PathBuf,
+        /// Interpreter options, the server script and `--submission DIR`.
+        args: Vec<OsString>,
+        /// Extra environment: a fixed hash seed, so that a student's sets and dicts of strings iterate
+        /// in the same order on every run.
+        env: Vec<(OsString, OsString)>,
+        /// What the interpreter reads besides the system directories: its installation, the adapter and the
+        /// student's folder (the sandbox shows these read-only).
+        read_only: Vec<PathBuf>,
+    },
+    /// A file is missing or does not compile; `log` is what the student sees.
+    CompileFailed {
+        /// The interpreter's error messages.
+        log: String,
+    },
+}
+
+/// Why a Python submission could not be prepared, for a reason that is not the student's.
+#[derive(Debug, thiserror::Error)]
+pub enum PythonBuildError {
+    /// No `python3` on `PATH`.
+    #[error("`python3` was not found on PATH: install Python {}.{} or later", MINIMUM_VERSION.0, MINIMUM_VERSION.1)]
+    NotFound,
+    /// The interpreter is older than [`MINIMUM_VERSION`].
+    #[error("{program} is Python {found}; the Python adapter needs {}.{} or later", MINIMUM_VERSION.0, MINIMUM_VERSION.1)]
+    TooOld {
+        /// The interpreter.
+        program: String,
+        /// Its version.
+        found: String,
+    },
+    /// Running the interpreter, or writing the adapter's files, failed.
+    #[error("{what}: {source}")]
+    Io {
+        /// What was being done.
+        what: String,
+        /// Why it failed.
+        source: io::Error,
+    },
+}
+
+/// Prepares a Python submission folder (board.py + solver.py) and the adapter in `work`. The server caps
+/// its own address space at `memory_mb` (the policy's JVM heap, sized from the machine: a Python search
+/// holds its boards as objects of a few hundred bytes, closer to the JVM's needs than to a native
+/// program's).
+pub fn build_python(submission: &Path, work: &Path, memory_mb: u64) -> Result<PythonBuild, PythonBuildError> {
+    let (python, installation) = find_python().ok_or(PythonBuildError::NotFound)?;
+    let submission = std::path::absolute(submission).unwrap_or_else(|_| submission.to_path_buf());
+    for name in STUDENT_FILES {
+        if !submission.join(name).is_file() {
+            return Ok(PythonBuild::CompileFailed {
+                log: format!(
+                    "{name} is missing: a Python submission is the two files board.py and solver.py (found in {})",
+                    submission.display()
+                ),
+            });
+        }
+    }
+    let script =
+        CHECK_SCRIPT.replace("MAJOR", &MINIMUM_VERSION.0.to_string()).replace("MINOR", &MINIMUM_VERSION.1.to_string());
+    let output = Command::new(&python)
+        .args(["-I", "-B", "-c", &script])
+        .args(STUDENT_FILES.map(|name| submission.join(name)))
+        .stdin(std::process::Stdio::null())
+        .output()
+        .map_err(|source| PythonBuildError::Io { what: format!("failed to run {}", python.display()), source })?;
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    match output.status.code() {
+        Some(0) => {}
+        Some(1) => return Ok(PythonBuild::CompileFailed { log: stdout }),
+        Some(3) => {
+            let found = stdout.trim().trim_start_matches("version ").to_string();
+            return Err(PythonBuildError::TooOld { program: python.display().to_string(), found });
+        }
+        _ => {
+            let log = format!("{stdout}{}", String::from_utf8_lossy(&output.stderr));
+            return Err(PythonBuildError::Io {
+                what: format!("{} failed to check the submission ({})", python.display(), output.status),
+                source: io::Error::other(log.trim().to_string()),
+            });
+        }
+    }
+    let adapter = write_adapter(work)?;
+    let args = vec![
+        // no user site-packages, no bytecode written next to the student's files, UTF-8 everywhere
+        "-s".into(),
+        "-B".into(),
+        "-X".into(),
+        "utf8".into(),
+        adapter.join("server.py").into_os_string(),
+        "--submission".into(),
+        submission.clone().into_os_string(),
+        "--address-space-mb".into(),
+        memory_mb.to_string().into(),
+    ];
+    let env = vec![("PYTHONHASHSEED".into(), "0".into()), ("PYTHONDONTWRITEBYTECODE".into(), "1".into())];
+    // what the sandbox shows, read-only: the interpreter's installation, the adapter and the student's folder
+    let mut read_only = installation;
+    read_only.extend([adapter, submission]);
+    Ok(PythonBuild::Ready { program: python, args, env, read_only })
+}
+
+/// Writes the embedded adapter into `work/python-adapter-HASH/` unless it is there already.
+fn write_adapter(work: &Path) -> Result<PathBuf, PythonBuildError> {
+    let io_error = |what: String| move |source| PythonBuildError::Io { what, source };
+    let mut hash = StableHash::default();
+    for (name, text) in ADAPTER_SOURCES {
+        hash.write_chunk(name.as_bytes());
+        hash.write_chunk(text.as_bytes());
+    }
+    fs::create_dir_all(work).map_err(io_error(format!("cannot create the work directory {}", work.display())))?;
+    let work = fs::canonicalize(work).map_err(io_error(format!("cannot resolve {}", work.display())))?;
+    let dir = work.join(format!("python-adapter-{:016x}", hash.finish()));
+    if dir.join("done").is_file() {
+        return Ok(dir);
+    }
+    // written beside it and renamed into place, so that two graders never see a half-written adapter
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = work.join(format!(".python-adapter-{}-{n}", std::process::id()));
+    let _ = fs::remove_dir_all(&tmp);
+    fs::create_dir_all(&tmp).map_err(io_error(format!("cannot create {}", tmp.display())))?;
+    for (name, text) in ADAPTER_SOURCES.iter().copied().chain([("done", "")]) {
+        fs::write(tmp.join(name), text).map_err(io_error(format!("cannot write {}", tmp.join(name).display())))?;
+    }
+    if fs::rename(&tmp, &dir).is_err() {
+        let _ = fs::remove_dir_all(&tmp);
+        if !dir.join("done").is_file() {
+            return Err(PythonBuildError::Io {
+                what: format!("cannot publish the Python adapter in {}", dir.display()),
+                source: io::Error::other("another directory of that name is in the way"),
+            });
+        }
+    }
+    Ok(dir)
+}
+
+/// The first `python3` on `PATH`, as the interpreter itself (`sys.executable`: a version manager's shim
+/// would need the manager inside the sandbox), with the directories its installation lives in
+/// (`sys.base_prefix`, `sys.prefix`, the executable's folder).
+fn find_python() -> Option<(PathBuf, Vec<PathBuf>)> {
+    let path = std::env::var_os("PATH")?;
+    let first = std::env::split_paths(&path)
+        .map(|dir| dir.join("python3"))
+        .find(|candidate| super::is_executable(candidate))
+        .map(|candidate| std::path::absolute(&candidate).unwrap_or(candidate))?;
+    let asked = Command::new(&first)
+        .args(["-I", "-c", "import sys; print(sys.executable); print(sys.base_prefix); print(sys.prefix)"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .ok()
+        .filter(|output| output.status.success());
+    let Some(output) = asked else {
+        return Some((first.clone(), first.parent().map(Path::to_path_buf).into_iter().collect()));
+    };
+    let lines: Vec<PathBuf> =
+        String::from_utf8_lossy(&output.stdout).lines().filter(|l| !l.is_empty()).map(PathBuf::from).collect();
+    let executable = lines.first().cloned().filter(|p| p.is_absolute()).unwrap_or(first);
+    let mut installation: Vec<PathBuf> = lines.iter().skip(1).cloned().collect();
+    installation.extend(executable.parent().map(Path::to_path_buf));
+    installation.sort();
+    installation.dedup();
+    Some((executable, installation))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Child, ChildStdin, ChildStdout, Stdio};
+
+    fn root() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+    }
+
+    fn work() -> PathBuf {
+        std::env::temp_dir().join("npuzzle-grader-python-tests")
+    }
+
+    /// A protocol conversation with a spawned server.
+    struct Conversation {
+        child: Child,
+        stdin: ChildStdin,
+        stdout: BufReader<ChildStdout>,
+        next_id: u64,
+    }
+
+    impl Conversation {
+        fn start(submission: &str) -> Option<Conversation> {
+            if find_python().is_none() {
+                eprintln!("skipped: no python3 on this machine");
+                return None;
+            }
+            let build =
+                build_python(&root().join("fixtures/submissions/python").join(submission), &work(), 1024).unwrap();
+            let PythonBuild::Ready { program, args, env, .. } = build else {
+                panic!("expected a ready build: {build:?}")
+            };
+            let mut child = Command::new(program)
+                .args(args)
+                .envs(env)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("python3 starts");
+            let stdin = child.stdin.take().unwrap();
+            let stdout = BufReader::new(child.stdout.take().unwrap());
+            Some(Conversation { child, stdin, stdout, next_id: 0 })
+        }
+
+        /// Sends `verb args` and returns the reply without its ID and CPU time: `ok VALUES` or `err KIND ...`.
+        fn ask(&mut self, request: &str) -> String {
+            let id = self.next_id;
+            self.next_id += 1;
+            writeln!(self.stdin, "{id} {request}").unwrap();
+            self.stdin.flush().unwrap();
+            let mut line = String::new();
+            self.stdout.read_line(&mut line).unwrap();
+            let tokens: Vec<&str> = line.trim_end_matches('\n').splitn(5, ' ').collect();
+            assert_eq!(tokens[0], id.to_string(), "reply to `{request}`: {line}");
+            if tokens[1] == "err" {
+                return format!("err {} {}", tokens[2], tokens.get(4).unwrap_or(&""));
+            }
+            let values = tokens[3..].join(" ");
+            format!("ok {values}").trim_end().to_string()
+        }
+
+        fn finish(mut self) {
+            assert_eq!(self.ask("bye"), "ok");
+            let status = self.child.wait().unwrap();
+            assert!(status.success(), "{status}");
+        }
+    }
+
+    fn counter(counters: &str, name: &str) -> u64 {
+        counters
+            .split(' ')
+            .find_map(|pair| pair.strip_prefix(name).and_then(|v| v.strip_prefix('=')))
+            .unwrap_or_else(|| panic!("no {name} in {counters}"))
+            .parse()
+            .unwrap()
+    }
+
+    #[test]
+    fn valid_submission_speaks_the_protocol() {
+        let Some(mut c) = Conversation::start("valid") else { return };
+        let hello = c.ask("hello 1");
+        let (fixed, thread) = hello.split_once(" cpu_thread=").expect("the request thread is named");
+        assert_eq!(fixed, "ok 1 python ref_world counters refs null foreign");
+        assert!(thread.parse::<u32>().is_ok_and(|tid| tid != c.child.id()), "{thread}");
+        assert_eq!(c.ask("board own 3 8 1 3 4 0 2 7 6 5"), "ok b1");
+        assert_eq!(c.ask("manhattan b1"), "ok 10");
+        assert_eq!(c.ask("neighbors b1"), "ok 4 b2 b3 b4 b5");
+        assert_eq!(c.ask("manhattan @3.3"), c.ask("manhattan b5"));
+        assert_eq!(c.ask("hamming @3.4"), "err protocol @3.4 refers to handle 4 of request 3, which returned 4");
+        assert_eq!(c.ask("equals_null b1"), "ok false");
+        assert_eq!(c.ask("equals_foreign b1"), "ok false");
+        assert_eq!(c.ask("equals_uncastable b1"), "ok false");
+        assert_eq!(c.ask("equals_as_object b1 b1"), "ok true");
+        assert_eq!(c.ask("solver_null own"), "err exception ValueError initial board is None (at solver.py:22)");
+        assert_eq!(c.ask("board ref 3 1 2 3 4 5 6 8 7 0"), "ok b6");
+        assert_eq!(c.ask("to_string b6"), r"ok 3\n 1  2  3 \n 4  5  6 \n 8  7  0 \n");
+        assert_eq!(c.ask("solver b6"), "ok s7");
+        assert_eq!(c.ask("moves s7"), "ok -1");
+        assert_eq!(c.ask("solution s7"), "ok none");
+        assert_eq!(c.ask("memory_solver b6"), "err unsupported memory is not measured");
+        assert_eq!(c.ask("hamming b99"), "err protocol unknown handle b99");
+        c.finish();
+    }
+
+    /// The Python reference Board under the textbook solver makes exactly the Rust reference's operations
+    /// (the figures `fixturegen` recorded in fixtures/puzzles/puzzles.toml from `solver --stats`).
+    #[test]
+    fn the_reference_board_counts_equal_the_rust_references() {
+        let Some(mut c) = Conversation::start("valid") else { return };
+        c.ask("hello 1");
+        let text = fs::read_to_string(root().join("fixtures/puzzles/puzzles.toml")).unwrap();
+        let metadata = fixtures::metadata::parse_metadata(&text).unwrap();
+        for name in ["puzzle04", "puzzle17", "puzzle23", "puzzle3x3-unsolvable1", "puzzle4x4-10", "puzzle41"] {
+            let file = fs::read_to_string(root().join(format!("fixtures/puzzles/{name}.txt"))).unwrap();
+            let reference = metadata[name].reference.unwrap_or_else(|| panic!("{name} has reference counts"));
+            let board = c.ask(&format!("board ref {}", file.split_whitespace().collect::<Vec<_>>().join(" ")));
+            assert_eq!(c.ask("counters_reset"), "ok");
+            let solver = c.ask(&format!("solver {}", &board[3..]));
+            assert!(solver.starts_with("ok s"), "{name}: {solver}");
+            let counters = c.ask("counters");
+            for (field, expected) in [
+                ("pq_inserts", reference.inserts),
+                ("pq_del_mins", reference.del_mins),
+                ("pq_max_size", reference.max_queue_size),
+                ("pq_ending_size", reference.ending_size),
+                ("board_constructed", reference.boards_constructed),
+                ("board_equals", reference.equals_calls),
+                ("board_manhattan", reference.manhattan_calls),
+                ("board_equals_not_grand_neighbor", 0),
+                ("pq_heap_violations", 0),
+            ] {
+                assert_eq!(counter(&counters, field), expected, "{name}: {field} in {counters}");
+            }
+        }
+        c.finish();
+    }
+
+    #[test]
+    fn a_syntax_error_is_the_students_compile_failure() {
+        if find_python().is_none() {
+            return;
+        }
+        let build = build_python(&root().join("fixtures/submissions/python/syntax-error"), &work(), 1024).unwrap();
+        let PythonBuild::CompileFailed { log } = build else { panic!("expected a compile failure: {build:?}") };
+        assert!(log.contains("solver.py") && log.contains("SyntaxError"), "{log}");
+        let missing = build_python(&root().join("fixtures/submissions/java/valid"), &work(), 1024).unwrap();
+        assert!(matches!(missing, PythonBuild::CompileFailed { log } if log.starts_with("board.py is missing")));
+    }
+}
