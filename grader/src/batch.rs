@@ -64,7 +64,7 @@ pub fn grade_all(students: &[Student], plan: &TestPlan, work_dir: &Path, jobs: u
 }
 
 fn grade_one(student: &Student, plan: &TestPlan, work_dir: &Path, out: &Path) -> Row {
-    let file = file_stem(&student.name);
+    let file = crate::intake::path_component(&student.name);
     let (student, path) = (student.name.clone(), &student.path);
     match grade_prepared(plan, path, work_dir, &mut |_| {}) {
         Ok(report) => {
@@ -84,15 +84,6 @@ fn grade_one(student: &Student, plan: &TestPlan, work_dir: &Path, out: &Path) ->
             row
         }
         Err(e) => Row { student, score: None, categories: vec![], failed: vec![], error: Some(e.to_string()) },
-    }
-}
-
-/// A student's name as a report's file name: no path separators, nothing hidden.
-fn file_stem(name: &str) -> String {
-    let stem: String = name.chars().map(|c| if c == '/' || c == '\\' || c.is_control() { '_' } else { c }).collect();
-    match stem.trim_start_matches('.') {
-        "" => "_".to_string(),
-        rest => rest.to_string(),
     }
 }
 

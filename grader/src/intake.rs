@@ -113,7 +113,8 @@ pub fn gather(input: &Path, scratch: &Path, caps: Caps) -> Result<Class, IntakeE
         } else if file_name.to_ascii_lowercase().ends_with(".zip") {
             let stem = &file_name[..file_name.len() - 4];
             let name = canvas_name(stem).map_or_else(|| student_name(stem), |(name, _)| name);
-            let target = scratch.join("students").join(format!("{:04}-{}", class.students.len(), safe(&name)));
+            let target =
+                scratch.join("students").join(format!("{:04}-{}", class.students.len(), path_component(&name)));
             let mut inner = Vec::new();
             match unzip(&path, &target, caps, &file_name, &mut inner) {
                 Ok(()) => class.students.push(Student { name, path: single_folder(&target) }),
@@ -132,7 +133,7 @@ pub fn gather(input: &Path, scratch: &Path, caps: Caps) -> Result<Class, IntakeE
         }
     }
     for (name, files) in canvas {
-        let folder = scratch.join("students").join(format!("{:04}-{}", class.students.len(), safe(&name)));
+        let folder = scratch.join("students").join(format!("{:04}-{}", class.students.len(), path_component(&name)));
         let copied = std::fs::create_dir_all(&folder).and_then(|()| {
             files.iter().try_for_each(|(from, original)| std::fs::copy(from, folder.join(original)).map(drop))
         });
@@ -186,9 +187,15 @@ fn canvas_name(file_name: &str) -> Option<(String, String)> {
     Some((name.to_string(), original))
 }
 
-/// A name made safe as one path component.
-fn safe(name: &str) -> String {
-    name.chars().map(|c| if c.is_alphanumeric() || c == '-' || c == '.' { c } else { '_' }).take(80).collect()
+/// A student's name as one path component (a scratch folder, a report's file name): no separators, no
+/// control characters, nothing hidden, at most 80 characters.
+pub fn path_component(name: &str) -> String {
+    let cleaned: String =
+        name.chars().map(|c| if c == '/' || c == '\\' || c.is_control() { '_' } else { c }).take(80).collect();
+    match cleaned.trim_start_matches('.') {
+        "" => "_".to_string(),
+        rest => rest.to_string(),
+    }
 }
 
 /// Two students with one name get `name (2)`, so no report overwrites another.

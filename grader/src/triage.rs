@@ -134,21 +134,21 @@ pub fn root_causes(tests: &[TestResult]) -> Vec<RootCause> {
                 && leans(&t.id).is_some_and(|(own, on)| own.contains(&method) && on.iter().all(|m| judged.contains(m)))
         });
         let Some(own) = own else { continue };
-        let explains: Vec<String> = tests
+        let explains: Vec<&str> = tests
             .iter()
             .filter(failed)
             .filter(|t| t.id != own.id && !explained.contains(&t.id.as_str()))
             .filter(|t| leans(&t.id).is_some_and(|(own, on)| own.contains(&method) || on.contains(&method)))
-            .map(|t| t.id.clone())
+            .map(|t| t.id.as_str())
             .collect();
         explained.push(own.id.as_str());
-        for id in &explains {
-            if let Some(t) = tests.iter().find(|t| &t.id == id) {
-                explained.push(t.id.as_str());
-            }
-        }
-        let repeats =
-            explains.iter().filter(|id| leans(id).is_some_and(|(own, _)| own.contains(&method))).cloned().collect();
+        explained.extend(&explains);
+        let repeats = explains
+            .iter()
+            .filter(|id| leans(id).is_some_and(|(own, _)| own.contains(&method)))
+            .map(|id| id.to_string())
+            .collect();
+        let explains: Vec<String> = explains.iter().map(|id| id.to_string()).collect();
         if !explains.is_empty() {
             causes.push(RootCause { method, test: own.id.clone(), explains, repeats });
         }

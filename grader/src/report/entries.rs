@@ -98,8 +98,13 @@ pub fn entries(report: &Report) -> Vec<Entry<'_>> {
         // Earned points go to the passed tests and the rest of the weight to the others, each split in
         // proportion: both add up exactly, and no entry earns more than it is worth.
         let ours = &mut entries[first..];
-        let passed: Vec<u64> = ours.iter().map(|e| e.tally().0 as u64).collect();
-        let missed: Vec<u64> = ours.iter().map(|e| (e.tally().1 - e.tally().0) as u64).collect();
+        let (passed, missed): (Vec<u64>, Vec<u64>) = ours
+            .iter()
+            .map(|e| {
+                let (passed, of) = e.tally();
+                (passed as u64, (of - passed) as u64)
+            })
+            .unzip();
         let earned = apportion(points, &passed);
         let lost = apportion(weight.saturating_sub(points), &missed);
         for ((entry, earned), lost) in ours.iter_mut().zip(earned).zip(lost) {
