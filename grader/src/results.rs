@@ -6,7 +6,64 @@
 
 use serde::Serialize;
 
-use crate::catalog::Category;
+/// A section of the report, scored as one share.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Category {
+    /// The submission builds.
+    Compile,
+    /// The submission's API matches the assignment's.
+    Api,
+    /// Board correctness, on the submission's own Board.
+    Board,
+    /// Solver correctness, with the reference board substituted.
+    Solver,
+    /// Memory of Board, Solver and MinPQ.
+    Memory,
+    /// Timing and operation counts.
+    Timing,
+    /// This project's checks beyond the official grader (0 points by default).
+    Beyond,
+}
+
+impl Category {
+    /// Every category in report order.
+    pub const ALL: [Category; 7] = [
+        Category::Compile,
+        Category::Api,
+        Category::Board,
+        Category::Solver,
+        Category::Memory,
+        Category::Timing,
+        Category::Beyond,
+    ];
+
+    /// The name used in ids, policies and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Category::Compile => "compile",
+            Category::Api => "api",
+            Category::Board => "board",
+            Category::Solver => "solver",
+            Category::Memory => "memory",
+            Category::Timing => "timing",
+            Category::Beyond => "beyond",
+        }
+    }
+
+    /// The heading used in reports.
+    pub fn heading(self) -> &'static str {
+        match self {
+            Category::Compile => "Compilation",
+            Category::Api => "API",
+            Category::Board => "Correctness: Board",
+            Category::Solver => "Correctness: Solver (reference Board substituted)",
+            Category::Memory => "Memory",
+            Category::Timing => "Timing (reference Board substituted)",
+            Category::Beyond => "Beyond the official grader (0 points by default)",
+        }
+    }
+}
 
 /// How a test ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -10,7 +10,7 @@
 //! A category whose points no test carries (the API of a language whose compiler enforces it) gets an entry
 //! of its own, so no point is lost on the way.
 
-use crate::catalog::Category;
+use crate::results::Category;
 use crate::results::{Report, Status, TestResult};
 
 /// One gradebook entry: an official test with all its rows, or a test of our own.

@@ -118,8 +118,8 @@ fn test_output(t: &TestResult) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalog::Category;
     use crate::policy::Weights;
+    use crate::results::Category;
     use crate::results::{Score, Status, Submission, Timings};
 
     fn test(id: String, category: Category, status: Status) -> TestResult {

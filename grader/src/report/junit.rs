@@ -6,7 +6,7 @@
 
 use quick_junit::{NonSuccessKind, Report as JunitReport, TestCase, TestCaseStatus, TestSuite};
 
-use crate::catalog::Category;
+use crate::results::Category;
 use crate::results::{Report, Status};
 
 /// Renders JUnit XML.

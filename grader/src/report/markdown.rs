@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use crate::catalog::Category;
+use crate::results::Category;
 use crate::results::{Report, Status};
 
 /// Renders the Markdown summary.

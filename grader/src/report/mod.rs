@@ -39,7 +39,7 @@ mod tests {
     //! Every format over one hand-built report (no timings to redact): a snapshot per format.
 
     use super::*;
-    use crate::catalog::Category;
+    use crate::results::Category;
     use crate::results::{CategoryScore, Report, Score, Status, Submission, TestResult, Timings};
 
     fn test(id: &str, category: Category, status: Status, score: f64, max: f64, message: &str) -> TestResult {

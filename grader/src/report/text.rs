@@ -8,7 +8,7 @@
 
 use std::fmt::Write;
 
-use crate::catalog::Category;
+use crate::results::Category;
 use crate::results::{CategoryScore, Report, Status, TestResult};
 
 /// Input rows shown per test before the rest are summarized.
