@@ -15,11 +15,11 @@ use std::time::{Duration, Instant};
 use fixtures::Corpus;
 
 use crate::build::{self, Prepared, SubmissionKind};
-use crate::catalog::{self, Category, Check, Item};
+use crate::catalog::{self, Category, Item};
 use crate::plan::{self, PlannedTest};
 use crate::policy::Policy;
 use crate::results::{Report, SkippedFixture, Status, Submission, TestResult, Timings};
-use crate::runner::checks::{self, Ctx, Outcome};
+use crate::runner::checks::{self, Ctx, Verdict};
 use crate::runner::process::{CpuUsed, Limits, ProcessSpec};
 use crate::runner::session::{Session, SessionLimits};
 use crate::score;
@@ -207,7 +207,7 @@ impl TestPlan {
         // Skips may name expanded tests (`timing-*/puzzle4x4-39`), which only exist after planning.
         tests.retain(|test| !Policy::matches(&policy.tests.skip, &test.id));
         if !only.is_empty() {
-            tests.retain(|test| test.item.check == Check::Compiles || Policy::matches(only, &test.id));
+            tests.retain(|test| test.item.check.is_build() || Policy::matches(only, &test.id));
         }
         let missing = missing_fixtures(&tests);
         if bad == BadFixtures::Refuse && !missing.is_empty() {
@@ -351,7 +351,7 @@ fn selected_items(policy: &Policy, only: &[String]) -> Vec<Item> {
     catalog::all()
         .into_iter()
         .filter(|item| !Policy::matches(&policy.tests.skip, item.id))
-        .filter(|item| only.is_empty() || item.check == Check::Compiles || only_matches(only, item.id))
+        .filter(|item| only.is_empty() || item.check.is_build() || only_matches(only, item.id))
         .collect()
 }
 
@@ -410,9 +410,9 @@ fn run_tests(
     for (index, test) in planned.iter().enumerate() {
         progress(Progress::Started { index, id: &test.id, category: test.item.category });
         let cpu_before = session.cpu_reported();
-        let outcome = match (&startup, blocked_by(test, &statuses)) {
-            (_, Some(reason)) => Outcome { status: Status::Skipped, rows: vec![], message: reason },
-            (Err(fault), _) if test.item.check != Check::Compiles => failed(fault.describe()),
+        let verdict = match (&startup, blocked_by(test, &statuses)) {
+            (_, Some(reason)) => Verdict { status: Status::Skipped, rows: vec![], message: reason },
+            (Err(fault), _) if !test.item.check.is_build() => failed(fault.describe()),
             _ => {
                 let mut ctx = Ctx {
                     session: &mut session,
@@ -424,43 +424,36 @@ fn run_tests(
                 run_one(&mut ctx, test)
             }
         };
-        progress(Progress::Finished { id: &test.id, status: outcome.status });
+        progress(Progress::Finished { id: &test.id, status: verdict.status });
         let entry = statuses.entry(test.item.id).or_insert(Status::Passed);
-        if outcome.status != Status::Passed && *entry == Status::Passed {
-            *entry = outcome.status;
+        if verdict.status != Status::Passed && *entry == Status::Passed {
+            *entry = verdict.status;
         }
         let cpu_ms = (session.cpu_reported() - cpu_before).as_millis() as u64;
-        tests.push(result(test, outcome, Some(cpu_ms)));
+        tests.push(result(test, verdict, Some(cpu_ms)));
     }
     session.finish();
     let (output, output_truncated) = session.take_output();
     Run { tests, language: startup.ok().map(|h| h.language), output, output_truncated, compile_log: None }
 }
 
-fn run_one(ctx: &mut Ctx<'_>, test: &PlannedTest) -> Outcome {
-    if test.item.check == Check::Compiles {
-        return Outcome { status: Status::Passed, rows: vec![], message: String::new() };
-    }
+fn run_one(ctx: &mut Ctx<'_>, test: &PlannedTest) -> Verdict {
     if let Some(missing) = test.item.needs.iter().find(|n| !ctx.has(n)) {
         let reason = format!("not applicable: the submission does not support `{missing}` (see specs/protocol.md)");
-        return Outcome { status: Status::NotApplicable, rows: vec![], message: reason };
+        return Verdict { status: Status::NotApplicable, rows: vec![], message: reason };
     }
-    if test.trials.is_empty() && !test.missing.is_empty() && needs_trials(test.item.check) {
+    if test.trials.is_empty() && !test.missing.is_empty() {
         let message = format!(
             "the fixture directory lacks {} (a grader problem, not yours: the instructor's --fixtures must hold it)",
             test.missing.join(", ")
         );
-        return Outcome { status: Status::Error, rows: vec![], message };
+        return Verdict { status: Status::Error, rows: vec![], message };
     }
     checks::run(ctx, test)
 }
 
-fn needs_trials(check: Check) -> bool {
-    !matches!(check, Check::NullBoard | Check::ApiSurface)
-}
-
-fn failed(message: String) -> Outcome {
-    Outcome { status: Status::Failed, rows: vec![], message }
+fn failed(message: String) -> Verdict {
+    Verdict { status: Status::Failed, rows: vec![], message }
 }
 
 /// The reason a test is skipped, if a test it depends on did not pass.
@@ -477,22 +470,22 @@ fn skipped_for(dependency: &str) -> String {
 }
 
 fn not_built(planned: &[PlannedTest], compile_log: String) -> Run {
-    let compile = planned.iter().find(|t| t.item.check == Check::Compiles).map_or("compile-1", |t| t.item.id);
+    let compile = planned.iter().find(|t| t.item.check.is_build()).map_or("compile-1", |t| t.item.id);
     let tests = planned
         .iter()
         .map(|test| {
-            let outcome = if test.item.check == Check::Compiles {
+            let verdict = if test.item.check.is_build() {
                 failed("the submission did not compile (the compiler's output is below)".into())
             } else {
-                Outcome { status: Status::Skipped, rows: vec![], message: skipped_for(compile) }
+                Verdict { status: Status::Skipped, rows: vec![], message: skipped_for(compile) }
             };
-            result(test, outcome, None)
+            result(test, verdict, None)
         })
         .collect();
     Run { tests, language: None, output: String::new(), output_truncated: false, compile_log: Some(compile_log) }
 }
 
-fn result(test: &PlannedTest, outcome: Outcome, cpu_ms: Option<u64>) -> TestResult {
+fn result(test: &PlannedTest, verdict: Verdict, cpu_ms: Option<u64>) -> TestResult {
     let mut inputs = test.inputs.clone();
     inputs.extend(test.missing.iter().map(|m| format!("{m} (missing)")));
     TestResult {
@@ -502,12 +495,12 @@ fn result(test: &PlannedTest, outcome: Outcome, cpu_ms: Option<u64>) -> TestResu
         columns: test.row.as_ref().and_then(|_| checks::columns(test.item.check)).map(str::to_string),
         category: test.item.category,
         title: test.title.clone(),
-        status: outcome.status,
+        status: verdict.status,
         score: 0.0,
         max_score: 0.0,
         inputs,
-        rows: outcome.rows,
-        message: outcome.message,
+        rows: verdict.rows,
+        message: verdict.message,
         hidden: false,
         cpu_ms,
     }

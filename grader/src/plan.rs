@@ -17,7 +17,7 @@ use fixtures::{Corpus, Expected, Puzzle, ReferenceCounts};
 use reference::instrument::baseline::reference_baseline_within;
 use reference::Board;
 
-use crate::catalog::{Check, Draw, Inputs, Item, MEMORY_PUZZLES, MEMORY_SIZES, TIMING_PUZZLES};
+use crate::catalog::{BoardTrial, Check, Draw, Inputs, Item, TrialCheck, MEMORY_PUZZLES, MEMORY_SIZES, TIMING_PUZZLES};
 
 /// Lockstep steps the reference may take when deriving a missing expected answer or baseline (the
 /// hardest official timing puzzle, puzzle45, takes about 1.2 million).
@@ -205,7 +205,11 @@ impl Planner<'_> {
                 }
             }
             Inputs::Kth(steps) => {
-                let step = if matches!(item.check, Check::KthTwin(_)) { "twin" } else { "neighbor" };
+                let step = if matches!(item.check, Check::PerTrial(TrialCheck::Board(BoardTrial::KthTwin(_)))) {
+                    "twin"
+                } else {
+                    "neighbor"
+                };
                 for &(name, k) in steps {
                     let (found, lacking) = self.files(&[name]);
                     missing.extend(lacking);
@@ -239,7 +243,7 @@ impl Planner<'_> {
                 }
             }
         }
-        if item.check == Check::EqualsContract {
+        if item.check == Check::from(BoardTrial::EqualsContract) {
             // The official test lists the contract's items, not its boards.
             shown = crate::catalog::EqualsProperty::CONTRACT.iter().map(|(_, what, _)| what.to_string()).collect();
         }

@@ -5,7 +5,110 @@
 //! 10-by-10 and 10 at 127-by-127, which appears only where the official tests use it (1b, 2b, 4b, 5b).
 
 use super::Category::Board;
-use super::{Check, Draw, EqualsProperty as Eq, Inputs, Item, Method};
+use super::{Check, Draw, Inputs, Item, TrialCheck};
+
+/// A Board method that returns a number or a boolean.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// `hamming()`.
+    Hamming,
+    /// `manhattan()`.
+    Manhattan,
+    /// `dimension()`.
+    Dimension,
+    /// `isGoal()`.
+    IsGoal,
+}
+
+/// Which property of `equals` is checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EqualsProperty {
+    /// `a.equals(a)`.
+    Reflexive,
+    /// `a.equals(b) == b.equals(a)`.
+    Symmetric,
+    /// `a = b` and `b = c` imply `a = c`.
+    Transitive,
+    /// `a.equals(null)` is false.
+    Null,
+    /// `a.equals("a string")` is false.
+    Foreign,
+    /// `a.equals(x)` for a type that cannot be cast is false.
+    Uncastable,
+    /// The argument held in a variable of type `Object`.
+    AsObject,
+    /// Random pairs of boards, equal and unequal.
+    Random,
+    /// Boards of different sizes are unequal.
+    DifferentSizes,
+}
+
+impl EqualsProperty {
+    /// The items of official Board test 10a, in its order, with the capability each needs (if any).
+    pub const CONTRACT: [(EqualsProperty, &'static str, Option<&'static str>); 8] = [
+        (EqualsProperty::Reflexive, "reflexive", None),
+        (EqualsProperty::Symmetric, "symmetric", None),
+        (EqualsProperty::Transitive, "transitive", None),
+        (EqualsProperty::Null, "argument is null", Some("null")),
+        (EqualsProperty::Foreign, "argument is of type String", Some("foreign")),
+        (EqualsProperty::Uncastable, "argument is of type UncastableString", Some("foreign")),
+        (EqualsProperty::AsObject, "argument is of type Object and contains a reference to a Board", None),
+        (EqualsProperty::Foreign, "argument is of type Object containing a reference to a String", Some("foreign")),
+    ];
+}
+
+/// Board checks written as scripts (`runner::checks::board::script`): the requests of every trial written
+/// up front, a judge per trial reading the replies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BoardScript {
+    /// A numeric or boolean Board method against the reference.
+    Value(Method),
+    /// `toString()` against the reference text.
+    ToString,
+    /// `neighbors()` as a set of boards.
+    Neighbors,
+    /// `neighbors()` of every neighbor.
+    NeighborsOfNeighbors,
+    /// `twin()` is a legal twin.
+    Twin,
+    /// Two boards alive at once keep their own answers.
+    TwoBoards,
+    /// A property of `equals`.
+    Equals(EqualsProperty),
+    /// Changing the caller's array after construction does not change the board.
+    ImmutableArray,
+    /// Calling methods in different orders gives the same answers.
+    ImmutableCallOrder,
+    /// Neighbors: right count, no duplicates, each one legal slide.
+    NeighborsLegal,
+    /// Twin: exactly two non-blank tiles exchanged, the same on every call.
+    TwinLegal,
+}
+
+/// Board checks asked trial by trial (`runner::checks::board::trial`): their requests depend on earlier
+/// answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BoardTrial {
+    /// Every item of Java's equals contract the submission's language can express (official 10a), each
+    /// asked as its own batch.
+    EqualsContract,
+    /// A value method of the board reached by k random neighbor steps.
+    KthNeighbor(Method),
+    /// A value method of the board reached by k successive twin() calls.
+    KthTwin(Method),
+}
+
+impl From<BoardScript> for Check {
+    fn from(check: BoardScript) -> Check {
+        Check::Scripted(check)
+    }
+}
+
+impl From<BoardTrial> for Check {
+    fn from(check: BoardTrial) -> Check {
+        Check::PerTrial(TrialCheck::Board(check))
+    }
+}
 
 /// Files of official tests 1a and 2a.
 const VALUE_FILES: &[&str] = &["puzzle04", "puzzle00", "puzzle07", "puzzle17", "puzzle27", "puzzle2x2-unsolvable1"];
@@ -49,12 +152,12 @@ const KTH: Inputs = Inputs::Kth(&[
     ("puzzle2x2-unsolvable1", 13),
 ]);
 
-const fn item(
+fn item(
     id: &'static str,
     official: &'static str,
     title: &'static str,
     inputs: Inputs,
-    check: Check,
+    check: impl Into<Check>,
     explain: &'static str,
 ) -> Item {
     Item {
@@ -63,7 +166,7 @@ const fn item(
         category: Board,
         title,
         inputs,
-        check,
+        check: check.into(),
         depends_on: &["compile-1"],
         needs: &[],
         explain,
@@ -98,7 +201,7 @@ pub(super) fn items() -> Vec<Item> {
             "Board 1a",
             "check hamming() with file inputs",
             files(VALUE_FILES),
-            Check::BoardValue(Method::Hamming),
+            BoardScript::Value(Method::Hamming),
             HAMMING,
         ),
         item(
@@ -106,7 +209,7 @@ pub(super) fn items() -> Vec<Item> {
             "Board 1b",
             "check hamming() with random n-by-n boards",
             random(WITH_BIG),
-            Check::BoardValue(Method::Hamming),
+            BoardScript::Value(Method::Hamming),
             HAMMING,
         ),
         item(
@@ -114,7 +217,7 @@ pub(super) fn items() -> Vec<Item> {
             "Board 2a",
             "check manhattan() with file inputs",
             files(VALUE_FILES),
-            Check::BoardValue(Method::Manhattan),
+            BoardScript::Value(Method::Manhattan),
             MANHATTAN,
         ),
         item(
@@ -122,7 +225,7 @@ pub(super) fn items() -> Vec<Item> {
             "Board 2b",
             "check manhattan() with random n-by-n boards",
             random(WITH_BIG),
-            Check::BoardValue(Method::Manhattan),
+            BoardScript::Value(Method::Manhattan),
             MANHATTAN,
         ),
         item(
@@ -130,25 +233,39 @@ pub(super) fn items() -> Vec<Item> {
             "Board 3",
             "check dimension() with random n-by-n boards",
             random(&[(2, 1000), (3, 1000), (4, 1000), (5, 1000), (6, 1000)]),
-            Check::BoardValue(Method::Dimension),
+            BoardScript::Value(Method::Dimension),
             "dimension() returns n. Usual cause: returning n * n or the length of a flattened array.",
         ),
-        item("board-4a", "Board 4a", "check toString() with file inputs", files(FILES), Check::ToString, TO_STRING),
+        item(
+            "board-4a",
+            "Board 4a",
+            "check toString() with file inputs",
+            files(FILES),
+            BoardScript::ToString,
+            TO_STRING,
+        ),
         item(
             "board-4b",
             "Board 4b",
             "check toString() with random n-by-n boards",
             random(WITH_BIG),
-            Check::ToString,
+            BoardScript::ToString,
             TO_STRING,
         ),
-        item("board-5a", "Board 5a", "check neighbors() with file inputs", files(FILES), Check::Neighbors, NEIGHBORS),
+        item(
+            "board-5a",
+            "Board 5a",
+            "check neighbors() with file inputs",
+            files(FILES),
+            BoardScript::Neighbors,
+            NEIGHBORS,
+        ),
         item(
             "board-5b",
             "Board 5b",
             "check neighbors() with random n-by-n boards",
             random(WITH_BIG),
-            Check::Neighbors,
+            BoardScript::Neighbors,
             NEIGHBORS,
         ),
         item(
@@ -156,7 +273,7 @@ pub(super) fn items() -> Vec<Item> {
             "Board 6a",
             "check neighbors() of neighbors() with file inputs",
             files(FILES),
-            Check::NeighborsOfNeighbors,
+            BoardScript::NeighborsOfNeighbors,
             NEIGHBORS,
         ),
         item(
@@ -164,17 +281,24 @@ pub(super) fn items() -> Vec<Item> {
             "Board 6b",
             "check neighbors() of neighbors() with random n-by-n boards",
             random(SMALL),
-            Check::NeighborsOfNeighbors,
+            BoardScript::NeighborsOfNeighbors,
             NEIGHBORS,
         ),
-        item("board-7a", "Board 7a", "check twin() with file inputs", files(FILES), Check::Twin, TWIN),
-        item("board-7b", "Board 7b", "check twin() with random n-by-n boards", random(TWIN_SIZES), Check::Twin, TWIN),
+        item("board-7a", "Board 7a", "check twin() with file inputs", files(FILES), BoardScript::Twin, TWIN),
+        item(
+            "board-7b",
+            "Board 7b",
+            "check twin() with random n-by-n boards",
+            random(TWIN_SIZES),
+            BoardScript::Twin,
+            TWIN,
+        ),
         item(
             "board-8a",
             "Board 8a",
             "check isGoal() with file inputs",
             files(GOAL_FILES),
-            Check::BoardValue(Method::IsGoal),
+            BoardScript::Value(Method::IsGoal),
             "isGoal() is true exactly for the goal board. Usual cause: comparing against a goal with the blank first.",
         ),
         item(
@@ -182,7 +306,7 @@ pub(super) fn items() -> Vec<Item> {
             "Board 8b",
             "check isGoal() on n-by-n goal boards",
             Inputs::Goals(&[2, 3, 4, 5, 6, 100]),
-            Check::BoardValue(Method::IsGoal),
+            BoardScript::Value(Method::IsGoal),
             "isGoal() must be true on every goal board, however large. Usual cause: a loop bound that assumes small n.",
         ),
         item(
@@ -190,16 +314,23 @@ pub(super) fn items() -> Vec<Item> {
             "Board 9",
             "check that two Board objects can be created at the same time",
             Inputs::Pairs { sizes: &[(3, 3), (4, 4), (2, 2), (3, 4), (4, 3)], trials: 100 },
-            Check::TwoBoards,
+            BoardScript::TwoBoards,
             "Two boards alive at once keep their own tiles and answers. Usual cause: tiles kept in a static field.",
         ),
-        item("board-10a", "Board 10a", "check equals()", random(&[(3, 10), (4, 10)]), Check::EqualsContract, EQUALS),
+        item(
+            "board-10a",
+            "Board 10a",
+            "check equals()",
+            random(&[(3, 10), (4, 10)]),
+            BoardTrial::EqualsContract,
+            EQUALS,
+        ),
         item(
             "board-10b",
             "Board 10b",
             "check correctness of equals() on random n-by-n boards",
             random(&[(2, 1000), (3, 1000), (4, 1000), (5, 200), (6, 200), (7, 200), (8, 200), (9, 200)]),
-            Check::Equals(Eq::Random),
+            BoardScript::Equals(EqualsProperty::Random),
             EQUALS,
         ),
         item(
@@ -207,7 +338,7 @@ pub(super) fn items() -> Vec<Item> {
             "Board 10c",
             "check equals() when board sizes m and n are different",
             Inputs::Pairs { sizes: &[(4, 5), (2, 5), (5, 3), (2, 3), (3, 2)], trials: 100 },
-            Check::Equals(Eq::DifferentSizes),
+            BoardScript::Equals(EqualsProperty::DifferentSizes),
             EQUALS,
         ),
         item(
@@ -216,7 +347,7 @@ pub(super) fn items() -> Vec<Item> {
             "check that Board is immutable by changing argument array after construction and making sure Board \
              does not mutate",
             random(&[(2, 100), (3, 100), (4, 100), (5, 100), (9, 100), (10, 100)]),
-            Check::ImmutableArray,
+            BoardScript::ImmutableArray,
             "A Board must copy the tiles it is given. Usual cause: storing the caller's int[][] (a shallow copy \
              with clone() copies only the outer array).",
         ),
@@ -230,7 +361,7 @@ pub(super) fn items() -> Vec<Item> {
                 random: &[(2, 100), (3, 100), (4, 100)],
                 draw: Draw::Any,
             },
-            Check::ImmutableCallOrder,
+            BoardScript::ImmutableCallOrder,
             "Every method must leave the board as it was. Usual causes: neighbors() or twin() swapping tiles in \
              place and not swapping back, caching a value that later calls overwrite.",
         ),
@@ -239,7 +370,7 @@ pub(super) fn items() -> Vec<Item> {
             "Board 13",
             "check dimension() on a board that is kth neighbor of a board",
             KTH,
-            Check::KthNeighbor(Method::Dimension),
+            BoardTrial::KthNeighbor(Method::Dimension),
             KTH_NEIGHBOR,
         ),
         item(
@@ -247,7 +378,7 @@ pub(super) fn items() -> Vec<Item> {
             "Board 14",
             "check hamming() on a board that is kth neighbor of a board",
             KTH,
-            Check::KthNeighbor(Method::Hamming),
+            BoardTrial::KthNeighbor(Method::Hamming),
             KTH_NEIGHBOR,
         ),
         item(
@@ -255,7 +386,7 @@ pub(super) fn items() -> Vec<Item> {
             "Board 15",
             "check manhattan() on a board that is a kth neighbor of a board",
             KTH,
-            Check::KthNeighbor(Method::Manhattan),
+            BoardTrial::KthNeighbor(Method::Manhattan),
             KTH_NEIGHBOR,
         ),
         item(
@@ -263,7 +394,7 @@ pub(super) fn items() -> Vec<Item> {
             "Board 16",
             "check hamming() on a board that is a kth twin of a board",
             KTH,
-            Check::KthTwin(Method::Hamming),
+            BoardTrial::KthTwin(Method::Hamming),
             KTH_TWIN,
         ),
         item(
@@ -271,7 +402,7 @@ pub(super) fn items() -> Vec<Item> {
             "Board 17",
             "check manhattan() on a board that is a kth twin of a board",
             KTH,
-            Check::KthTwin(Method::Manhattan),
+            BoardTrial::KthTwin(Method::Manhattan),
             KTH_TWIN,
         ),
     ]
@@ -288,13 +419,13 @@ pub(super) fn beyond_items() -> Vec<Item> {
         beyond(
             "beyond-neighbors",
             "neighbors() are legal: right count, no duplicates, one slide each",
-            Check::NeighborsLegal,
+            BoardScript::NeighborsLegal,
             NEIGHBORS,
         ),
         beyond(
             "beyond-twin",
             "twin() exchanges exactly two non-blank tiles and is the same on every call",
-            Check::TwinLegal,
+            BoardScript::TwinLegal,
             TWIN,
         ),
     ]

@@ -16,161 +16,63 @@ mod board;
 mod perf;
 mod solver;
 
+pub use board::{BoardScript, BoardTrial, EqualsProperty, Method};
+pub use perf::{Measure, TimingAspect};
+pub use solver::{EqualsUsage, SolveAspect, SolverTrial, SolverWhole};
+
 pub use crate::results::Category;
 
-/// A Board method that returns a number or a boolean.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Method {
-    /// `hamming()`.
-    Hamming,
-    /// `manhattan()`.
-    Manhattan,
-    /// `dimension()`.
-    Dimension,
-    /// `isGoal()`.
-    IsGoal,
-}
-
-/// Which property of `equals` is checked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EqualsProperty {
-    /// `a.equals(a)`.
-    Reflexive,
-    /// `a.equals(b) == b.equals(a)`.
-    Symmetric,
-    /// `a = b` and `b = c` imply `a = c`.
-    Transitive,
-    /// `a.equals(null)` is false.
-    Null,
-    /// `a.equals("a string")` is false.
-    Foreign,
-    /// `a.equals(x)` for a type that cannot be cast is false.
-    Uncastable,
-    /// The argument held in a variable of type `Object`.
-    AsObject,
-    /// Random pairs of boards, equal and unequal.
-    Random,
-    /// Boards of different sizes are unequal.
-    DifferentSizes,
-}
-
-impl EqualsProperty {
-    /// The items of official Board test 10a, in its order, with the capability each needs (if any).
-    pub const CONTRACT: [(EqualsProperty, &'static str, Option<&'static str>); 8] = [
-        (EqualsProperty::Reflexive, "reflexive", None),
-        (EqualsProperty::Symmetric, "symmetric", None),
-        (EqualsProperty::Transitive, "transitive", None),
-        (EqualsProperty::Null, "argument is null", Some("null")),
-        (EqualsProperty::Foreign, "argument is of type String", Some("foreign")),
-        (EqualsProperty::Uncastable, "argument is of type UncastableString", Some("foreign")),
-        (EqualsProperty::AsObject, "argument is of type Object and contains a reference to a Board", None),
-        (EqualsProperty::Foreign, "argument is of type Object containing a reference to a String", Some("foreign")),
-    ];
-}
-
-/// How the Solver uses `equals`, from the reference board's counters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EqualsUsage {
-    /// It is called at all (the critical optimization).
-    Called,
-    /// Only with a Board argument (a null argument is allowed, as officially).
-    OnlyBoards,
-    /// Only with a neighbor of a neighbor of the receiver.
-    OnlyGrandNeighbors,
-}
-
-/// What a timing test judges on one solve.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TimingAspect {
-    /// Test 1: CPU time within the limit, and the right answer.
-    CpuAndAnswer,
-    /// Test 2: MinPQ insert() and delMin() counts against the reference.
-    QueueCounts,
-    /// Test 3: toString() never called (hamming() is printed, not judged, as officially).
-    ForbiddenCalls,
-    /// Test 4a: Board() and equals() against the reference.
-    BoardCounts,
-    /// Test 4b: Board(), equals() and manhattan() against the reference (manhattan() against the reference's
-    /// insert() + delMin()).
-    StrictBoardCounts,
-}
-
-/// What a Solver correctness test judges of one solve.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SolveAspect {
-    /// moves() (official "a" tests).
-    Moves,
-    /// solution(), checked step by step (official "b" tests).
-    Solution,
-    /// Both (this project's own end-to-end run).
-    Both,
-}
-
-/// The kind of check an item makes; `runner::checks` has one executor per kind.
+/// What an item checks, grouped by how the runner runs it. Each group's kinds are named in the catalog file
+/// that holds its items, and `runner::checks` has one exhaustive match per group, so a new kind is a variant
+/// and an item in one catalog file plus an arm and a function in one executor file (ARCHITECTURE.md, "Adding a
+/// check").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Check {
-    /// The submission builds (judged by the build step).
-    Compiles,
+    /// The submission builds: judged by the build step before any session starts.
+    Build,
+    /// A Board check written as a script: every trial's requests up front, then a judge per trial.
+    Scripted(BoardScript),
+    /// A check judged trial by trial, in order, stopping at the first that does not pass.
+    PerTrial(TrialCheck),
+    /// A check judged once over the whole test (all its trials, or none).
+    Whole(WholeCheck),
+}
+
+/// Checks judged trial by trial, by the catalog file (and executor) that owns them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum TrialCheck {
+    Board(BoardTrial),
+    Solver(SolverTrial),
+    Measure(Measure),
+}
+
+/// Checks judged once over the whole test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WholeCheck {
     /// No public methods beyond the assignment's API.
     ApiSurface,
-    /// A numeric or boolean Board method against the reference.
-    BoardValue(Method),
-    /// `toString()` against the reference text.
-    ToString,
-    /// `neighbors()` as a set of boards.
-    Neighbors,
-    /// `neighbors()` of every neighbor.
-    NeighborsOfNeighbors,
-    /// `twin()` is a legal twin.
-    Twin,
-    /// Two boards alive at once keep their own answers.
-    TwoBoards,
-    /// Every item of Java's equals contract the submission's language can express (official 10a).
-    EqualsContract,
-    /// A property of `equals`.
-    Equals(EqualsProperty),
-    /// Changing the caller's array after construction does not change the board.
-    ImmutableArray,
-    /// Calling methods in different orders gives the same answers.
-    ImmutableCallOrder,
-    /// A value method of the board reached by k random neighbor steps.
-    KthNeighbor(Method),
-    /// A value method of the board reached by k successive twin() calls.
-    KthTwin(Method),
-    /// Neighbors: right count, no duplicates, each one legal slide.
-    NeighborsLegal,
-    /// Twin: exactly two non-blank tiles exchanged, the same on every call.
-    TwinLegal,
-    /// moves() and/or solution() are right.
-    Solve(SolveAspect),
-    /// Two solvers alive at once keep their own answers.
-    TwoSolvers,
-    /// isSolvable() is right.
-    IsSolvable,
-    /// moves() is −1 on unsolvable input.
-    UnsolvableMoves,
-    /// solution() is null on unsolvable input.
-    UnsolvableSolution,
-    /// Calling Solver methods in different orders gives the same answers.
-    SolverCallOrder,
-    /// How the Solver calls equals.
-    EqualsUsage(EqualsUsage),
-    /// The constructor rejects a null board.
-    NullBoard,
-    /// No item's ordering changes after it is inserted into the MinPQ.
-    NoMutationAfterInsert,
-    /// The Solver puts its search nodes in the MinPQ it was given (counts are evidence only then).
-    UsesMinPq,
-    /// A fresh process gives the same answers.
-    SameAnswersWhenRerun,
-    /// Memory of one Board of one size against the padded bound.
-    BoardMemory,
-    /// Memory retained by the Solver against the reference.
-    SolverMemory,
-    /// MinPQ deep memory, maximum and ending size against the reference.
-    QueueMemory,
-    /// One aspect of a timing solve.
-    Timing(TimingAspect),
+    #[allow(missing_docs)]
+    Solver(SolverWhole),
+}
+
+impl Check {
+    /// Whether this is the build's own verdict (no session, no trials: the build step judges it).
+    pub fn is_build(self) -> bool {
+        self == Check::Build
+    }
+}
+
+impl From<TrialCheck> for Check {
+    fn from(check: TrialCheck) -> Check {
+        Check::PerTrial(check)
+    }
+}
+
+impl From<WholeCheck> for Check {
+    fn from(check: WholeCheck) -> Check {
+        Check::Whole(check)
+    }
 }
 
 /// Which random boards: any permutation (as the official Board tests draw them), or only solvable or only
@@ -297,7 +199,7 @@ pub fn all() -> Vec<Item> {
             category: Category::Compile,
             title: "the submission compiles",
             inputs: Inputs::None,
-            check: Check::Compiles,
+            check: Check::Build,
             depends_on: &[],
             needs: &[],
             explain: "Builds the submission (cargo build --release for Rust, javac for Java). \
@@ -309,7 +211,7 @@ pub fn all() -> Vec<Item> {
             category: Category::Api,
             title: "no public methods beyond the assignment's API",
             inputs: Inputs::None,
-            check: Check::ApiSurface,
+            check: Check::Whole(WholeCheck::ApiSurface),
             depends_on: &["compile-1"],
             needs: &["api_check"],
             explain: "The assignment fixes Board's and Solver's public API; extra public methods are \

@@ -3,22 +3,53 @@
 //! CPU time is a cap only. Every aspect of one puzzle is judged from a single solve.
 
 use super::Category::{Memory, Timing};
-use super::{Check, Inputs, Item, TimingAspect as T};
+use super::{Check, Inputs, Item, TrialCheck};
+use TimingAspect as T;
 
-const fn timing(
-    id: &'static str,
-    official: &'static str,
-    title: &'static str,
-    aspect: T,
-    explain: &'static str,
-) -> Item {
+/// What a timing test judges on one solve.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimingAspect {
+    /// Test 1: CPU time within the limit, and the right answer.
+    CpuAndAnswer,
+    /// Test 2: MinPQ insert() and delMin() counts against the reference.
+    QueueCounts,
+    /// Test 3: toString() never called (hamming() is printed, not judged, as officially).
+    ForbiddenCalls,
+    /// Test 4a: Board() and equals() against the reference.
+    BoardCounts,
+    /// Test 4b: Board(), equals() and manhattan() against the reference (manhattan() against the reference's
+    /// insert() + delMin()).
+    StrictBoardCounts,
+}
+
+/// Memory and timing checks, judged trial by trial (one trial per row of an official table;
+/// `runner::checks::perf::trial`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Measure {
+    /// Memory of one Board of one size against the padded bound.
+    BoardMemory,
+    /// Memory retained by the Solver against the reference.
+    SolverMemory,
+    /// MinPQ deep memory, maximum and ending size against the reference.
+    QueueMemory,
+    /// One aspect of a timing solve.
+    Timing(TimingAspect),
+}
+
+impl From<Measure> for Check {
+    fn from(check: Measure) -> Check {
+        Check::PerTrial(TrialCheck::Measure(check))
+    }
+}
+
+fn timing(id: &'static str, official: &'static str, title: &'static str, aspect: T, explain: &'static str) -> Item {
     Item {
         id,
         official: Some(official),
         category: Timing,
         title,
         inputs: Inputs::TimingPuzzles,
-        check: Check::Timing(aspect),
+        check: Check::from(Measure::Timing(aspect)),
         depends_on: &["compile-1"],
         needs: &["ref_world", "counters"],
         explain,
@@ -34,7 +65,7 @@ pub(super) fn items() -> Vec<Item> {
             category: Memory,
             title: "memory usage of an n-by-n board",
             inputs: Inputs::MemorySizes,
-            check: Check::BoardMemory,
+            check: Check::from(Measure::BoardMemory),
             depends_on: &["compile-1"],
             needs: &["memory"],
             explain: "Bytes retained by one n-by-n Board must be at most 4n^2 + 32n + 64, with each row's \
@@ -50,7 +81,7 @@ pub(super) fn items() -> Vec<Item> {
             category: Memory,
             title: "measure memory of Solver",
             inputs: Inputs::MemoryPuzzles,
-            check: Check::SolverMemory,
+            check: Check::from(Measure::SolverMemory),
             depends_on: &["compile-1"],
             needs: &["memory", "ref_world"],
             explain: "After construction a Solver should keep only what its methods need (the solution), not the \
@@ -65,7 +96,7 @@ pub(super) fn items() -> Vec<Item> {
             category: Memory,
             title: "measure memory of MinPQ",
             inputs: Inputs::MemoryPuzzles,
-            check: Check::QueueMemory,
+            check: Check::from(Measure::QueueMemory),
             depends_on: &["compile-1"],
             needs: &["counters", "ref_world"],
             explain: "The MinPQs' deep memory, maximum size and ending size (summed over every MinPQ), each held \

@@ -3,7 +3,73 @@
 //! one of which runs the Solver over the submission's own Board).
 
 use super::Category::{Beyond, Solver};
-use super::{Check, Draw, EqualsUsage, Inputs, Item, SolveAspect};
+use super::{Check, Draw, Inputs, Item, TrialCheck, WholeCheck};
+
+/// How the Solver uses `equals`, from the reference board's counters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EqualsUsage {
+    /// It is called at all (the critical optimization).
+    Called,
+    /// Only with a Board argument (a null argument is allowed, as officially).
+    OnlyBoards,
+    /// Only with a neighbor of a neighbor of the receiver.
+    OnlyGrandNeighbors,
+}
+
+/// What a Solver correctness test judges of one solve.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SolveAspect {
+    /// moves() (official "a" tests).
+    Moves,
+    /// solution(), checked step by step (official "b" tests).
+    Solution,
+    /// Both (this project's own end-to-end run).
+    Both,
+}
+
+/// Solver checks judged trial by trial (`runner::checks::solver::trial`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SolverTrial {
+    /// moves() and/or solution() are right.
+    Solve(SolveAspect),
+    /// Two solvers alive at once keep their own answers.
+    TwoSolvers,
+    /// isSolvable() is right.
+    IsSolvable,
+    /// moves() is −1 on unsolvable input.
+    UnsolvableMoves,
+    /// solution() is null on unsolvable input.
+    UnsolvableSolution,
+    /// Calling Solver methods in different orders gives the same answers.
+    CallOrder,
+    /// How the Solver calls equals.
+    EqualsUsage(EqualsUsage),
+    /// No item's ordering changes after it is inserted into the MinPQ.
+    NoMutationAfterInsert,
+    /// The Solver puts its search nodes in the MinPQ it was given (counts are evidence only then).
+    UsesMinPq,
+}
+
+/// Solver checks judged once over the whole test (`runner::checks::solver::whole`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SolverWhole {
+    /// The constructor rejects a null board (no trials).
+    NullBoard,
+    /// A fresh process gives the same answers on every trial.
+    SameAnswersWhenRerun,
+}
+
+impl From<SolverTrial> for Check {
+    fn from(check: SolverTrial) -> Check {
+        Check::PerTrial(TrialCheck::Solver(check))
+    }
+}
+
+impl From<SolverWhole> for Check {
+    fn from(check: SolverWhole) -> Check {
+        Check::Whole(WholeCheck::Solver(check))
+    }
+}
 
 const SOLVE: &str = "moves() is the minimum number of moves and solution() a shortest sequence of boards from \
     the initial board to the goal; the solution is checked step by step. Usual causes: a heuristic that is not \
@@ -33,12 +99,12 @@ const fn files(names: &'static [&'static str]) -> Inputs {
     Inputs::Boards { files: names, random: &[], draw: Draw::Any }
 }
 
-const fn item(
+fn item(
     id: &'static str,
     official: &'static str,
     title: &'static str,
     inputs: Inputs,
-    check: Check,
+    check: impl Into<Check>,
     explain: &'static str,
     needs: &'static [&'static str],
 ) -> Item {
@@ -48,7 +114,7 @@ const fn item(
         category: Solver,
         title,
         inputs,
-        check,
+        check: check.into(),
         depends_on: &["compile-1"],
         needs,
         explain,
@@ -66,8 +132,8 @@ fn moves_and_solution(
     inputs: Inputs,
 ) -> [Item; 2] {
     [
-        item(ids[0], official[0], titles[0], inputs, Check::Solve(SolveAspect::Moves), SOLVE, REF),
-        item(ids[1], official[1], titles[1], inputs, Check::Solve(SolveAspect::Solution), SOLVE, REF),
+        item(ids[0], official[0], titles[0], inputs, SolverTrial::Solve(SolveAspect::Moves), SOLVE, REF),
+        item(ids[1], official[1], titles[1], inputs, SolverTrial::Solve(SolveAspect::Solution), SOLVE, REF),
     ]
 }
 
@@ -78,7 +144,7 @@ pub(super) fn items() -> Vec<Item> {
         "Solver 1",
         "check that Solver doesn't mutate objects added to MinPQ after they've been added",
         Inputs::PuzzleRange(0, 8),
-        Check::NoMutationAfterInsert,
+        SolverTrial::NoMutationAfterInsert,
         "Once a search node is in the priority queue its priority must not change, or the heap breaks. The \
          MinPQ re-checks its heap order. Usual causes: updating a node's moves or priority after insert, a \
          compareTo that depends on mutable state.",
@@ -107,7 +173,7 @@ pub(super) fn items() -> Vec<Item> {
         "Solver 5",
         "create two Solver objects at the same time",
         Inputs::FilePairs(&[("puzzle04", "puzzle04"), ("puzzle00", "puzzle04"), ("puzzle04", "puzzle00")]),
-        Check::TwoSolvers,
+        SolverTrial::TwoSolvers,
         SOLVE,
         REF,
     ));
@@ -125,7 +191,7 @@ pub(super) fn items() -> Vec<Item> {
                 "puzzle3x3-unsolvable2",
                 "puzzle4x4-unsolvable",
             ]),
-            Check::IsSolvable,
+            SolverTrial::IsSolvable,
             UNSOLVABLE,
             REF,
         ),
@@ -134,7 +200,7 @@ pub(super) fn items() -> Vec<Item> {
             "Solver 6b",
             "call isSolvable() on random n-by-n boards",
             Inputs::Boards { files: &[], random: &[(2, 100)], draw: Draw::Any },
-            Check::IsSolvable,
+            SolverTrial::IsSolvable,
             UNSOLVABLE,
             REF,
         ),
@@ -143,7 +209,7 @@ pub(super) fn items() -> Vec<Item> {
             "Solver 7",
             "check moves() on unsolvable puzzles",
             files(UNSOLVABLE_FILES),
-            Check::UnsolvableMoves,
+            SolverTrial::UnsolvableMoves,
             UNSOLVABLE,
             REF,
         ),
@@ -152,7 +218,7 @@ pub(super) fn items() -> Vec<Item> {
             "Solver 8",
             "check solution() on unsolvable puzzles",
             files(UNSOLVABLE_FILES),
-            Check::UnsolvableSolution,
+            SolverTrial::UnsolvableSolution,
             UNSOLVABLE,
             REF,
         ),
@@ -166,7 +232,7 @@ pub(super) fn items() -> Vec<Item> {
                 random: &[(2, 10)],
                 draw: Draw::Solvable,
             },
-            Check::SolverCallOrder,
+            SolverTrial::CallOrder,
             CALL_ORDER,
             REF,
         ),
@@ -180,7 +246,7 @@ pub(super) fn items() -> Vec<Item> {
                 random: &[(2, 10)],
                 draw: Draw::Unsolvable,
             },
-            Check::SolverCallOrder,
+            SolverTrial::CallOrder,
             CALL_ORDER,
             REF,
         ),
@@ -189,7 +255,7 @@ pub(super) fn items() -> Vec<Item> {
             "Solver 10a",
             "check that equals() method in Board is called",
             files(&["puzzle04", "puzzle05", "puzzle10"]),
-            Check::EqualsUsage(EqualsUsage::Called),
+            SolverTrial::EqualsUsage(EqualsUsage::Called),
             EQUALS_USAGE,
             COUNTED,
         ),
@@ -198,7 +264,7 @@ pub(super) fn items() -> Vec<Item> {
             "Solver 10b",
             "check that equals() method in Board is called only with an argument of type Board",
             files(&["puzzle00", "puzzle04", "puzzle05", "puzzle10"]),
-            Check::EqualsUsage(EqualsUsage::OnlyBoards),
+            SolverTrial::EqualsUsage(EqualsUsage::OnlyBoards),
             EQUALS_USAGE,
             &["ref_world", "counters", "foreign"],
         ),
@@ -207,7 +273,7 @@ pub(super) fn items() -> Vec<Item> {
             "Solver 10c",
             "check that equals() method in Board is called only with a neighbor of a neighbor as an argument",
             files(&["puzzle00", "puzzle04", "puzzle05", "puzzle10", "puzzle27"]),
-            Check::EqualsUsage(EqualsUsage::OnlyGrandNeighbors),
+            SolverTrial::EqualsUsage(EqualsUsage::OnlyGrandNeighbors),
             EQUALS_USAGE,
             COUNTED,
         ),
@@ -216,7 +282,7 @@ pub(super) fn items() -> Vec<Item> {
             "Solver 11",
             "check that constructor throws exception if board is null",
             Inputs::None,
-            Check::NullBoard,
+            SolverWhole::NullBoard,
             "new Solver(null) must throw IllegalArgumentException. Usual cause: no check, so a \
              NullPointerException escapes later. In Rust there is no null board, so this does not apply.",
             &["null"],
@@ -251,7 +317,7 @@ pub(super) fn items() -> Vec<Item> {
 
 /// This project's own Solver checks (section "Beyond the official grader").
 pub(super) fn beyond_items() -> Vec<Item> {
-    let beyond = |id, title, inputs, check, explain, needs| Item {
+    let beyond = |id, title, inputs, check: Check, explain, needs| Item {
         id,
         official: None,
         category: Beyond,
@@ -267,7 +333,7 @@ pub(super) fn beyond_items() -> Vec<Item> {
             "beyond-minpq",
             "the Solver puts its search nodes in the MinPQ it was given",
             Inputs::PuzzleRange(4, 12),
-            Check::UsesMinPq,
+            SolverTrial::UsesMinPq.into(),
             "The assignment requires the textbook MinPQ: the official grader counts its operations, and so do \
              we. A solved puzzle with no MinPQ insert() shows a Solver that built its own queue (a \
              java.util.PriorityQueue, a BinaryHeap), so none of its counts mean anything.",
@@ -277,7 +343,7 @@ pub(super) fn beyond_items() -> Vec<Item> {
             "beyond-rerun",
             "a fresh run gives the same answers",
             Inputs::PuzzleRange(10, 20),
-            Check::SameAnswersWhenRerun,
+            SolverWhole::SameAnswersWhenRerun.into(),
             "The same puzzle solved in a fresh process must give the same moves and the same solution. Usual \
              causes: iteration over a hash set or map of boards, randomness without a fixed seed.",
             REF,
@@ -286,7 +352,7 @@ pub(super) fn beyond_items() -> Vec<Item> {
             "beyond-pair",
             "your Solver with your own Board, on puzzle00-31",
             Inputs::PuzzleRange(0, 31),
-            Check::Solve(SolveAspect::Both),
+            SolverTrial::Solve(SolveAspect::Both).into(),
             "Runs your Solver over your own Board, end to end, as your test client would. The official grader \
              scores the Solver over its reference Board only. A failure here with the Solver tests passing \
              points at your Board.",

@@ -6,31 +6,38 @@
 use npuzzle_harness::protocol::{Handle, Request};
 use reference::{Board, BoardError};
 
+use super::context::{mismatch, Ctx, TrialResult};
 use super::script::{neighbor_count, At, Judge, NeighborsAt, Replies, Script};
-use super::{mismatch, Ctx};
-use crate::catalog::{Check, EqualsProperty, Method};
+use crate::catalog::{BoardScript, BoardTrial, EqualsProperty, Method};
 use crate::judge::{self, Mismatch};
 use crate::plan::Trial;
 use crate::runner::ask::{self, Asked};
 
-/// Writes the requests of one trial of a Board check and returns its judge; `None` for checks that are not
-/// scripted Board checks. `other` is the next trial (for checks about two boards, where the trial has no
-/// partner of its own).
-pub fn script<'a>(check: Check, trial: &'a Trial, other: &'a Trial, s: &mut Script) -> Option<Judge<'a>> {
-    Some(match check {
-        Check::BoardValue(method) => value(method, trial, s),
-        Check::ToString => to_string(trial, s),
-        Check::Neighbors => neighbors(trial, s),
-        Check::NeighborsOfNeighbors => neighbors_of_neighbors(trial, s),
-        Check::Twin => twin(trial, s),
-        Check::TwoBoards => two_boards(trial, partner(trial, other), s),
-        Check::Equals(property) => equals(property, trial, partner(trial, other), s),
-        Check::ImmutableArray => immutable_array(trial, s),
-        Check::ImmutableCallOrder => immutable_call_order(trial, s),
-        Check::NeighborsLegal => neighbors_legal(trial, s),
-        Check::TwinLegal => twin_legal(trial, s),
-        _ => return None,
-    })
+/// Writes the requests of one trial of a scripted Board check and returns its judge. `other` is the next
+/// trial (for checks about two boards, where the trial has no partner of its own).
+pub fn script<'a>(check: BoardScript, trial: &'a Trial, other: &'a Trial, s: &mut Script) -> Judge<'a> {
+    match check {
+        BoardScript::Value(method) => value(method, trial, s),
+        BoardScript::ToString => to_string(trial, s),
+        BoardScript::Neighbors => neighbors(trial, s),
+        BoardScript::NeighborsOfNeighbors => neighbors_of_neighbors(trial, s),
+        BoardScript::Twin => twin(trial, s),
+        BoardScript::TwoBoards => two_boards(trial, partner(trial, other), s),
+        BoardScript::Equals(property) => equals(property, trial, partner(trial, other), s),
+        BoardScript::ImmutableArray => immutable_array(trial, s),
+        BoardScript::ImmutableCallOrder => immutable_call_order(trial, s),
+        BoardScript::NeighborsLegal => neighbors_legal(trial, s),
+        BoardScript::TwinLegal => twin_legal(trial, s),
+    }
+}
+
+/// Runs one trial of a Board check asked trial by trial; `other` is the trial's partner.
+pub fn trial(ctx: &mut Ctx<'_>, check: BoardTrial, trial: &Trial, other: &Trial) -> TrialResult {
+    match check {
+        BoardTrial::EqualsContract => equals_contract(ctx, trial, other),
+        BoardTrial::KthNeighbor(method) => kth(ctx, method, Walk::Neighbors, trial),
+        BoardTrial::KthTwin(method) => kth(ctx, method, Walk::Twins, trial),
+    }
 }
 
 /// The board a check about two boards pairs with `trial`: its planned partner, else the next trial.
@@ -475,7 +482,7 @@ fn twin_legal<'a>(trial: &'a Trial, s: &mut Script) -> Judge<'a> {
 
 /// Official test 10a: every item of Java's equals contract that the submission's language can express, each
 /// asked as its own batch (a Rust Board has no null or foreign arguments; those items are left out).
-pub fn equals_contract(ctx: &mut Ctx<'_>, trial: &Trial, other: &Trial) -> super::TrialResult {
+fn equals_contract(ctx: &mut Ctx<'_>, trial: &Trial, other: &Trial) -> TrialResult {
     for (property, what, needs) in EqualsProperty::CONTRACT {
         if needs.is_some_and(|capability| !ctx.has(capability)) {
             continue;
@@ -488,16 +495,21 @@ pub fn equals_contract(ctx: &mut Ctx<'_>, trial: &Trial, other: &Trial) -> super
     Ok(vec![])
 }
 
+/// How a k-th test walks from the trial's board.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Walk {
+    /// Random neighbor steps.
+    Neighbors,
+    /// Successive twin() calls.
+    Twins,
+}
+
 /// Official tests 13 to 17: a value method of the board reached from the trial's board by `trial.steps`
-/// random neighbor steps (`KthNeighbor`) or twin() calls (`KthTwin`), judged against the reference on the
-/// tiles that board shows through toString(). The steps are drawn from the trial's label, so every run takes
-/// the same walk; a board with fewer neighbors than expected simply offers fewer choices.
-pub fn kth(ctx: &mut Ctx<'_>, check: Check, trial: &Trial) -> super::TrialResult {
-    let (method, by_twin) = match check {
-        Check::KthNeighbor(method) => (method, false),
-        Check::KthTwin(method) => (method, true),
-        _ => return Err(crate::runner::session::Fault::Protocol(format!("{check:?} is not a k-th test")).into()),
-    };
+/// random neighbor steps or twin() calls, judged against the reference on the tiles that board shows through
+/// toString(). The steps are drawn from the trial's label, so every run takes the same walk; a board with
+/// fewer neighbors than expected simply offers fewer choices.
+fn kth(ctx: &mut Ctx<'_>, method: Method, walk: Walk, trial: &Trial) -> TrialResult {
+    let by_twin = walk == Walk::Twins;
     let mut rng = fixtures::rng::Rng::new(fixtures::rng::StableHash::of(&trial.label));
     let mut h = ask::build(ctx.session, npuzzle_harness::protocol::World::Own, &trial.board)?;
     let mut board = trial.board.clone();

@@ -8,27 +8,36 @@ use fixtures::Expected;
 use npuzzle_harness::protocol::{Request, World};
 use reference::Board;
 
-use super::{mismatch, Ctx, TrialResult};
-use crate::catalog::{Check, TimingAspect, MEMORY_SIZES};
+use super::context::{mismatch, Ctx, TrialResult};
+use crate::catalog::{Measure, TimingAspect, MEMORY_SIZES};
 use crate::judge::{self, Cell, Mismatch};
 use crate::plan::Trial;
 use crate::runner::ask::{self, Asked};
 use crate::runner::session::Fault;
 
+/// Runs one row (trial) of a memory or timing table.
+pub fn trial(ctx: &mut Ctx<'_>, check: Measure, trial: &Trial) -> TrialResult {
+    match check {
+        Measure::BoardMemory => board_memory(ctx, trial),
+        Measure::SolverMemory => solver_memory(ctx, trial),
+        Measure::QueueMemory => queue_memory(ctx, trial),
+        Measure::Timing(aspect) => timing(ctx, aspect, trial),
+    }
+}
+
 /// The column headings of each table, as the text report prints them above its rows.
-pub fn columns(check: Check) -> Option<&'static str> {
-    Some(match check {
-        Check::BoardMemory => "    n     student   reference",
-        Check::SolverMemory => "filename        moves    n     student",
-        Check::QueueMemory => "filename        moves    n   deep memory     max size  ending size",
-        Check::Timing(TimingAspect::CpuAndAnswer) => "filename        moves    n",
-        Check::Timing(TimingAspect::QueueCounts) => "filename        moves    n     insert()     delMin()",
-        Check::Timing(TimingAspect::ForbiddenCalls) => "filename        moves    n    hamming()   toString()",
-        Check::Timing(TimingAspect::BoardCounts | TimingAspect::StrictBoardCounts) => {
+pub fn columns(check: Measure) -> &'static str {
+    match check {
+        Measure::BoardMemory => "    n     student   reference",
+        Measure::SolverMemory => "filename        moves    n     student",
+        Measure::QueueMemory => "filename        moves    n   deep memory     max size  ending size",
+        Measure::Timing(TimingAspect::CpuAndAnswer) => "filename        moves    n",
+        Measure::Timing(TimingAspect::QueueCounts) => "filename        moves    n     insert()     delMin()",
+        Measure::Timing(TimingAspect::ForbiddenCalls) => "filename        moves    n    hamming()   toString()",
+        Measure::Timing(TimingAspect::BoardCounts | TimingAspect::StrictBoardCounts) => {
             "filename        moves    n      Board()     equals()  manhattan()"
         }
-        _ => return None,
-    })
+    }
 }
 
 /// The first columns of a puzzle row: file, moves, n.
@@ -57,7 +66,7 @@ pub fn board_memory_bound([a, b, c]: [f64; 3], n: usize) -> f64 {
 
 /// One row of the Board memory table: the bytes of one n-by-n Board against the padded bound. The last row
 /// also prints the fit lines of the whole table.
-pub fn board_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
+fn board_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     if !ctx.has("memory") {
         return Err(Fault::Unsupported("the submission program cannot measure memory".into()).into());
     }
@@ -116,7 +125,7 @@ pub const QUEUED_NODE_BYTES: u64 = 48;
 /// Memory Solver 1: the deep memory of a Solver after construction, against the official reference's, which
 /// keeps the goal's search node and its chain: 24 + (moves + 1) × (40 + one reference board), the board as
 /// this program measures it (so each language is held to its own board size).
-pub fn solver_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
+fn solver_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     let b = ask::build(ctx.session, World::Ref, &trial.board)?;
     let cpu = ctx.solve_cpu();
     let answer = ctx.session.call_within(&Request::MemorySolver(b), cpu)?;
@@ -149,7 +158,7 @@ pub fn solver_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
 /// (nodes = ending size + delMins) at [`QUEUED_NODE_BYTES`] plus one reference board each. A deep memory of 0
 /// means the program could not measure it (the queue outlived the solve, no counting MinPQ, or the Java walk
 /// gave up): it is printed as `-` and not judged.
-pub fn queue_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
+fn queue_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     let seen = ctx.solve(World::Ref, trial)?;
     let reference = reference_counts(trial)?;
     let factor = ctx.policy.thresholds.memory_ratio;
@@ -199,7 +208,7 @@ fn reference_counts(trial: &Trial) -> Asked<fixtures::ReferenceCounts> {
 }
 
 /// One row of a timing table, judged from the puzzle's single solve.
-pub fn timing(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> TrialResult {
+fn timing(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> TrialResult {
     let seen = ctx.solve(World::Ref, trial)?;
     let factor = ctx.policy.thresholds.count_ratio;
     let head = puzzle_columns(trial);

@@ -15,7 +15,7 @@
 use npuzzle_harness::protocol::{Handle, Request, World};
 use reference::Board;
 
-use super::Ctx;
+use super::context::{Ctx, TrialResult};
 use crate::runner::ask::{self, Asked, Problem};
 use crate::runner::session::{Answer, Fault, Session};
 
@@ -191,7 +191,7 @@ impl<'a> Replies<'a> {
 
 /// Judges one trial from its replies (asking more of the session only where the submission strayed from
 /// what the script assumed).
-pub type Judge<'a> = Box<dyn FnOnce(&mut Ctx<'_>, &Replies<'_>) -> super::TrialResult + 'a>;
+pub type Judge<'a> = Box<dyn FnOnce(&mut Ctx<'_>, &Replies<'_>) -> TrialResult + 'a>;
 
 #[cfg(test)]
 mod misbehaving;

@@ -5,14 +5,37 @@ use fixtures::Expected;
 use npuzzle_harness::protocol::{Request, World};
 use reference::Board;
 
-use super::{mismatch, Ctx, TrialResult};
-use crate::catalog::{EqualsUsage, SolveAspect};
+use super::context::{mismatch, Ctx, TrialResult};
+use crate::catalog::{EqualsUsage, SolveAspect, SolverTrial, SolverWhole};
 use crate::judge::{self, Mismatch};
 use crate::plan::Trial;
 use crate::runner::ask::{self, Asked, SolveObservation};
 use crate::runner::session::Fault;
 
 const REF: World = World::Ref;
+
+/// Runs one trial of a Solver check; `other` is the trial's partner (for two solvers at once).
+pub fn trial(ctx: &mut Ctx<'_>, check: SolverTrial, trial: &Trial, other: &Trial) -> TrialResult {
+    match check {
+        SolverTrial::Solve(aspect) => solve(ctx, aspect, trial),
+        SolverTrial::TwoSolvers => two_solvers(ctx, trial, other),
+        SolverTrial::IsSolvable => is_solvable(ctx, trial),
+        SolverTrial::UnsolvableMoves => unsolvable_moves(ctx, trial),
+        SolverTrial::UnsolvableSolution => unsolvable_solution(ctx, trial),
+        SolverTrial::CallOrder => call_order(ctx, trial),
+        SolverTrial::EqualsUsage(usage) => equals_usage(ctx, usage, trial),
+        SolverTrial::NoMutationAfterInsert => no_mutation_after_insert(ctx, trial),
+        SolverTrial::UsesMinPq => uses_min_pq(ctx, trial),
+    }
+}
+
+/// Runs a Solver check judged over the whole test.
+pub fn whole(ctx: &mut Ctx<'_>, check: SolverWhole, trials: &[Trial]) -> TrialResult {
+    match check {
+        SolverWhole::NullBoard => null_board(ctx),
+        SolverWhole::SameAnswersWhenRerun => same_answers_when_rerun(ctx, trials),
+    }
+}
 
 /// Judges one solve against the trial's expected answer: moves() (the official "a" tests), solution()
 /// step by step (the "b" tests), or both.
@@ -70,7 +93,7 @@ fn describe_solution(solution: &Option<Vec<Board>>) -> String {
 
 /// moves() and/or solution() are right, the solution checked step by step. The official tests run over the
 /// reference board; this project's end-to-end run (`Both`) over the submission's own.
-pub fn solve(ctx: &mut Ctx<'_>, aspect: SolveAspect, trial: &Trial) -> TrialResult {
+fn solve(ctx: &mut Ctx<'_>, aspect: SolveAspect, trial: &Trial) -> TrialResult {
     let world = if aspect == SolveAspect::Both { World::Own } else { REF };
     let seen = ctx.solve(world, trial)?;
     judge_solve(trial, &seen, aspect)?;
@@ -84,7 +107,7 @@ pub fn solve(ctx: &mut Ctx<'_>, aspect: SolveAspect, trial: &Trial) -> TrialResu
 
 /// The Solver put its search nodes in the counting MinPQ: a solved puzzle with no insert() shows a queue of
 /// its own, whose counts the timing tests cannot see.
-pub fn uses_min_pq(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
+fn uses_min_pq(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     let seen = ctx.solve(REF, trial)?;
     if seen.moves > 0 && seen.required("pq_inserts")? == 0 {
         return mismatch(
@@ -96,7 +119,7 @@ pub fn uses_min_pq(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
 }
 
 /// Two solvers alive at once keep their own answers.
-pub fn two_solvers(ctx: &mut Ctx<'_>, trial: &Trial, other: &Trial) -> TrialResult {
+fn two_solvers(ctx: &mut Ctx<'_>, trial: &Trial, other: &Trial) -> TrialResult {
     let [a, b] = ask::build_all(ctx.session, REF, [&trial.board, &other.board])?;
     let cpu = ctx.solve_cpu();
     let sa = ask::handle_within(ctx.session, &Request::Solver(a), cpu)?;
@@ -115,7 +138,7 @@ pub fn two_solvers(ctx: &mut Ctx<'_>, trial: &Trial, other: &Trial) -> TrialResu
 }
 
 /// isSolvable() is right (the parity rule decides where the fixture does not say).
-pub fn is_solvable(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
+fn is_solvable(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     let seen = ctx.solve(REF, trial)?;
     let expected = match trial.expected {
         Expected::Unsolvable => false,
@@ -142,7 +165,7 @@ fn unsolvable_expected(trial: &Trial) -> Asked<()> {
 }
 
 /// moves() is −1 on unsolvable input.
-pub fn unsolvable_moves(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
+fn unsolvable_moves(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     unsolvable_expected(trial)?;
     let seen = ctx.solve(REF, trial)?;
     judge::same_value("moves() on an unsolvable board", -1, seen.moves)
@@ -151,7 +174,7 @@ pub fn unsolvable_moves(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
 }
 
 /// solution() is null on unsolvable input.
-pub fn unsolvable_solution(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
+fn unsolvable_solution(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     unsolvable_expected(trial)?;
     let seen = ctx.solve(REF, trial)?;
     if let Some(boards) = &seen.solution {
@@ -167,7 +190,7 @@ pub fn unsolvable_solution(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
 }
 
 /// Calling Solver methods in different orders gives the same answers.
-pub fn call_order(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
+fn call_order(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     let b = ask::build(ctx.session, REF, &trial.board)?;
     let cpu = ctx.solve_cpu();
     let s = ask::handle_within(ctx.session, &Request::Solver(b), cpu)?;
@@ -199,7 +222,7 @@ pub fn call_order(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
 }
 
 /// How the Solver calls equals, from the reference board's counters.
-pub fn equals_usage(ctx: &mut Ctx<'_>, usage: EqualsUsage, trial: &Trial) -> TrialResult {
+fn equals_usage(ctx: &mut Ctx<'_>, usage: EqualsUsage, trial: &Trial) -> TrialResult {
     let seen = ctx.solve(REF, trial)?;
     match usage {
         EqualsUsage::Called => {
@@ -230,7 +253,7 @@ pub fn equals_usage(ctx: &mut Ctx<'_>, usage: EqualsUsage, trial: &Trial) -> Tri
 }
 
 /// The constructor rejects null with IllegalArgumentException.
-pub fn null_board(ctx: &mut Ctx<'_>) -> TrialResult {
+fn null_board(ctx: &mut Ctx<'_>) -> TrialResult {
     match ctx.session.call(&Request::SolverNull(World::Own)) {
         // ValueError is Python's IllegalArgumentException (specs/protocol.md, "Python")
         Err(Fault::Exception { kind, .. }) if kind.ends_with("IllegalArgumentException") || kind == "ValueError" => {
@@ -250,7 +273,7 @@ pub fn null_board(ctx: &mut Ctx<'_>) -> TrialResult {
 }
 
 /// No object's ordering changes after insertion into the MinPQ.
-pub fn no_mutation_after_insert(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
+fn no_mutation_after_insert(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     let seen = ctx.solve(REF, trial)?;
     let violations = seen.required("pq_heap_violations")?;
     if violations > 0 {
@@ -265,7 +288,7 @@ pub fn no_mutation_after_insert(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult
 }
 
 /// The same puzzles solved in a fresh process give the same moves and solutions.
-pub fn same_answers_when_rerun(ctx: &mut Ctx<'_>, trials: &[Trial]) -> TrialResult {
+fn same_answers_when_rerun(ctx: &mut Ctx<'_>, trials: &[Trial]) -> TrialResult {
     let mut fresh = (ctx.fresh_session)();
     let cpu = ctx.solve_cpu();
     for trial in trials {

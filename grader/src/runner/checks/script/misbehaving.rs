@@ -25,12 +25,12 @@ use reference::{Board, PuzzleBoard};
 use serde::{Deserialize, Serialize};
 
 use super::Script;
-use crate::catalog::{Category, Check};
+use crate::catalog::{BoardTrial, Category, Check, TrialCheck};
 use crate::grade::TestPlan;
 use crate::plan::{PlannedTest, Trial};
 use crate::policy::Policy;
 use crate::results::Status;
-use crate::runner::checks::{self, board, Ctx, Outcome};
+use crate::runner::checks::{self, board, Ctx, Verdict};
 use crate::runner::process::ProcessSpec;
 use crate::runner::session::{Session, SessionLimits};
 
@@ -313,7 +313,7 @@ fn board_tests() -> &'static [PlannedTest] {
 /// The tests of the submission's own Board: the official Board tests and this project's own (legal neighbors,
 /// a stable twin), which sit in the section beyond the official grader.
 fn on_the_board(item: &crate::catalog::Item) -> bool {
-    item.category == Category::Board || matches!(item.check, Check::NeighborsLegal | Check::TwinLegal)
+    item.category == Category::Board || matches!(item.check, Check::Scripted(_))
 }
 
 /// The most boards a case draws (each test asks about as many as fill [`GROUPS`] script groups).
@@ -344,7 +344,9 @@ fn enough_trials(test: &PlannedTest, pool: &[Trial]) -> Vec<Trial> {
         if script.weight() > GROUPS * checks::GROUP_WEIGHT {
             break;
         }
-        let _judge = board::script(test.item.check, trial, trial, &mut script);
+        if let Check::Scripted(check) = test.item.check {
+            let _judge = board::script(check, trial, trial, &mut script);
+        }
         taken.push(trial.clone());
     }
     taken
@@ -355,21 +357,22 @@ fn enough_trials(test: &PlannedTest, pool: &[Trial]) -> Vec<Trial> {
 fn asks_neighbors_or_twin(test: &PlannedTest) -> bool {
     let mut script = Script::new();
     let trial = &test.trials[0];
-    if board::script(test.item.check, trial, trial, &mut script).is_none() {
+    let Check::Scripted(check) = test.item.check else {
         return is_walk(test);
-    }
+    };
+    let _judge = board::script(check, trial, trial, &mut script);
     script.requests().iter().any(|r| matches!(r, Request::Neighbors(_) | Request::Twin(_)))
 }
 
 /// The k-th neighbor and twin tests keep their planned trials (files and step counts).
 fn is_walk(test: &PlannedTest) -> bool {
-    matches!(test.item.check, Check::KthNeighbor(_) | Check::KthTwin(_))
+    matches!(test.item.check, Check::PerTrial(TrialCheck::Board(BoardTrial::KthNeighbor(_) | BoardTrial::KthTwin(_))))
 }
 
 /// What one Board test gave, and how many of the case's boards it asked about.
 struct Ran {
     id: String,
-    outcome: Outcome,
+    outcome: Verdict,
     trials: usize,
 }
 

@@ -1,0 +1,111 @@
+//! What every check executor shares, below them all: the context a check runs in ([`Ctx`]), what one trial
+//! shows ([`TrialResult`]), and the check's [`Verdict`], made from a [`Problem`] by [`Verdict::of_problem`].
+//! Executors import from here and from `ask`, `judge` and `plan`, never from `checks/mod.rs`, which imports
+//! them.
+
+use std::collections::{BTreeSet, HashMap};
+use std::time::Duration;
+
+use npuzzle_harness::protocol::World;
+use reference::Board;
+
+use crate::judge::Mismatch;
+use crate::plan::Trial;
+use crate::policy::Policy;
+use crate::results::Status;
+use crate::runner::ask::{self, Asked, Problem, SolveObservation};
+use crate::runner::session::{Fault, Session};
+
+/// What a check executor needs: the session, the policy, and the state shared across a run's tests.
+pub struct Ctx<'a> {
+    #[allow(missing_docs)]
+    pub session: &'a mut Session,
+    #[allow(missing_docs)]
+    pub policy: &'a Policy,
+    /// Capabilities the submission announced in its handshake.
+    pub capabilities: &'a BTreeSet<String>,
+    /// Solves already made this run, by world and board, so the timing, memory and equals-usage tests of one
+    /// puzzle are judged from a single solve.
+    pub solves: &'a mut HashMap<(World, Board), Asked<SolveObservation>>,
+    /// Starts a fresh session on the same program (for the re-run check).
+    pub fresh_session: &'a dyn Fn() -> Session,
+}
+
+impl Ctx<'_> {
+    /// The CPU allowed for one solve.
+    pub fn solve_cpu(&self) -> Duration {
+        Duration::from_secs_f64(self.policy.limits.solve_cpu_seconds)
+    }
+
+    /// Whether the submission announced a capability.
+    pub fn has(&self, capability: &str) -> bool {
+        self.capabilities.contains(capability)
+    }
+
+    /// Solves a board in a world once per run (with counters where available), then answers from the cache.
+    pub fn solve(&mut self, world: World, trial: &Trial) -> Asked<SolveObservation> {
+        let key = (world, trial.board.clone());
+        if let Some(done) = self.solves.get(&key) {
+            return done.clone();
+        }
+        let counters = self.has("counters") && world == World::Ref;
+        let cpu = self.solve_cpu();
+        let result = ask::solve(self.session, world, &trial.board, cpu, counters);
+        self.solves.insert(key, result.clone());
+        result
+    }
+}
+
+/// A check's verdict on one test, before scoring: what `results` records as the test's status, rows and
+/// message.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verdict {
+    #[allow(missing_docs)]
+    pub status: Status,
+    /// Rows shown whatever the status (measurements, one per trial of a table test).
+    pub rows: Vec<String>,
+    /// Why it did not pass, in the student's terms; empty when it passed.
+    pub message: String,
+}
+
+impl Verdict {
+    /// Passed, showing `rows`.
+    pub fn passed(rows: Vec<String>) -> Verdict {
+        Verdict { status: Status::Passed, rows, message: String::new() }
+    }
+
+    /// The verdict a problem gives, after `rows` were shown; `context` (which trial) heads the message
+    /// unless the problem names its own row or the check does not apply.
+    pub fn of_problem(problem: Problem, rows: &[String], context: &str) -> Verdict {
+        let (status, mut lines) = match problem {
+            Problem::Fault(Fault::Unsupported(reason)) => {
+                (Status::NotApplicable, vec![format!("not applicable: {reason}")])
+            }
+            Problem::Fault(fault @ Fault::Protocol(_)) => (Status::Error, vec![fault.describe()]),
+            Problem::Fault(fault) => (Status::Failed, vec![fault.describe()]),
+            Problem::Wrong(Mismatch { summary, details, row, .. }) => {
+                let mut lines = vec![summary];
+                lines.extend(details);
+                // A table row names its own input; the trial's context would repeat it.
+                if let Some(row) = row {
+                    let mut rows = rows.to_vec();
+                    rows.push(row);
+                    return Verdict { status: Status::Failed, rows, message: lines.join("\n") };
+                }
+                (Status::Failed, lines)
+            }
+        };
+        if !context.is_empty() && status != Status::NotApplicable {
+            lines.insert(0, context.to_string());
+        }
+        Verdict { status, rows: rows.to_vec(), message: lines.join("\n") }
+    }
+}
+
+/// What one trial showed: rows to report, or a problem.
+pub type TrialResult = Asked<Vec<String>>;
+
+/// A wrong answer as a problem.
+pub(crate) fn mismatch<T>(m: Mismatch) -> Asked<T> {
+    Err(Problem::Wrong(m))
+}
