@@ -29,11 +29,11 @@ use crate::score;
 pub struct GradeOptions {
     /// The submission: an executable, a Cargo project or a Java folder.
     pub submission: PathBuf,
-    /// The fixture directory.
+    #[allow(missing_docs)]
     pub fixtures: PathBuf,
     /// The seed of every random board.
     pub seed: u64,
-    /// The policy.
+    #[allow(missing_docs)]
     pub policy: Policy,
     /// Only tests whose id matches one of these (exact ids or prefixes ending in `*`); empty = all.
     pub only: Vec<String>,
@@ -65,20 +65,20 @@ pub enum Progress<'a> {
         /// How many tests.
         total: usize,
     },
-    /// A test starts.
+    #[allow(missing_docs)]
     Started {
         /// Its index, from 0.
         index: usize,
-        /// Its id.
+        #[allow(missing_docs)]
         id: &'a str,
-        /// Its category.
+        #[allow(missing_docs)]
         category: Category,
     },
-    /// A test finished.
+    #[allow(missing_docs)]
     Finished {
-        /// Its id.
+        #[allow(missing_docs)]
         id: &'a str,
-        /// Its status.
+        #[allow(missing_docs)]
         status: Status,
     },
 }
@@ -92,9 +92,9 @@ pub enum GradeError {
     /// The fixtures could not be loaded.
     #[error("failed to load fixtures from `{dir}`: {message} (pass --fixtures DIR with puzzle files)")]
     Fixtures {
-        /// The directory.
+        #[allow(missing_docs)]
         dir: PathBuf,
-        /// Why.
+        #[allow(missing_docs)]
         message: String,
     },
     /// The fixture directory holds no puzzle file at all.
@@ -113,7 +113,7 @@ pub enum GradeError {
         listed(problems)
     )]
     BadFixtures {
-        /// The directory.
+        #[allow(missing_docs)]
         dir: PathBuf,
         /// Each file and its problem (`invalid puzzle file `x`: line 3: …`).
         problems: Vec<String>,
@@ -128,7 +128,7 @@ pub enum GradeError {
         abridged(missing)
     )]
     MissingFixtures {
-        /// The directory.
+        #[allow(missing_docs)]
         dir: PathBuf,
         /// The file names.
         missing: Vec<String>,
@@ -442,6 +442,7 @@ fn run_one(ctx: &mut Ctx<'_>, test: &PlannedTest) -> Verdict {
         let reason = format!("not applicable: the submission does not support `{missing}` (see specs/protocol.md)");
         return Verdict { status: Status::NotApplicable, rows: vec![], message: reason };
     }
+    // Only a test with inputs can miss any (a check without inputs plans no trials and misses nothing).
     if test.trials.is_empty() && !test.missing.is_empty() {
         let message = format!(
             "the fixture directory lacks {} (a grader problem, not yours: the instructor's --fixtures must hold it)",

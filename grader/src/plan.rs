@@ -28,7 +28,7 @@ const REFERENCE_BUDGET: u64 = 4_000_000;
 pub struct Trial {
     /// How the report names it: a file name, or `random 4-by-4 board`.
     pub label: String,
-    /// The board.
+    #[allow(missing_docs)]
     pub board: Board,
     /// The expected answer, where known.
     pub expected: Expected,
@@ -51,7 +51,7 @@ impl Trial {
 pub struct PlannedTest {
     /// The test id: the item's id, or `id/row` for a row of an official table.
     pub id: String,
-    /// The catalog item.
+    #[allow(missing_docs)]
     pub item: Item,
     /// The title shown.
     pub title: String,

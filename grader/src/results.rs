@@ -94,7 +94,7 @@ impl Status {
     }
 }
 
-/// One test's result.
+/// One test's result: what the report shows of it, scored.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TestResult {
     /// Stable id (`board-5a`, `timing-2/puzzle4x4-40`).
@@ -108,11 +108,11 @@ pub struct TestResult {
     /// The table's column headings, for a row test (the text report prints them above the rows).
     #[serde(skip)]
     pub columns: Option<String>,
-    /// Its section.
+    #[allow(missing_docs)]
     pub category: Category,
     /// Student-facing title.
     pub title: String,
-    /// The verdict.
+    #[allow(missing_docs)]
     pub status: Status,
     /// Points earned.
     pub score: f64,
@@ -134,9 +134,9 @@ pub struct TestResult {
 /// Per-category tallies and points.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CategoryScore {
-    /// The category.
+    #[allow(missing_docs)]
     pub category: Category,
-    /// Tests passed.
+    #[allow(missing_docs)]
     pub passed: usize,
     /// Tests failed or in error.
     pub failed: usize,
@@ -157,7 +157,7 @@ pub struct Score {
     pub total: f64,
     /// Points available.
     pub max: f64,
-    /// Per category.
+    #[allow(missing_docs)]
     pub categories: Vec<CategoryScore>,
 }
 
@@ -172,7 +172,7 @@ impl Score {
     }
 }
 
-/// What was graded.
+#[allow(missing_docs)]
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Submission {
     /// The name shown (the folder or file name).
@@ -201,11 +201,11 @@ pub struct Timings {
 /// A whole grading run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
-    /// What was graded.
+    #[allow(missing_docs)]
     pub submission: Submission,
     /// The seed of every random board.
     pub seed: u64,
-    /// The aggregate score.
+    #[allow(missing_docs)]
     pub score: Score,
     /// Every test, in catalog order.
     pub tests: Vec<TestResult>,

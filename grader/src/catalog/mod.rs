@@ -98,7 +98,7 @@ pub enum Inputs {
         files: &'static [&'static str],
         /// Random boards: `(n, trials)` for each size.
         random: &'static [(usize, usize)],
-        /// Which random boards.
+        #[allow(missing_docs)]
         draw: Draw,
     },
     /// The `puzzle00`..`puzzleNN` files in a range of T.
@@ -167,20 +167,21 @@ pub const MEMORY_PUZZLES: [&str; 6] = ["puzzle10", "puzzle15", "puzzle20", "puzz
 /// Board sizes of the official Board memory table.
 pub const MEMORY_SIZES: [usize; 10] = [2, 3, 4, 8, 12, 16, 20, 37, 72, 120];
 
-/// One catalog item.
+/// One check as data: what it asks ([`Check`], [`Inputs`]), how it is shown (id, official label, title,
+/// explanation) and how it counts (category, dependencies, capabilities). It never runs anything.
 #[derive(Debug, Clone, Copy)]
 pub struct Item {
     /// Stable id, e.g. `board-5a`; a per-row item's tests add the row (`timing-2/puzzle20`).
     pub id: &'static str,
     /// The official test's label exactly (`Board 5a`, `Memory Solver 1`, `Timing 4a`); `None` for ours.
     pub official: Option<&'static str>,
-    /// Its section.
+    #[allow(missing_docs)]
     pub category: Category,
     /// The student-facing title (the official one, for official tests).
     pub title: &'static str,
     /// Where its boards come from.
     pub inputs: Inputs,
-    /// What is checked.
+    #[allow(missing_docs)]
     pub check: Check,
     /// Items that must pass first; if one fails, this item is skipped with the reason.
     pub depends_on: &'static [&'static str],

@@ -1,6 +1,6 @@
 //! Typed requests: the protocol's verbs as functions that return board handles, numbers, text and boards.
 //!
-//! Every function returns a [`Problem`] on anything but the expected answer, so check executors can use `?`
+//! Every function returns a [`Failure`] on anything but the expected answer, so check executors can use `?`
 //! and leave the verdict (failed, not applicable, error) to one place.
 
 use std::time::Duration;
@@ -11,42 +11,43 @@ use reference::Board;
 use super::session::{Answer, Fault, Session};
 use crate::judge::{board_from_text, Mismatch};
 
-/// Why a check could not pass: the submission's fault or a wrong answer.
+/// Why a step of a check got no right answer: the session's [`Fault`] (no usable answer) or a [`Mismatch`]
+/// (a wrong one). `runner::checks` turns it into the test's verdict (failed, not applicable, error).
 #[derive(Debug, Clone)]
-pub enum Problem {
+pub enum Failure {
     /// The request did not come back `ok`.
     Fault(Fault),
-    /// The answer was wrong.
+    #[allow(missing_docs)]
     Wrong(Mismatch),
 }
 
-impl From<Fault> for Problem {
-    fn from(fault: Fault) -> Problem {
-        Problem::Fault(fault)
+impl From<Fault> for Failure {
+    fn from(fault: Fault) -> Failure {
+        Failure::Fault(fault)
     }
 }
 
-impl From<Mismatch> for Problem {
-    fn from(m: Mismatch) -> Problem {
-        Problem::Wrong(m)
+impl From<Mismatch> for Failure {
+    fn from(m: Mismatch) -> Failure {
+        Failure::Wrong(m)
     }
 }
 
-impl Problem {
+impl Failure {
     /// Adds a parenthesized hint to a wrong answer (faults are left as they are).
-    pub fn with_hint(self, hint: &str) -> Problem {
+    pub fn with_hint(self, hint: &str) -> Failure {
         match self {
-            Problem::Wrong(m) => Problem::Wrong(m.with(format!("({hint})"))),
+            Failure::Wrong(m) => Failure::Wrong(m.with(format!("({hint})"))),
             other => other,
         }
     }
 }
 
 /// The result of a check step.
-pub type Asked<T> = Result<T, Problem>;
+pub type Asked<T> = Result<T, Failure>;
 
 fn wrong<T>(summary: impl Into<String>) -> Asked<T> {
-    Err(Problem::Wrong(Mismatch::new(summary)))
+    Err(Failure::Wrong(Mismatch::new(summary)))
 }
 
 /// The request's tiles.
@@ -129,7 +130,7 @@ pub fn board_of(answer: &Answer) -> Asked<Board> {
 /// Reads a board from its `toString()` text; a text that is not a board is a wrong answer.
 fn board_of_text(text: &str) -> Asked<Board> {
     board_from_text(text)
-        .map_err(|why| Problem::Wrong(Mismatch::new(why).with(format!("toString() gave: {:?}", clip(text)))))
+        .map_err(|why| Failure::Wrong(Mismatch::new(why).with(format!("toString() gave: {:?}", clip(text)))))
 }
 
 fn clip(text: &str) -> &str {

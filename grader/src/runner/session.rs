@@ -19,7 +19,7 @@ pub enum Fault {
     Exception {
         /// The exception type (`panic` in Rust).
         kind: String,
-        /// Its message.
+        #[allow(missing_docs)]
         message: String,
     },
     /// The submission's language cannot express the request.
@@ -86,7 +86,7 @@ pub struct Answer {
 pub struct Handshake {
     /// The submission's language (`rust`, `java`, …).
     pub language: String,
-    /// Announced capabilities.
+    #[allow(missing_docs)]
     pub capabilities: BTreeSet<String>,
     /// The thread that handles requests (`cpu_thread=TID`), whose CPU time alone the limits then count.
     pub cpu_thread: Option<u32>,

@@ -1,5 +1,5 @@
 //! What every check executor shares, below them all: the context a check runs in ([`Ctx`]), what one trial
-//! shows ([`TrialResult`]), and the check's [`Verdict`], made from a [`Problem`] by [`Verdict::of_problem`].
+//! shows ([`TrialResult`]), and the check's [`Verdict`], made from a [`Failure`] by [`Verdict::of_failure`].
 //! Executors import from here and from `ask`, `judge` and `plan`, never from `checks/mod.rs`, which imports
 //! them.
 
@@ -13,7 +13,7 @@ use crate::judge::Mismatch;
 use crate::plan::Trial;
 use crate::policy::Policy;
 use crate::results::Status;
-use crate::runner::ask::{self, Asked, Problem, SolveObservation};
+use crate::runner::ask::{self, Asked, Failure, SolveObservation};
 use crate::runner::session::{Fault, Session};
 
 /// What a check executor needs: the session, the policy, and the state shared across a run's tests.
@@ -74,16 +74,16 @@ impl Verdict {
         Verdict { status: Status::Passed, rows, message: String::new() }
     }
 
-    /// The verdict a problem gives, after `rows` were shown; `context` (which trial) heads the message
-    /// unless the problem names its own row or the check does not apply.
-    pub fn of_problem(problem: Problem, rows: &[String], context: &str) -> Verdict {
-        let (status, mut lines) = match problem {
-            Problem::Fault(Fault::Unsupported(reason)) => {
+    /// The verdict a failure gives, after `rows` were shown; `context` (which trial) heads the message
+    /// unless the failure names its own row or the check does not apply.
+    pub fn of_failure(failure: Failure, rows: &[String], context: &str) -> Verdict {
+        let (status, mut lines) = match failure {
+            Failure::Fault(Fault::Unsupported(reason)) => {
                 (Status::NotApplicable, vec![format!("not applicable: {reason}")])
             }
-            Problem::Fault(fault @ Fault::Protocol(_)) => (Status::Error, vec![fault.describe()]),
-            Problem::Fault(fault) => (Status::Failed, vec![fault.describe()]),
-            Problem::Wrong(Mismatch { summary, details, row, .. }) => {
+            Failure::Fault(fault @ Fault::Protocol(_)) => (Status::Error, vec![fault.describe()]),
+            Failure::Fault(fault) => (Status::Failed, vec![fault.describe()]),
+            Failure::Wrong(Mismatch { summary, details, row, .. }) => {
                 let mut lines = vec![summary];
                 lines.extend(details);
                 // A table row names its own input; the trial's context would repeat it.
@@ -102,10 +102,10 @@ impl Verdict {
     }
 }
 
-/// What one trial showed: rows to report, or a problem.
+/// What one trial showed: rows to report, or a failure.
 pub type TrialResult = Asked<Vec<String>>;
 
-/// A wrong answer as a problem.
+/// A wrong answer as a failure.
 pub(crate) fn mismatch<T>(m: Mismatch) -> Asked<T> {
-    Err(Problem::Wrong(m))
+    Err(Failure::Wrong(m))
 }

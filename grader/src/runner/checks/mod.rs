@@ -51,9 +51,9 @@ fn trial_by_trial(trials: &[Trial], results: impl IntoIterator<Item = TrialResul
     for ((k, trial), result) in trials.iter().enumerate().zip(results) {
         match result {
             Ok(more) => rows.extend(more),
-            Err(problem) => {
+            Err(failure) => {
                 let context = format!("failed on trial {} of {total}: {}", k + 1, trial.label);
-                return Verdict::of_problem(problem, &rows, &context);
+                return Verdict::of_failure(failure, &rows, &context);
             }
         }
     }
@@ -126,7 +126,7 @@ fn whole_test(ctx: &mut Ctx<'_>, check: WholeCheck, test: &PlannedTest) -> Verdi
     };
     match result {
         Ok(rows) => Verdict::passed(rows),
-        Err(problem) => Verdict::of_problem(problem, &[], ""),
+        Err(failure) => Verdict::of_failure(failure, &[], ""),
     }
 }
 

@@ -6,7 +6,7 @@
 //! exactly the requests, in exactly the order, that trial-by-trial asking would send (except a judge's rare
 //! direct question, below, which comes after the groups in flight), but the grader stops paying a round trip
 //! per request, and judges one script's trials while the program answers the next.
-//! Judging walks the trials in order and stops at the first failure, as before. Where a judge finds the submission
+//! Judging walks the trials in order and stops at the first failure. Where a judge finds the submission
 //! strayed from what the script assumed (more than four neighbors, a neighbor count that moves the k-th
 //! neighbor), it asks the rest directly through [`ask`] or [`Session::call_each`]: the session reads and keeps
 //! the replies of the groups in flight first, for their own judges, so no Board, however wrong, can disturb
@@ -16,7 +16,7 @@ use npuzzle_harness::protocol::{Handle, Request, World};
 use reference::Board;
 
 use super::context::{Ctx, TrialResult};
-use crate::runner::ask::{self, Asked, Problem};
+use crate::runner::ask::{self, Asked, Failure};
 use crate::runner::session::{Answer, Fault, Session};
 
 /// How many neighbors a script reads back speculatively when it cannot know how many there are (the
@@ -63,7 +63,7 @@ impl NeighborsAt {
 }
 
 impl Script {
-    /// An empty script.
+    #[allow(missing_docs)]
     pub fn new() -> Script {
         Script::default()
     }
@@ -73,7 +73,7 @@ impl Script {
         &self.requests
     }
 
-    /// Appends a request.
+    #[allow(missing_docs)]
     pub fn push(&mut self, request: Request) -> At {
         if let Request::Board { tiles, .. } | Request::BoardProbe { tiles, .. } = &request {
             self.tiles += tiles.tiles.len();
@@ -141,7 +141,7 @@ impl<'a> Replies<'a> {
     pub fn answer(&self, at: At) -> Asked<(&Request, &Answer)> {
         match &self.answers[at.0] {
             Ok(answer) => Ok((&self.requests[at.0], answer)),
-            Err(fault) => Err(Problem::Fault(fault.clone())),
+            Err(fault) => Err(Failure::Fault(fault.clone())),
         }
     }
 
