@@ -10,6 +10,8 @@
 mod api;
 mod board;
 mod context;
+#[cfg(test)]
+mod misbehaving;
 mod perf;
 mod script;
 mod solver;

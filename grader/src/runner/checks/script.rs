@@ -10,7 +10,7 @@
 //! strayed from what the script assumed (more than four neighbors, a neighbor count that moves the k-th
 //! neighbor), it asks the rest directly through [`ask`] or [`Session::call_each`]: the session reads and keeps
 //! the replies of the groups in flight first, for their own judges, so no Board, however wrong, can disturb
-//! the groups around it (`misbehaving` drives every Board check with Boards that go wrong).
+//! the groups around it (`checks::misbehaving` drives every Board check with Boards that go wrong).
 
 use npuzzle_harness::protocol::{Handle, Request, World};
 use reference::Board;
@@ -192,9 +192,6 @@ impl<'a> Replies<'a> {
 /// Judges one trial from its replies (asking more of the session only where the submission strayed from
 /// what the script assumed).
 pub type Judge<'a> = Box<dyn FnOnce(&mut Ctx<'_>, &Replies<'_>) -> TrialResult + 'a>;
-
-#[cfg(test)]
-mod misbehaving;
 
 #[cfg(test)]
 mod tests {

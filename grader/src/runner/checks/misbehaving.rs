@@ -24,13 +24,13 @@ use reference::instrument::counting_board::CountingBoard;
 use reference::{Board, PuzzleBoard};
 use serde::{Deserialize, Serialize};
 
-use super::Script;
+use super::script::Script;
+use super::{board, Ctx, Verdict};
 use crate::catalog::{BoardTrial, Category, Check, TrialCheck};
 use crate::grade::TestPlan;
 use crate::plan::{PlannedTest, Trial};
 use crate::policy::Policy;
 use crate::results::Status;
-use crate::runner::checks::{self, board, Ctx, Verdict};
 use crate::runner::process::ProcessSpec;
 use crate::runner::session::{Session, SessionLimits};
 
@@ -341,7 +341,7 @@ fn enough_trials(test: &PlannedTest, pool: &[Trial]) -> Vec<Trial> {
     let mut script = Script::new();
     let mut taken = Vec::new();
     for trial in pool {
-        if script.weight() > GROUPS * checks::GROUP_WEIGHT {
+        if script.weight() > GROUPS * super::GROUP_WEIGHT {
             break;
         }
         if let Check::Scripted(check) = test.item.check {
@@ -399,7 +399,7 @@ fn run_board_tests(bug: &Misbehaviour, trials: &[Trial], which: impl Fn(&Planned
                 solves: &mut solves,
                 fresh_session: &fresh,
             };
-            let outcome = checks::run(&mut ctx, &test);
+            let outcome = super::run(&mut ctx, &test);
             Ran { id: test.id, outcome, trials: test.trials.len() }
         })
         .collect();
