@@ -96,6 +96,7 @@ const LEANS: &[(&str, &[Method], &[Method])] = &[
     ("board-17", &[Manhattan], &[ToString, Twin]),
     ("beyond-neighbors", &[Neighbors], &[ToString]),
     ("beyond-twin", &[Twin], &[ToString]),
+    ("beyond-neighbor-values", &[Hamming, Manhattan, IsGoal], &[ToString, Neighbors]),
     ("beyond-pair", &[], &[Hamming, Manhattan, ToString, IsGoal, Equals, Neighbors, Twin]),
 ];
 

@@ -83,6 +83,9 @@ pub enum BoardScript {
     NeighborsLegal,
     /// Twin: exactly two non-blank tiles exchanged, the same on every call.
     TwinLegal,
+    /// Each neighbor, and the board reached back from it through its own `neighbors()`, answers `hamming()`,
+    /// `manhattan()` and `isGoal()` for its own tiles.
+    NeighborValues,
 }
 
 /// Board checks asked trial by trial (`runner::checks::board::trial`): their requests depend on earlier
@@ -422,6 +425,24 @@ pub(super) fn beyond_items() -> Vec<Item> {
             BoardScript::NeighborsLegal,
             NEIGHBORS,
         ),
+        Item {
+            inputs: Inputs::Boards {
+                files: &["puzzle2x2-00", "puzzle3x3-00", "puzzle4x4-00", "puzzle00"],
+                random: &[(2, 50), (3, 50), (4, 50), (5, 50)],
+                draw: Draw::Any,
+            },
+            ..beyond(
+                "beyond-neighbor-values",
+                "neighbors() and the boards reached back from them answer hamming(), manhattan() and isGoal() for \
+                 their own tiles",
+                BoardScript::NeighborValues,
+                "Every neighbor, and the board reached back from it through its own neighbors(), must answer \
+                 hamming(), manhattan() and isGoal() like the reference on its tiles; the goal boards are among \
+                 the inputs, so a neighbor of the goal must not claim to be the goal, and the way back must. \
+                 Usual cause: a neighbor built by a private constructor that copies the parent's cached \
+                 values (isGoal() above all, which Board 13-17 do not ask) or updates them incrementally wrong.",
+            )
+        },
         beyond(
             "beyond-twin",
             "twin() exchanges exactly two non-blank tiles and is the same on every call",

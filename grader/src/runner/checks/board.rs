@@ -7,11 +7,12 @@ use npuzzle_harness::protocol::{Handle, Request};
 use reference::{Board, BoardError};
 
 use super::context::{mismatch, Ctx, TrialResult};
-use super::script::{neighbor_count, At, Judge, NeighborsAt, Replies, Script};
+use super::script::{neighbor_count, At, Judge, NeighborsAt, Replies, Script, NEIGHBOR_READS};
 use crate::catalog::{BoardScript, BoardTrial, EqualsProperty, Method};
 use crate::judge::{self, Mismatch};
 use crate::plan::Trial;
-use crate::runner::ask::{self, Asked};
+use crate::runner::ask::{self, Asked, Failure};
+use crate::runner::session::Answer;
 
 /// Writes the requests of one trial of a scripted Board check and returns its judge. `other` is the next
 /// trial (for checks about two boards, where the trial has no partner of its own).
@@ -28,6 +29,7 @@ pub fn script<'a>(check: BoardScript, trial: &'a Trial, other: &'a Trial, s: &mu
         BoardScript::ImmutableCallOrder => immutable_call_order(trial, s),
         BoardScript::NeighborsLegal => neighbors_legal(trial, s),
         BoardScript::TwinLegal => twin_legal(trial, s),
+        BoardScript::NeighborValues => neighbor_values(trial, s),
     }
 }
 
@@ -91,6 +93,11 @@ fn judge_values(r: &Replies<'_>, values: &ValuesAt, board: &Board) -> Asked<()> 
 /// Compares the answer to a value method with the reference's.
 fn judge_value(r: &Replies<'_>, method: Method, at: At, board: &Board) -> Asked<()> {
     let (request, answer) = r.answer(at)?;
+    judge_answer(method, request, answer, board)
+}
+
+/// Compares one answer to a value method with the reference's answer for `board`.
+fn judge_answer(method: Method, request: &Request, answer: &Answer, board: &Board) -> Asked<()> {
     let actual = match method {
         Method::IsGoal => ask::boolean_of(request, answer)?.to_string(),
         _ => ask::int_of(request, answer)?.to_string(),
@@ -478,6 +485,71 @@ fn twin_legal<'a>(trial: &'a Trial, s: &mut Script) -> Judge<'a> {
         ask::release(ctx.session, handles);
         Ok(vec![])
     })
+}
+
+/// The value methods [`neighbor_values`] asks of every board.
+const NEIGHBOR_VALUES: [Method; 3] = [Method::Hamming, Method::Manhattan, Method::IsGoal];
+
+/// What [`neighbor_values`] asks about one neighbor: its values, its own neighbors, and the values of each of
+/// those it may return (the board it came from is one of them, at a place only the submission knows).
+struct NeighborStep {
+    values: ValuesAt,
+    second: NeighborsAt,
+    back: Vec<ValuesAt>,
+}
+
+/// Each neighbor, and the board reached back from it, answers the value methods for its own tiles.
+fn neighbor_values<'a>(trial: &'a Trial, s: &mut Script) -> Judge<'a> {
+    let b = s.build(&trial.board);
+    let first = s.neighbors_of(b.handle(), &trial.board);
+    let steps: Vec<NeighborStep> = (0..neighbor_count(&trial.board))
+        .map(|k| {
+            let values = ask_values(s, first.nth(k), &NEIGHBOR_VALUES);
+            let second = s.neighbors(first.nth(k));
+            let back = (0..NEIGHBOR_READS).map(|j| ask_values(s, second.nth(j), &NEIGHBOR_VALUES)).collect();
+            NeighborStep { values, second, back }
+        })
+        .collect();
+    Box::new(move |ctx, r| {
+        let board = &trial.board;
+        let h = r.handle(b)?;
+        let found = r.neighbors(ctx.session, first)?;
+        let mut made = Vec::new();
+        for ((_, neighbor), step) in found.iter().zip(&steps) {
+            judge_values(r, &step.values, neighbor).map_err(|p| match p {
+                Failure::Wrong(m) => Failure::Wrong(m.with_board("the neighbor came from", board)),
+                fault => fault,
+            })?;
+            let theirs = r.neighbors(ctx.session, step.second)?;
+            made.extend(theirs.iter().map(|(h, _)| *h));
+            let Some(j) = theirs.iter().position(|(_, back)| back == board) else {
+                return mismatch(
+                    Mismatch::new("neighbors() of a neighbor does not include the board it came from")
+                        .with_board("board", board)
+                        .with_board("neighbor", neighbor),
+                );
+            };
+            let back = match step.back.get(j) {
+                Some(values) => judge_values(r, values, board),
+                None => judge_values_directly(ctx, theirs[j].0, board),
+            };
+            back.map_err(|p| p.with_hint("the board reached back through neighbors() of its neighbor"))?;
+        }
+        ask::release(ctx.session, made);
+        release_all(ctx, h, found);
+        Ok(vec![])
+    })
+}
+
+/// Asks board `h` the value methods of [`neighbor_values`] one by one and compares with the reference's
+/// answers for `board` (for a board beyond a script's speculative reads).
+fn judge_values_directly(ctx: &mut Ctx<'_>, h: Handle, board: &Board) -> Asked<()> {
+    for method in NEIGHBOR_VALUES {
+        let request = value_request(method, h);
+        let answer = ctx.session.call(&request)?;
+        judge_answer(method, &request, &answer, board)?;
+    }
+    Ok(())
 }
 
 /// Official test 10a: every item of Java's equals contract that the submission's language can express, each
