@@ -411,7 +411,7 @@ fn run_tests(
         progress(Progress::Started { index, id: &test.id, category: test.item.category });
         let cpu_before = session.cpu_reported();
         let outcome = match (&startup, blocked_by(test, &statuses)) {
-            (_, Some(reason)) => Outcome { status: Status::Skipped, rows: vec![], message: reason },
+            (_, Some(reason)) => Outcome { status: Status::Skipped, rows: vec![], message: reason, evidence: None },
             (Err(fault), _) if test.item.check != Check::Compiles => failed(fault.describe()),
             _ => {
                 let mut ctx = Ctx {
@@ -439,18 +439,18 @@ fn run_tests(
 
 fn run_one(ctx: &mut Ctx<'_>, test: &PlannedTest) -> Outcome {
     if test.item.check == Check::Compiles {
-        return Outcome { status: Status::Passed, rows: vec![], message: String::new() };
+        return Outcome { status: Status::Passed, rows: vec![], message: String::new(), evidence: None };
     }
     if let Some(missing) = test.item.needs.iter().find(|n| !ctx.has(n)) {
         let reason = format!("not applicable: the submission does not support `{missing}` (see specs/protocol.md)");
-        return Outcome { status: Status::NotApplicable, rows: vec![], message: reason };
+        return Outcome { status: Status::NotApplicable, rows: vec![], message: reason, evidence: None };
     }
     if test.trials.is_empty() && !test.missing.is_empty() && needs_trials(test.item.check) {
         let message = format!(
             "the fixture directory lacks {} (a grader problem, not yours: the instructor's --fixtures must hold it)",
             test.missing.join(", ")
         );
-        return Outcome { status: Status::Error, rows: vec![], message };
+        return Outcome { status: Status::Error, rows: vec![], message, evidence: None };
     }
     checks::run(ctx, test)
 }
@@ -460,7 +460,7 @@ fn needs_trials(check: Check) -> bool {
 }
 
 fn failed(message: String) -> Outcome {
-    Outcome { status: Status::Failed, rows: vec![], message }
+    Outcome { status: Status::Failed, rows: vec![], message, evidence: None }
 }
 
 /// The reason a test is skipped, if a test it depends on did not pass.
@@ -484,7 +484,7 @@ fn not_built(planned: &[PlannedTest], compile_log: String) -> Run {
             let outcome = if test.item.check == Check::Compiles {
                 failed("the submission did not compile (the compiler's output is below)".into())
             } else {
-                Outcome { status: Status::Skipped, rows: vec![], message: skipped_for(compile) }
+                Outcome { status: Status::Skipped, rows: vec![], message: skipped_for(compile), evidence: None }
             };
             result(test, outcome, None)
         })
@@ -508,6 +508,7 @@ fn result(test: &PlannedTest, outcome: Outcome, cpu_ms: Option<u64>) -> TestResu
         inputs,
         rows: outcome.rows,
         message: outcome.message,
+        evidence: outcome.evidence,
         hidden: false,
         cpu_ms,
     }

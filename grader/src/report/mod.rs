@@ -63,6 +63,7 @@ mod tests {
                 vec![]
             },
             message: message.into(),
+            evidence: None,
             hidden: id == "board-5a",
             cpu_ms: Some(3),
         }

@@ -21,6 +21,7 @@ use reference::Board;
 use super::ask::{Asked, Problem, SolveObservation};
 use super::session::{Answer, Fault, Session};
 use crate::catalog::Check;
+use crate::evidence::Evidence;
 use crate::judge::Mismatch;
 use crate::plan::{PlannedTest, Trial};
 use crate::policy::Policy;
@@ -68,12 +69,14 @@ impl Ctx<'_> {
 /// A test's verdict before scoring.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Outcome {
-    /// The status.
+    #[allow(missing_docs)]
     pub status: Status,
     /// Rows shown whatever the verdict (measurements).
     pub rows: Vec<String>,
     /// Why it did not pass.
     pub message: String,
+    /// What the test saw, as data ([`crate::evidence`]).
+    pub evidence: Option<Evidence>,
 }
 
 /// What one trial showed: rows to report, or a problem.
@@ -88,7 +91,11 @@ pub fn run(ctx: &mut Ctx<'_>, test: &PlannedTest) -> Outcome {
     if let Some(outcome) = scripted_test(ctx, check, test) {
         return outcome;
     }
-    trial_by_trial(&test.trials, (0..test.trials.len()).map(|k| trial_of(ctx, check, test, k)))
+    let mut outcome = trial_by_trial(&test.trials, (0..test.trials.len()).map(|k| trial_of(ctx, check, test, k)));
+    if let (Check::Timing(aspect), [trial]) = (check, test.trials.as_slice()) {
+        outcome.evidence = outcome.evidence.or_else(|| perf::counts(ctx, aspect, trial));
+    }
+    outcome
 }
 
 /// The verdict of trials judged in order: passed with every trial's rows, or failed at the first trial that
@@ -104,7 +111,7 @@ fn trial_by_trial(trials: &[Trial], results: impl IntoIterator<Item = TrialResul
             }
         }
     }
-    Outcome { status: Status::Passed, rows, message: String::new() }
+    Outcome { status: Status::Passed, rows, message: String::new(), evidence: None }
 }
 
 /// Checks written as scripts (the Board checks): the trials' requests go out in groups of a few thousand,
@@ -174,7 +181,7 @@ fn whole_test(ctx: &mut Ctx<'_>, check: Check, test: &PlannedTest) -> Option<Out
         _ => return None,
     };
     Some(match result {
-        Ok(rows) => Outcome { status: Status::Passed, rows, message: String::new() },
+        Ok(rows) => Outcome { status: Status::Passed, rows, message: String::new(), evidence: None },
         Err(problem) => verdict(problem, &[], ""),
     })
 }
@@ -237,20 +244,22 @@ fn api_surface(ctx: &mut Ctx<'_>) -> TrialResult {
 
 /// Turns a problem into a verdict with a student-facing message.
 fn verdict(problem: Problem, rows: &[String], context: &str) -> Outcome {
+    let mut evidence = None;
     let (status, mut lines) = match problem {
         Problem::Fault(Fault::Unsupported(reason)) => {
             (Status::NotApplicable, vec![format!("not applicable: {reason}")])
         }
         Problem::Fault(fault @ Fault::Protocol(_)) => (Status::Error, vec![fault.describe()]),
         Problem::Fault(fault) => (Status::Failed, vec![fault.describe()]),
-        Problem::Wrong(Mismatch { summary, details, row }) => {
+        Problem::Wrong(Mismatch { summary, details, row, evidence: seen }) => {
+            evidence = seen;
             let mut lines = vec![summary];
             lines.extend(details);
             // A table row names its own input; the trial's context would repeat it.
             if let Some(row) = row {
                 let mut rows = rows.to_vec();
                 rows.push(row);
-                return Outcome { status: Status::Failed, rows, message: lines.join("\n") };
+                return Outcome { status: Status::Failed, rows, message: lines.join("\n"), evidence };
             }
             (Status::Failed, lines)
         }
@@ -258,7 +267,7 @@ fn verdict(problem: Problem, rows: &[String], context: &str) -> Outcome {
     if !context.is_empty() && status != Status::NotApplicable {
         lines.insert(0, context.to_string());
     }
-    Outcome { status, rows: rows.to_vec(), message: lines.join("\n") }
+    Outcome { status, rows: rows.to_vec(), message: lines.join("\n"), evidence }
 }
 
 /// A wrong answer as a problem.
