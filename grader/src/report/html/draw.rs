@@ -43,7 +43,7 @@ fn figure(out: &mut String, caption: &str, grid: &Grid, marked: &[usize], class:
 
 /// The table of one grid.
 pub fn grid_table(out: &mut String, grid: &Grid, marked: &[usize]) {
-    let _ = write!(out, "<table class=\"grid\" data-n=\"{}\">", grid.n);
+    let _ = write!(out, "<table class=\"grid\" data-n=\"{}\"><tbody>", grid.n);
     for (r, row) in grid.tiles.chunks(grid.n.max(1)).enumerate() {
         out.push_str("<tr>");
         for (c, &tile) in row.iter().enumerate() {
@@ -62,7 +62,7 @@ pub fn grid_table(out: &mut String, grid: &Grid, marked: &[usize]) {
         }
         out.push_str("</tr>");
     }
-    out.push_str("</table>");
+    out.push_str("</tbody></table>");
 }
 
 /// A solution step by step: each board with the cells that moved since the board before it marked, the first
@@ -137,7 +137,7 @@ mod tests {
         let actual = Panel { title: "actual <b>".into(), grid: grid(2, &[2, 1, 3, 0]) };
         let mut out = String::new();
         boards(&mut out, &[expected, actual]);
-        insta::assert_snapshot!(out, @r#"<div class="boards"><figure class="board"><figcaption>expected</figcaption><table class="grid" data-n="2"><tr><td>1</td><td>2</td></tr><tr><td>3</td><td class="blank"></td></tr></table></figure><figure class="board"><figcaption>actual &lt;b&gt;</figcaption><table class="grid" data-n="2"><tr><td class="diff">2</td><td class="diff">1</td></tr><tr><td>3</td><td class="blank"></td></tr></table></figure></div><p class="legend"><span class="diff-key"></span> differs from expected</p>"#);
+        insta::assert_snapshot!(out, @r#"<div class="boards"><figure class="board"><figcaption>expected</figcaption><table class="grid" data-n="2"><tbody><tr><td>1</td><td>2</td></tr><tr><td>3</td><td class="blank"></td></tr></tbody></table></figure><figure class="board"><figcaption>actual &lt;b&gt;</figcaption><table class="grid" data-n="2"><tbody><tr><td class="diff">2</td><td class="diff">1</td></tr><tr><td>3</td><td class="blank"></td></tr></tbody></table></figure></div><p class="legend"><span class="diff-key"></span> differs from expected</p>"#);
     }
 
     #[test]

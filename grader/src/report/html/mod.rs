@@ -99,11 +99,16 @@ fn summary(out: &mut String, report: &Report) {
         score.percent()
     );
     for c in &score.categories {
-        let share = if c.weight > 0.0 { 100.0 * c.points / c.weight } else { 100.0 };
+        // A section worth nothing (not scored, or nothing applied) gets no bar.
+        let bar = if c.weight > 0.0 {
+            format!("<span class=\"bar\"><span style=\"width:{:.0}%\"></span></span>", 100.0 * c.points / c.weight)
+        } else {
+            String::new()
+        };
         let _ = write!(
             out,
             "<tr><td><a href=\"#cat-{}\">{}</a></td><td>{}</td><td>{}</td><td>{}</td><td>{:.2} / {:.2}</td>\
-             <td><span class=\"bar\"><span style=\"width:{share:.0}%\"></span></span></td></tr>",
+             <td>{bar}</td></tr>",
             c.category.name(),
             escape(c.category.heading()),
             c.passed,
