@@ -401,6 +401,12 @@ mod tests {
         assert!(to_string_matches(&b, "2\n 1  2 \n 3  0 \n", true).is_ok());
         let m = to_string_matches(&b, "1 2\n3 0", false).unwrap_err();
         assert_eq!(m.summary, "toString() is wrong");
+        // A transposed board: both drawn, the moved tiles marked by the renderer.
+        let m = to_string_matches(&b, "2\n1 3\n2 0", false).unwrap_err();
+        let Some(Evidence::Boards(panels)) = &m.evidence else { panic!("{m:?}") };
+        let titles: Vec<&str> = panels.iter().map(|p| p.title.as_str()).collect();
+        assert_eq!(titles, ["expected", "actual"]);
+        assert_eq!(panels[0].grid.differences(&panels[1].grid), [1, 2]);
     }
 
     #[test]
@@ -441,6 +447,9 @@ mod tests {
             solution_is_valid(&start, None, 3, &skipping).unwrap_err().summary,
             "step 2 of solution() is not one legal slide"
         );
+        let illegal = solution_is_valid(&start, None, 3, &skipping).unwrap_err().evidence;
+        let Some(Evidence::Solution { steps, first_illegal, length }) = illegal else { panic!("{illegal:?}") };
+        assert_eq!((steps.len(), first_illegal, length), (4, Some(2), 4));
         assert!(solution_is_valid(&start, None, 3, &good[..4]).unwrap_err().summary.contains("goal"));
         assert!(solution_is_valid(&start, None, 3, &good).unwrap_err().summary.contains("length"));
     }
@@ -490,5 +499,8 @@ mod tests {
         let m = cells_pass(&[("insert()", bad, 10), ("delMin()", ok, 10), ("Board()", bad, 10)], 1.75).unwrap_err();
         assert!(m.summary.starts_with("insert(): 100 is 5.7x"), "{}", m.summary);
         assert_eq!(m.details.len(), 1);
+        let Some(Evidence::Counts(counts)) = &m.evidence else { panic!("{m:?}") };
+        let failing: Vec<(&str, bool)> = counts.iter().map(|c| (c.what.as_str(), c.fails)).collect();
+        assert_eq!(failing, [("insert()", true), ("delMin()", false), ("Board()", true)]);
     }
 }
