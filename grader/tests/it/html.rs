@@ -48,11 +48,11 @@ fn html_report_loads_in_a_browser_without_console_messages() {
     let broken = tempfile::tempdir().unwrap();
     let page = broken.path().join("broken.html");
     std::fs::write(&page, "<!DOCTYPE html><html><body><script>notDefined();</script></body></html>").unwrap();
-    let run = run_chromium(&chromium, &page, &["--dump-dom"]);
+    let run = run_chromium(&chromium, &url(&page, ""), &["--dump-dom"]);
     assert!(!console_lines(&run.stderr).is_empty(), "a page that throws shows in the log:\n{}", run.stderr);
 
     let (path, _) = report();
-    let run = run_chromium(&chromium, path, &["--dump-dom"]);
+    let run = run_chromium(&chromium, &url(path, ""), &["--dump-dom"]);
     let console = console_lines(&run.stderr);
     assert!(console.is_empty(), "the page wrote to the console:\n{}", console.join("\n"));
     let dom = run.stdout;
@@ -66,16 +66,27 @@ fn html_report_loads_in_a_browser_without_console_messages() {
         "{card}"
     );
     assert!(dom.contains("<svg") && dom.contains("class=\"threshold\""), "the timing chart:\n{dom}");
+    // A link to a section opens its collapsed list.
+    let run = run_chromium(&chromium, &url(path, "#cat-timing"), &["--dump-dom"]);
+    assert!(console_lines(&run.stderr).is_empty(), "{}", run.stderr);
+    assert!(run.stdout.contains("<details id=\"cat-timing\" open=\"\">"), "{}", run.stdout);
+    // A fragment that is not even percent-encoding is ignored quietly.
+    let run = run_chromium(&chromium, &url(path, "#%E0%A4%A"), &["--dump-dom"]);
+    assert!(console_lines(&run.stderr).is_empty() && run.stdout.contains("data-ready"), "{}", run.stderr);
 
     let artifacts = root().join("target/artifacts");
     std::fs::create_dir_all(&artifacts).unwrap();
     let shot = artifacts.join("html-report.png");
     let _ = std::fs::remove_file(&shot);
     let screenshot = format!("--screenshot={}", shot.display());
-    let run = run_chromium(&chromium, path, &[&screenshot, "--window-size=1100,2250"]);
+    let run = run_chromium(&chromium, &url(path, ""), &[&screenshot, "--window-size=1100,2250"]);
     assert!(console_lines(&run.stderr).is_empty(), "{}", run.stderr);
     let png = std::fs::read(&shot).unwrap_or_default();
     assert!(png.starts_with(b"\x89PNG"), "a screenshot at {}:\n{}", shot.display(), run.stderr);
+}
+
+fn url(page: &Path, fragment: &str) -> String {
+    format!("file://{}{fragment}", page.display())
 }
 
 /// Chromium's path, or a failure that says how to install it.
@@ -94,9 +105,9 @@ struct Run {
     stderr: String,
 }
 
-/// Loads `page` in headless Chromium with `extra` flags, killing it (its whole process group) if it takes
+/// Loads `page` (a URL) in headless Chromium with `extra` flags, killing it (its whole process group) if it takes
 /// longer than [`CHROMIUM_TIMEOUT`]. Output goes to files: a killed browser's helpers cannot hold a pipe open.
-fn run_chromium(chromium: &Path, page: &Path, extra: &[&str]) -> Run {
+fn run_chromium(chromium: &Path, page: &str, extra: &[&str]) -> Run {
     use std::os::unix::process::CommandExt;
     let scratch = tempfile::tempdir().unwrap();
     let (out, err) = (scratch.path().join("stdout"), scratch.path().join("stderr"));
@@ -107,7 +118,7 @@ fn run_chromium(chromium: &Path, page: &Path, extra: &[&str]) -> Run {
         .arg(format!("--user-data-dir={}", profile.display()))
         .args(["--enable-logging=stderr", "--v=0"])
         .args(extra)
-        .arg(format!("file://{}", page.display()))
+        .arg(page)
         .stdin(Stdio::null())
         .stdout(std::fs::File::create(&out).unwrap())
         .stderr(std::fs::File::create(&err).unwrap())

@@ -24,13 +24,9 @@ const MAX_INPUT_ROWS: usize = 12;
 
 const STYLE: &str = include_str!("style.css");
 
-/// Expands or collapses every `<details>`; marks the page as scripted (the browser test looks for it).
-const SCRIPT: &str = "document.getElementById('expand').addEventListener('click', function () {\n  \
-                      var all = document.querySelectorAll('details');\n  \
-                      var open = !Array.prototype.every.call(all, function (d) { return d.open; });\n  \
-                      all.forEach(function (d) { d.open = open; });\n  \
-                      this.textContent = open ? 'Collapse all' : 'Expand all';\n});\n\
-                      document.body.setAttribute('data-ready', 'yes');\n";
+/// Expands or collapses every `<details>`, opens a section's `<details>` when a link leads to it, and marks the
+/// page as scripted (the browser test looks for it).
+const SCRIPT: &str = include_str!("script.js");
 
 /// Renders the page.
 pub fn render(report: &Report) -> String {
