@@ -6,7 +6,7 @@ GRADE_ARGS ?=
 PUZZLE ?= fixtures/puzzles/puzzle04.txt
 GRADER := target/release/grader
 
-.PHONY: build grade test lint fmt bench solve fixtures fixtures-check gradescope korf
+.PHONY: build grade test lint fmt browser bench solve fixtures fixtures-check gradescope korf
 
 build:
 	$(CARGO) build --release -p reference -p npuzzle-harness -p grader -p fixtures
@@ -15,7 +15,8 @@ grade: build
 	$(GRADER) grade $(SUBMISSION) $(GRADE_ARGS)
 
 # Tests run in release mode: they share the build's artifacts, and the end-to-end tests grade real solves.
-test: lint build
+# The HTML report's test loads it in headless Chromium (`browser`); its screenshot is target/artifacts/html-report.png.
+test: lint build browser
 	$(CARGO) test --release --workspace --all-targets
 	$(CARGO) test --release --workspace --doc
 	$(MAKE) fixtures-check
@@ -26,6 +27,10 @@ lint:
 
 fmt:
 	$(CARGO) fmt --all
+
+# Headless Chromium for the HTML report's browser test (Debian's package), installed when missing.
+browser:
+	command -v chromium >/dev/null || (apt-get update && apt-get install -y --no-install-recommends chromium)
 
 # The reference solver on 4x4 puzzles, then a whole grading run of the reference submission (BENCHMARKS.md).
 bench: build

@@ -42,10 +42,18 @@ fn as_object<S: Serializer>(categories: &[(String, f64)], serializer: S) -> Resu
     serializer.collect_map(categories.iter().map(|(name, points)| (name, points)))
 }
 
-/// Grades every student against `plan` with `jobs` at a time, writes `<student>.txt` and `<student>.json`
-/// into `out` (the name made safe as a file name), and returns the gradebook rows in the students' order.
-/// `work_dir` is where builds may keep outputs and caches.
-pub fn grade_all(students: &[Student], plan: &TestPlan, work_dir: &Path, jobs: usize, out: &Path) -> Vec<Row> {
+/// Where reports go and in which formats: `<student>.<extension>` in `dir` for each format (the name made safe
+/// as a file name).
+pub struct Reports<'a> {
+    /// The output directory.
+    pub dir: &'a Path,
+    /// The formats; two that share an extension (JSON and Gradescope) overwrite each other, the later wins.
+    pub formats: &'a [Format],
+}
+
+/// Grades every student against `plan` with `jobs` at a time, writes their reports, and returns the
+/// gradebook rows in the students' order. `work_dir` is where builds may keep outputs and caches.
+pub fn grade_all(students: &[Student], plan: &TestPlan, work_dir: &Path, jobs: usize, out: &Reports<'_>) -> Vec<Row> {
     let next = AtomicUsize::new(0);
     let rows = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
@@ -63,20 +71,16 @@ pub fn grade_all(students: &[Student], plan: &TestPlan, work_dir: &Path, jobs: u
     rows.into_iter().map(|(_, row)| row).collect()
 }
 
-fn grade_one(student: &Student, plan: &TestPlan, work_dir: &Path, out: &Path) -> Row {
+fn grade_one(student: &Student, plan: &TestPlan, work_dir: &Path, out: &Reports<'_>) -> Row {
     let file = crate::intake::path_component(&student.name);
     let (student, path) = (student.name.clone(), &student.path);
     match grade_prepared(plan, path, work_dir, &mut |_| {}) {
         Ok(report) => {
             // the student's processes are all gone: grade_prepared returns after the last sandbox is reaped
-            let written =
-                write_atomically(&out.join(format!("{file}.txt")), report::render(&report, Format::Text, false))
-                    .and_then(|()| {
-                        write_atomically(
-                            &out.join(format!("{file}.json")),
-                            report::render(&report, Format::Json, false),
-                        )
-                    });
+            let written = out.formats.iter().try_for_each(|&format| {
+                let path = out.dir.join(format!("{file}.{}", format.extension()));
+                write_atomically(&path, report::render(&report, format, false))
+            });
             let mut row = row_of(&student, &report);
             if let Err(e) = written {
                 row.error = Some(format!("failed to write the report: {e}"));
@@ -166,13 +170,16 @@ mod tests {
 
         let scratch = tempfile::tempdir().unwrap();
         let students = crate::intake::gather(class.path(), scratch.path(), Default::default()).unwrap().students;
-        let rows = grade_all(&students, &plan, work.path(), 2, out.path());
+        let formats = [Format::Text, Format::Json, Format::Html];
+        let rows = grade_all(&students, &plan, work.path(), 2, &Reports { dir: out.path(), formats: &formats });
 
         for (row, student) in rows.iter().zip(["ada", "bob"]) {
             assert_eq!((row.student.as_str(), &row.error), (student, &None));
             assert_eq!(row.failed, ["solver-2a"]);
             let json = std::fs::read_to_string(out.path().join(format!("{student}.json"))).unwrap();
             assert!(json.contains("puzzle13.txt") && !json.contains("(missing)"), "{json}");
+            let html = std::fs::read_to_string(out.path().join(format!("{student}.html"))).unwrap();
+            assert!(html.starts_with("<!DOCTYPE html>") && html.contains("solver-2a"));
         }
         assert!(rows[2].error.as_deref().is_some_and(|e| e.contains("is not a submission")), "{:?}", rows[2]);
     }

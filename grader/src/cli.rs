@@ -27,6 +27,36 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// `--format`'s values; [`report::Format`] stays free of the argument parser.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FormatArg {
+    /// The official-style text report.
+    Text,
+    /// The versioned JSON schema of specs/reports.md.
+    Json,
+    /// Gradescope's results.json.
+    Gradescope,
+    /// JUnit XML for CI dashboards.
+    Junit,
+    /// A Markdown summary for CI job pages.
+    Markdown,
+    /// One self-contained HTML page for a browser (boards drawn, failures first).
+    Html,
+}
+
+impl From<FormatArg> for Format {
+    fn from(arg: FormatArg) -> Format {
+        match arg {
+            FormatArg::Text => Format::Text,
+            FormatArg::Json => Format::Json,
+            FormatArg::Gradescope => Format::Gradescope,
+            FormatArg::Junit => Format::Junit,
+            FormatArg::Markdown => Format::Markdown,
+            FormatArg::Html => Format::Html,
+        }
+    }
+}
+
 /// The grader's commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -79,7 +109,7 @@ pub struct GradeArgs {
     pub policy: Option<PathBuf>,
     /// Report format; repeat to write several, each paired with the --output at the same position.
     #[arg(long, value_enum)]
-    pub format: Vec<Format>,
+    pub format: Vec<FormatArg>,
     /// Where to write the report of the --format at the same position (default: standard output).
     #[arg(long, value_name = "FILE")]
     pub output: Vec<PathBuf>,
@@ -128,6 +158,10 @@ pub struct BatchArgs {
     /// Run only these tests; repeatable.
     #[arg(long = "only", value_name = "ID")]
     pub only: Vec<String>,
+    /// Formats of each student's report (`<student>.txt`, `.json`, `.html`…); repeatable; default text and
+    /// json.
+    #[arg(long, value_enum)]
+    pub format: Vec<FormatArg>,
 }
 
 /// Runs a parsed command line.
@@ -272,7 +306,13 @@ fn run_batch(args: BatchArgs) -> Result<ExitCode> {
     let plan = TestPlan::prepare(&fixtures, args.seed, policy, &args.only, bad_fixtures(args.skip_bad_fixtures))
         .context("failed to plan the tests")?;
     eprintln!("grader: grading {} submissions, {} at a time", class.students.len(), args.jobs);
-    let rows = crate::batch::grade_all(&class.students, &plan, &work_dir(), args.jobs, &args.output_dir);
+    let formats: Vec<Format> = if args.format.is_empty() {
+        vec![Format::Text, Format::Json]
+    } else {
+        args.format.iter().map(|&f| f.into()).collect()
+    };
+    let reports = crate::batch::Reports { dir: &args.output_dir, formats: &formats };
+    let rows = crate::batch::grade_all(&class.students, &plan, &work_dir(), args.jobs, &reports);
     let _ = std::fs::remove_dir_all(&scratch);
     write_atomically(&args.output_dir.join("gradebook.csv"), crate::batch::csv(&rows))?;
     let gradebook = serde_json::json!({ "students": rows, "skipped": class.skipped });
@@ -310,7 +350,8 @@ fn bad_fixtures(skip: bool) -> BadFixtures {
 }
 
 fn write_reports(report: &Report, args: &GradeArgs) -> Result<()> {
-    let formats = if args.format.is_empty() { vec![Format::Text] } else { args.format.clone() };
+    let formats: Vec<Format> =
+        if args.format.is_empty() { vec![Format::Text] } else { args.format.iter().map(|&f| f.into()).collect() };
     for (i, format) in formats.iter().enumerate() {
         match args.output.get(i) {
             Some(path) => {

@@ -411,7 +411,7 @@ fn run_tests(
         progress(Progress::Started { index, id: &test.id, category: test.item.category });
         let cpu_before = session.cpu_reported();
         let verdict = match (&startup, blocked_by(test, &statuses)) {
-            (_, Some(reason)) => Verdict { status: Status::Skipped, rows: vec![], message: reason },
+            (_, Some(reason)) => Verdict::said(Status::Skipped, reason),
             (Err(fault), _) if !test.item.check.is_build() => failed(fault.describe()),
             _ => {
                 let mut ctx = Ctx {
@@ -440,7 +440,7 @@ fn run_tests(
 fn run_one(ctx: &mut Ctx<'_>, test: &PlannedTest) -> Verdict {
     if let Some(missing) = test.item.needs.iter().find(|n| !ctx.has(n)) {
         let reason = format!("not applicable: the submission does not support `{missing}` (see specs/protocol.md)");
-        return Verdict { status: Status::NotApplicable, rows: vec![], message: reason };
+        return Verdict::said(Status::NotApplicable, reason);
     }
     // Only a test with inputs can miss any (a check without inputs plans no trials and misses nothing).
     if test.trials.is_empty() && !test.missing.is_empty() {
@@ -448,13 +448,13 @@ fn run_one(ctx: &mut Ctx<'_>, test: &PlannedTest) -> Verdict {
             "the fixture directory lacks {} (a grader problem, not yours: the instructor's --fixtures must hold it)",
             test.missing.join(", ")
         );
-        return Verdict { status: Status::Error, rows: vec![], message };
+        return Verdict::said(Status::Error, message);
     }
     checks::run(ctx, test)
 }
 
 fn failed(message: String) -> Verdict {
-    Verdict { status: Status::Failed, rows: vec![], message }
+    Verdict::said(Status::Failed, message)
 }
 
 /// The reason a test is skipped, if a test it depends on did not pass.
@@ -478,7 +478,7 @@ fn not_built(planned: &[PlannedTest], compile_log: String) -> Run {
             let verdict = if test.item.check.is_build() {
                 failed("the submission did not compile (the compiler's output is below)".into())
             } else {
-                Verdict { status: Status::Skipped, rows: vec![], message: skipped_for(compile) }
+                Verdict::said(Status::Skipped, skipped_for(compile))
             };
             result(test, verdict, None)
         })
@@ -502,6 +502,7 @@ fn result(test: &PlannedTest, verdict: Verdict, cpu_ms: Option<u64>) -> TestResu
         inputs,
         rows: verdict.rows,
         message: verdict.message,
+        evidence: verdict.evidence,
         hidden: false,
         cpu_ms,
     }

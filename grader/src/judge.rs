@@ -6,8 +6,10 @@
 
 use reference::Board;
 
+use crate::evidence::{Count, Evidence, Grid, Panel};
+
 /// A failed comparison, for the student.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Mismatch {
     /// One line: what went wrong.
     pub summary: String,
@@ -15,12 +17,14 @@ pub struct Mismatch {
     pub details: Vec<String>,
     /// The row of an official table this failure is, printed in the table with the passing rows.
     pub row: Option<String>,
+    /// The same failure as data, for reports that draw it (boards, a solution, counts).
+    pub evidence: Option<Evidence>,
 }
 
 impl Mismatch {
     /// A mismatch with no details.
     pub fn new(summary: impl Into<String>) -> Mismatch {
-        Mismatch { summary: summary.into(), details: vec![], row: None }
+        Mismatch { summary: summary.into(), details: vec![], row: None, evidence: None }
     }
 
     /// Adds a detail line.
@@ -35,11 +39,30 @@ impl Mismatch {
         self
     }
 
-    /// Adds a board, shown whole when small and summarized when large.
+    /// Adds a board, shown whole when small and summarized when large; it joins the boards of the
+    /// evidence, unless the evidence is already something else.
     pub fn with_board(mut self, title: &str, board: &Board) -> Mismatch {
         self.details.push(format!("{title}:"));
         self.details.extend(show_board(board));
+        if let Some(grid) = Grid::of(board) {
+            self.push_panel(title, grid);
+        }
         self
+    }
+
+    /// Sets the evidence, replacing any.
+    pub fn with_evidence(mut self, evidence: Option<Evidence>) -> Mismatch {
+        self.evidence = evidence;
+        self
+    }
+
+    fn push_panel(&mut self, title: &str, grid: Grid) {
+        let panel = Panel { title: title.to_string(), grid };
+        match &mut self.evidence {
+            None => self.evidence = Some(Evidence::Boards(vec![panel])),
+            Some(Evidence::Boards(panels)) => panels.push(panel),
+            Some(_) => {}
+        }
     }
 }
 
@@ -88,6 +111,10 @@ pub fn to_string_matches(expected: &Board, actual: &str, strict: bool) -> Result
     m.details.extend(bounded_lines(&reference));
     m.details.push("actual:".into());
     m.details.extend(bounded_lines(actual));
+    if let (Some(want), Some(got)) = (Grid::of(expected), board_from_text(actual).ok().as_ref().and_then(Grid::of)) {
+        m.push_panel("expected", want);
+        m.push_panel("actual", got);
+    }
     Err(m)
 }
 
@@ -197,11 +224,14 @@ pub fn solution_is_valid(
     if let Some(step) = solution.windows(2).position(|w| !one_slide_apart(&w[0], &w[1])) {
         return Err(Mismatch::new(format!("step {} of solution() is not one legal slide", step + 1))
             .with_board(&format!("board {step}"), &solution[step])
-            .with_board(&format!("board {}", step + 1), &solution[step + 1]));
+            .with_board(&format!("board {}", step + 1), &solution[step + 1])
+            .with_evidence(Evidence::solution(solution, Some(step + 1))));
     }
     let last = solution.last().unwrap_or(first);
     if !last.is_goal() {
-        return Err(Mismatch::new("solution() does not end at the goal board").with_board("its last board", last));
+        return Err(Mismatch::new("solution() does not end at the goal board")
+            .with_board("its last board", last)
+            .with_evidence(Evidence::solution(solution, None)));
     }
     if solution.len() as i64 != i64::from(moves) + 1 {
         return Err(Mismatch::new("solution() length does not match moves()")
@@ -294,9 +324,25 @@ pub fn cells_pass(cells: &[(&str, Cell, u64)], factor: f64) -> Result<(), Mismat
         Some((first, rest)) => {
             let mut m = Mismatch::new(first.clone());
             m.details.extend(rest.iter().cloned());
-            Err(m)
+            Err(m.with_evidence(Some(counts(cells, factor))))
         }
     }
+}
+
+/// The cells of a table row as evidence.
+pub fn counts(cells: &[(&str, Cell, u64)], factor: f64) -> Evidence {
+    Evidence::Counts(
+        cells
+            .iter()
+            .map(|(what, cell, reference)| Count {
+                what: what.to_string(),
+                value: cell.value,
+                reference: *reference,
+                factor,
+                fails: cell.fails(),
+            })
+            .collect(),
+    )
 }
 
 /// A least-squares fit of `a·n² + b·n + c` to (n, bytes) points, and its R².
@@ -355,6 +401,12 @@ mod tests {
         assert!(to_string_matches(&b, "2\n 1  2 \n 3  0 \n", true).is_ok());
         let m = to_string_matches(&b, "1 2\n3 0", false).unwrap_err();
         assert_eq!(m.summary, "toString() is wrong");
+        // A transposed board: both drawn, the moved tiles marked by the renderer.
+        let m = to_string_matches(&b, "2\n1 3\n2 0", false).unwrap_err();
+        let Some(Evidence::Boards(panels)) = &m.evidence else { panic!("{m:?}") };
+        let titles: Vec<&str> = panels.iter().map(|p| p.title.as_str()).collect();
+        assert_eq!(titles, ["expected", "actual"]);
+        assert_eq!(panels[0].grid.differences(&panels[1].grid), [1, 2]);
     }
 
     #[test]
@@ -395,6 +447,9 @@ mod tests {
             solution_is_valid(&start, None, 3, &skipping).unwrap_err().summary,
             "step 2 of solution() is not one legal slide"
         );
+        let illegal = solution_is_valid(&start, None, 3, &skipping).unwrap_err().evidence;
+        let Some(Evidence::Solution { steps, first_illegal, length }) = illegal else { panic!("{illegal:?}") };
+        assert_eq!((steps.len(), first_illegal, length), (4, Some(2), 4));
         assert!(solution_is_valid(&start, None, 3, &good[..4]).unwrap_err().summary.contains("goal"));
         assert!(solution_is_valid(&start, None, 3, &good).unwrap_err().summary.contains("length"));
     }
@@ -444,5 +499,8 @@ mod tests {
         let m = cells_pass(&[("insert()", bad, 10), ("delMin()", ok, 10), ("Board()", bad, 10)], 1.75).unwrap_err();
         assert!(m.summary.starts_with("insert(): 100 is 5.7x"), "{}", m.summary);
         assert_eq!(m.details.len(), 1);
+        let Some(Evidence::Counts(counts)) = &m.evidence else { panic!("{m:?}") };
+        let failing: Vec<(&str, bool)> = counts.iter().map(|c| (c.what.as_str(), c.fails)).collect();
+        assert_eq!(failing, [("insert()", true), ("delMin()", false), ("Board()", true)]);
     }
 }

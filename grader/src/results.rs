@@ -124,6 +124,9 @@ pub struct TestResult {
     pub rows: Vec<String>,
     /// Why it did not pass: what was asked, expected vs actual, the board, a hint. Empty when passed.
     pub message: String,
+    /// The failure (or a count row's measurements) as data, for reports that draw it; not in the JSON schema.
+    #[serde(skip)]
+    pub evidence: Option<crate::evidence::Evidence>,
     /// Whether the policy hides this test from students until after the deadline.
     pub hidden: bool,
     /// CPU time the submission spent on this test, in milliseconds (not deterministic).

@@ -93,6 +93,7 @@ mod tests {
             inputs: vec![],
             rows: vec![],
             message: String::new(),
+            evidence: None,
             hidden: false,
             cpu_ms: None,
         }

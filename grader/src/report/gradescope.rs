@@ -136,6 +136,7 @@ mod tests {
             inputs: vec![],
             rows: vec![],
             message: String::new(),
+            evidence: None,
             hidden: false,
             cpu_ms: None,
         }

@@ -3,13 +3,15 @@
 
 pub mod entries;
 pub mod gradescope;
+pub mod html;
 pub mod json;
 pub mod junit;
 pub mod markdown;
 pub mod text;
 
-/// A report format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+/// A report format. The command line names them by [`Format::name`]; report files end in
+/// [`Format::extension`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     /// The official-style text report.
     Text,
@@ -21,6 +23,54 @@ pub enum Format {
     Junit,
     /// A Markdown summary for CI job pages.
     Markdown,
+    /// One self-contained page for a browser: boards drawn, failures first (specs/reports.md).
+    Html,
+}
+
+impl Format {
+    /// Every format, in the order `--help` lists them.
+    pub const ALL: [Format; 6] =
+        [Format::Text, Format::Json, Format::Gradescope, Format::Junit, Format::Markdown, Format::Html];
+
+    /// The name on the command line (`--format html`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Json => "json",
+            Format::Gradescope => "gradescope",
+            Format::Junit => "junit",
+            Format::Markdown => "markdown",
+            Format::Html => "html",
+        }
+    }
+
+    /// The file extension of a report in this format, without the dot.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Text => "txt",
+            Format::Json | Format::Gradescope => "json",
+            Format::Junit => "xml",
+            Format::Markdown => "md",
+            Format::Html => "html",
+        }
+    }
+}
+
+impl std::fmt::Display for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for Format {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Format, String> {
+        Format::ALL.into_iter().find(|f| f.name() == name).ok_or_else(|| {
+            let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
+            format!("unknown format `{name}` (one of: {})", names.join(", "))
+        })
+    }
 }
 
 /// Renders a report in a format (`color` only affects text on a terminal).
@@ -31,6 +81,7 @@ pub fn render(report: &crate::results::Report, format: Format, color: bool) -> S
         Format::Gradescope => gradescope::render(report),
         Format::Junit => junit::render(report),
         Format::Markdown => markdown::render(report),
+        Format::Html => html::render(report),
     }
 }
 
@@ -39,8 +90,8 @@ mod tests {
     //! Every format over one hand-built report (no timings to redact): a snapshot per format.
 
     use super::*;
-    use crate::results::Category;
-    use crate::results::{CategoryScore, Report, Score, Status, Submission, TestResult, Timings};
+    use crate::evidence::{Count, Evidence, Grid, Panel};
+    use crate::results::{Category, CategoryScore, Report, Score, Status, Submission, TestResult, Timings};
 
     fn test(id: &str, category: Category, status: Status, score: f64, max: f64, message: &str) -> TestResult {
         TestResult {
@@ -63,6 +114,7 @@ mod tests {
                 vec![]
             },
             message: message.into(),
+            evidence: None,
             hidden: id == "board-5a",
             cpu_ms: Some(3),
         }
@@ -99,6 +151,18 @@ mod tests {
                 "the fixture directory lacks puzzle36.txt",
             ),
         ];
+        let mut tests = tests;
+        tests[2].evidence = Some(Evidence::Boards(vec![
+            Panel { title: "board".into(), grid: Grid { n: 2, tiles: vec![1, 2, 3, 0] } },
+            Panel { title: "a neighbor that was not returned".into(), grid: Grid { n: 2, tiles: vec![1, 2, 0, 3] } },
+        ]));
+        tests[5].evidence = Some(Evidence::Counts(vec![Count {
+            what: "insert()".into(),
+            value: 2626,
+            reference: 2000,
+            factor: 1.75,
+            fails: false,
+        }]));
         let category = |category, passed, failed, skipped, not_applicable, points, weight| CategoryScore {
             category,
             passed,
@@ -164,5 +228,32 @@ mod tests {
     #[test]
     fn markdown() {
         insta::assert_snapshot!(render(&report(), Format::Markdown, false));
+    }
+
+    #[test]
+    fn html() {
+        insta::assert_snapshot!(render(&report(), Format::Html, false));
+    }
+
+    /// A submission's output and messages are its own text: in the page they are text, never markup.
+    #[test]
+    fn html_escapes_what_the_submission_wrote() {
+        let mut report = report();
+        report.submission.name = "<img src=x onerror=alert(1)>".into();
+        report.tests[2].message = "neighbors() threw <script>alert('x')</script>".into();
+        report.tests[2].rows = vec!["</pre><script>alert(2)</script>".into()];
+        report.output = "<script>alert(3)</script>".into();
+        let page = render(&report, Format::Html, false);
+        assert_eq!(page.matches("<script").count(), 1, "only the page's own script");
+        assert!(!page.contains("<img"));
+        assert!(page.contains("threw &lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"));
+    }
+
+    #[test]
+    fn formats_parse_by_name() {
+        for format in Format::ALL {
+            assert_eq!(format.to_string().parse::<Format>(), Ok(format));
+        }
+        assert!("pdf".parse::<Format>().unwrap_err().contains("one of: text, json"));
     }
 }

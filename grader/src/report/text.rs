@@ -293,7 +293,7 @@ fn paint(text: &str, status: Status, color: bool) -> String {
 }
 
 /// At most `max` bytes of `text`: its first and its last half (a crash's last words are at the end).
-fn head_and_tail(text: &str, max: usize) -> String {
+pub(super) fn head_and_tail(text: &str, max: usize) -> String {
     if text.len() <= max {
         return text.trim_end().to_string();
     }
@@ -303,7 +303,7 @@ fn head_and_tail(text: &str, max: usize) -> String {
     format!("{head}\n… ({left_out} more bytes) …\n{}", tail.trim_end())
 }
 
-fn bounded(text: &str, max: usize) -> String {
+pub(super) fn bounded(text: &str, max: usize) -> String {
     if text.len() <= max {
         return text.trim_end().to_string();
     }

@@ -57,6 +57,7 @@ fn gradescope_points_add_up_exactly_on_a_failing_rust_submission() {
 #[case::gradescope("gradescope")]
 #[case::junit("junit")]
 #[case::markdown("markdown")]
+#[case::html("html")]
 #[case::text("text")]
 fn the_compilers_output_is_in_every_format(#[case] format: &str) {
     let submission = root().join("fixtures/submissions/java/compile-error");

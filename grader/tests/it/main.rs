@@ -7,6 +7,7 @@ mod calibration;
 mod formats;
 mod gallery;
 mod gradescope;
+mod html;
 mod instructor_errors;
 mod misbehaving;
 mod reference;

@@ -9,6 +9,7 @@ use std::time::Duration;
 use npuzzle_harness::protocol::World;
 use reference::Board;
 
+use crate::evidence::Evidence;
 use crate::judge::Mismatch;
 use crate::plan::Trial;
 use crate::policy::Policy;
@@ -66,31 +67,40 @@ pub struct Verdict {
     pub rows: Vec<String>,
     /// Why it did not pass, in the student's terms; empty when it passed.
     pub message: String,
+    /// What the test saw, as data ([`crate::evidence`]), for renderers that draw it.
+    pub evidence: Option<Evidence>,
 }
 
 impl Verdict {
+    /// A verdict with a message and nothing else to show (skipped, not applicable, a grader problem).
+    pub fn said(status: Status, message: String) -> Verdict {
+        Verdict { status, rows: vec![], message, evidence: None }
+    }
+
     /// Passed, showing `rows`.
     pub fn passed(rows: Vec<String>) -> Verdict {
-        Verdict { status: Status::Passed, rows, message: String::new() }
+        Verdict { status: Status::Passed, rows, message: String::new(), evidence: None }
     }
 
     /// The verdict a failure gives, after `rows` were shown; `context` (which trial) heads the message
     /// unless the failure names its own row or the check does not apply.
     pub fn of_failure(failure: Failure, rows: &[String], context: &str) -> Verdict {
+        let mut evidence = None;
         let (status, mut lines) = match failure {
             Failure::Fault(Fault::Unsupported(reason)) => {
                 (Status::NotApplicable, vec![format!("not applicable: {reason}")])
             }
             Failure::Fault(fault @ Fault::Protocol(_)) => (Status::Error, vec![fault.describe()]),
             Failure::Fault(fault) => (Status::Failed, vec![fault.describe()]),
-            Failure::Wrong(Mismatch { summary, details, row, .. }) => {
+            Failure::Wrong(Mismatch { summary, details, row, evidence: seen }) => {
+                evidence = seen;
                 let mut lines = vec![summary];
                 lines.extend(details);
                 // A table row names its own input; the trial's context would repeat it.
                 if let Some(row) = row {
                     let mut rows = rows.to_vec();
                     rows.push(row);
-                    return Verdict { status: Status::Failed, rows, message: lines.join("\n") };
+                    return Verdict { status: Status::Failed, rows, message: lines.join("\n"), evidence };
                 }
                 (Status::Failed, lines)
             }
@@ -98,7 +108,7 @@ impl Verdict {
         if !context.is_empty() && status != Status::NotApplicable {
             lines.insert(0, context.to_string());
         }
-        Verdict { status, rows: rows.to_vec(), message: lines.join("\n") }
+        Verdict { status, rows: rows.to_vec(), message: lines.join("\n"), evidence }
     }
 }
 

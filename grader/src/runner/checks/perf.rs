@@ -10,9 +10,10 @@ use reference::Board;
 
 use super::context::{mismatch, Ctx, TrialResult};
 use crate::catalog::{Measure, TimingAspect, MEMORY_SIZES};
+use crate::evidence::Evidence;
 use crate::judge::{self, Cell, Mismatch};
 use crate::plan::Trial;
-use crate::runner::ask::{self, Asked};
+use crate::runner::ask::{self, Asked, SolveObservation};
 use crate::runner::session::Fault;
 
 /// Runs one row (trial) of a memory or timing table.
@@ -241,11 +242,7 @@ fn timing(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> TrialResult
                         .with_row(format!("{head} {inserts:>12} {del_mins:>12}")),
                 );
             }
-            let cells = [
-                ("insert()", Cell::new(inserts, reference.inserts, factor), reference.inserts),
-                ("delMin()", Cell::new(del_mins, reference.del_mins, factor), reference.del_mins),
-            ];
-            table_row(head, &cells, factor)
+            table_row(head, &count_cells(aspect, &seen, &reference, factor)?, factor)
         }
         TimingAspect::ForbiddenCalls => {
             let hamming = seen.required("board_hamming")?;
@@ -269,19 +266,9 @@ fn timing(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> TrialResult
                     ),
                 );
             }
-            // Board() counts the initial board the grader builds, as the official count does.
-            let built = constructed + 1;
-            let reference_built = reference.boards_constructed + 1;
-            let equals = seen.required("board_equals")?;
             let manhattan = seen.required("board_manhattan")?;
-            let reference_manhattan = reference.inserts + reference.del_mins;
-            let mut cells = vec![
-                ("Board()", Cell::new(built, reference_built, factor), reference_built),
-                ("equals()", Cell::new(equals, reference.equals_calls, factor), reference.equals_calls),
-            ];
-            let manhattan_cell = Cell::new(manhattan, reference_manhattan, factor);
+            let cells = count_cells(aspect, &seen, &reference, factor)?;
             if aspect == TimingAspect::StrictBoardCounts {
-                cells.push(("manhattan()", manhattan_cell, reference_manhattan));
                 table_row(head, &cells, factor).map_err(|p| {
                     p.with_hint("cache the priority, moves + manhattan, in the search node when it is created")
                 })
@@ -293,6 +280,51 @@ fn timing(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> TrialResult
             }
         }
     }
+}
+
+/// The judged cells of a count row: the submission's count, judged against the reference's, and the
+/// reference's count. Empty for rows that judge no count.
+fn count_cells(
+    aspect: TimingAspect,
+    seen: &SolveObservation,
+    reference: &fixtures::ReferenceCounts,
+    factor: f64,
+) -> Asked<Vec<(&'static str, Cell, u64)>> {
+    let cell = |what, counter, reference| -> Asked<(&'static str, Cell, u64)> {
+        Ok((what, Cell::new(seen.required(counter)?, reference, factor), reference))
+    };
+    Ok(match aspect {
+        TimingAspect::QueueCounts => {
+            vec![
+                cell("insert()", "pq_inserts", reference.inserts)?,
+                cell("delMin()", "pq_del_mins", reference.del_mins)?,
+            ]
+        }
+        TimingAspect::BoardCounts | TimingAspect::StrictBoardCounts => {
+            // Board() counts the initial board the grader builds, as the official count does.
+            let built = seen.required("board_constructed")? + 1;
+            let reference_built = reference.boards_constructed + 1;
+            let mut cells = vec![
+                ("Board()", Cell::new(built, reference_built, factor), reference_built),
+                cell("equals()", "board_equals", reference.equals_calls)?,
+            ];
+            if aspect == TimingAspect::StrictBoardCounts {
+                cells.push(cell("manhattan()", "board_manhattan", reference.inserts + reference.del_mins)?);
+            }
+            cells
+        }
+        TimingAspect::CpuAndAnswer | TimingAspect::ForbiddenCalls => vec![],
+    })
+}
+
+/// A count row's counts as evidence, whatever its verdict: from the puzzle's cached solve (no request is
+/// sent). `None` for rows that judge no count or whose solve failed.
+pub fn counts(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> Option<Evidence> {
+    let seen = ctx.solve(World::Ref, trial).ok()?;
+    let reference = trial.reference?;
+    let factor = ctx.policy.thresholds.count_ratio;
+    let cells = count_cells(aspect, &seen, &reference, factor).ok()?;
+    (!cells.is_empty()).then(|| judge::counts(&cells, factor))
 }
 
 /// A row of judged cells: the row (failing cells with their ratios) and, when a cell fails, a mismatch that
