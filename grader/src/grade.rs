@@ -12,7 +12,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use fixtures::Corpus;
+use corpus::Corpus;
 
 use crate::build::{self, Prepared, SubmissionKind};
 use crate::catalog::{self, Category, Check, Item};

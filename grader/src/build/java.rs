@@ -25,7 +25,7 @@ use super::{step, BuildLimits};
 use crate::runner::process::ProcessSpec;
 use crate::runner::tool::ToolOutput;
 
-use fixtures::rng::StableHash;
+use corpus::rng::StableHash;
 
 /// Adapter sources compiled into `classes/`: path under `adapters/java/`, text.
 const ADAPTER_SOURCES: &[(&str, &str)] = &[

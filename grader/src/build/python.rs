@@ -13,7 +13,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use fixtures::rng::StableHash;
+use corpus::rng::StableHash;
 
 /// Adapter sources written into the adapter directory: file name, text.
 const ADAPTER_SOURCES: &[(&str, &str)] = &[
@@ -332,7 +332,7 @@ mod tests {
         let Some(mut c) = Conversation::start("valid") else { return };
         c.ask("hello 1");
         let text = fs::read_to_string(root().join("fixtures/puzzles/puzzles.toml")).unwrap();
-        let metadata = fixtures::metadata::parse_metadata(&text).unwrap();
+        let metadata = corpus::metadata::parse_metadata(&text).unwrap();
         for name in ["puzzle04", "puzzle17", "puzzle23", "puzzle3x3-unsolvable1", "puzzle4x4-10", "puzzle41"] {
             let file = fs::read_to_string(root().join(format!("fixtures/puzzles/{name}.txt"))).unwrap();
             let reference = metadata[name].reference.unwrap_or_else(|| panic!("{name} has reference counts"));

@@ -498,7 +498,7 @@ pub fn kth(ctx: &mut Ctx<'_>, check: Check, trial: &Trial) -> super::TrialResult
         Check::KthTwin(method) => (method, true),
         _ => return Err(crate::runner::session::Fault::Protocol(format!("{check:?} is not a k-th test")).into()),
     };
-    let mut rng = fixtures::rng::Rng::new(fixtures::rng::StableHash::of(&trial.label));
+    let mut rng = corpus::rng::Rng::new(corpus::rng::StableHash::of(&trial.label));
     let mut h = ask::build(ctx.session, npuzzle_harness::protocol::World::Own, &trial.board)?;
     let mut board = trial.board.clone();
     let mut made = vec![h];

@@ -4,7 +4,7 @@
 //! Every ratio-judged cell follows the official rule ([`judge::Cell`]): the submission's value over 1.75 × the
 //! reference's, failing once the printed ratio exceeds 1.0.
 
-use fixtures::Expected;
+use corpus::Expected;
 use npuzzle_harness::protocol::{Request, World};
 use reference::Board;
 
@@ -188,7 +188,7 @@ fn reference_board_bytes(ctx: &mut Ctx<'_>, board: &Board) -> Asked<u64> {
     Ok(u64::try_from(bytes).map_err(|_| Mismatch::new(format!("`memory_board` answered {bytes} bytes")))?)
 }
 
-fn reference_counts(trial: &Trial) -> Asked<fixtures::ReferenceCounts> {
+fn reference_counts(trial: &Trial) -> Asked<corpus::ReferenceCounts> {
     trial.reference.ok_or_else(|| {
         Fault::Protocol(format!(
             "no reference counts for {} (the reference did not finish within its budget)",
