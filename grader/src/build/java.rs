@@ -22,7 +22,8 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::{step, BuildLimits};
-use crate::runner::process::ProcessSpec;
+use crate::runner::sandbox::is_executable;
+use crate::runner::spec::ProcessSpec;
 use crate::runner::tool::ToolOutput;
 
 use corpus::rng::StableHash;
@@ -287,7 +288,7 @@ impl Jdk {
         let jar = fs::canonicalize(&javac)
             .ok()
             .and_then(|real| real.parent().map(|bin| bin.join("jar")))
-            .filter(|p| super::is_executable(p))
+            .filter(|p| is_executable(p))
             .or_else(|| find_tool("jar"));
         Ok(Jdk { java, javac, jar, limits: BuildLimits::default() })
     }
@@ -297,14 +298,14 @@ impl Jdk {
 fn find_tool(name: &str) -> Option<PathBuf> {
     if let Some(home) = std::env::var_os("JAVA_HOME").filter(|h| !h.is_empty()) {
         let candidate = Path::new(&home).join("bin").join(name);
-        if super::is_executable(&candidate) {
+        if is_executable(&candidate) {
             return Some(std::path::absolute(&candidate).unwrap_or(candidate));
         }
     }
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
         .map(|dir| dir.join(name))
-        .find(|candidate| super::is_executable(candidate))
+        .find(|candidate| is_executable(candidate))
         .map(|candidate| std::path::absolute(&candidate).unwrap_or(candidate))
 }
 
@@ -828,8 +829,8 @@ mod tests {
     /// (here a helper thread standing in for the JIT compiler and the garbage collector) is not charged.
     #[test]
     fn the_cpu_limit_counts_the_request_thread_alone() {
-        use crate::runner::process::ProcessSpec;
         use crate::runner::session::{Fault, Session, SessionLimits};
+        use crate::runner::spec::ProcessSpec;
         use npuzzle_harness::protocol::{Handle, Request, Tiles, World};
         use std::time::Duration;
 

@@ -5,9 +5,11 @@
 //! A build failure is the student's "compilation" result, not a grader error: it is returned as
 //! [`Prepared::CompileFailed`] with the compiler's output, and grading goes on to write a report.
 //!
-//! Every build step (cargo with its build scripts and proc macros, javac, jar) is a [`step`] run by
-//! [`run_step`]: sandboxed like a submission's program (see `runner::sandbox`), as root without
-//! capabilities, seeing only the toolchain and the paths the step names, with [`BuildLimits`].
+//! Every build step (cargo with its build scripts and proc macros, javac, jar, Python's compile check) is a
+//! [`step`] run by [`run_step`]: sandboxed like a submission's program (see `runner::sandbox`), as root
+//! without capabilities, seeing only the toolchain and the paths the step names, with [`BuildLimits`].
+//! This module describes processes and never starts one: the runner does (`runner::tool`, which also asks
+//! the host which interpreter `python3` is).
 
 pub mod cargo;
 pub mod java;
@@ -19,8 +21,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::policy;
-use crate::runner::process::{Limits, ProcessSpec};
-use crate::runner::sandbox::Identity;
+use crate::runner::sandbox::is_executable;
+use crate::runner::spec::{Identity, ProcessLimits, ProcessSpec};
 use crate::runner::tool::{self, ToolOutput};
 
 /// The limits of every build step.
@@ -55,11 +57,11 @@ impl Default for BuildLimits {
 /// process caps, no CPU limit of its own. Add its arguments, environment, working directory and the paths
 /// it reads ([`ProcessSpec::read_only`]) and writes ([`ProcessSpec::writable`]), then [`run_step`] it.
 pub fn step(program: impl Into<PathBuf>, limits: &BuildLimits) -> ProcessSpec {
-    let limits = Limits {
+    let limits = ProcessLimits {
         cpu: None,
         processes: Some(limits.processes),
         memory: Some(limits.memory_mb << 20),
-        ..Limits::default()
+        ..ProcessLimits::default()
     };
     let mut spec = ProcessSpec::new(program).limits(limits);
     spec.identity = Identity::CaplessRoot;
@@ -176,11 +178,6 @@ pub fn detect(path: &Path) -> Result<SubmissionKind, BuildError> {
     Err(BuildError::NotASubmission(path.to_path_buf()))
 }
 
-pub(crate) fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    path.metadata().map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0).unwrap_or(false)
-}
-
 /// Prepares a submission of a known kind. `work` is a directory the build may use for its outputs and
 /// caches; `heap_mb` is the memory limit a JVM is started with; and a Python server's address space; `limits`
 /// bound every build step; `rust` says
@@ -209,7 +206,7 @@ pub fn prepare(
             Ok(java::JavaBuild::CompileFailed { log }) => Ok(Prepared::CompileFailed { log }),
             Err(e) => Err(BuildError::Java(e.to_string())),
         },
-        SubmissionKind::Python => match python::build_python(path, work, heap_mb) {
+        SubmissionKind::Python => match python::build_python(path, work, heap_mb, limits) {
             // the server caps its own address space (at `heap_mb`, as the JVM's heap)
             Ok(python::PythonBuild::Ready { program, args, env, read_only }) => {
                 Ok(Prepared::Ready(Launch { program, args, env, address_space_limit: false, read_only }))

@@ -11,7 +11,12 @@ use std::ffi::OsString;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::time::Duration;
+
+use super::{run_step, step, timed_out_log, BuildLimits};
+use crate::runner::sandbox::is_executable;
+use crate::runner::spec::Termination;
+use crate::runner::tool::ask_host;
 
 use corpus::rng::StableHash;
 
@@ -98,10 +103,18 @@ pub enum PythonBuildError {
 /// Prepares a Python submission folder (board.py + solver.py) and the adapter in `work`. The server caps
 /// its own address space at `memory_mb` (the policy's JVM heap, sized from the machine: a Python search
 /// holds its boards as objects of a few hundred bytes, closer to the JVM's needs than to a native
-/// program's).
-pub fn build_python(submission: &Path, work: &Path, memory_mb: u64) -> Result<PythonBuild, PythonBuildError> {
+/// program's). Checking the files is a sandboxed build step under `limits`.
+pub fn build_python(
+    submission: &Path,
+    work: &Path,
+    memory_mb: u64,
+    limits: &BuildLimits,
+) -> Result<PythonBuild, PythonBuildError> {
     let (python, installation) = find_python().ok_or(PythonBuildError::NotFound)?;
-    let submission = std::path::absolute(submission).unwrap_or_else(|_| submission.to_path_buf());
+    // the sandboxes show paths at their own names, where a `..` cannot climb out of a folder they do not show
+    let submission = fs::canonicalize(submission)
+        .or_else(|_| std::path::absolute(submission))
+        .unwrap_or_else(|_| submission.to_path_buf());
     for name in STUDENT_FILES {
         if !submission.join(name).is_file() {
             return Ok(PythonBuild::CompileFailed {
@@ -114,24 +127,32 @@ pub fn build_python(submission: &Path, work: &Path, memory_mb: u64) -> Result<Py
     }
     let script =
         CHECK_SCRIPT.replace("MAJOR", &MINIMUM_VERSION.0.to_string()).replace("MINOR", &MINIMUM_VERSION.1.to_string());
-    let output = Command::new(&python)
+    let mut check = step(&python, limits)
         .args(["-I", "-B", "-c", &script])
         .args(STUDENT_FILES.map(|name| submission.join(name)))
-        .stdin(std::process::Stdio::null())
-        .output()
-        .map_err(|source| PythonBuildError::Io { what: format!("failed to run {}", python.display()), source })?;
+        .read_only(&submission);
+    for dir in &installation {
+        check = check.read_only(dir);
+    }
+    let output = run_step(&check, limits, "python3").map_err(|e| PythonBuildError::Io {
+        what: format!("failed to run {}", python.display()),
+        source: io::Error::other(e.to_string()),
+    })?;
+    if output.timed_out {
+        return Ok(PythonBuild::CompileFailed { log: timed_out_log(limits, &output) });
+    }
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    match output.status.code() {
-        Some(0) => {}
-        Some(1) => return Ok(PythonBuild::CompileFailed { log: stdout }),
-        Some(3) => {
+    match output.status {
+        Termination::Code(0) => {}
+        Termination::Code(1) => return Ok(PythonBuild::CompileFailed { log: stdout }),
+        Termination::Code(3) => {
             let found = stdout.trim().trim_start_matches("version ").to_string();
             return Err(PythonBuildError::TooOld { program: python.display().to_string(), found });
         }
-        _ => {
+        status => {
             let log = format!("{stdout}{}", String::from_utf8_lossy(&output.stderr));
             return Err(PythonBuildError::Io {
-                what: format!("{} failed to check the submission ({})", python.display(), output.status),
+                what: format!("{} failed to check the submission ({status})", python.display()),
                 source: io::Error::other(log.trim().to_string()),
             });
         }
@@ -198,14 +219,10 @@ fn find_python() -> Option<(PathBuf, Vec<PathBuf>)> {
     let path = std::env::var_os("PATH")?;
     let first = std::env::split_paths(&path)
         .map(|dir| dir.join("python3"))
-        .find(|candidate| super::is_executable(candidate))
+        .find(|candidate| is_executable(candidate))
         .map(|candidate| std::path::absolute(&candidate).unwrap_or(candidate))?;
-    let asked = Command::new(&first)
-        .args(["-I", "-c", "import sys; print(sys.executable); print(sys.base_prefix); print(sys.prefix)"])
-        .stdin(std::process::Stdio::null())
-        .output()
-        .ok()
-        .filter(|output| output.status.success());
+    let script = "import sys; print(sys.executable); print(sys.base_prefix); print(sys.prefix)";
+    let asked = ask_host(&first, &["-I", "-c", script], Duration::from_secs(60)).ok().filter(|output| output.success());
     let Some(output) = asked else {
         return Some((first.clone(), first.parent().map(Path::to_path_buf).into_iter().collect()));
     };
@@ -223,7 +240,7 @@ fn find_python() -> Option<(PathBuf, Vec<PathBuf>)> {
 mod tests {
     use super::*;
     use std::io::{BufRead, BufReader, Write};
-    use std::process::{Child, ChildStdin, ChildStdout, Stdio};
+    use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
     fn root() -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -247,8 +264,13 @@ mod tests {
                 eprintln!("skipped: no python3 on this machine");
                 return None;
             }
-            let build =
-                build_python(&root().join("fixtures/submissions/python").join(submission), &work(), 1024).unwrap();
+            let build = build_python(
+                &root().join("fixtures/submissions/python").join(submission),
+                &work(),
+                1024,
+                &BuildLimits::default(),
+            )
+            .unwrap();
             let PythonBuild::Ready { program, args, env, .. } = build else {
                 panic!("expected a ready build: {build:?}")
             };
@@ -363,10 +385,18 @@ mod tests {
         if find_python().is_none() {
             return;
         }
-        let build = build_python(&root().join("fixtures/submissions/python/syntax-error"), &work(), 1024).unwrap();
+        let build = build_python(
+            &root().join("fixtures/submissions/python/syntax-error"),
+            &work(),
+            1024,
+            &BuildLimits::default(),
+        )
+        .unwrap();
         let PythonBuild::CompileFailed { log } = build else { panic!("expected a compile failure: {build:?}") };
         assert!(log.contains("solver.py") && log.contains("SyntaxError"), "{log}");
-        let missing = build_python(&root().join("fixtures/submissions/java/valid"), &work(), 1024).unwrap();
+        let missing =
+            build_python(&root().join("fixtures/submissions/java/valid"), &work(), 1024, &BuildLimits::default())
+                .unwrap();
         assert!(matches!(missing, PythonBuild::CompileFailed { log } if log.starts_with("board.py is missing")));
     }
 }

@@ -16,7 +16,7 @@ use std::process::{ChildStderr, ChildStdin, ChildStdout};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use super::process::CapturedOutput;
+use super::spec::CapturedOutput;
 
 /// Queued stdin bytes past which [`Conduit::queue`] starts writing at once.
 const EAGER_WRITE_BYTES: usize = 16 << 10;
