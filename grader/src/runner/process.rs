@@ -190,7 +190,7 @@ pub struct CpuUsed {
 }
 
 impl CpuUsed {
-    /// Now.
+    #[allow(missing_docs)]
     pub fn now() -> CpuUsed {
         let (grader, children) = unix::own_and_children_cpu();
         CpuUsed { grader, children }

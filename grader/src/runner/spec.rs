@@ -68,13 +68,13 @@ impl Default for ProcessLimits {
 /// in [`ProcessSpec::view`].
 #[derive(Debug, Clone)]
 pub struct ProcessSpec {
-    /// The program to run.
+    /// The program: absolute, or a bare name looked up on `PATH`.
     pub program: PathBuf,
-    /// Its arguments.
+    #[allow(missing_docs)]
     pub args: Vec<OsString>,
     /// Extra environment variables, such as `JAVA_HOME` for the JVM.
     pub env: Vec<(OsString, OsString)>,
-    /// Resource and capture limits.
+    #[allow(missing_docs)]
     pub limits: ProcessLimits,
     /// What the sandbox shows beyond the system directories and the scratch directory.
     pub view: View,
