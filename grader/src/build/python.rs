@@ -7,13 +7,12 @@
 //! [`MINIMUM_VERSION`]) and compiles both files, so that a syntax error is the student's compilation result,
 //! as javac's errors are for Java; only a missing or too old interpreter is the grader's error.
 
-use std::ffi::OsString;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::{run_step, step, timed_out_log, BuildLimits};
+use super::step::{link_refused, run_step, step, timed_out_log, BuildLimits, Launch, Prepared};
 use crate::runner::sandbox::is_executable;
 use crate::runner::spec::Termination;
 use crate::runner::tool::ask_host;
@@ -53,29 +52,6 @@ for path in sys.argv[1:]:
 sys.exit(1 if failed else 0)
 "#;
 
-/// How a prepared Python submission is started, or why it cannot be.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PythonBuild {
-    /// Start `program` with `args` and `env` to get a protocol server.
-    Ready {
-        /// The interpreter (absolute path).
-        program: PathBuf,
-        /// Interpreter options, the server script and `--submission DIR`.
-        args: Vec<OsString>,
-        /// Extra environment: a fixed hash seed, so that a student's sets and dicts of strings iterate
-        /// in the same order on every run.
-        env: Vec<(OsString, OsString)>,
-        /// What the interpreter reads besides the system directories: its installation, the adapter and the
-        /// student's folder (the sandbox shows these read-only).
-        read_only: Vec<PathBuf>,
-    },
-    /// A file is missing or does not compile; `log` is what the student sees.
-    CompileFailed {
-        /// The interpreter's error messages.
-        log: String,
-    },
-}
-
 /// Why a Python submission could not be prepared, for a reason that is not the student's.
 #[derive(Debug, thiserror::Error)]
 pub enum PythonBuildError {
@@ -85,17 +61,17 @@ pub enum PythonBuildError {
     /// The interpreter is older than [`MINIMUM_VERSION`].
     #[error("{program} is Python {found}; the Python adapter needs {}.{} or later", MINIMUM_VERSION.0, MINIMUM_VERSION.1)]
     TooOld {
-        /// The interpreter.
+        /// The interpreter's path.
         program: String,
-        /// Its version.
+        /// Its version, `MAJOR.MINOR`.
         found: String,
     },
     /// Running the interpreter, or writing the adapter's files, failed.
     #[error("{what}: {source}")]
     Io {
-        /// What was being done.
+        /// What was being done, as the error message starts.
         what: String,
-        /// Why it failed.
+        /// The operating system's error, or the interpreter's output when it failed.
         source: io::Error,
     },
 }
@@ -103,21 +79,27 @@ pub enum PythonBuildError {
 /// Prepares a Python submission folder (board.py + solver.py) and the adapter in `work`. The server caps
 /// its own address space at `memory_mb` (the policy's JVM heap, sized from the machine: a Python search
 /// holds its boards as objects of a few hundred bytes, closer to the JVM's needs than to a native
-/// program's). Checking the files is a sandboxed build step under `limits`.
+/// program's). Checking the files is a sandboxed build step under `limits`. Ready, it is the interpreter with
+/// the server script and `--submission DIR`, a fixed hash seed (a student's sets and dicts of strings iterate
+/// in the same order on every run), and the interpreter's installation, the adapter and the student's folder
+/// to show read-only; no address-space limit from outside (the server sets its own).
 pub fn build_python(
     submission: &Path,
     work: &Path,
     memory_mb: u64,
     limits: &BuildLimits,
-) -> Result<PythonBuild, PythonBuildError> {
+) -> Result<Prepared, PythonBuildError> {
     let (python, installation) = find_python().ok_or(PythonBuildError::NotFound)?;
     // the sandboxes show paths at their own names, where a `..` cannot climb out of a folder they do not show
     let submission = fs::canonicalize(submission)
         .or_else(|_| std::path::absolute(submission))
         .unwrap_or_else(|_| submission.to_path_buf());
     for name in STUDENT_FILES {
+        if let Some(log) = link_refused(&submission.join(name), name) {
+            return Ok(Prepared::CompileFailed { log });
+        }
         if !submission.join(name).is_file() {
-            return Ok(PythonBuild::CompileFailed {
+            return Ok(Prepared::CompileFailed {
                 log: format!(
                     "{name} is missing: a Python submission is the two files board.py and solver.py (found in {})",
                     submission.display()
@@ -139,12 +121,12 @@ pub fn build_python(
         source: io::Error::other(e.to_string()),
     })?;
     if output.timed_out {
-        return Ok(PythonBuild::CompileFailed { log: timed_out_log(limits, &output) });
+        return Ok(Prepared::CompileFailed { log: timed_out_log(limits, &output) });
     }
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     match output.status {
         Termination::Code(0) => {}
-        Termination::Code(1) => return Ok(PythonBuild::CompileFailed { log: stdout }),
+        Termination::Code(1) => return Ok(Prepared::CompileFailed { log: stdout }),
         Termination::Code(3) => {
             let found = stdout.trim().trim_start_matches("version ").to_string();
             return Err(PythonBuildError::TooOld { program: python.display().to_string(), found });
@@ -174,7 +156,7 @@ pub fn build_python(
     // what the sandbox shows, read-only: the interpreter's installation, the adapter and the student's folder
     let mut read_only = installation;
     read_only.extend([adapter, submission]);
-    Ok(PythonBuild::Ready { program: python, args, env, read_only })
+    Ok(Prepared::Ready(Launch { program: python, args, env, address_space_limit: false, read_only }))
 }
 
 /// Writes the embedded adapter into `work/python-adapter-HASH/` unless it is there already.
@@ -271,7 +253,7 @@ mod tests {
                 &BuildLimits::default(),
             )
             .unwrap();
-            let PythonBuild::Ready { program, args, env, .. } = build else {
+            let Prepared::Ready(Launch { program, args, env, .. }) = build else {
                 panic!("expected a ready build: {build:?}")
             };
             let mut child = Command::new(program)
@@ -385,18 +367,20 @@ mod tests {
         if find_python().is_none() {
             return;
         }
-        let build = build_python(
-            &root().join("fixtures/submissions/python/syntax-error"),
-            &work(),
-            1024,
-            &BuildLimits::default(),
-        )
-        .unwrap();
-        let PythonBuild::CompileFailed { log } = build else { panic!("expected a compile failure: {build:?}") };
+        // the gallery entry links the valid board.py, and a link is refused by name: check a copy
+        let entry = root().join("fixtures/submissions/python/syntax-error");
+        let linked = build_python(&entry, &work(), 1024, &BuildLimits::default()).unwrap();
+        assert!(matches!(&linked, Prepared::CompileFailed { log } if log.starts_with("board.py is a symbolic link")));
+        let copy = tempfile::tempdir().unwrap();
+        for file in STUDENT_FILES {
+            fs::copy(entry.join(file), copy.path().join(file)).unwrap();
+        }
+        let build = build_python(copy.path(), &work(), 1024, &BuildLimits::default()).unwrap();
+        let Prepared::CompileFailed { log } = build else { panic!("expected a compile failure: {build:?}") };
         assert!(log.contains("solver.py") && log.contains("SyntaxError"), "{log}");
         let missing =
             build_python(&root().join("fixtures/submissions/java/valid"), &work(), 1024, &BuildLimits::default())
                 .unwrap();
-        assert!(matches!(missing, PythonBuild::CompileFailed { log } if log.starts_with("board.py is missing")));
+        assert!(matches!(missing, Prepared::CompileFailed { log } if log.starts_with("board.py is missing")));
     }
 }
