@@ -9,7 +9,7 @@ GRADER := target/release/grader
 .PHONY: build grade test lint fmt browser bench solve fixtures fixtures-check gradescope korf
 
 build:
-	$(CARGO) build --release -p reference -p npuzzle-harness -p grader -p fixtures
+	$(CARGO) build --release -p reference -p npuzzle-harness -p grader -p corpus
 
 grade: build
 	$(GRADER) grade $(SUBMISSION) $(GRADE_ARGS)
@@ -42,11 +42,11 @@ solve:
 
 # Regenerate the committed puzzle corpus and its metadata from the fixed seed.
 fixtures:
-	$(CARGO) run --release -q -p fixtures --bin fixturegen -- generate fixtures/puzzles
+	$(CARGO) run --release -q -p corpus --bin fixturegen -- generate fixtures/puzzles
 
 # Re-verify every fixture: independent optimal moves, parity, and the reference's counts.
 fixtures-check:
-	$(CARGO) run --release -q -p fixtures --bin fixturegen -- check fixtures/puzzles
+	$(CARGO) run --release -q -p corpus --bin fixturegen -- check fixtures/puzzles
 
 # The zip a course uploads to Gradescope (dist/gradescope.zip); see README "Gradescope".
 gradescope: build
@@ -55,4 +55,4 @@ gradescope: build
 
 # Korf's 100 solved optimally three ways side by side (BENCHMARKS.md "Korf's 100"); databases cached in target/release/pdb.
 korf:
-	$(CARGO) run --release -q -p fixtures --bin korf-bench
+	$(CARGO) run --release -q -p corpus --bin korf-bench

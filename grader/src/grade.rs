@@ -12,7 +12,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use fixtures::Corpus;
+use corpus::Corpus;
 
 use crate::build::{self, Prepared, SubmissionKind};
 use crate::catalog::{self, Category, Item};
@@ -20,7 +20,7 @@ use crate::plan::{self, PlannedTest};
 use crate::policy::Policy;
 use crate::results::{Report, SkippedFixture, Status, Submission, TestResult, Timings};
 use crate::runner::checks::{self, Ctx, Verdict};
-use crate::runner::process::{CpuUsed, Limits, ProcessSpec};
+use crate::runner::process::{CpuUsed, ProcessLimits, ProcessSpec};
 use crate::runner::session::{Session, SessionLimits};
 use crate::score;
 
@@ -362,7 +362,7 @@ fn only_matches(only: &[String], id: &str) -> bool {
 }
 
 fn process_spec(launch: &build::Launch, policy: &Policy) -> ProcessSpec {
-    let mut limits = Limits::default();
+    let mut limits = ProcessLimits::default();
     let memory = policy.limits.memory_mb + policy.limits.address_space_slack_mb;
     limits.address_space = launch.address_space_limit.then_some(memory << 20);
     // Every session is created and dropped on one thread, so the kernel's parent-death signal (tied to the

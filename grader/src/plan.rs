@@ -11,9 +11,9 @@
 
 use std::collections::HashMap;
 
-use fixtures::rng::{Rng, StableHash};
-use fixtures::sampler;
-use fixtures::{Corpus, Expected, Puzzle, ReferenceCounts};
+use corpus::rng::{Rng, StableHash};
+use corpus::sampler;
+use corpus::{Corpus, Expected, Puzzle, ReferenceCounts};
 use reference::instrument::baseline::reference_baseline_within;
 use reference::Board;
 

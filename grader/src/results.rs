@@ -241,7 +241,7 @@ pub struct SkippedFixture {
 impl SkippedFixture {
     /// The problem a corpus recorded, with its path made relative to the corpus `root` (reports must not
     /// depend on where the fixtures are).
-    pub fn of(problem: &fixtures::LoadProblem, root: &std::path::Path) -> SkippedFixture {
+    pub fn of(problem: &corpus::LoadProblem, root: &std::path::Path) -> SkippedFixture {
         let file = problem.file.strip_prefix(root).unwrap_or(&problem.file);
         SkippedFixture { file: file.display().to_string(), problem: problem.message.clone() }
     }

@@ -14,7 +14,7 @@
 //! target directory of its own instead (slower: everything compiles again), since their build scripts could
 //! otherwise tamper with what other submissions link.
 //!
-//! cargo runs as one sandboxed build [`step`](super::step): it sees the scratch workspace and the target
+//! cargo runs as one sandboxed build [`step`](super::step::step): it sees the scratch workspace and the target
 //! directory (writable), the grader's pinned crates (`npuzzle`, the harness, the reference they link, and
 //! the vendored sources where the Gradescope zip has them) and the toolchain, read-only, and nothing else
 //! of the grader's: not the fixtures, so not even an `include_str!` of an absolute path reaches the answers.
@@ -24,7 +24,7 @@ use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 
 use super::scratch::{Pinned, Scratch};
-use super::{BuildError, BuildLimits, Launch, Prepared};
+use super::step::{run_step, step, timed_out_log, BuildError, BuildLimits, Launch, Prepared};
 use crate::policy::RustBuild;
 use crate::runner::tool::ToolOutput;
 
@@ -45,7 +45,7 @@ pub fn build_cargo(dir: &Path, work: &Path, policy: &RustBuild, limits: &BuildLi
     scratch.write(&ws, policy, &pinned).map_err(tool)?;
     let output = run_cargo(&ws, &target, &pinned, limits)?;
     if output.timed_out {
-        return Ok(Prepared::CompileFailed { log: super::timed_out_log(limits, &output) });
+        return Ok(Prepared::CompileFailed { log: timed_out_log(limits, &output) });
     }
     if !output.success() {
         // The package's name carries the cache key; the student knows their crate as `student`.
@@ -81,7 +81,7 @@ fn run_cargo(ws: &Path, target: &Path, pinned: &Pinned, limits: &BuildLimits) ->
     let home = std::env::var_os("HOME").map(PathBuf::from).unwrap_or_default();
     let cargo_home = std::env::var_os("CARGO_HOME").map(PathBuf::from).unwrap_or_else(|| home.join(".cargo"));
     let rustup_home = std::env::var_os("RUSTUP_HOME").map(PathBuf::from).unwrap_or_else(|| home.join(".rustup"));
-    let mut spec = super::step(PathBuf::from("/usr/bin/nice"), limits)
+    let mut spec = step(PathBuf::from("/usr/bin/nice"), limits)
         .args(["-n".into(), "10".into(), cargo])
         .args(["build", "--workspace", "--release", "--offline", "--message-format=json-render-diagnostics", "--quiet"])
         .args([std::ffi::OsStr::new("--target-dir"), target.as_os_str()])
@@ -102,7 +102,7 @@ fn run_cargo(ws: &Path, target: &Path, pinned: &Pinned, limits: &BuildLimits) ->
         spec = spec.env("RUSTUP_TOOLCHAIN", toolchain);
     }
     spec.cwd = Some(ws.to_owned());
-    super::run_step(&spec, limits, "cargo")
+    run_step(&spec, limits, "cargo")
 }
 
 /// An exclusive lock on `path`, held until the file is dropped.

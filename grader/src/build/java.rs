@@ -12,7 +12,7 @@
 //!   members outside the API), the build is still ready: the server then answers every `ref`-world solver
 //!   request with an exception carrying javac's output, and the Board tests run as usual.
 //!
-//! A student compile error is [`JavaBuild::CompileFailed`] with javac's output (relative paths); only a
+//! A student compile error is [`Prepared::CompileFailed`] with javac's output (relative paths); only a
 //! problem on the grader's side (no JDK, an unwritable work directory, an adapter bug) is an error.
 
 use std::ffi::OsString;
@@ -21,11 +21,12 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::{step, BuildLimits};
-use crate::runner::process::ProcessSpec;
+use super::step::{link_refused, step, BuildLimits, Launch, Prepared};
+use crate::runner::sandbox::is_executable;
+use crate::runner::spec::ProcessSpec;
 use crate::runner::tool::ToolOutput;
 
-use fixtures::rng::StableHash;
+use corpus::rng::StableHash;
 
 /// Adapter sources compiled into `classes/`: path under `adapters/java/`, text.
 const ADAPTER_SOURCES: &[(&str, &str)] = &[
@@ -97,28 +98,6 @@ const INITIAL_HEAP_MB: u64 = 1024;
 /// The files a Java submission consists of.
 const STUDENT_FILES: [&str; 2] = ["Board.java", "Solver.java"];
 
-/// Outcome of a Java build.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum JavaBuild {
-    /// Compiled: start `program` with `args` and `env` to get a protocol server.
-    Ready {
-        /// The `java` launcher (absolute path).
-        program: PathBuf,
-        /// JVM options, the agent, the class path and `npuzzle.Server --own DIR --ref DIR [--ref-error FILE]`.
-        args: Vec<OsString>,
-        /// Extra environment (`JAVA_HOME` when the grader has it).
-        env: Vec<(OsString, OsString)>,
-        /// What the JVM reads besides the system directories: the JDK, the adapter's and the submission's
-        /// classes (the sandbox shows these read-only).
-        read_only: Vec<PathBuf>,
-    },
-    /// The student's files did not compile; `log` is javac's output (or why the files were not compiled).
-    CompileFailed {
-        /// What the student sees.
-        log: String,
-    },
-}
-
 /// Why a Java submission could not be built, for a reason that is not the student's.
 #[derive(Debug, thiserror::Error)]
 pub enum JavaBuildError {
@@ -128,17 +107,17 @@ pub enum JavaBuildError {
     /// A JDK tool could not be started.
     #[error("failed to run {tool}: {source}")]
     Tool {
-        /// The tool's path.
+        /// The tool's path (found beside `javac`, or on `PATH`).
         tool: PathBuf,
-        /// Why.
+        /// The operating system's error.
         source: io::Error,
     },
     /// Reading the submission or writing the work directory failed.
     #[error("{what}: {source}")]
     Io {
-        /// What was being done.
+        /// What was being done, as the error message starts.
         what: String,
-        /// Why it failed.
+        /// The operating system's error.
         source: io::Error,
     },
     /// The embedded adapter did not compile or package: a grader bug (or an unsupported JDK).
@@ -151,13 +130,16 @@ fn io_error(what: impl Into<String>) -> impl FnOnce(io::Error) -> JavaBuildError
     move |source| JavaBuildError::Io { what, source }
 }
 
-/// Compiles a Java submission folder (Board.java + Solver.java, default package) and the adapter.
+/// Compiles a Java submission folder (Board.java + Solver.java, default package) and the adapter. Ready, it
+/// is the `java` launcher with JVM options, the agent, the class path and `npuzzle.Server --own DIR --ref DIR
+/// [--ref-error FILE]`, `JAVA_HOME` when the grader has it, and the JDK, the adapter's and the submission's
+/// classes to show read-only; never an address-space limit (the JVM reserves its heap up front).
 pub fn build_java(
     submission: &Path,
     work: &Path,
     heap_mb: u64,
     limits: &BuildLimits,
-) -> Result<JavaBuild, JavaBuildError> {
+) -> Result<Prepared, JavaBuildError> {
     let jdk = Jdk { limits: *limits, ..Jdk::find()? };
     fs::create_dir_all(work).map_err(io_error(format!("cannot create the work directory {}", work.display())))?;
     let work = fs::canonicalize(work).map_err(io_error(format!("cannot resolve {}", work.display())))?;
@@ -166,10 +148,13 @@ pub fn build_java(
     let mut sources = Vec::new();
     for name in STUDENT_FILES {
         let path = submission.join(name);
+        if let Some(log) = link_refused(&path, name) {
+            return Ok(Prepared::CompileFailed { log });
+        }
         match fs::read(&path) {
             Ok(bytes) => sources.push((name, strip_bom(bytes))),
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                return Ok(JavaBuild::CompileFailed {
+                return Ok(Prepared::CompileFailed {
                     log: format!(
                         "{name} is missing: a Java submission is the two files Board.java and Solver.java \
                          (found in {})",
@@ -181,7 +166,7 @@ pub fn build_java(
         }
     }
     if let Some(log) = package_declarations(&sources) {
-        return Ok(JavaBuild::CompileFailed { log });
+        return Ok(Prepared::CompileFailed { log });
     }
 
     let mut key = StableHash::default();
@@ -203,7 +188,7 @@ pub fn build_java(
     let own_failure = dir.join("own-error.txt");
     if own_failure.is_file() {
         let log = fs::read_to_string(&own_failure).map_err(io_error("cannot read the compile log"))?;
-        return Ok(JavaBuild::CompileFailed { log });
+        return Ok(Prepared::CompileFailed { log });
     }
 
     let mut args: Vec<OsString> = vec![
@@ -243,7 +228,7 @@ pub fn build_java(
     let env = std::env::var_os("JAVA_HOME").map(|home| vec![("JAVA_HOME".into(), home)]).unwrap_or_default();
     let adapter_dir = adapter.classes.parent().map(Path::to_path_buf).unwrap_or_default();
     let read_only = vec![jdk.home(), adapter_dir, dir];
-    Ok(JavaBuild::Ready { program: jdk.java, args, env, read_only })
+    Ok(Prepared::Ready(Launch { program: jdk.java, args, env, address_space_limit: false, read_only }))
 }
 
 /// The memory the grader's machine gives its processes, in MB: the physical memory, or the control group's
@@ -287,7 +272,7 @@ impl Jdk {
         let jar = fs::canonicalize(&javac)
             .ok()
             .and_then(|real| real.parent().map(|bin| bin.join("jar")))
-            .filter(|p| super::is_executable(p))
+            .filter(|p| is_executable(p))
             .or_else(|| find_tool("jar"));
         Ok(Jdk { java, javac, jar, limits: BuildLimits::default() })
     }
@@ -297,14 +282,14 @@ impl Jdk {
 fn find_tool(name: &str) -> Option<PathBuf> {
     if let Some(home) = std::env::var_os("JAVA_HOME").filter(|h| !h.is_empty()) {
         let candidate = Path::new(&home).join("bin").join(name);
-        if super::is_executable(&candidate) {
+        if is_executable(&candidate) {
             return Some(std::path::absolute(&candidate).unwrap_or(candidate));
         }
     }
     let path = std::env::var_os("PATH")?;
     std::env::split_paths(&path)
         .map(|dir| dir.join(name))
-        .find(|candidate| super::is_executable(candidate))
+        .find(|candidate| is_executable(candidate))
         .map(|candidate| std::path::absolute(&candidate).unwrap_or(candidate))
 }
 
@@ -424,7 +409,7 @@ fn compile_student(
     if !own.success() {
         let mut log = own.combined();
         if own.timed_out {
-            log = super::timed_out_log(&jdk.limits, &own);
+            log = super::step::timed_out_log(&jdk.limits, &own);
         } else if log.trim().is_empty() {
             log = format!("javac failed ({}) without a message", own.status);
         }
@@ -490,7 +475,7 @@ impl Jdk {
     }
 
     fn run(&self, spec: &ProcessSpec, tool: &Path) -> Result<ToolOutput, JavaBuildError> {
-        super::run_step(spec, &self.limits, &tool.display().to_string())
+        super::step::run_step(spec, &self.limits, &tool.display().to_string())
             .map_err(|e| JavaBuildError::Tool { tool: tool.to_owned(), source: std::io::Error::other(e.to_string()) })
     }
 }
@@ -656,8 +641,8 @@ mod tests {
     }
 
     impl Conversation {
-        fn start(build: JavaBuild) -> Conversation {
-            let JavaBuild::Ready { program, args, env, .. } = build else {
+        fn start(build: Prepared) -> Conversation {
+            let Prepared::Ready(Launch { program, args, env, .. }) = build else {
                 panic!("expected a ready build: {build:?}")
             };
             let mut child = Command::new(program)
@@ -828,8 +813,8 @@ mod tests {
     /// (here a helper thread standing in for the JIT compiler and the garbage collector) is not charged.
     #[test]
     fn the_cpu_limit_counts_the_request_thread_alone() {
-        use crate::runner::process::ProcessSpec;
         use crate::runner::session::{Fault, Session, SessionLimits};
+        use crate::runner::spec::ProcessSpec;
         use npuzzle_harness::protocol::{Handle, Request, Tiles, World};
         use std::time::Duration;
 
@@ -844,7 +829,7 @@ mod tests {
                 "if (initial.dimension() == 3) { Thread helper = new Thread(() -> { long end = System.nanoTime()                  + 2_000_000_000L; while (System.nanoTime() < end) { } }); helper.start();                  try { helper.join(); } catch (InterruptedException e) { } }\n                         if (initial.dimension() == 2) { while (System.nanoTime() != 0) { } }\n        MinPQ<SearchNode> pq = new",
             )
         });
-        let JavaBuild::Ready { program, args, env, read_only } =
+        let Prepared::Ready(Launch { program, args, env, read_only, .. }) =
             build_java(dir.path(), &work(), 256, &BuildLimits::default()).unwrap()
         else {
             panic!("the submission compiles")
@@ -904,8 +889,15 @@ mod tests {
         if !java_available() {
             return;
         }
-        let build = build_java(&gallery("compile-error"), &work(), 256, &BuildLimits::default()).unwrap();
-        let JavaBuild::CompileFailed { log } = build else { panic!("{build:?}") };
+        // the gallery entry links the valid Board.java, and a link is refused by name: compile a copy
+        let linked = build_java(&gallery("compile-error"), &work(), 256, &BuildLimits::default()).unwrap();
+        assert!(matches!(&linked, Prepared::CompileFailed { log } if log.starts_with("Board.java is a symbolic link")));
+        let dir = tempfile::tempdir().unwrap();
+        for file in ["Board.java", "Solver.java"] {
+            fs::copy(gallery("compile-error").join(file), dir.path().join(file)).unwrap();
+        }
+        let build = build_java(dir.path(), &work(), 256, &BuildLimits::default()).unwrap();
+        let Prepared::CompileFailed { log } = build else { panic!("{build:?}") };
         assert!(log.contains("Solver.java:") && log.contains("error"), "{log}");
         assert!(!log.contains(&*work().to_string_lossy()), "{log}");
     }
@@ -928,7 +920,7 @@ mod tests {
             return;
         }
         let build = build_java(dir.path(), &work(), 256, &BuildLimits::default()).unwrap();
-        let JavaBuild::CompileFailed { log } = build else { panic!("{build:?}") };
+        let Prepared::CompileFailed { log } = build else { panic!("{build:?}") };
         assert!(log.starts_with("Board.java:3: error: `package puzzle . eight;`"), "{log}");
         assert!(log.contains("default package"), "{log}");
     }

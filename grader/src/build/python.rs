@@ -7,13 +7,17 @@
 //! [`MINIMUM_VERSION`]) and compiles both files, so that a syntax error is the student's compilation result,
 //! as javac's errors are for Java; only a missing or too old interpreter is the grader's error.
 
-use std::ffi::OsString;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::time::Duration;
 
-use fixtures::rng::StableHash;
+use super::step::{link_refused, run_step, step, timed_out_log, BuildLimits, Launch, Prepared};
+use crate::runner::sandbox::is_executable;
+use crate::runner::spec::Termination;
+use crate::runner::tool::ask_host;
+
+use corpus::rng::StableHash;
 
 /// Adapter sources written into the adapter directory: file name, text.
 const ADAPTER_SOURCES: &[(&str, &str)] = &[
@@ -48,29 +52,6 @@ for path in sys.argv[1:]:
 sys.exit(1 if failed else 0)
 "#;
 
-/// How a prepared Python submission is started, or why it cannot be.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PythonBuild {
-    /// Start `program` with `args` and `env` to get a protocol server.
-    Ready {
-        /// The interpreter (absolute path).
-        program: PathBuf,
-        /// Interpreter options, the server script and `--submission DIR`.
-        args: Vec<OsString>,
-        /// Extra environment: a fixed hash seed, so that a student's sets and dicts of strings iterate
-        /// in the same order on every run.
-        env: Vec<(OsString, OsString)>,
-        /// What the interpreter reads besides the system directories: its installation, the adapter and the
-        /// student's folder (the sandbox shows these read-only).
-        read_only: Vec<PathBuf>,
-    },
-    /// A file is missing or does not compile; `log` is what the student sees.
-    CompileFailed {
-        /// The interpreter's error messages.
-        log: String,
-    },
-}
-
 /// Why a Python submission could not be prepared, for a reason that is not the student's.
 #[derive(Debug, thiserror::Error)]
 pub enum PythonBuildError {
@@ -80,17 +61,17 @@ pub enum PythonBuildError {
     /// The interpreter is older than [`MINIMUM_VERSION`].
     #[error("{program} is Python {found}; the Python adapter needs {}.{} or later", MINIMUM_VERSION.0, MINIMUM_VERSION.1)]
     TooOld {
-        /// The interpreter.
+        /// The interpreter's path.
         program: String,
-        /// Its version.
+        /// Its version, `MAJOR.MINOR`.
         found: String,
     },
     /// Running the interpreter, or writing the adapter's files, failed.
     #[error("{what}: {source}")]
     Io {
-        /// What was being done.
+        /// What was being done, as the error message starts.
         what: String,
-        /// Why it failed.
+        /// The operating system's error, or the interpreter's output when it failed.
         source: io::Error,
     },
 }
@@ -98,13 +79,27 @@ pub enum PythonBuildError {
 /// Prepares a Python submission folder (board.py + solver.py) and the adapter in `work`. The server caps
 /// its own address space at `memory_mb` (the policy's JVM heap, sized from the machine: a Python search
 /// holds its boards as objects of a few hundred bytes, closer to the JVM's needs than to a native
-/// program's).
-pub fn build_python(submission: &Path, work: &Path, memory_mb: u64) -> Result<PythonBuild, PythonBuildError> {
+/// program's). Checking the files is a sandboxed build step under `limits`. Ready, it is the interpreter with
+/// the server script and `--submission DIR`, a fixed hash seed (a student's sets and dicts of strings iterate
+/// in the same order on every run), and the interpreter's installation, the adapter and the student's folder
+/// to show read-only; no address-space limit from outside (the server sets its own).
+pub fn build_python(
+    submission: &Path,
+    work: &Path,
+    memory_mb: u64,
+    limits: &BuildLimits,
+) -> Result<Prepared, PythonBuildError> {
     let (python, installation) = find_python().ok_or(PythonBuildError::NotFound)?;
-    let submission = std::path::absolute(submission).unwrap_or_else(|_| submission.to_path_buf());
+    // the sandboxes show paths at their own names, where a `..` cannot climb out of a folder they do not show
+    let submission = fs::canonicalize(submission)
+        .or_else(|_| std::path::absolute(submission))
+        .unwrap_or_else(|_| submission.to_path_buf());
     for name in STUDENT_FILES {
+        if let Some(log) = link_refused(&submission.join(name), name) {
+            return Ok(Prepared::CompileFailed { log });
+        }
         if !submission.join(name).is_file() {
-            return Ok(PythonBuild::CompileFailed {
+            return Ok(Prepared::CompileFailed {
                 log: format!(
                     "{name} is missing: a Python submission is the two files board.py and solver.py (found in {})",
                     submission.display()
@@ -114,24 +109,32 @@ pub fn build_python(submission: &Path, work: &Path, memory_mb: u64) -> Result<Py
     }
     let script =
         CHECK_SCRIPT.replace("MAJOR", &MINIMUM_VERSION.0.to_string()).replace("MINOR", &MINIMUM_VERSION.1.to_string());
-    let output = Command::new(&python)
+    let mut check = step(&python, limits)
         .args(["-I", "-B", "-c", &script])
         .args(STUDENT_FILES.map(|name| submission.join(name)))
-        .stdin(std::process::Stdio::null())
-        .output()
-        .map_err(|source| PythonBuildError::Io { what: format!("failed to run {}", python.display()), source })?;
+        .read_only(&submission);
+    for dir in &installation {
+        check = check.read_only(dir);
+    }
+    let output = run_step(&check, limits, "python3").map_err(|e| PythonBuildError::Io {
+        what: format!("failed to run {}", python.display()),
+        source: io::Error::other(e.to_string()),
+    })?;
+    if output.timed_out {
+        return Ok(Prepared::CompileFailed { log: timed_out_log(limits, &output) });
+    }
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    match output.status.code() {
-        Some(0) => {}
-        Some(1) => return Ok(PythonBuild::CompileFailed { log: stdout }),
-        Some(3) => {
+    match output.status {
+        Termination::Code(0) => {}
+        Termination::Code(1) => return Ok(Prepared::CompileFailed { log: stdout }),
+        Termination::Code(3) => {
             let found = stdout.trim().trim_start_matches("version ").to_string();
             return Err(PythonBuildError::TooOld { program: python.display().to_string(), found });
         }
-        _ => {
+        status => {
             let log = format!("{stdout}{}", String::from_utf8_lossy(&output.stderr));
             return Err(PythonBuildError::Io {
-                what: format!("{} failed to check the submission ({})", python.display(), output.status),
+                what: format!("{} failed to check the submission ({status})", python.display()),
                 source: io::Error::other(log.trim().to_string()),
             });
         }
@@ -153,7 +156,7 @@ pub fn build_python(submission: &Path, work: &Path, memory_mb: u64) -> Result<Py
     // what the sandbox shows, read-only: the interpreter's installation, the adapter and the student's folder
     let mut read_only = installation;
     read_only.extend([adapter, submission]);
-    Ok(PythonBuild::Ready { program: python, args, env, read_only })
+    Ok(Prepared::Ready(Launch { program: python, args, env, address_space_limit: false, read_only }))
 }
 
 /// Writes the embedded adapter into `work/python-adapter-HASH/` unless it is there already.
@@ -198,14 +201,10 @@ fn find_python() -> Option<(PathBuf, Vec<PathBuf>)> {
     let path = std::env::var_os("PATH")?;
     let first = std::env::split_paths(&path)
         .map(|dir| dir.join("python3"))
-        .find(|candidate| super::is_executable(candidate))
+        .find(|candidate| is_executable(candidate))
         .map(|candidate| std::path::absolute(&candidate).unwrap_or(candidate))?;
-    let asked = Command::new(&first)
-        .args(["-I", "-c", "import sys; print(sys.executable); print(sys.base_prefix); print(sys.prefix)"])
-        .stdin(std::process::Stdio::null())
-        .output()
-        .ok()
-        .filter(|output| output.status.success());
+    let script = "import sys; print(sys.executable); print(sys.base_prefix); print(sys.prefix)";
+    let asked = ask_host(&first, &["-I", "-c", script], Duration::from_secs(60)).ok().filter(|output| output.success());
     let Some(output) = asked else {
         return Some((first.clone(), first.parent().map(Path::to_path_buf).into_iter().collect()));
     };
@@ -223,7 +222,7 @@ fn find_python() -> Option<(PathBuf, Vec<PathBuf>)> {
 mod tests {
     use super::*;
     use std::io::{BufRead, BufReader, Write};
-    use std::process::{Child, ChildStdin, ChildStdout, Stdio};
+    use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
     fn root() -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -247,9 +246,14 @@ mod tests {
                 eprintln!("skipped: no python3 on this machine");
                 return None;
             }
-            let build =
-                build_python(&root().join("fixtures/submissions/python").join(submission), &work(), 1024).unwrap();
-            let PythonBuild::Ready { program, args, env, .. } = build else {
+            let build = build_python(
+                &root().join("fixtures/submissions/python").join(submission),
+                &work(),
+                1024,
+                &BuildLimits::default(),
+            )
+            .unwrap();
+            let Prepared::Ready(Launch { program, args, env, .. }) = build else {
                 panic!("expected a ready build: {build:?}")
             };
             let mut child = Command::new(program)
@@ -332,7 +336,7 @@ mod tests {
         let Some(mut c) = Conversation::start("valid") else { return };
         c.ask("hello 1");
         let text = fs::read_to_string(root().join("fixtures/puzzles/puzzles.toml")).unwrap();
-        let metadata = fixtures::metadata::parse_metadata(&text).unwrap();
+        let metadata = corpus::metadata::parse_metadata(&text).unwrap();
         for name in ["puzzle04", "puzzle17", "puzzle23", "puzzle3x3-unsolvable1", "puzzle4x4-10", "puzzle41"] {
             let file = fs::read_to_string(root().join(format!("fixtures/puzzles/{name}.txt"))).unwrap();
             let reference = metadata[name].reference.unwrap_or_else(|| panic!("{name} has reference counts"));
@@ -363,10 +367,20 @@ mod tests {
         if find_python().is_none() {
             return;
         }
-        let build = build_python(&root().join("fixtures/submissions/python/syntax-error"), &work(), 1024).unwrap();
-        let PythonBuild::CompileFailed { log } = build else { panic!("expected a compile failure: {build:?}") };
+        // the gallery entry links the valid board.py, and a link is refused by name: check a copy
+        let entry = root().join("fixtures/submissions/python/syntax-error");
+        let linked = build_python(&entry, &work(), 1024, &BuildLimits::default()).unwrap();
+        assert!(matches!(&linked, Prepared::CompileFailed { log } if log.starts_with("board.py is a symbolic link")));
+        let copy = tempfile::tempdir().unwrap();
+        for file in STUDENT_FILES {
+            fs::copy(entry.join(file), copy.path().join(file)).unwrap();
+        }
+        let build = build_python(copy.path(), &work(), 1024, &BuildLimits::default()).unwrap();
+        let Prepared::CompileFailed { log } = build else { panic!("expected a compile failure: {build:?}") };
         assert!(log.contains("solver.py") && log.contains("SyntaxError"), "{log}");
-        let missing = build_python(&root().join("fixtures/submissions/java/valid"), &work(), 1024).unwrap();
-        assert!(matches!(missing, PythonBuild::CompileFailed { log } if log.starts_with("board.py is missing")));
+        let missing =
+            build_python(&root().join("fixtures/submissions/java/valid"), &work(), 1024, &BuildLimits::default())
+                .unwrap();
+        assert!(matches!(missing, Prepared::CompileFailed { log } if log.starts_with("board.py is missing")));
     }
 }

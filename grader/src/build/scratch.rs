@@ -1,7 +1,8 @@
 //! The scratch workspace a Rust submission is built in: what is copied from the student, what the grader
 //! writes around it, and which of the student's declared dependencies are refused.
 //!
-//! Only the student's `src/` is copied. Their `Cargo.toml` is read for its `[dependencies]` and nothing else
+//! Only the student's `src/` is copied, and none of it through a symbolic link. Their `Cargo.toml` is read
+//! for its `[dependencies]` and nothing else
 //! (no `build.rs`, no `[patch]`, no `[profile]`, no `.cargo/config`): the grader writes the manifest itself,
 //! with `npuzzle` pointing at the grader's own copy whatever the student named. The student's package is the
 //! workspace's root, so compiler messages and panic locations read `src/solver.rs` wherever the student's
@@ -25,7 +26,7 @@ const MAX_SOURCE_BYTES: u64 = 16 << 20;
 /// Gradescope zip), with `vendor/` when the dependencies are vendored.
 #[derive(Debug, Clone)]
 pub struct Pinned {
-    /// The root directory.
+    #[allow(missing_docs)]
     pub root: PathBuf,
 }
 
@@ -87,6 +88,10 @@ impl Scratch {
         let mut total = 0;
         for entry in walkdir::WalkDir::new(&src).follow_links(false) {
             let entry = entry.map_err(|e| format!("failed to read src/: {e}"))?;
+            let shown = Path::new("src").join(entry.path().strip_prefix(&src).expect("under src"));
+            if let Some(log) = super::step::link_refused(entry.path(), &shown.display().to_string()) {
+                return Err(log);
+            }
             if !entry.file_type().is_file() {
                 continue;
             }
@@ -269,6 +274,14 @@ mod tests {
         let allowed = RustBuild { allow_dependencies: true, ..RustBuild::default() };
         let kept = Scratch::read(extra.path(), &allowed, &pinned).unwrap();
         assert!(kept.needs_own_target());
+    }
+
+    #[test]
+    fn a_linked_source_file_is_refused_by_name() {
+        let linked = crate_with("[package]\nname='x'\n");
+        std::os::unix::fs::symlink("/etc/hostname", linked.path().join("src/board.rs")).unwrap();
+        let e = Scratch::read(linked.path(), &RustBuild::default(), &Pinned::locate()).unwrap_err();
+        assert!(e.starts_with("src/board.rs is a symbolic link"), "{e}");
     }
 
     #[test]

@@ -7,5 +7,6 @@ mod pipes;
 pub mod process;
 pub mod sandbox;
 pub mod session;
+pub mod spec;
 pub mod tool;
 mod unix;

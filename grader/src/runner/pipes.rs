@@ -1,9 +1,9 @@
 //! The grader's ends of a program's pipes.
 //!
 //! Stdin and stdout are driven from the calling thread with `poll(2)` on non-blocking descriptors: a protocol
-//! round trip is then one `write`, one `poll` and one `read`, with no thread hand-offs. (The first version
-//! pumped each pipe on its own thread; a grading run makes a hundred thousand round trips, and the two
-//! hand-offs per trip cost more CPU than the submission's own answers.) Because the grader writes only while
+//! round trip is then one `write`, one `poll` and one `read`, with no thread hand-offs. (A thread per pipe
+//! would cost two hand-offs per round trip; a grading run makes a hundred thousand round trips, and those
+//! hand-offs cost more CPU than the submission's own answers.) Because the grader writes only while
 //! it also reads, a program that stops reading cannot block it: unsent bytes wait in [`Conduit`] and go out
 //! whenever the pipe has room.
 //!
@@ -16,7 +16,7 @@ use std::process::{ChildStderr, ChildStdin, ChildStdout};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use super::process::CapturedOutput;
+use super::spec::CapturedOutput;
 
 /// Queued stdin bytes past which [`Conduit::queue`] starts writing at once.
 const EAGER_WRITE_BYTES: usize = 16 << 10;

@@ -39,141 +39,22 @@
 //!   a descendant that leaves the group (`setsid`) escapes the group kill.
 
 use std::cell::Cell;
-use std::ffi::{OsStr, OsString};
-use std::fmt;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{ChildStderr, ChildStdin, ChildStdout};
 use std::sync::Arc;
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 use super::pipes::{Conduit, StderrCapture, StdoutEvent};
-use super::sandbox::{self, Identity, Sandbox, View};
+use super::sandbox::{self, Sandbox};
+pub use super::spec::{CapturedOutput, ProcessLimits, ProcessSpec, Termination, MAX_REPLY_BYTES};
 use super::unix;
 
 /// How often a waiting call looks at the program's CPU time and exit.
 const POLL: Duration = Duration::from_millis(20);
-/// The longest protocol line accepted (specs/protocol.md): a 127-by-127 board's `toString()` is about
-/// 100 KB, and a `solution` of a million boards about 8 MB of handles.
-pub const MAX_REPLY_BYTES: usize = 16 << 20;
 /// How long to wait for the pipes to settle around an exit.
 const EXIT_GRACE: Duration = Duration::from_millis(500);
-
-/// How many processes and threads a submission may hold at once unless its spec says otherwise: enough for
-/// a JVM, too few for a fork bomb.
-pub const DEFAULT_PROCESSES: u64 = 128;
-
-/// Resource and capture limits of one program run.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Limits {
-    /// Address-space cap (`RLIMIT_AS`) in bytes; `None` for the JVM, which
-    /// reserves far more address space than it uses.
-    pub address_space: Option<u64>,
-    /// Last-resort CPU cap for the whole run (`RLIMIT_CPU`, rounded up to
-    /// whole seconds): past it the kernel kills the program with `SIGXCPU`.
-    pub cpu: Option<Duration>,
-    /// Longest accepted stdout line in bytes; longer is [`ProcessFault::LineTooLong`].
-    pub max_line_bytes: usize,
-    /// How much stderr [`SubmissionProcess::take_output`] keeps between takes.
-    pub stderr_bytes: usize,
-    /// Kill the program if the grader thread that spawned it ends (even if
-    /// the grader is killed). Spawn from a thread that outlives the run.
-    pub die_with_grader: bool,
-    /// Most processes and threads the sandbox may hold at once (`RLIMIT_NPROC` of its own uid, and its
-    /// `pids` control group).
-    pub processes: Option<u64>,
-    /// Memory cap of the whole sandbox in bytes (its `memory` control group): for builds.
-    pub memory: Option<u64>,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            address_space: None,
-            cpu: Some(Duration::from_secs(600)),
-            max_line_bytes: MAX_REPLY_BYTES,
-            stderr_bytes: 64 << 10,
-            die_with_grader: true,
-            processes: Some(DEFAULT_PROCESSES),
-            memory: None,
-        }
-    }
-}
-
-/// What to run: a program, its arguments, extra environment, limits, and what
-/// its sandbox shows it.
-///
-/// The program runs in a fresh empty directory, so `program` and any path in
-/// `args` should be absolute (a relative `program` containing `/` is resolved
-/// against the grader's directory, a bare name on `PATH`). The environment
-/// holds only `PATH`, `HOME` and `TMPDIR` (the fresh directory),
-/// `LANG=C.UTF-8` and [`ProcessSpec::env`]. The program file itself is
-/// visible; any other file it needs outside the system directories must be
-/// in [`ProcessSpec::view`].
-#[derive(Debug, Clone)]
-pub struct ProcessSpec {
-    /// The program to run.
-    pub program: PathBuf,
-    /// Its arguments.
-    pub args: Vec<OsString>,
-    /// Extra environment variables, such as `JAVA_HOME` for the JVM.
-    pub env: Vec<(OsString, OsString)>,
-    /// Resource and capture limits.
-    pub limits: Limits,
-    /// What the sandbox shows beyond the system directories and the scratch directory.
-    pub view: View,
-    /// Who the program runs as.
-    pub identity: Identity,
-    /// The working directory, if not the fresh scratch directory (it must be in [`ProcessSpec::view`]).
-    pub cwd: Option<PathBuf>,
-}
-
-impl ProcessSpec {
-    /// A spec for `program` without arguments, with default [`Limits`], an unprivileged identity and
-    /// nothing but the program in view.
-    pub fn new(program: impl Into<PathBuf>) -> Self {
-        ProcessSpec {
-            program: program.into(),
-            args: Vec::new(),
-            env: Vec::new(),
-            limits: Limits::default(),
-            view: View::default(),
-            identity: Identity::default(),
-            cwd: None,
-        }
-    }
-
-    /// Shows `path` read-only.
-    pub fn read_only(mut self, path: impl Into<PathBuf>) -> Self {
-        self.view.read_only.push(path.into());
-        self
-    }
-
-    /// Shows `path` writable.
-    pub fn writable(mut self, path: impl Into<PathBuf>) -> Self {
-        self.view.writable.push(path.into());
-        self
-    }
-
-    /// Adds arguments.
-    pub fn args<I: IntoIterator<Item = S>, S: AsRef<OsStr>>(mut self, args: I) -> Self {
-        self.args.extend(args.into_iter().map(|a| a.as_ref().to_owned()));
-        self
-    }
-
-    /// Adds an environment variable.
-    pub fn env(mut self, key: impl AsRef<OsStr>, value: impl AsRef<OsStr>) -> Self {
-        self.env.push((key.as_ref().to_owned(), value.as_ref().to_owned()));
-        self
-    }
-
-    /// Replaces the limits.
-    pub fn limits(mut self, limits: Limits) -> Self {
-        self.limits = limits;
-        self
-    }
-}
 
 /// How long [`SubmissionProcess::recv_line`] waits, counted from the last
 /// exchange (the spawn, the last line sent or the last line received).
@@ -207,27 +88,6 @@ pub enum TimeoutKind {
     Wall,
 }
 
-/// How a program ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Termination {
-    /// It exited with this status.
-    Code(i32),
-    /// A signal killed it.
-    Signal(i32),
-}
-
-impl fmt::Display for Termination {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Termination::Code(code) => write!(f, "exited with status {code}"),
-            Termination::Signal(number) => match unix::signal_name(number) {
-                Some(name) => write!(f, "killed by signal {number} ({name})"),
-                None => write!(f, "killed by signal {number}"),
-            },
-        }
-    }
-}
-
 /// How a program failed to hold up its end of the conversation. The Display
 /// is a lowercase sentence fragment meant for students.
 #[derive(Debug, thiserror::Error)]
@@ -256,7 +116,7 @@ pub enum ProcessFault {
     /// The program stopped reading its input while it was still being sent.
     #[error("the program stopped reading its standard input")]
     ClosedStdin,
-    /// A stdout line exceeded [`Limits::max_line_bytes`]; the program has been killed.
+    /// A stdout line exceeded [`ProcessLimits::max_line_bytes`]; the program has been killed.
     #[error("the program printed a line longer than {}", describe_bytes(*.limit))]
     LineTooLong {
         /// The limit in bytes.
@@ -330,7 +190,7 @@ pub struct CpuUsed {
 }
 
 impl CpuUsed {
-    /// Now.
+    #[allow(missing_docs)]
     pub fn now() -> CpuUsed {
         let (grader, children) = unix::own_and_children_cpu();
         CpuUsed { grader, children }
@@ -343,20 +203,6 @@ impl CpuUsed {
             children: self.children.saturating_sub(earlier.children),
         }
     }
-}
-
-/// Stderr captured since the last [`SubmissionProcess::take_output`].
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct CapturedOutput {
-    /// At most [`Limits::stderr_bytes`] bytes, decoded as lossy UTF-8: the first half of the cap, then the
-    /// latest bytes (where a crash message is).
-    pub text: String,
-    /// Whether bytes were dropped past the cap.
-    pub truncated: bool,
-    /// How many bytes were dropped.
-    pub dropped_bytes: u64,
-    /// Where in `text` the dropped bytes were (the first half ends there).
-    pub cut_at: usize,
 }
 
 /// A submission program started by [`SubmissionProcess::spawn`]; dropping it

@@ -5,7 +5,7 @@
 //! - **Filesystem view** (a mount namespace): a read-only tmpfs root holding read-only binds of the system's
 //!   toolchain directories (`/usr`, `/bin`, `/lib*`, and of `/etc` what the linker, name lookups and the
 //!   JDK read: never `/etc/shadow`), the few devices a program uses, a private
-//!   `/proc`, a small `/tmp`, the paths of the spec's [`View`] (read-only or writable) and the process's
+//!   `/proc`, a small `/tmp`, the paths of the spec's [`View`](super::spec::View) (read-only or writable) and the process's
 //!   fresh scratch directory (writable: its working directory, `HOME` and `TMPDIR`). Nothing else of the
 //!   grader's: no fixtures, no policy, no report paths, no other student's folder. Paths keep their names,
 //!   so a command line needs no rewriting. No bind honours set-uid bits.
@@ -41,28 +41,8 @@ use std::sync::OnceLock;
 
 use self::cgroup::Groups;
 use self::child::{Become, Plan, Resource, Step};
-use super::process::{ProcessSpec, Termination};
+use super::spec::{Identity, ProcessSpec, Termination};
 use super::unix;
-
-/// What a sandboxed process sees of the filesystem beyond the system's toolchain directories and its
-/// scratch directory. Each path appears at its own name; a file may be named as well as a directory.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct View {
-    /// Visible, read-only: the submission's files, a toolchain outside `/usr`.
-    pub read_only: Vec<PathBuf>,
-    /// Visible and writable: a build's output directory (it must exist).
-    pub writable: Vec<PathBuf>,
-}
-
-/// Who a sandboxed process runs as, when the grader is root.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Identity {
-    /// A uid of its own, without privileges: every submission run.
-    #[default]
-    Unprivileged,
-    /// Root without any capability: a build, which writes into root-owned caches.
-    CaplessRoot,
-}
 
 /// The system directories every sandbox sees read-only (a symbolic link among them is copied as one).
 const SYSTEM: &[&str] = &["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
@@ -313,6 +293,12 @@ fn read_failure(error: OwnedFd) -> Option<io::Error> {
     Some(io::Error::new(errno.kind(), format!("sandbox: {what} failed: {errno}")))
 }
 
+/// Whether `path` is a file with an execute bit set: what a `PATH` lookup accepts.
+pub fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    path.metadata().map(|m| m.is_file() && m.permissions().mode() & 0o111 != 0).unwrap_or(false)
+}
+
 /// `program` as an absolute path: a bare name is looked up on `PATH`, a relative path from the grader's
 /// directory.
 fn resolve(program: &Path) -> io::Result<PathBuf> {
@@ -320,7 +306,7 @@ fn resolve(program: &Path) -> io::Result<PathBuf> {
         let path = std::env::var_os("PATH").unwrap_or_else(|| "/usr/bin:/bin".into());
         return std::env::split_paths(&path)
             .map(|dir| dir.join(program))
-            .find(|candidate| crate::build::is_executable(candidate))
+            .find(|candidate| is_executable(candidate))
             .ok_or_else(|| {
                 io::Error::new(
                     io::ErrorKind::NotFound,
@@ -529,18 +515,22 @@ impl ViewBuilder<'_> {
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
-
     use super::*;
-    use crate::runner::tool::run_to_end;
 
-    /// What `script` prints in a sandbox as `identity`.
+    /// What `script` prints in a sandbox as `identity` (its stderr follows its stdout).
     fn sandboxed(script: &str, identity: Identity) -> String {
         let mut spec = ProcessSpec::new("/bin/sh").args(["-c", script]);
         spec.identity = identity;
-        let output = run_to_end(&spec, Duration::from_secs(60)).unwrap();
-        assert!(output.success(), "{}", output.combined());
-        String::from_utf8(output.stdout).unwrap()
+        let scratch = tempfile::Builder::new().prefix("sandbox-test-").tempdir().unwrap();
+        let mut started = start(&spec, scratch.path(), false).unwrap();
+        let mut seen = String::new();
+        fs::File::from(started.stdout).read_to_string(&mut seen).unwrap();
+        fs::File::from(started.stderr).read_to_string(&mut seen).unwrap();
+        let status = started.sandbox.peek_exit(true).unwrap();
+        started.sandbox.kill();
+        started.sandbox.reap();
+        assert_eq!(status, Some(Termination::Code(0)), "{seen}");
+        seen
     }
 
     #[test]

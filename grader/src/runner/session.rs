@@ -699,7 +699,7 @@ mod tests {
     const HELLO: &str = "read l; echo '0 ok 0 1 sh counters'; ";
 
     fn with_memory_limit(spec: ProcessSpec, mb: u64) -> ProcessSpec {
-        let limits = process::Limits { address_space: Some(mb << 20), ..process::Limits::default() };
+        let limits = process::ProcessLimits { address_space: Some(mb << 20), ..process::ProcessLimits::default() };
         spec.limits(limits)
     }
 

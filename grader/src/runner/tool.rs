@@ -4,15 +4,22 @@
 //!
 //! It owns no policy: the caller says what to run, what the step may see and write, and its limits
 //! ([`ProcessSpec`]); this module collects the output and reports how the step ended.
+//!
+//! One kind of process runs outside any sandbox: [`ask_host`], a question about the grader's own machine
+//! (which interpreter a `PATH` entry stands for) that a sandbox would answer wrongly. It never gets a
+//! student's file.
 
 use std::io::{self, Read};
 use std::os::fd::OwnedFd;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::Path;
+use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-use super::process::{ProcessSpec, Termination};
-use super::sandbox;
+use super::spec::{ProcessSpec, Termination};
+use super::{sandbox, unix};
 
 /// How much of each output stream a step keeps; the rest is read and dropped.
 const OUTPUT_CAP: usize = 16 << 20;
@@ -53,7 +60,7 @@ impl ToolOutput {
 ///
 /// ```
 /// use std::time::Duration;
-/// use grader::runner::process::{ProcessSpec, Termination};
+/// use grader::runner::spec::{ProcessSpec, Termination};
 /// use grader::runner::tool::run_to_end;
 ///
 /// let spec = ProcessSpec::new("/bin/sh").args(["-c", "echo built; (setsid sleep 1000 &); exit 0"]);
@@ -85,6 +92,44 @@ pub fn run_to_end(spec: &ProcessSpec, wall: Duration) -> io::Result<ToolOutput> 
     };
     sandbox.kill();
     sandbox.reap();
+    let stdout = stdout.recv_timeout(STREAM_GRACE).unwrap_or_default();
+    let stderr = stderr.recv_timeout(STREAM_GRACE).unwrap_or_default();
+    Ok(ToolOutput { status, stdout, stderr, timed_out })
+}
+
+/// Runs the grader's own `program` with `args` outside any sandbox, in the grader's environment, in a
+/// process group of its own that is killed past `wall`, and returns what it printed.
+///
+/// For questions about the host only, such as what `sys.executable` a `python3` on `PATH` reports: a
+/// version manager's shim answers only where the manager is visible, which no sandbox is. The caller
+/// passes no path a student chose: whatever touches a submission is a sandboxed [`run_to_end`].
+pub fn ask_host(program: &Path, args: &[&str], wall: Duration) -> io::Result<ToolOutput> {
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .spawn()?;
+    let stdout = drain(child.stdout.take().expect("piped").into())?;
+    let stderr = drain(child.stderr.take().expect("piped").into())?;
+    let since = Instant::now();
+    let mut timed_out = false;
+    let status = loop {
+        if let Some(status) = child.try_wait()? {
+            break status;
+        }
+        if since.elapsed() > wall {
+            timed_out = true;
+            unix::kill_group(child.id())?;
+            break child.wait()?;
+        }
+        thread::sleep(POLL);
+    };
+    let status = match status.code() {
+        Some(code) => Termination::Code(code),
+        None => Termination::Signal(status.signal().unwrap_or(libc::SIGKILL)),
+    };
     let stdout = stdout.recv_timeout(STREAM_GRACE).unwrap_or_default();
     let stderr = stderr.recv_timeout(STREAM_GRACE).unwrap_or_default();
     Ok(ToolOutput { status, stdout, stderr, timed_out })
@@ -125,5 +170,14 @@ mod tests {
         let output = run_to_end(&spec, Duration::from_secs(60)).unwrap();
         assert_eq!(output.status, Termination::Code(2));
         assert_eq!(output.combined(), "out\nerr\n");
+    }
+
+    #[test]
+    fn a_question_to_the_host_past_its_time_limit_is_killed_with_its_group() {
+        let asked =
+            ask_host(Path::new("/bin/sh"), &["-c", "echo $HOME; sleep 1000 & wait"], Duration::from_millis(300));
+        let output = asked.unwrap();
+        assert!(output.timed_out);
+        assert_eq!(String::from_utf8_lossy(&output.stdout).trim(), std::env::var("HOME").unwrap_or_default());
     }
 }

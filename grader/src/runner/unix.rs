@@ -11,7 +11,7 @@ use std::io;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use super::process::Termination;
+use super::spec::Termination;
 
 /// Sends `SIGKILL` to every process in group `pgid`; a group already gone is fine.
 pub(super) fn kill_group(pgid: u32) -> io::Result<()> {
@@ -156,31 +156,6 @@ fn clock_ticks_per_second() -> u64 {
     *TICKS.get_or_init(|| u64::try_from(unsafe { libc::sysconf(libc::_SC_CLK_TCK) }).unwrap_or(100))
 }
 
-/// The conventional name of signal `number`, such as `SIGSEGV` for 11.
-pub(super) fn signal_name(number: i32) -> Option<&'static str> {
-    Some(match number {
-        libc::SIGHUP => "SIGHUP",
-        libc::SIGINT => "SIGINT",
-        libc::SIGQUIT => "SIGQUIT",
-        libc::SIGILL => "SIGILL",
-        libc::SIGTRAP => "SIGTRAP",
-        libc::SIGABRT => "SIGABRT",
-        libc::SIGBUS => "SIGBUS",
-        libc::SIGFPE => "SIGFPE",
-        libc::SIGKILL => "SIGKILL",
-        libc::SIGUSR1 => "SIGUSR1",
-        libc::SIGSEGV => "SIGSEGV",
-        libc::SIGUSR2 => "SIGUSR2",
-        libc::SIGPIPE => "SIGPIPE",
-        libc::SIGALRM => "SIGALRM",
-        libc::SIGTERM => "SIGTERM",
-        libc::SIGXCPU => "SIGXCPU",
-        libc::SIGXFSZ => "SIGXFSZ",
-        libc::SIGSYS => "SIGSYS",
-        _ => return None,
-    })
-}
-
 /// Whether `pid` is a live process (not a zombie); for tests.
 #[cfg(test)]
 pub(super) fn is_running(pid: u32) -> bool {
@@ -237,12 +212,5 @@ mod tests {
     #[test]
     fn cpu_time_of_a_truncated_stat_is_unknown() {
         assert_eq!(parse_cpu_time("42 (x) R 1 42", 100), None);
-    }
-
-    #[test]
-    fn signal_names_cover_crashes_and_limits() {
-        assert_eq!(signal_name(libc::SIGSEGV), Some("SIGSEGV"));
-        assert_eq!(signal_name(libc::SIGXCPU), Some("SIGXCPU"));
-        assert_eq!(signal_name(64), None);
     }
 }

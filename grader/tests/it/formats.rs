@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::support::{quick_policy, reference_submission, root};
+use crate::support::{gallery_entry, quick_policy, reference_submission, root};
 
 fn render(format: &str) -> String {
     render_of(&reference_submission(), format, &["--only", "board-1a", "--only", "solver-2a"]).0
@@ -60,7 +60,7 @@ fn gradescope_points_add_up_exactly_on_a_failing_rust_submission() {
 #[case::html("html")]
 #[case::text("text")]
 fn the_compilers_output_is_in_every_format(#[case] format: &str) {
-    let submission = root().join("fixtures/submissions/java/compile-error");
+    let (submission, _copy) = gallery_entry("java/compile-error");
     let (text, code) = render_of(&submission, format, &[]);
     assert_eq!(code, 1);
     assert!(text.contains("Solver.java") && text.contains("error:"), "{format}:\n{text}");

@@ -1,13 +1,13 @@
 //! Programs that misbehave fail *their* tests with a readable cause, and the report is still complete.
 
-use crate::support::{grade, quick_policy, root};
+use crate::support::{gallery_entry, grade, quick_policy, root};
 
 fn program(name: &str) -> std::path::PathBuf {
     root().join("fixtures/submissions/programs").join(name)
 }
 
-fn gallery(name: &str) -> std::path::PathBuf {
-    root().join("fixtures/submissions/rust").join(name)
+fn gallery(name: &str) -> (std::path::PathBuf, Option<tempfile::TempDir>) {
+    gallery_entry(&format!("rust/{name}"))
 }
 
 fn message(graded: &crate::support::Graded, id: &str) -> String {
@@ -45,10 +45,9 @@ fn a_program_that_hangs_times_out_and_grading_finishes() {
 #[test]
 fn a_crash_mid_solve_fails_the_solves_it_crashed_in_and_nothing_else() {
     let policy = quick_policy();
-    let graded = grade(
-        &gallery("crash-mid-solve"),
-        &["--policy", policy.to_str().unwrap(), "--only", "board-2a", "--only", "solver-2a"],
-    );
+    let (crash_mid_solve, _copy) = gallery("crash-mid-solve");
+    let graded =
+        grade(&crash_mid_solve, &["--policy", policy.to_str().unwrap(), "--only", "board-2a", "--only", "solver-2a"]);
     assert_eq!(graded.test("board-2a")["status"], "passed");
     assert_eq!(graded.test("solver-2a")["status"], "failed");
     assert!(message(&graded, "solver-2a").contains("crashed"), "{}", message(&graded, "solver-2a"));
@@ -57,8 +56,8 @@ fn a_crash_mid_solve_fails_the_solves_it_crashed_in_and_nothing_else() {
 #[test]
 fn prints_to_stdout_do_not_corrupt_the_protocol_and_are_shown() {
     let policy = quick_policy();
-    let graded =
-        grade(&gallery("chatty"), &["--policy", policy.to_str().unwrap(), "--only", "solver-2a", "--only", "board-4a"]);
+    let (chatty, _copy) = gallery("chatty");
+    let graded = grade(&chatty, &["--policy", policy.to_str().unwrap(), "--only", "solver-2a", "--only", "board-4a"]);
     assert_eq!(graded.code, 0, "{}\n{}", graded.text, graded.stderr);
     assert!(!graded.json["output"].as_str().unwrap_or("").is_empty(), "the student's prints should be in the report");
 }

@@ -129,7 +129,7 @@ fn copy_crate(from: &Path, to: &Path) {
 #[test]
 fn a_crate_copied_outside_the_repository_grades_the_same() {
     let only = ["board-1a", "board-5a", "solver-2a", "timing-2/puzzle30", "memory-solver-2"];
-    for from in [root().join("templates/rust-submission"), root().join("fixtures/submissions/rust/valid-single-queue")]
+    for from in [root().join("templates/rust-submission"), root().join("fixtures/submissions/rust/valid-last-two-twin")]
     {
         let outside = tempfile::tempdir().unwrap();
         let copy = outside.path().join(from.file_name().unwrap());

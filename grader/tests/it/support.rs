@@ -11,6 +11,30 @@ pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..").canonicalize().expect("the repository root exists")
 }
 
+/// A gallery entry (`fixtures/submissions/RELATIVE`) ready to grade: the entry itself, or, where it links a
+/// shared file (a correct Board, `fixtures/submissions/README.md`), a copy with every link replaced by the
+/// file it names, since the grader follows no link in a submission. The copy keeps the entry's folder
+/// name, which the report shows; it lasts as long as the returned guard.
+pub fn gallery_entry(relative: &str) -> (PathBuf, Option<tempfile::TempDir>) {
+    let entry = root().join("fixtures/submissions").join(relative);
+    let linked = walkdir::WalkDir::new(&entry).into_iter().any(|file| file.is_ok_and(|f| f.path_is_symlink()));
+    if !linked {
+        return (entry, None);
+    }
+    let staging = tempfile::tempdir().expect("a temp dir");
+    let copy = staging.path().join(entry.file_name().expect("an entry has a name"));
+    for file in walkdir::WalkDir::new(&entry).follow_links(true) {
+        let file = file.expect("the entry is readable");
+        let to = copy.join(file.path().strip_prefix(&entry).expect("under the entry"));
+        if file.file_type().is_dir() {
+            std::fs::create_dir_all(&to).expect("a folder of the copy");
+        } else {
+            std::fs::copy(file.path(), &to).expect("a file of the copy");
+        }
+    }
+    (copy, Some(staging))
+}
+
 /// The reference submission executable, built once per test run (release, like `make grade`).
 pub fn reference_submission() -> PathBuf {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();

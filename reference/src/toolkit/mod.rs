@@ -7,10 +7,10 @@
 //! the parity rule for any pair of boards) and one compact search state ([`State`], in a [`Space`] that
 //! fixes the shape and the goal) shared by every search in [`search`].
 //!
-//! Why here and not in `fixtures`: the `solver` binary belongs to this crate, and `fixtures` depends on
+//! Why here and not in `corpus`: the `solver` binary belongs to this crate, and `corpus` depends on
 //! `reference`, so the optimal solver `solver --optimal` runs must live on this side of that one-way edge.
-//! `fixtures::optimal` keeps its own, independent IDA* and 5-5-5 database on purpose: it verifies fixture
-//! metadata and must not share code with what it checks. The Korf benchmark (a `fixtures` binary) runs
+//! `corpus::optimal` keeps its own, independent IDA* and 5-5-5 database on purpose: it verifies fixture
+//! metadata and must not share code with what it checks. The Korf benchmark (a `corpus` binary) runs
 //! both side by side.
 //!
 //! - [`grid`]: [`Grid`], [`Shape`], [`Dir`], the puzzle header, the parity rule.

@@ -582,7 +582,7 @@ enum Walk {
 /// fewer neighbors than expected simply offers fewer choices.
 fn kth(ctx: &mut Ctx<'_>, method: Method, walk: Walk, trial: &Trial) -> TrialResult {
     let by_twin = walk == Walk::Twins;
-    let mut rng = fixtures::rng::Rng::new(fixtures::rng::StableHash::of(&trial.label));
+    let mut rng = corpus::rng::Rng::new(corpus::rng::StableHash::of(&trial.label));
     let mut h = ask::build(ctx.session, npuzzle_harness::protocol::World::Own, &trial.board)?;
     let mut board = trial.board.clone();
     let mut made = vec![h];

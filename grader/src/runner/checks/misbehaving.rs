@@ -17,7 +17,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use fixtures::rng::Rng;
+use corpus::rng::Rng;
 use npuzzle_harness::protocol::Request;
 use proptest::prelude::*;
 use reference::instrument::counting_board::CountingBoard;
@@ -330,7 +330,7 @@ fn trials(seed: u64) -> Vec<Trial> {
     (0..POOL)
         .map(|_| {
             let n = 2 + rng.below(3) as usize;
-            let board = fixtures::sampler::random_solvable(n, &mut rng);
+            let board = corpus::sampler::random_solvable(n, &mut rng);
             Trial { label: format!("random {n}-by-{n} board"), board, ..template.clone() }
         })
         .collect()

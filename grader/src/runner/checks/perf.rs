@@ -4,7 +4,7 @@
 //! Every ratio-judged cell follows the official rule ([`judge::Cell`]): the submission's value over 1.75 × the
 //! reference's, failing once the printed ratio exceeds 1.0.
 
-use fixtures::Expected;
+use corpus::Expected;
 use npuzzle_harness::protocol::{Request, World};
 use reference::Board;
 
@@ -198,7 +198,7 @@ fn reference_board_bytes(ctx: &mut Ctx<'_>, board: &Board) -> Asked<u64> {
     Ok(u64::try_from(bytes).map_err(|_| Mismatch::new(format!("`memory_board` answered {bytes} bytes")))?)
 }
 
-fn reference_counts(trial: &Trial) -> Asked<fixtures::ReferenceCounts> {
+fn reference_counts(trial: &Trial) -> Asked<corpus::ReferenceCounts> {
     trial.reference.ok_or_else(|| {
         Fault::Protocol(format!(
             "no reference counts for {} (the reference did not finish within its budget)",
@@ -287,7 +287,7 @@ fn timing(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> TrialResult
 fn count_cells(
     aspect: TimingAspect,
     seen: &SolveObservation,
-    reference: &fixtures::ReferenceCounts,
+    reference: &corpus::ReferenceCounts,
     factor: f64,
 ) -> Asked<Vec<(&'static str, Cell, u64)>> {
     let cell = |what, counter, reference| -> Asked<(&'static str, Cell, u64)> {

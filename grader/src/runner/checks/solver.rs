@@ -1,7 +1,7 @@
 //! Solver checks. They run in the `ref` world (the submission's Solver over the counting reference board),
 //! except this project's end-to-end run of the Solver over the submission's own Board (the `own` world).
 
-use fixtures::Expected;
+use corpus::Expected;
 use npuzzle_harness::protocol::{Request, World};
 use reference::Board;
 

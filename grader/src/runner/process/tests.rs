@@ -2,6 +2,7 @@
 //! `yes`, `env` and `python3`. Wall-clock bounds are loose on purpose.
 
 use std::collections::BTreeSet;
+use std::path::PathBuf;
 
 use rstest::rstest;
 
@@ -123,7 +124,7 @@ fn an_early_end_is_reported_with_its_status(#[case] script: &str, #[case] expect
 
 #[test]
 fn cpu_rlimit_is_a_backstop() {
-    let limits = Limits { cpu: Some(Duration::from_secs(1)), ..Limits::default() };
+    let limits = ProcessLimits { cpu: Some(Duration::from_secs(1)), ..ProcessLimits::default() };
     let mut busy = start(sh("while :; do :; done").limits(limits));
     let fault = busy.recv_line(cpu_only(60_000)).unwrap_err();
     let ProcessFault::Exited { status } = fault else { panic!("{fault:?}") };
@@ -243,7 +244,7 @@ fn working_directory_is_a_fresh_temp_dir_removed_on_drop() {
 
 #[test]
 fn address_space_limit_makes_big_allocations_fail() {
-    let limits = Limits { address_space: Some(256 << 20), ..Limits::default() };
+    let limits = ProcessLimits { address_space: Some(256 << 20), ..ProcessLimits::default() };
     let spec = ProcessSpec::new("/usr/bin/python3").args(["-c", "bytearray(500_000_000)"]).limits(limits);
     let mut greedy = start(spec);
     let status = greedy.wait_exit(Duration::from_secs(30)).unwrap();

@@ -1,0 +1,135 @@
+//! What every build shares, below the builders that use it: a build step's description and limits
+//! ([`step`], [`BuildLimits`]), what a build yields ([`Prepared`], [`Launch`], [`BuildError`]), and the rule
+//! that no link in a submission is followed ([`link_refused`]). It uses nothing of `cargo`, `java`,
+//! `python`, `scratch` or the module above them, so `build/` has no cycle.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::policy;
+use crate::runner::spec::{Identity, ProcessLimits, ProcessSpec};
+use crate::runner::tool::{self, ToolOutput};
+
+/// The limits of every build step.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BuildLimits {
+    /// Wall-clock time of one step.
+    pub wall: Duration,
+    /// Memory of one step's sandbox, in MB.
+    pub memory_mb: u64,
+    /// Processes and threads of one step's sandbox.
+    pub processes: u64,
+}
+
+impl BuildLimits {
+    /// The policy's build limits.
+    pub fn from_policy(limits: &policy::Limits) -> BuildLimits {
+        BuildLimits {
+            wall: Duration::from_secs_f64(limits.build_seconds),
+            memory_mb: limits.build_memory_mb,
+            processes: limits.build_processes,
+        }
+    }
+}
+
+impl Default for BuildLimits {
+    fn default() -> Self {
+        BuildLimits::from_policy(&policy::Limits::default())
+    }
+}
+
+/// A build step running `program`: sandboxed as root without capabilities, with `limits`' memory and
+/// process caps, no CPU limit of its own. Add its arguments, environment, working directory and the paths
+/// it reads ([`ProcessSpec::read_only`]) and writes ([`ProcessSpec::writable`]), then [`run_step`] it.
+pub fn step(program: impl Into<PathBuf>, limits: &BuildLimits) -> ProcessSpec {
+    let limits = ProcessLimits {
+        cpu: None,
+        processes: Some(limits.processes),
+        memory: Some(limits.memory_mb << 20),
+        ..ProcessLimits::default()
+    };
+    let mut spec = ProcessSpec::new(program).limits(limits);
+    spec.identity = Identity::CaplessRoot;
+    spec
+}
+
+/// Runs a build step to its end (or its time limit). `tool` names it in errors.
+pub fn run_step(spec: &ProcessSpec, limits: &BuildLimits, tool: &str) -> Result<ToolOutput, BuildError> {
+    tool::run_to_end(spec, limits.wall).map_err(|source| BuildError::Tool { tool: tool.into(), source })
+}
+
+/// What a student reads when a build step ran out of time, before its output.
+pub fn timed_out_log(limits: &BuildLimits, output: &ToolOutput) -> String {
+    format!(
+        "the build did not finish within {} s and was stopped with everything it started (does a build \
+         script wait for something, or leave a process behind?)\n{}",
+        limits.wall.as_secs_f64(),
+        output.combined()
+    )
+}
+
+/// How to start a prepared submission.
+#[derive(Debug, Clone)]
+pub struct Launch {
+    /// The program: the submission's executable, the built wrapper, `java` or `python3`.
+    pub program: PathBuf,
+    #[allow(missing_docs)]
+    pub args: Vec<OsString>,
+    /// Environment variables beyond the sandbox's own few (see `runner::spec::ProcessSpec`).
+    pub env: Vec<(OsString, OsString)>,
+    /// Whether an address-space limit may be applied (not for the JVM, which reserves its heap up front).
+    pub address_space_limit: bool,
+    /// What the program reads besides itself and the system directories (shown read-only by its sandbox).
+    pub read_only: Vec<PathBuf>,
+}
+
+/// The result of preparing a submission.
+#[derive(Debug, Clone)]
+pub enum Prepared {
+    #[allow(missing_docs)]
+    Ready(Launch),
+    /// The submission did not compile; the log is shown to the student.
+    CompileFailed {
+        /// The compiler's output, or why nothing was compiled (a missing or linked file).
+        log: String,
+    },
+}
+
+/// Why a submission could not even be looked at (the grader's or the user's problem, not the student's).
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    /// Nothing usable at the path.
+    #[error(
+        "`{0}` is not a submission: expected an executable file, a Cargo project directory, a folder with \
+         Board.java and Solver.java, or a folder with board.py and solver.py"
+    )]
+    NotASubmission(PathBuf),
+    /// A tool the build needs is missing or failed to start.
+    #[error("failed to run {tool}: {source} (is it installed and on PATH?)")]
+    Tool {
+        /// What was run, as the student's log names it (`cargo`, `the scratch workspace`).
+        tool: String,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+    /// The Java build failed for a reason other than the student's code.
+    #[error("failed to prepare the Java adapter: {0}")]
+    Java(String),
+    /// The Python interpreter is missing or too old, or the adapter could not be written.
+    #[error("failed to prepare the Python adapter: {0}")]
+    Python(String),
+}
+
+/// What a student reads when `shown` (a file of their submission, at `path`) is a symbolic link. The grader
+/// reads a submission's files as itself, so it follows no link: one could reach the answers, or another
+/// student's folder. `None` when `path` is not a link.
+pub fn link_refused(path: &Path, shown: &str) -> Option<String> {
+    let link = std::fs::symlink_metadata(path).is_ok_and(|meta| meta.file_type().is_symlink());
+    link.then(|| {
+        format!(
+            "{shown} is a symbolic link: the grader reads only regular files of a submission (copy the file \
+             itself, e.g. with `cp -L`)"
+        )
+    })
+}
