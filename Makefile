@@ -24,6 +24,7 @@ test: lint build browser
 lint:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	python3 scripts/module-cycles.py grader/src
 
 fmt:
 	$(CARGO) fmt --all

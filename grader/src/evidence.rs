@@ -7,8 +7,8 @@
 
 use reference::Board;
 
-/// Boards larger than this are not kept as grids (the judge summarizes them in the message instead).
-pub const MAX_GRID_DIMENSION: usize = crate::judge::MAX_SHOWN_DIMENSION;
+/// Boards larger than this are neither kept as grids nor printed: the judge summarizes them in the message.
+pub const MAX_GRID_DIMENSION: usize = 10;
 
 /// Solution boards kept: the first ones, and those around the first illegal step.
 pub const MAX_SOLUTION_STEPS: usize = 120;

@@ -6,7 +6,7 @@
 
 use reference::Board;
 
-use crate::evidence::{Count, Evidence, Grid, Panel};
+use crate::evidence::{Count, Evidence, Grid, Panel, MAX_GRID_DIMENSION};
 
 /// A failed comparison, for the student.
 #[derive(Debug, Clone, PartialEq)]
@@ -66,13 +66,10 @@ impl Mismatch {
     }
 }
 
-/// Boards larger than this are summarized instead of printed.
-pub const MAX_SHOWN_DIMENSION: usize = 10;
-
 /// A board as report lines: the `toString` rows for small boards, a summary for big ones.
 pub fn show_board(board: &Board) -> Vec<String> {
     let n = board.dimension();
-    if n > MAX_SHOWN_DIMENSION {
+    if n > MAX_GRID_DIMENSION {
         let (r, c) = board.blank();
         return vec![format!(
             "    ({n}-by-{n} board suppressed: blank at row {r}, column {c}; hamming {}, manhattan {})",

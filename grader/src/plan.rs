@@ -243,7 +243,7 @@ impl Planner<'_> {
                 }
             }
         }
-        if item.check == Check::from(BoardTrial::EqualsContract) {
+        if item.check == Check::PerTrial(TrialCheck::Board(BoardTrial::EqualsContract)) {
             // The official test lists the contract's items, not its boards.
             shown = crate::catalog::EqualsProperty::CONTRACT.iter().map(|(_, what, _)| what.to_string()).collect();
         }

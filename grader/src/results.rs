@@ -219,7 +219,7 @@ pub struct Report {
     /// Compiler output when the build failed.
     pub compile_log: Option<String>,
     /// Failures that share one root cause, in the order to fix them ([`crate::triage`]).
-    pub fix_first: Vec<crate::triage::RootCause>,
+    pub fix_first: Vec<RootCause>,
     /// Fixture files that official tests need and the fixture directory lacks (the grader's problem, not the
     /// submission's); the tests that needed them are reported as errors.
     pub missing_fixtures: Vec<String>,
@@ -262,7 +262,7 @@ impl TestResult {
 
 impl Report {
     /// The root cause that explains `test`'s failure, if one does.
-    pub fn cause_of(&self, test: &str) -> Option<&crate::triage::RootCause> {
+    pub fn cause_of(&self, test: &str) -> Option<&RootCause> {
         self.fix_first.iter().find(|cause| cause.explains.iter().any(|id| id == test))
     }
 
@@ -270,4 +270,68 @@ impl Report {
     pub fn tests_in(&self, category: Category) -> impl Iterator<Item = &TestResult> {
         self.tests.iter().filter(move |t| t.category == category)
     }
+}
+
+/// A Board method that other tests lean on, in the order a student should fix them ([`crate::triage`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BoardMethod {
+    /// `hamming()`
+    Hamming,
+    /// `manhattan()`
+    Manhattan,
+    /// `dimension()`
+    Dimension,
+    /// `toString()`
+    ToString,
+    /// `isGoal()`
+    IsGoal,
+    /// `equals()`
+    Equals,
+    /// `neighbors()`
+    Neighbors,
+    /// `twin()`
+    Twin,
+}
+
+impl BoardMethod {
+    /// Every method, in fixing order: toString() first, since most Board tests read boards back through it.
+    pub const ALL: [BoardMethod; 8] = [
+        BoardMethod::ToString,
+        BoardMethod::Dimension,
+        BoardMethod::Hamming,
+        BoardMethod::Manhattan,
+        BoardMethod::IsGoal,
+        BoardMethod::Equals,
+        BoardMethod::Neighbors,
+        BoardMethod::Twin,
+    ];
+
+    /// How reports name it.
+    pub fn call(self) -> &'static str {
+        match self {
+            BoardMethod::Hamming => "hamming()",
+            BoardMethod::Manhattan => "manhattan()",
+            BoardMethod::Dimension => "dimension()",
+            BoardMethod::ToString => "toString()",
+            BoardMethod::IsGoal => "isGoal()",
+            BoardMethod::Equals => "equals()",
+            BoardMethod::Neighbors => "neighbors()",
+            BoardMethod::Twin => "twin()",
+        }
+    }
+}
+
+/// One root cause and the failures it explains (found by [`crate::triage`]).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RootCause {
+    /// The broken method.
+    pub method: BoardMethod,
+    /// Its first failing test of its own.
+    pub test: String,
+    /// The other failing tests that lean on it (and on no method broken before it).
+    pub explains: Vec<String>,
+    /// Those of [`RootCause::explains`] that check the method themselves (the same fault seen again), as
+    /// opposed to reading boards through it.
+    pub repeats: Vec<String>,
 }

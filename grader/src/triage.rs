@@ -7,59 +7,7 @@
 //! its own tests fails for a reason of its own; a failing test that leans on a broken method is put under
 //! that method's first failing test. Pure over results: it runs after scoring and before rendering.
 
-use serde::Serialize;
-
-use crate::results::{Status, TestResult};
-
-/// A Board method that other tests lean on, in the order a student should fix them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Method {
-    /// `hamming()`
-    Hamming,
-    /// `manhattan()`
-    Manhattan,
-    /// `dimension()`
-    Dimension,
-    /// `toString()`
-    ToString,
-    /// `isGoal()`
-    IsGoal,
-    /// `equals()`
-    Equals,
-    /// `neighbors()`
-    Neighbors,
-    /// `twin()`
-    Twin,
-}
-
-impl Method {
-    /// Every method, in fixing order: toString() first, since most Board tests read boards back through it.
-    pub const ALL: [Method; 8] = [
-        Method::ToString,
-        Method::Dimension,
-        Method::Hamming,
-        Method::Manhattan,
-        Method::IsGoal,
-        Method::Equals,
-        Method::Neighbors,
-        Method::Twin,
-    ];
-
-    /// How reports name it.
-    pub fn call(self) -> &'static str {
-        match self {
-            Method::Hamming => "hamming()",
-            Method::Manhattan => "manhattan()",
-            Method::Dimension => "dimension()",
-            Method::ToString => "toString()",
-            Method::IsGoal => "isGoal()",
-            Method::Equals => "equals()",
-            Method::Neighbors => "neighbors()",
-            Method::Twin => "twin()",
-        }
-    }
-}
+use crate::results::{BoardMethod as Method, RootCause, Status, TestResult};
 
 use Method::*;
 
@@ -99,20 +47,6 @@ const LEANS: &[(&str, &[Method], &[Method])] = &[
     ("beyond-neighbor-values", &[Hamming, Manhattan, IsGoal], &[ToString, Neighbors]),
     ("beyond-pair", &[], &[Hamming, Manhattan, ToString, IsGoal, Equals, Neighbors, Twin]),
 ];
-
-/// One root cause and the failures it explains.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct RootCause {
-    /// The broken method.
-    pub method: Method,
-    /// Its first failing test of its own.
-    pub test: String,
-    /// The other failing tests that lean on it (and on no method broken before it).
-    pub explains: Vec<String>,
-    /// Those of [`RootCause::explains`] that check the method themselves (the same fault seen again), as
-    /// opposed to reading boards through it.
-    pub repeats: Vec<String>,
-}
 
 /// The root causes among `tests`' failures, in fixing order (only those that explain another failure).
 ///

@@ -4,8 +4,10 @@
 //! Random boards are uniformly random permutations (unsolvable ones included), 1000 per size up to
 //! 10-by-10 and 10 at 127-by-127, which appears only where the official tests use it (1b, 2b, 4b, 5b).
 
-use super::Category::Board;
-use super::{Check, Draw, Inputs, Item, TrialCheck};
+use super::item::{Draw, Inputs, ItemOf};
+use crate::results::Category;
+
+type Item = ItemOf<BoardCheck>;
 
 /// A Board method that returns a number or a boolean.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -101,15 +103,23 @@ pub enum BoardTrial {
     KthTwin(Method),
 }
 
-impl From<BoardScript> for Check {
-    fn from(check: BoardScript) -> Check {
-        Check::Scripted(check)
+/// The kinds this file's items check (the catalog maps them into its `Check` groups).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum BoardCheck {
+    Script(BoardScript),
+    Trial(BoardTrial),
+}
+
+impl From<BoardScript> for BoardCheck {
+    fn from(check: BoardScript) -> BoardCheck {
+        BoardCheck::Script(check)
     }
 }
 
-impl From<BoardTrial> for Check {
-    fn from(check: BoardTrial) -> Check {
-        Check::PerTrial(TrialCheck::Board(check))
+impl From<BoardTrial> for BoardCheck {
+    fn from(check: BoardTrial) -> BoardCheck {
+        BoardCheck::Trial(check)
     }
 }
 
@@ -160,13 +170,13 @@ fn item(
     official: &'static str,
     title: &'static str,
     inputs: Inputs,
-    check: impl Into<Check>,
+    check: impl Into<BoardCheck>,
     explain: &'static str,
 ) -> Item {
     Item {
         id,
         official: Some(official),
-        category: Board,
+        category: Category::Board,
         title,
         inputs,
         check: check.into(),
@@ -414,7 +424,7 @@ pub(super) fn items() -> Vec<Item> {
 /// This project's own Board checks (section "Beyond the official grader").
 pub(super) fn beyond_items() -> Vec<Item> {
     let beyond = |id, title, check, explain| Item {
-        category: super::Category::Beyond,
+        category: Category::Beyond,
         official: None,
         ..item(id, "", title, random(&[(2, 100), (3, 100), (4, 100), (5, 100), (9, 100), (10, 100)]), check, explain)
     };

@@ -13,6 +13,7 @@
 //! `specs/catalog.md` is generated from this list (`grader catalog --markdown`), and a test keeps it current.
 
 mod board;
+mod item;
 mod perf;
 mod solver;
 
@@ -21,6 +22,10 @@ pub use perf::{Measure, TimingAspect};
 pub use solver::{EqualsUsage, SolveAspect, SolverTrial, SolverWhole};
 
 pub use crate::results::Category;
+pub use item::{Draw, Inputs, ItemOf, MEMORY_PUZZLES, MEMORY_SIZES, TIMING_PUZZLES};
+
+/// A catalog item with the catalog's [`Check`].
+pub type Item = ItemOf<Check>;
 
 /// What an item checks, grouped by how the runner runs it. Each group's kinds are named in the catalog file
 /// that holds its items, and `runner::checks` has one exhaustive match per group, so a new kind is a variant
@@ -63,6 +68,30 @@ impl Check {
     }
 }
 
+impl From<board::BoardCheck> for Check {
+    fn from(check: board::BoardCheck) -> Check {
+        match check {
+            board::BoardCheck::Script(check) => Check::Scripted(check),
+            board::BoardCheck::Trial(check) => Check::PerTrial(TrialCheck::Board(check)),
+        }
+    }
+}
+
+impl From<solver::SolverCheck> for Check {
+    fn from(check: solver::SolverCheck) -> Check {
+        match check {
+            solver::SolverCheck::Trial(check) => Check::PerTrial(TrialCheck::Solver(check)),
+            solver::SolverCheck::Whole(check) => Check::Whole(WholeCheck::Solver(check)),
+        }
+    }
+}
+
+impl From<Measure> for Check {
+    fn from(check: Measure) -> Check {
+        Check::PerTrial(TrialCheck::Measure(check))
+    }
+}
+
 impl From<TrialCheck> for Check {
     fn from(check: TrialCheck) -> Check {
         Check::PerTrial(check)
@@ -73,122 +102,6 @@ impl From<WholeCheck> for Check {
     fn from(check: WholeCheck) -> Check {
         Check::Whole(check)
     }
-}
-
-/// Which random boards: any permutation (as the official Board tests draw them), or only solvable or only
-/// unsolvable ones.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Draw {
-    /// Uniformly random permutations, solvable or not.
-    Any,
-    /// Random solvable boards.
-    Solvable,
-    /// Random unsolvable boards.
-    Unsolvable,
-}
-
-/// Where an item's boards come from; `plan` resolves them against the fixtures and the seed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Inputs {
-    /// Nothing (checks that need no board).
-    None,
-    /// Named fixture files, then seeded random boards: `(n, trials)` for each size.
-    Boards {
-        /// Fixture files, by name without `.txt`.
-        files: &'static [&'static str],
-        /// Random boards: `(n, trials)` for each size.
-        random: &'static [(usize, usize)],
-        #[allow(missing_docs)]
-        draw: Draw,
-    },
-    /// The `puzzle00`..`puzzleNN` files in a range of T.
-    PuzzleRange(u32, u32),
-    /// A named series (e.g. `puzzle3x3-`), from 00 up to a number of moves.
-    Series {
-        /// The file-name prefix.
-        prefix: &'static str,
-        /// The last number of the series.
-        last: u32,
-    },
-    /// Seeded random pairs of boards `(m, n)`, `trials` of each (the trial's partner is the second board).
-    Pairs {
-        /// Sizes of the two boards.
-        sizes: &'static [(usize, usize)],
-        /// Trials per pair of sizes.
-        trials: usize,
-    },
-    /// Pairs of fixture files (the trial's partner is the second).
-    FilePairs(&'static [(&'static str, &'static str)]),
-    /// Goal boards of each size.
-    Goals(&'static [usize]),
-    /// The board reached from a fixture by k steps (`(file, k)`): random neighbor steps or twin() calls.
-    Kth(&'static [(&'static str, u32)]),
-    /// Seeded 3-by-3 boards exactly k moves from the goal, for k in the range.
-    ExactlyK {
-        /// Smallest k.
-        from: u32,
-        /// Largest k.
-        to: u32,
-        /// Trials per k.
-        trials: usize,
-    },
-    /// Seeded boards at most `k` moves from the goal: `(n, trials)` for each size.
-    WithinK {
-        /// `(n, trials)` for each size.
-        sizes: &'static [(usize, usize)],
-        /// The most moves.
-        k: u32,
-    },
-    /// One test per board size of the official Board memory table.
-    MemorySizes,
-    /// One test per puzzle of the official Solver memory tables (puzzle10, 15, 20, 25, 30, 35).
-    MemoryPuzzles,
-    /// One test per official timing puzzle, in the official order.
-    TimingPuzzles,
-}
-
-impl Inputs {
-    /// Whether each input is a test of its own (a row of an official table).
-    pub fn is_per_row(self) -> bool {
-        matches!(self, Inputs::MemorySizes | Inputs::MemoryPuzzles | Inputs::TimingPuzzles)
-    }
-}
-
-/// The official timing puzzles, in the order the official grader times them.
-pub const TIMING_PUZZLES: [&str; 25] = [
-    "puzzle20", "puzzle22", "puzzle21", "puzzle23", "puzzle24", "puzzle25", "puzzle27", "puzzle29", "puzzle26",
-    "puzzle28", "puzzle30", "puzzle31", "puzzle39", "puzzle41", "puzzle34", "puzzle37", "puzzle44", "puzzle32",
-    "puzzle35", "puzzle33", "puzzle43", "puzzle46", "puzzle40", "puzzle36", "puzzle45",
-];
-
-/// The puzzles of the official Solver and MinPQ memory tables.
-pub const MEMORY_PUZZLES: [&str; 6] = ["puzzle10", "puzzle15", "puzzle20", "puzzle25", "puzzle30", "puzzle35"];
-
-/// Board sizes of the official Board memory table.
-pub const MEMORY_SIZES: [usize; 10] = [2, 3, 4, 8, 12, 16, 20, 37, 72, 120];
-
-/// One check as data: what it asks ([`Check`], [`Inputs`]), how it is shown (id, official label, title,
-/// explanation) and how it counts (category, dependencies, capabilities). It never runs anything.
-#[derive(Debug, Clone, Copy)]
-pub struct Item {
-    /// Stable id, e.g. `board-5a`; a per-row item's tests add the row (`timing-2/puzzle20`).
-    pub id: &'static str,
-    /// The official test's label exactly (`Board 5a`, `Memory Solver 1`, `Timing 4a`); `None` for ours.
-    pub official: Option<&'static str>,
-    #[allow(missing_docs)]
-    pub category: Category,
-    /// The student-facing title (the official one, for official tests).
-    pub title: &'static str,
-    /// Where its boards come from.
-    pub inputs: Inputs,
-    #[allow(missing_docs)]
-    pub check: Check,
-    /// Items that must pass first; if one fails, this item is skipped with the reason.
-    pub depends_on: &'static [&'static str],
-    /// Capabilities the submission must announce; without them the item is not applicable.
-    pub needs: &'static [&'static str],
-    /// What it checks, why, and the usual causes of failure (for `grader explain` and hints).
-    pub explain: &'static str,
 }
 
 /// The whole catalog, in report order.
@@ -220,11 +133,13 @@ pub fn all() -> Vec<Item> {
                       check does not apply. Usual cause: a helper left public instead of private.",
         },
     ];
-    items.extend(board::items());
-    items.extend(solver::items());
-    items.extend(perf::items());
-    items.extend(board::beyond_items());
-    items.extend(solver::beyond_items());
+    let board = |items: Vec<ItemOf<board::BoardCheck>>| items.into_iter().map(|item| item.map_check(Check::from));
+    let solver = |items: Vec<ItemOf<solver::SolverCheck>>| items.into_iter().map(|item| item.map_check(Check::from));
+    items.extend(board(board::items()));
+    items.extend(solver(solver::items()));
+    items.extend(perf::items().into_iter().map(|item| item.map_check(Check::from)));
+    items.extend(board(board::beyond_items()));
+    items.extend(solver(solver::beyond_items()));
     items
 }
 

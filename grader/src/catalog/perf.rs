@@ -2,8 +2,10 @@
 //! tables. Each row of an official table is one test, scored as one; counts and bytes carry the grade, and
 //! CPU time is a cap only. Every aspect of one puzzle is judged from a single solve.
 
-use super::Category::{Memory, Timing};
-use super::{Check, Inputs, Item, TrialCheck};
+use super::item::{Inputs, ItemOf};
+use crate::results::Category::{Memory, Timing};
+
+type Item = ItemOf<Measure>;
 use TimingAspect as T;
 
 /// What a timing test judges on one solve.
@@ -36,12 +38,6 @@ pub enum Measure {
     Timing(TimingAspect),
 }
 
-impl From<Measure> for Check {
-    fn from(check: Measure) -> Check {
-        Check::PerTrial(TrialCheck::Measure(check))
-    }
-}
-
 fn timing(id: &'static str, official: &'static str, title: &'static str, aspect: T, explain: &'static str) -> Item {
     Item {
         id,
@@ -49,7 +45,7 @@ fn timing(id: &'static str, official: &'static str, title: &'static str, aspect:
         category: Timing,
         title,
         inputs: Inputs::TimingPuzzles,
-        check: Check::from(Measure::Timing(aspect)),
+        check: (Measure::Timing(aspect)),
         depends_on: &["compile-1"],
         needs: &["ref_world", "counters"],
         explain,
@@ -65,7 +61,7 @@ pub(super) fn items() -> Vec<Item> {
             category: Memory,
             title: "memory usage of an n-by-n board",
             inputs: Inputs::MemorySizes,
-            check: Check::from(Measure::BoardMemory),
+            check: (Measure::BoardMemory),
             depends_on: &["compile-1"],
             needs: &["memory"],
             explain: "Bytes retained by one n-by-n Board must be at most 4n^2 + 32n + 64, with each row's \
@@ -81,7 +77,7 @@ pub(super) fn items() -> Vec<Item> {
             category: Memory,
             title: "measure memory of Solver",
             inputs: Inputs::MemoryPuzzles,
-            check: Check::from(Measure::SolverMemory),
+            check: (Measure::SolverMemory),
             depends_on: &["compile-1"],
             needs: &["memory", "ref_world"],
             explain: "After construction a Solver should keep only what its methods need (the solution), not the \
@@ -96,7 +92,7 @@ pub(super) fn items() -> Vec<Item> {
             category: Memory,
             title: "measure memory of MinPQ",
             inputs: Inputs::MemoryPuzzles,
-            check: Check::from(Measure::QueueMemory),
+            check: (Measure::QueueMemory),
             depends_on: &["compile-1"],
             needs: &["counters", "ref_world"],
             explain: "The MinPQs' deep memory, maximum size and ending size (summed over every MinPQ), each held \

@@ -2,8 +2,10 @@
 //! reference board substituted (the `ref` world), and this project's own Solver checks (the "beyond" section,
 //! one of which runs the Solver over the submission's own Board).
 
-use super::Category::{Beyond, Solver};
-use super::{Check, Draw, Inputs, Item, TrialCheck, WholeCheck};
+use super::item::{Draw, Inputs, ItemOf};
+use crate::results::Category::{Beyond, Solver};
+
+type Item = ItemOf<SolverCheck>;
 
 /// How the Solver uses `equals`, from the reference board's counters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,15 +61,23 @@ pub enum SolverWhole {
     SameAnswersWhenRerun,
 }
 
-impl From<SolverTrial> for Check {
-    fn from(check: SolverTrial) -> Check {
-        Check::PerTrial(TrialCheck::Solver(check))
+/// The kinds this file's items check (the catalog maps them into its `Check` groups).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[allow(missing_docs)]
+pub enum SolverCheck {
+    Trial(SolverTrial),
+    Whole(SolverWhole),
+}
+
+impl From<SolverTrial> for SolverCheck {
+    fn from(check: SolverTrial) -> SolverCheck {
+        SolverCheck::Trial(check)
     }
 }
 
-impl From<SolverWhole> for Check {
-    fn from(check: SolverWhole) -> Check {
-        Check::Whole(WholeCheck::Solver(check))
+impl From<SolverWhole> for SolverCheck {
+    fn from(check: SolverWhole) -> SolverCheck {
+        SolverCheck::Whole(check)
     }
 }
 
@@ -104,7 +114,7 @@ fn item(
     official: &'static str,
     title: &'static str,
     inputs: Inputs,
-    check: impl Into<Check>,
+    check: impl Into<SolverCheck>,
     explain: &'static str,
     needs: &'static [&'static str],
 ) -> Item {
@@ -317,7 +327,7 @@ pub(super) fn items() -> Vec<Item> {
 
 /// This project's own Solver checks (section "Beyond the official grader").
 pub(super) fn beyond_items() -> Vec<Item> {
-    let beyond = |id, title, inputs, check: Check, explain, needs| Item {
+    let beyond = |id, title, inputs, check: SolverCheck, explain, needs| Item {
         id,
         official: None,
         category: Beyond,

@@ -22,7 +22,7 @@ struct JsonReport<'a> {
     categories: Vec<JsonCategory>,
     tests: Vec<JsonTest<'a>>,
     compile_log: Option<&'a str>,
-    fix_first: &'a [crate::triage::RootCause],
+    fix_first: &'a [crate::results::RootCause],
     missing_fixtures: &'a [String],
     skipped_fixtures: &'a [SkippedFixture],
     output: &'a str,

@@ -975,7 +975,7 @@ mod tests {
                     echo \"2 ok 0 $b\"";
         let mut s = Session::new(script(body), limits());
         s.handshake().unwrap();
-        crate::runner::ask::release(&mut s, vec![Handle::Board(5)]);
+        s.pending_release.push(Handle::Board(5));
         assert_eq!(s.call(&Request::Counters).unwrap().values, "2 counters");
         assert!(s.pending_release.is_empty());
     }

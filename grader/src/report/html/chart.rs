@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::escape;
+use super::escape::escape;
 use crate::evidence::{Count, Evidence};
 use crate::results::TestResult;
 

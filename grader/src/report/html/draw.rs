@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::escape;
+use super::escape::escape;
 use crate::evidence::{Count, Evidence, Grid, Panel};
 use crate::judge::{ratio_text, Cell};
 

@@ -8,12 +8,13 @@
 
 mod chart;
 mod draw;
+mod escape;
 
 use std::fmt::Write;
 
 use super::text::{bounded, head_and_tail};
-use crate::results::{Category, Report, Status, TestResult};
-use crate::triage::RootCause;
+use crate::results::{Category, Report, RootCause, Status, TestResult};
+use escape::escape;
 
 /// Bytes of the program's stderr shown.
 const MAX_OUTPUT_BYTES: usize = 8 * 1024;
@@ -55,22 +56,6 @@ pub fn render(report: &Report) -> String {
         );
     }
     let _ = write!(out, "<script>\n{SCRIPT}</script>\n</body></html>\n");
-    out
-}
-
-/// Escapes text for HTML content and attribute values.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
     out
 }
 
