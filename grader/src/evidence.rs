@@ -62,6 +62,8 @@ pub struct Count {
     pub factor: f64,
     /// Whether the cell fails by that rule.
     pub fails: bool,
+    /// The count's ratio to the allowed (factor × reference), as the official table prints it (`0.8x`).
+    pub ratio: String,
 }
 
 /// What a test saw, for drawing.

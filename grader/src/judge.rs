@@ -337,6 +337,7 @@ pub fn counts(cells: &[(&str, Cell, u64)], factor: f64) -> Evidence {
                 reference: *reference,
                 factor,
                 fails: cell.fails(),
+                ratio: ratio_text(cell.ratio),
             })
             .collect(),
     )

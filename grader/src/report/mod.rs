@@ -162,6 +162,7 @@ mod tests {
             reference: 2000,
             factor: 1.75,
             fails: false,
+            ratio: "0.8x".into(),
         }]));
         let category = |category, passed, failed, skipped, not_applicable, points, weight| CategoryScore {
             category,

@@ -5,7 +5,6 @@ use std::fmt::Write;
 
 use super::escape::escape;
 use crate::evidence::{Count, Evidence, Grid, Panel};
-use crate::judge::{ratio_text, Cell};
 
 /// The evidence of one test as HTML.
 pub fn evidence(out: &mut String, evidence: &Evidence) {
@@ -107,7 +106,6 @@ fn count_table(out: &mut String, counts: &[Count]) {
          <th>ratio to the allowed</th><th></th></tr></thead><tbody>",
     );
     for count in counts {
-        let cell = Cell::new(count.value, count.reference, count.factor);
         let _ = write!(
             out,
             "<tr{}><td>{}</td><td>{}</td><td>{}</td><td>{} of {} × reference</td><td>{}</td></tr>",
@@ -115,7 +113,7 @@ fn count_table(out: &mut String, counts: &[Count]) {
             escape(&count.what),
             count.value,
             count.reference,
-            ratio_text(cell.ratio),
+            escape(&count.ratio),
             count.factor,
             if count.fails { "too many" } else { "ok" }
         );
