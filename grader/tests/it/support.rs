@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
-/// The repository root.
+/// The repository root, canonical (the gallery's snapshots scrub it as `[ROOT]`).
 pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..").canonicalize().expect("the repository root exists")
 }

@@ -437,7 +437,7 @@ pub enum Outcome {
     Protocol(String),
 }
 
-/// One reply line.
+/// One reply line: `ID ok CPU VALUES…`, or `ID err KIND CPU …` (specs/protocol.md).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reply {
     /// The ID of the request answered.
