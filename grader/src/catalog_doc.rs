@@ -44,7 +44,7 @@ pub fn markdown() -> String {
     out
 }
 
-/// A one-line-per-test listing.
+/// `grader catalog`: one line per test (id, official label or `-`, title), in catalog order.
 pub fn plain() -> String {
     catalog::all().iter().map(|i| format!("{:<12} {:<12} {}\n", i.id, i.official.unwrap_or("-"), i.title)).collect()
 }

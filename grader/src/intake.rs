@@ -49,7 +49,7 @@ pub struct Student {
 pub struct Skipped {
     /// Its name, relative to what the grader was given (`alice.zip`, `alice.zip: ../evil.sh`).
     pub entry: String,
-    /// Why it was not graded.
+    /// Why it was not graded, a lowercase fragment (`its path leaves the archive's folder`), printed after the entry.
     pub reason: String,
 }
 
@@ -58,7 +58,7 @@ pub struct Skipped {
 pub struct Class {
     /// The students, in name order.
     pub students: Vec<Student>,
-    /// What was not graded.
+    /// Everything left out, each reported on standard error; never silently dropped.
     pub skipped: Vec<Skipped>,
 }
 
@@ -67,20 +67,12 @@ pub struct Class {
 pub enum IntakeError {
     /// The class directory or zip could not be read.
     #[error("failed to read the class `{path}`: {source}")]
-    Read {
-        /// What was given.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
+    #[allow(missing_docs)] // the message names the fields
+    Read { path: PathBuf, source: std::io::Error },
     /// The class zip could not be unpacked.
     #[error("failed to unpack the class `{path}`: {reason}")]
-    Unpack {
-        /// The zip.
-        path: PathBuf,
-        /// Why.
-        reason: String,
-    },
+    #[allow(missing_docs)] // the message names the fields
+    Unpack { path: PathBuf, reason: String },
 }
 
 /// Reads the class at `input` (a directory or a zip file), unpacking into `scratch` (which must be empty

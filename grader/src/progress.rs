@@ -9,7 +9,8 @@ use crate::catalog::Category;
 use crate::grade::Progress;
 use crate::results::Status;
 
-/// Shows progress events.
+/// The display of one grading's progress events, owned by the CLI; it reads events and writes only to
+/// standard error.
 pub struct ProgressDisplay {
     quiet: bool,
     bar: Option<ProgressBar>,
@@ -24,7 +25,7 @@ impl ProgressDisplay {
         ProgressDisplay { quiet, bar: None, section: None, tally: (0, 0) }
     }
 
-    /// Shows one event.
+    /// Shows one event: a line or a bar step, and a section's tally when the next section starts.
     pub fn show(&mut self, event: Progress<'_>) {
         if self.quiet {
             return;

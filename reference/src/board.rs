@@ -53,7 +53,7 @@ pub enum BoardError {
     /// A tile value is not in 0..n²−1.
     #[error("tile {value} at row {row}, column {col} is out of range: tiles must be 0..={max}")]
     TileOutOfRange {
-        /// The offending value.
+        #[allow(missing_docs)]
         value: i64,
         /// Zero-based row.
         row: usize,
@@ -65,7 +65,7 @@ pub enum BoardError {
     /// A tile value appears twice, so the grid is not a permutation of 0..n²−1.
     #[error("tile {value} appears more than once (at row {row}, column {col} again)")]
     DuplicateTile {
-        /// The repeated value.
+        #[allow(missing_docs)]
         value: usize,
         /// Zero-based row of the second occurrence.
         row: usize,

@@ -22,18 +22,14 @@ pub struct ParseError {
 pub enum PuzzleFileError {
     /// The file could not be read.
     #[error("failed to read puzzle file `{path}`: {source}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
+    #[allow(missing_docs)] // the message names the fields
+    Io { path: PathBuf, source: std::io::Error },
     /// The file's contents are not a valid puzzle.
     #[error("invalid puzzle file `{path}`: {error}")]
     Parse {
-        /// The file.
+        #[allow(missing_docs)]
         path: PathBuf,
-        /// Where and what.
+        /// The line, and what is wrong on it.
         error: ParseError,
     },
 }

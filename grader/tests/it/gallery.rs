@@ -1,9 +1,33 @@
 //! The gallery keeps the grader honest: every known-good and known-buggy submission is graded, and the set
 //! of failing tests must be exactly the one recorded in `fixtures/submissions.toml`.
+//!
+//! Every entry is graded twice, and the two runs' text and JSON reports must be equal byte for byte
+//! (ARCHITECTURE.md: same submission and seed, same reports). The second run changes what could leak into
+//! a report without being part of the grade:
+//! - its working directory (a fresh temp dir), its time zone and locale (`TZ`, `LC_ALL`);
+//! - where its text report goes (a file through `--output`, not standard output);
+//! - its order and company: the first runs go in the model's order, two at a time; the second runs follow
+//!   them in the same pool, odd entries then even ones, backwards, so an entry is graded next to different
+//!   neighbors (and the last first run shares the machine with the first second run);
+//! - its scratch directories: every process's and build step's are fresh, randomly named temp dirs.
+//!
+//! Both runs share one `TMPDIR` of the gallery's own, and with it the build cache (keyed by the
+//! submission's content), so the second run does not rebuild: its build time is printed next to the first's
+//! (`--nocapture`). A private `TMPDIR` also keeps other checkouts' graders on this machine from rebuilding
+//! the shared cache under the gallery's feet.
+//!
+//! Cost: the second runs double the grading but not the builds, and they fill the pool's second core while
+//! the last first runs finish. Entries marked `deterministic = false` (their own behavior varies: a randomly
+//! seeded hasher, a hang ended by whichever cap comes first) compare their verdicts test by test instead.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 
-use crate::support::{gallery_entry, grade, quick_policy, quick_python_policy, root};
+use crate::support::{gallery_entry, grade_in, quick_policy, quick_python_policy, root, Graded, Setting};
 
 #[derive(Debug, Deserialize)]
 struct Gallery {
@@ -22,7 +46,8 @@ struct Entry {
     #[serde(default)]
     note: Option<String>,
     /// False for a submission whose own behavior varies from run to run (e.g. Rust's randomly seeded
-    /// `HashSet` changes how often `==` is called): its verdicts are compared, its report is not snapshotted.
+    /// `HashSet` changes how often `==` is called): its two runs' verdicts are compared test by test, its
+    /// reports are neither compared nor snapshotted.
     #[serde(default = "yes")]
     deterministic: bool,
 }
@@ -36,44 +61,161 @@ fn gallery() -> Gallery {
     toml::from_str(&text).expect("fixtures/submissions.toml is valid")
 }
 
-/// Grades every entry of one language, two at a time (the machine has two cores; verdicts rest on counts,
-/// so concurrency cannot change them), and compares with the model. One language at a time: the tests of
-/// this binary run in parallel, and three galleries' six graders on two cores would starve the fixtures
-/// whose snapshot names the CPU limit, not the wall-clock cap, as the end of a hang (hangs-counting-moves).
+/// One grading of one entry: which run (0 or 1), what it gave, and how long it took.
+struct Grading {
+    run: usize,
+    entry: usize,
+    graded: Graded,
+    elapsed: Duration,
+}
+
+/// Grades every entry of one language twice (module doc), two at a time (the machine has two cores;
+/// verdicts rest on counts, so concurrency cannot change them), and compares with the model and run with
+/// run. One language at a time: the tests of this binary run in parallel, and three galleries' six graders
+/// on two cores would starve the fixtures whose snapshot names the CPU limit, not the wall-clock cap, as the
+/// end of a hang (hangs-counting-moves).
 fn check(language: &str) {
-    static ONE_GALLERY_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    static ONE_GALLERY_AT_A_TIME: Mutex<()> = Mutex::new(());
     let _turn = ONE_GALLERY_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let policy = if language == "python" { quick_python_policy() } else { quick_policy() };
     let entries: Vec<Entry> = gallery().submission.into_iter().filter(|e| e.language == language).collect();
-    let next = std::sync::atomic::AtomicUsize::new(0);
-    let results = std::sync::Mutex::new(Vec::new());
+    let tmpdir = gallery_tmpdir();
+    let second_cwd = tempfile::tempdir().expect("a temp dir");
+    let settings = [
+        Setting { tmpdir: Some(&tmpdir), ..Setting::default() },
+        Setting {
+            tmpdir: Some(&tmpdir),
+            cwd: Some(second_cwd.path()),
+            env: &[("TZ", "Pacific/Chatham"), ("LC_ALL", "C")],
+            text_to_file: true,
+        },
+    ];
+    let jobs = jobs(entries.len());
+    let next = AtomicUsize::new(0);
+    let done = Mutex::new(Vec::new());
     std::thread::scope(|scope| {
         for _ in 0..2 {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                let Some(entry) = entries.get(i) else { break };
-                let (path, _copy) = gallery_entry(&entry.path);
-                let graded = grade(&path, &["--policy", policy.to_str().unwrap()]);
-                results.lock().unwrap().push((i, graded));
+            scope.spawn(|| {
+                while let Some(&(run, entry)) = jobs.get(next.fetch_add(1, Ordering::SeqCst)) {
+                    let (path, _copy) = gallery_entry(&entries[entry].path);
+                    let started = Instant::now();
+                    let graded = grade_in(&path, &["--policy", policy.to_str().unwrap(), "--timings"], &settings[run]);
+                    let elapsed = started.elapsed();
+                    done.lock().unwrap().push(Grading { run, entry, graded, elapsed });
+                }
             });
         }
     });
-    let mut results = results.into_inner().unwrap();
-    results.sort_by_key(|(i, _)| *i);
+    let mut done = done.into_inner().unwrap();
+    done.sort_by_key(|g| (g.entry, g.run));
+    let pairs: Vec<(&Grading, &Grading)> = done.chunks(2).map(|p| (&p[0], &p[1])).collect();
+    print_times(language, &entries, &pairs);
     let mut wrong = Vec::new();
-    for (i, graded) in &results {
-        let entry = &entries[*i];
+    for g in &done {
+        let entry = &entries[g.entry];
         let mut expected = entry.expect_failed.clone();
         expected.sort();
-        let actual = graded.failed_ids();
+        let actual = g.graded.failed_ids();
         if actual != expected {
-            wrong.push(format!("{}: expected failing {expected:?}, got {actual:?}", entry.name));
+            wrong.push(format!("{} (run {}): expected failing {expected:?}, got {actual:?}", entry.name, g.run + 1));
         }
     }
     assert!(wrong.is_empty(), "gallery verdicts differ from fixtures/submissions.toml:\n{}", wrong.join("\n"));
-    for (i, graded) in results.iter().filter(|(i, _)| entries[*i].deterministic) {
-        insta::assert_snapshot!(format!("gallery_{}", entries[*i].name), scrub(&graded.text));
+    let differ: Vec<String> = pairs.iter().filter_map(|(a, b)| runs_differ(&entries[a.entry], a, b)).collect();
+    assert!(differ.is_empty(), "two runs of the same submission gave different reports:\n\n{}", differ.join("\n\n"));
+    for (a, _) in pairs.iter().filter(|(a, _)| entries[a.entry].deterministic) {
+        insta::assert_snapshot!(format!("gallery_{}", entries[a.entry].name), scrub(&a.graded.text));
     }
+}
+
+/// The pool's jobs as (run, entry): every entry's first run in the model's order, then the second runs of
+/// the odd entries and then the even ones, each backwards, so no two entries graded side by side in the
+/// first runs are side by side in the second.
+fn jobs(n: usize) -> Vec<(usize, usize)> {
+    let first = (0..n).map(|i| (0, i));
+    let odd = (0..n).rev().filter(|i| i % 2 == 1).map(|i| (1, i));
+    let even = (0..n).rev().filter(|i| i % 2 == 0).map(|i| (1, i));
+    first.chain(odd).chain(even).collect()
+}
+
+/// The gallery's own `TMPDIR`, one per checkout, kept between test runs as a build cache.
+fn gallery_tmpdir() -> PathBuf {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    root().hash(&mut hasher);
+    let dir = std::env::temp_dir().join(format!("npuzzle-gallery-{:016x}", hasher.finish()));
+    std::fs::create_dir_all(&dir).expect("the gallery's TMPDIR is created");
+    dir
+}
+
+/// Why the two runs of `entry` differ where they must not, naming the entry, the report and the first line
+/// that differs, with both versions; `None` when they agree.
+fn runs_differ(entry: &Entry, a: &Grading, b: &Grading) -> Option<String> {
+    let problems: Vec<String> = if entry.deterministic {
+        [("text", &a.graded.text, &b.graded.text), ("JSON", &a.graded.json_text, &b.graded.json_text)]
+            .into_iter()
+            .filter_map(|(format, x, y)| first_difference(x, y).map(|d| format!("{format} report, {d}")))
+            .collect()
+    } else {
+        let (x, y) = (a.graded.statuses(), b.graded.statuses());
+        let render = |s: &[(String, String)]| s.iter().map(|(id, v)| format!("{id} {v}\n")).collect::<String>();
+        first_difference(&render(&x), &render(&y)).map(|d| format!("verdicts (id status), {d}")).into_iter().collect()
+    };
+    (!problems.is_empty()).then(|| format!("{}: {}", entry.name, problems.join("\n")))
+}
+
+/// The first line where `first` and `second` differ, with both versions (quoted, so that invisible
+/// differences show), or `None` when they are equal.
+fn first_difference(first: &str, second: &str) -> Option<String> {
+    if first == second {
+        return None;
+    }
+    let (x, y): (Vec<&str>, Vec<&str>) = (first.split('\n').collect(), second.split('\n').collect());
+    let at = (0..).find(|&k| x.get(k) != y.get(k)).expect("unequal texts differ on some line");
+    let show = |line: Option<&&str>| line.map_or("(the report has ended)".to_string(), |l| format!("{l:?}"));
+    Some(format!("line {}:\n  first run:  {}\n  second run: {}", at + 1, show(x.get(at)), show(y.get(at))))
+}
+
+/// Prints each entry's two wall times and build times (`--nocapture` shows them): the second build must be
+/// the cache's (a fraction of a second), not a rebuild.
+fn print_times(language: &str, entries: &[Entry], pairs: &[(&Grading, &Grading)]) {
+    let build = |g: &Grading| build_seconds(&g.graded.stderr).map_or("?".to_string(), |s| format!("{s:.2}"));
+    let mut total = [Duration::ZERO; 2];
+    for (a, b) in pairs {
+        total[0] += a.elapsed;
+        total[1] += b.elapsed;
+        eprintln!(
+            "gallery {language} {}: first run {:.1} s (build {} s), second run {:.1} s (build {} s)",
+            entries[a.entry].name,
+            a.elapsed.as_secs_f64(),
+            build(a),
+            b.elapsed.as_secs_f64(),
+            build(b),
+        );
+    }
+    eprintln!(
+        "gallery {language}: first runs {:.1} s, second runs {:.1} s (summed)",
+        total[0].as_secs_f64(),
+        total[1].as_secs_f64()
+    );
+}
+
+/// The build time from the `--timings` line on standard error (`timings: wall 1.00 s (build 0.20 s, …`).
+fn build_seconds(stderr: &str) -> Option<f64> {
+    let rest = &stderr[stderr.find("(build ")? + "(build ".len()..];
+    rest.split(' ').next()?.parse().ok()
+}
+
+#[test]
+fn first_difference_names_the_line_and_both_versions() {
+    assert_eq!(first_difference("a\nb\n", "a\nb\n"), None);
+    assert_eq!(first_difference("a\nb\nc", "a\nB\nc").unwrap(), "line 2:\n  first run:  \"b\"\n  second run: \"B\"");
+    assert!(first_difference("a", "a\nmore").unwrap().contains("first run:  (the report has ended)"));
+}
+
+#[test]
+fn second_runs_meet_new_neighbors() {
+    assert_eq!(jobs(5), [(0, 0), (0, 1), (0, 2), (0, 3), (0, 4), (1, 3), (1, 1), (1, 4), (1, 2), (1, 0)]);
 }
 
 /// Removes what differs between machines and runs: absolute paths in compiler output, and the OS thread ids

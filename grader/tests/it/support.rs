@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use serde_json::Value;
 
-/// The repository root.
+/// The repository root, canonical (the gallery's snapshots scrub it as `[ROOT]`).
 pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..").canonicalize().expect("the repository root exists")
 }
@@ -95,38 +95,66 @@ pub fn quick_python_policy() -> PathBuf {
 }
 
 /// The result of one grader run.
+#[allow(missing_docs)] // the fields are what the run left: its exit code, its reports, its standard error
 pub struct Graded {
-    /// The exit code.
     pub code: i32,
-    /// The JSON report.
     pub json: Value,
-    /// The JSON report's text.
     pub json_text: String,
-    /// The text report (standard output).
+    /// The text report, from standard output or from the file `Setting::text_to_file` named.
     pub text: String,
-    /// Standard error.
     pub stderr: String,
+}
+
+/// What may differ between two runs of the grader on the same submission without changing its reports
+/// (the gallery grades every entry twice, once in each of two settings). The default is `grade`'s setting:
+/// the environment and directory the test runs in, the text report on standard output.
+#[derive(Default)]
+pub struct Setting<'a> {
+    /// `TMPDIR` for the grader: where its build cache and every scratch directory go.
+    pub tmpdir: Option<&'a Path>,
+    /// The grader's working directory (default: the test's).
+    pub cwd: Option<&'a Path>,
+    /// Variables set for the grader on top of the test's environment.
+    pub env: &'a [(&'a str, &'a str)],
+    /// Write the text report with `--output` to a file instead of standard output.
+    pub text_to_file: bool,
 }
 
 /// Grades `submission` with extra arguments, writing JSON to a temp file and text to stdout.
 pub fn grade(submission: &Path, extra: &[&str]) -> Graded {
+    grade_in(submission, extra, &Setting::default())
+}
+
+/// Grades `submission` with extra arguments in `setting`, writing JSON (and text, if the setting says so) to
+/// files in a temp dir of the test's own.
+pub fn grade_in(submission: &Path, extra: &[&str], setting: &Setting<'_>) -> Graded {
     let dir = tempfile::tempdir().expect("a temp dir");
     let json_path = dir.path().join("report.json");
-    let output = Command::new(env!("CARGO_BIN_EXE_grader"))
-        .arg("grade")
-        .arg(submission)
-        .args(["--quiet", "--format", "json", "--output"])
-        .arg(&json_path)
-        .args(["--format", "text"])
-        .args(extra)
-        .output()
-        .expect("the grader runs");
+    let text_path = dir.path().join("report.txt");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_grader"));
+    command.arg("grade").arg(submission).args(["--quiet", "--format", "json", "--output"]).arg(&json_path);
+    command.args(["--format", "text"]);
+    if setting.text_to_file {
+        command.arg("--output").arg(&text_path);
+    }
+    command.args(extra).envs(setting.env.iter().copied());
+    if let Some(tmpdir) = setting.tmpdir {
+        command.env("TMPDIR", tmpdir);
+    }
+    if let Some(cwd) = setting.cwd {
+        command.current_dir(cwd);
+    }
+    let output = command.output().expect("the grader runs");
     let json_text = std::fs::read_to_string(&json_path).unwrap_or_default();
+    let text = match setting.text_to_file {
+        true => std::fs::read_to_string(&text_path).unwrap_or_default(),
+        false => String::from_utf8_lossy(&output.stdout).into_owned(),
+    };
     Graded {
         code: output.status.code().unwrap_or(-1),
         json: serde_json::from_str(&json_text).unwrap_or(Value::Null),
         json_text,
-        text: String::from_utf8_lossy(&output.stdout).into_owned(),
+        text,
         stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
     }
 }

@@ -52,7 +52,6 @@ pub struct Counts {
     pub board_dimension: u64,
 }
 
-/// Every count zero.
 const ZERO: Counts = Counts {
     pq_inserts: 0,
     pq_del_mins: 0,

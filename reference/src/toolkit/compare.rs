@@ -15,9 +15,9 @@ use super::space::{Space, SpaceError};
 /// One of the searches compared.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Algorithm {
-    /// Breadth-first search.
+    #[allow(missing_docs)]
     BreadthFirst,
-    /// Bidirectional breadth-first search.
+    /// Breadth-first from the start and from the goal at once, until the frontiers meet.
     Bidirectional,
     /// A* with Manhattan distance plus linear conflict.
     AStar,
@@ -56,7 +56,7 @@ impl Algorithm {
 /// One row: an algorithm's totals over the boards compared.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
-    /// The algorithm.
+    #[allow(missing_docs)]
     pub algorithm: Algorithm,
     /// Expanded and generated summed over the boards; peak memory the largest of any one board.
     pub stats: Stats,

@@ -34,27 +34,21 @@ impl fmt::Display for Shape {
 
 /// What is wrong with a grid of tiles.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[allow(missing_docs)] // a field that each variant's message names says no more with a doc of its own
 pub enum GridError {
     /// A side is below 2 or the board is larger than the format allows.
     #[error("board shape {rows}x{cols} is not supported: both sides must be at least 2 and m·n at most 16129")]
-    BadShape {
-        /// Rows asked for.
-        rows: usize,
-        /// Columns asked for.
-        cols: usize,
-    },
+    BadShape { rows: usize, cols: usize },
     /// The number of tiles does not match the shape.
     #[error("expected {expected} tiles, found {found}")]
     WrongCount {
         /// m·n.
         expected: usize,
-        /// Tiles given.
         found: usize,
     },
     /// A tile is outside 0..m·n.
     #[error("tile {value} at row {row}, column {col} is out of range: tiles must be 0..={max}")]
     OutOfRange {
-        /// The value.
         value: i64,
         /// Zero-based row.
         row: usize,
@@ -66,7 +60,6 @@ pub enum GridError {
     /// A tile appears twice.
     #[error("tile {value} appears more than once (at row {row}, column {col} again)")]
     Duplicate {
-        /// The value.
         value: i64,
         /// Zero-based row of the second occurrence.
         row: usize,
@@ -81,7 +74,6 @@ pub enum GridError {
     BadMove {
         /// Zero-based position in the string.
         index: usize,
-        /// The character.
         letter: char,
         /// Why it cannot be made.
         why: &'static str,
@@ -190,7 +182,7 @@ impl Grid {
         Ok(Grid { shape, tiles: (1..cells).chain([0]).collect() })
     }
 
-    /// The board's shape.
+    #[allow(missing_docs)]
     pub fn shape(&self) -> Shape {
         self.shape
     }

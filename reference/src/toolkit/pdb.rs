@@ -41,12 +41,8 @@ pub enum PdbError {
     BadGroups(Vec<Vec<u8>>),
     /// The cache file could not be written.
     #[error("failed to write the pattern database cache `{path}`: {source}")]
-    Write {
-        /// The file.
-        path: PathBuf,
-        /// Why.
-        source: std::io::Error,
-    },
+    #[allow(missing_docs)] // the message names the fields
+    Write { path: PathBuf, source: std::io::Error },
 }
 
 /// Built tables for one split, and what maps a board onto them.

@@ -28,7 +28,7 @@ pub struct Limits {
 }
 
 impl Limits {
-    /// No limit.
+    /// Search until the goal is found or the space is exhausted, however much memory that takes.
     pub const NONE: Limits = Limits { max_states: u64::MAX };
 }
 
@@ -56,10 +56,9 @@ pub enum Outcome {
 
 /// A search's outcome and counts.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[allow(missing_docs)]
 pub struct Run {
-    /// How it ended.
     pub outcome: Outcome,
-    /// What it counted.
     pub stats: Stats,
 }
 

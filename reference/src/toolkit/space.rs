@@ -29,7 +29,7 @@ impl State {
         ((self.bits >> (5 * cell)) & 31) as u8
     }
 
-    /// The blank's cell.
+    /// The blank's cell, row-major from 0.
     #[inline]
     pub fn blank(&self) -> usize {
         self.blank as usize
@@ -115,7 +115,7 @@ impl Space {
         Grid::new(self.shape, &tiles).expect("a state always holds a permutation")
     }
 
-    /// The shape.
+    #[allow(missing_docs)]
     pub fn shape(&self) -> Shape {
         self.shape
     }
@@ -125,7 +125,7 @@ impl Space {
         self.cells
     }
 
-    /// The goal state.
+    #[allow(missing_docs)]
     pub fn goal(&self) -> State {
         self.goal
     }
@@ -222,17 +222,17 @@ impl Marks {
 
 /// A mark: the depth reached at and the move that reached it.
 #[inline]
+/// A closed-set mark: the depth at which a state was first reached and the move that reached it, packed as
+/// `depth << 2 | move` (so depths up to 2^14 − 1 fit).
 pub(crate) fn mark(depth: u32, dir: Dir) -> u16 {
     (depth as u16) << 2 | dir as u16
 }
 
-/// The depth of a mark.
 #[inline]
 pub(crate) fn mark_depth(m: u16) -> u32 {
     u32::from(m >> 2)
 }
 
-/// The move of a mark.
 #[inline]
 pub(crate) fn mark_dir(m: u16) -> Dir {
     Dir::ALL[usize::from(m & 3)]

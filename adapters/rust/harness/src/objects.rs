@@ -45,7 +45,7 @@ impl<B, S, R> Objects<B, S, R> {
         self.objects.get(&handle).ok_or_else(|| format!("unknown handle {handle}"))
     }
 
-    /// Forgets a handle.
+    /// Forgets a handle (the grader's `release`), dropping the object; a later use of it is a protocol error.
     pub(crate) fn remove(&mut self, handle: Handle) -> Result<(), String> {
         self.objects.remove(&handle).map(drop).ok_or_else(|| format!("unknown handle {handle}"))
     }

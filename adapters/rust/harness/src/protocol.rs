@@ -29,7 +29,7 @@ impl World {
     }
 }
 
-/// A malformed message.
+/// A line that does not follow specs/protocol.md; the text says what is wrong, for the other side's log.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
 pub struct WireError(pub String);
@@ -56,9 +56,9 @@ impl FromStr for World {
 /// resolves them; adapters that announce the `refs` capability support them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Handle {
-    /// A board.
+    /// `b<n>`: the n-th board the program handed out.
     Board(u64),
-    /// A solver.
+    /// `s<n>`: the n-th solver the program handed out.
     Solver(u64),
     /// The `index`-th handle (from 0) in the reply to request `request`.
     Reply {
@@ -189,7 +189,7 @@ pub enum Request {
 }
 
 impl Request {
-    /// The request's verb.
+    /// The word the request's line starts with after its ID (specs/protocol.md).
     pub fn verb(&self) -> &'static str {
         match self {
             Request::Hello { .. } => "hello",
@@ -437,14 +437,14 @@ pub enum Outcome {
     Protocol(String),
 }
 
-/// One reply line.
+/// One reply line: `ID ok CPU VALUES…`, or `ID err KIND CPU …` (specs/protocol.md).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Reply {
     /// The ID of the request answered.
     pub id: u64,
     /// CPU microseconds the program spent on the request.
     pub cpu_micros: u64,
-    /// What happened.
+    #[allow(missing_docs)]
     pub outcome: Outcome,
 }
 

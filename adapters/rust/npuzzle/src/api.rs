@@ -57,7 +57,7 @@ impl<B: PuzzleBoard + Eq + Hash + fmt::Debug> GradedBoard for B {}
 /// A submission's types, as [`submission_main!`](crate::submission_main) declares them: the student's Board,
 /// their Solver over it, and their Solver over any [`GradedBoard`] (the grader's instrumented board).
 pub trait Submission {
-    /// The student's Board.
+    #[allow(missing_docs)]
     type Board: PuzzleBoard;
     /// Their Solver over their Board.
     type OwnSolver: PuzzleSolver<Self::Board>;

@@ -66,7 +66,7 @@ impl<T: Ord> MinPQ<T> {
         self.items.first()
     }
 
-    /// Adds an item.
+    /// Adds an item, doubling the array when it is full as the textbook's does; the observer counts one insert.
     pub fn insert(&mut self, item: T) {
         if self.items.len() == self.length - 1 {
             self.resize(2 * self.length);
