@@ -503,6 +503,7 @@ fn result(test: &PlannedTest, verdict: Verdict, cpu_ms: Option<u64>) -> TestResu
         rows: verdict.rows,
         message: verdict.message,
         evidence: verdict.evidence,
+        leans: test.item.leans,
         hidden: false,
         cpu_ms,
     }

@@ -127,6 +127,9 @@ pub struct TestResult {
     /// The failure (or a count row's measurements) as data, for reports that draw it; not in the JSON schema.
     #[serde(skip)]
     pub evidence: Option<crate::evidence::Evidence>,
+    /// The Board methods the test checks and reads boards through, from its catalog item (for fix-first).
+    #[serde(skip)]
+    pub leans: Leans,
     /// Whether the policy hides this test from students until after the deadline.
     pub hidden: bool,
     /// CPU time the submission spent on this test, in milliseconds (not deterministic).
@@ -320,6 +323,23 @@ impl BoardMethod {
             BoardMethod::Twin => "twin()",
         }
     }
+}
+
+/// The Board methods a test leans on ([`crate::triage`]): a wrong answer from one it `checks` is its own
+/// failure; one it `reads` boards through (walking to a k-th neighbor, reading tiles back with toString())
+/// can fail it too. Tests that lean on none (the Solver and timing tests run over the reference Board) have
+/// [`Leans::NONE`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Leans {
+    #[allow(missing_docs)]
+    pub checks: &'static [BoardMethod],
+    #[allow(missing_docs)]
+    pub reads: &'static [BoardMethod],
+}
+
+impl Leans {
+    /// Leaning on no Board method of the student's.
+    pub const NONE: Leans = Leans { checks: &[], reads: &[] };
 }
 
 /// One root cause and the failures it explains (found by [`crate::triage`]).

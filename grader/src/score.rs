@@ -94,6 +94,7 @@ mod tests {
             rows: vec![],
             message: String::new(),
             evidence: None,
+            leans: crate::results::Leans::NONE,
             hidden: false,
             cpu_ms: None,
         }

@@ -3,50 +3,12 @@
 //! Many Board tests read a board back through other methods (the official grader's too: its tests of
 //! neighbors, twins and k-th neighbors rely upon toString()), so one wrong method fails a string of tests,
 //! each of which would otherwise guess its own cause ("the board changed after neighbors()" when only
-//! toString() is wrong). Each test here lists the Board methods it leans on; a method is *broken* when one of
-//! its own tests fails for a reason of its own; a failing test that leans on a broken method is put under
-//! that method's first failing test. Pure over results: it runs after scoring and before rendering.
+//! toString() is wrong). Each catalog item says which Board methods it leans on (`Item::leans`, written
+//! beside the item), and its result carries that; a method is *broken* when one of its own tests fails for a
+//! reason of its own; a failing test that leans on a broken method is put under that method's first failing
+//! test. Pure over results: it runs after scoring and before rendering.
 
 use crate::results::{BoardMethod as Method, RootCause, Status, TestResult};
-
-use Method::*;
-
-/// Per test: the methods it checks (a wrong answer from one of them is this test's own failure), then the
-/// ones it reads boards through (walking to a k-th neighbor, reading tiles back with toString()).
-/// Tests not listed lean on no Board method of the student's (the Solver and timing tests run over the
-/// reference Board).
-const LEANS: &[(&str, &[Method], &[Method])] = &[
-    ("board-1a", &[Hamming], &[]),
-    ("board-1b", &[Hamming], &[]),
-    ("board-2a", &[Manhattan], &[]),
-    ("board-2b", &[Manhattan], &[]),
-    ("board-3", &[Dimension], &[]),
-    ("board-4a", &[ToString], &[]),
-    ("board-4b", &[ToString], &[]),
-    ("board-5a", &[Neighbors], &[ToString]),
-    ("board-5b", &[Neighbors], &[ToString]),
-    ("board-6a", &[Neighbors], &[ToString]),
-    ("board-6b", &[Neighbors], &[ToString]),
-    ("board-7a", &[Twin], &[ToString]),
-    ("board-7b", &[Twin], &[ToString]),
-    ("board-8a", &[IsGoal], &[]),
-    ("board-8b", &[IsGoal], &[]),
-    ("board-9", &[], &[Hamming, Manhattan, Dimension, ToString]),
-    ("board-10a", &[Equals], &[]),
-    ("board-10b", &[Equals], &[]),
-    ("board-10c", &[Equals], &[]),
-    ("board-11", &[], &[Hamming, Manhattan, Dimension, ToString, IsGoal]),
-    ("board-12", &[], &[Hamming, Manhattan, Dimension, ToString, IsGoal, Equals, Neighbors, Twin]),
-    ("board-13", &[Dimension], &[ToString, Neighbors]),
-    ("board-14", &[Hamming], &[ToString, Neighbors]),
-    ("board-15", &[Manhattan], &[ToString, Neighbors]),
-    ("board-16", &[Hamming], &[ToString, Twin]),
-    ("board-17", &[Manhattan], &[ToString, Twin]),
-    ("beyond-neighbors", &[Neighbors], &[ToString]),
-    ("beyond-twin", &[Twin], &[ToString]),
-    ("beyond-neighbor-values", &[Hamming, Manhattan, IsGoal], &[ToString, Neighbors]),
-    ("beyond-pair", &[], &[Hamming, Manhattan, ToString, IsGoal, Equals, Neighbors, Twin]),
-];
 
 /// The root causes among `tests`' failures, in fixing order (only those that explain another failure).
 ///
@@ -57,7 +19,6 @@ pub fn root_causes(tests: &[TestResult]) -> Vec<RootCause> {
     let failed = |t: &&TestResult| {
         matches!(t.status, Status::Failed | Status::Error) && !FAULTS.iter().any(|f| t.reason().starts_with(f))
     };
-    let leans = |id: &str| LEANS.iter().find(|(test, _, _)| *test == id).map(|(_, own, on)| (*own, *on));
     let mut causes: Vec<RootCause> = Vec::new();
     let mut explained: Vec<&str> = Vec::new();
     for (done, method) in Method::ALL.into_iter().enumerate() {
@@ -66,24 +27,20 @@ pub fn root_causes(tests: &[TestResult]) -> Vec<RootCause> {
         let judged = &Method::ALL[..done];
         let own = tests.iter().filter(failed).find(|t| {
             !explained.contains(&t.id.as_str())
-                && leans(&t.id).is_some_and(|(own, on)| own.contains(&method) && on.iter().all(|m| judged.contains(m)))
+                && t.leans.checks.contains(&method)
+                && t.leans.reads.iter().all(|m| judged.contains(m))
         });
         let Some(own) = own else { continue };
-        let explains: Vec<&str> = tests
+        let explaining: Vec<&TestResult> = tests
             .iter()
             .filter(failed)
             .filter(|t| t.id != own.id && !explained.contains(&t.id.as_str()))
-            .filter(|t| leans(&t.id).is_some_and(|(own, on)| own.contains(&method) || on.contains(&method)))
-            .map(|t| t.id.as_str())
+            .filter(|t| t.leans.checks.contains(&method) || t.leans.reads.contains(&method))
             .collect();
         explained.push(own.id.as_str());
-        explained.extend(&explains);
-        let repeats = explains
-            .iter()
-            .filter(|id| leans(id).is_some_and(|(own, _)| own.contains(&method)))
-            .map(|id| id.to_string())
-            .collect();
-        let explains: Vec<String> = explains.iter().map(|id| id.to_string()).collect();
+        explained.extend(explaining.iter().map(|t| t.id.as_str()));
+        let repeats = explaining.iter().filter(|t| t.leans.checks.contains(&method)).map(|t| t.id.clone()).collect();
+        let explains: Vec<String> = explaining.iter().map(|t| t.id.clone()).collect();
         if !explains.is_empty() {
             causes.push(RootCause { method, test: own.id.clone(), explains, repeats });
         }
@@ -95,8 +52,10 @@ pub fn root_causes(tests: &[TestResult]) -> Vec<RootCause> {
 mod tests {
     use super::*;
     use crate::catalog::Category;
+    use crate::results::Leans;
+    use Method::*;
 
-    fn test(id: &str, status: Status) -> TestResult {
+    fn test(id: &str, leans: Leans, status: Status) -> TestResult {
         TestResult {
             id: id.into(),
             official: None,
@@ -111,15 +70,18 @@ mod tests {
             rows: vec![],
             message: String::new(),
             evidence: None,
+            leans,
             hidden: false,
             cpu_ms: None,
         }
     }
 
+    /// The catalog's tests that lean on a Board method, those in `ids` failed and the others passed.
     fn failing(ids: &[&str]) -> Vec<TestResult> {
-        LEANS
+        crate::catalog::all()
             .iter()
-            .map(|(id, _, _)| test(id, if ids.contains(id) { Status::Failed } else { Status::Passed }))
+            .filter(|item| item.leans != Leans::NONE)
+            .map(|item| test(item.id, item.leans, if ids.contains(&item.id) { Status::Failed } else { Status::Passed }))
             .collect()
     }
 
@@ -173,11 +135,12 @@ mod tests {
         assert!(root_causes(&tests).is_empty());
     }
 
+    /// Every Board test runs on the student's Board, so it leans on some method of it (or fix-first could
+    /// never group its failures).
     #[test]
-    fn every_leaning_test_is_in_the_catalog() {
-        let ids: Vec<String> = crate::catalog::all().iter().map(|item| item.id.to_string()).collect();
-        for (id, _, _) in LEANS {
-            assert!(ids.iter().any(|i| i == id), "{id} is not a catalog id");
+    fn every_board_test_leans_on_a_method() {
+        for item in crate::catalog::all().iter().filter(|item| item.category == Category::Board) {
+            assert_ne!(item.leans, Leans::NONE, "{} leans on no Board method", item.id);
         }
     }
 }

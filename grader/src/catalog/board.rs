@@ -6,6 +6,7 @@
 
 use super::item::{Draw, Inputs, ItemOf};
 use crate::results::Category;
+use crate::results::{BoardMethod as M, Leans};
 
 type Item = ItemOf<BoardCheck>;
 
@@ -183,6 +184,7 @@ fn item(
         depends_on: &["compile-1"],
         needs: &[],
         explain,
+        leans: Leans::NONE,
     }
 }
 
@@ -216,7 +218,8 @@ pub(super) fn items() -> Vec<Item> {
             files(VALUE_FILES),
             BoardScript::Value(Method::Hamming),
             HAMMING,
-        ),
+        )
+        .leaning(&[M::Hamming], &[]),
         item(
             "board-1b",
             "Board 1b",
@@ -224,7 +227,8 @@ pub(super) fn items() -> Vec<Item> {
             random(WITH_BIG),
             BoardScript::Value(Method::Hamming),
             HAMMING,
-        ),
+        )
+        .leaning(&[M::Hamming], &[]),
         item(
             "board-2a",
             "Board 2a",
@@ -232,7 +236,8 @@ pub(super) fn items() -> Vec<Item> {
             files(VALUE_FILES),
             BoardScript::Value(Method::Manhattan),
             MANHATTAN,
-        ),
+        )
+        .leaning(&[M::Manhattan], &[]),
         item(
             "board-2b",
             "Board 2b",
@@ -240,7 +245,8 @@ pub(super) fn items() -> Vec<Item> {
             random(WITH_BIG),
             BoardScript::Value(Method::Manhattan),
             MANHATTAN,
-        ),
+        )
+        .leaning(&[M::Manhattan], &[]),
         item(
             "board-3",
             "Board 3",
@@ -248,7 +254,8 @@ pub(super) fn items() -> Vec<Item> {
             random(&[(2, 1000), (3, 1000), (4, 1000), (5, 1000), (6, 1000)]),
             BoardScript::Value(Method::Dimension),
             "dimension() returns n. Usual cause: returning n * n or the length of a flattened array.",
-        ),
+        )
+        .leaning(&[M::Dimension], &[]),
         item(
             "board-4a",
             "Board 4a",
@@ -256,7 +263,8 @@ pub(super) fn items() -> Vec<Item> {
             files(FILES),
             BoardScript::ToString,
             TO_STRING,
-        ),
+        )
+        .leaning(&[M::ToString], &[]),
         item(
             "board-4b",
             "Board 4b",
@@ -264,7 +272,8 @@ pub(super) fn items() -> Vec<Item> {
             random(WITH_BIG),
             BoardScript::ToString,
             TO_STRING,
-        ),
+        )
+        .leaning(&[M::ToString], &[]),
         item(
             "board-5a",
             "Board 5a",
@@ -272,7 +281,8 @@ pub(super) fn items() -> Vec<Item> {
             files(FILES),
             BoardScript::Neighbors,
             NEIGHBORS,
-        ),
+        )
+        .leaning(&[M::Neighbors], &[M::ToString]),
         item(
             "board-5b",
             "Board 5b",
@@ -280,7 +290,8 @@ pub(super) fn items() -> Vec<Item> {
             random(WITH_BIG),
             BoardScript::Neighbors,
             NEIGHBORS,
-        ),
+        )
+        .leaning(&[M::Neighbors], &[M::ToString]),
         item(
             "board-6a",
             "Board 6a",
@@ -288,7 +299,8 @@ pub(super) fn items() -> Vec<Item> {
             files(FILES),
             BoardScript::NeighborsOfNeighbors,
             NEIGHBORS,
-        ),
+        )
+        .leaning(&[M::Neighbors], &[M::ToString]),
         item(
             "board-6b",
             "Board 6b",
@@ -296,8 +308,10 @@ pub(super) fn items() -> Vec<Item> {
             random(SMALL),
             BoardScript::NeighborsOfNeighbors,
             NEIGHBORS,
-        ),
-        item("board-7a", "Board 7a", "check twin() with file inputs", files(FILES), BoardScript::Twin, TWIN),
+        )
+        .leaning(&[M::Neighbors], &[M::ToString]),
+        item("board-7a", "Board 7a", "check twin() with file inputs", files(FILES), BoardScript::Twin, TWIN)
+            .leaning(&[M::Twin], &[M::ToString]),
         item(
             "board-7b",
             "Board 7b",
@@ -305,7 +319,8 @@ pub(super) fn items() -> Vec<Item> {
             random(TWIN_SIZES),
             BoardScript::Twin,
             TWIN,
-        ),
+        )
+        .leaning(&[M::Twin], &[M::ToString]),
         item(
             "board-8a",
             "Board 8a",
@@ -313,7 +328,8 @@ pub(super) fn items() -> Vec<Item> {
             files(GOAL_FILES),
             BoardScript::Value(Method::IsGoal),
             "isGoal() is true exactly for the goal board. Usual cause: comparing against a goal with the blank first.",
-        ),
+        )
+        .leaning(&[M::IsGoal], &[]),
         item(
             "board-8b",
             "Board 8b",
@@ -321,7 +337,8 @@ pub(super) fn items() -> Vec<Item> {
             Inputs::Goals(&[2, 3, 4, 5, 6, 100]),
             BoardScript::Value(Method::IsGoal),
             "isGoal() must be true on every goal board, however large. Usual cause: a loop bound that assumes small n.",
-        ),
+        )
+        .leaning(&[M::IsGoal], &[]),
         item(
             "board-9",
             "Board 9",
@@ -329,7 +346,8 @@ pub(super) fn items() -> Vec<Item> {
             Inputs::Pairs { sizes: &[(3, 3), (4, 4), (2, 2), (3, 4), (4, 3)], trials: 100 },
             BoardScript::TwoBoards,
             "Two boards alive at once keep their own tiles and answers. Usual cause: tiles kept in a static field.",
-        ),
+        )
+        .leaning(&[], &[M::Hamming, M::Manhattan, M::Dimension, M::ToString]),
         item(
             "board-10a",
             "Board 10a",
@@ -337,7 +355,8 @@ pub(super) fn items() -> Vec<Item> {
             random(&[(3, 10), (4, 10)]),
             BoardTrial::EqualsContract,
             EQUALS,
-        ),
+        )
+        .leaning(&[M::Equals], &[]),
         item(
             "board-10b",
             "Board 10b",
@@ -345,7 +364,8 @@ pub(super) fn items() -> Vec<Item> {
             random(&[(2, 1000), (3, 1000), (4, 1000), (5, 200), (6, 200), (7, 200), (8, 200), (9, 200)]),
             BoardScript::Equals(EqualsProperty::Random),
             EQUALS,
-        ),
+        )
+        .leaning(&[M::Equals], &[]),
         item(
             "board-10c",
             "Board 10c",
@@ -353,7 +373,8 @@ pub(super) fn items() -> Vec<Item> {
             Inputs::Pairs { sizes: &[(4, 5), (2, 5), (5, 3), (2, 3), (3, 2)], trials: 100 },
             BoardScript::Equals(EqualsProperty::DifferentSizes),
             EQUALS,
-        ),
+        )
+        .leaning(&[M::Equals], &[]),
         item(
             "board-11",
             "Board 11",
@@ -363,7 +384,8 @@ pub(super) fn items() -> Vec<Item> {
             BoardScript::ImmutableArray,
             "A Board must copy the tiles it is given. Usual cause: storing the caller's int[][] (a shallow copy \
              with clone() copies only the outer array).",
-        ),
+        )
+        .leaning(&[], &[M::Hamming, M::Manhattan, M::Dimension, M::ToString, M::IsGoal]),
         item(
             "board-12",
             "Board 12",
@@ -377,6 +399,10 @@ pub(super) fn items() -> Vec<Item> {
             BoardScript::ImmutableCallOrder,
             "Every method must leave the board as it was. Usual causes: neighbors() or twin() swapping tiles in \
              place and not swapping back, caching a value that later calls overwrite.",
+        )
+        .leaning(
+            &[],
+            &[M::Hamming, M::Manhattan, M::Dimension, M::ToString, M::IsGoal, M::Equals, M::Neighbors, M::Twin],
         ),
         item(
             "board-13",
@@ -385,7 +411,8 @@ pub(super) fn items() -> Vec<Item> {
             KTH,
             BoardTrial::KthNeighbor(Method::Dimension),
             KTH_NEIGHBOR,
-        ),
+        )
+        .leaning(&[M::Dimension], &[M::ToString, M::Neighbors]),
         item(
             "board-14",
             "Board 14",
@@ -393,7 +420,8 @@ pub(super) fn items() -> Vec<Item> {
             KTH,
             BoardTrial::KthNeighbor(Method::Hamming),
             KTH_NEIGHBOR,
-        ),
+        )
+        .leaning(&[M::Hamming], &[M::ToString, M::Neighbors]),
         item(
             "board-15",
             "Board 15",
@@ -401,7 +429,8 @@ pub(super) fn items() -> Vec<Item> {
             KTH,
             BoardTrial::KthNeighbor(Method::Manhattan),
             KTH_NEIGHBOR,
-        ),
+        )
+        .leaning(&[M::Manhattan], &[M::ToString, M::Neighbors]),
         item(
             "board-16",
             "Board 16",
@@ -409,7 +438,8 @@ pub(super) fn items() -> Vec<Item> {
             KTH,
             BoardTrial::KthTwin(Method::Hamming),
             KTH_TWIN,
-        ),
+        )
+        .leaning(&[M::Hamming], &[M::ToString, M::Twin]),
         item(
             "board-17",
             "Board 17",
@@ -417,7 +447,8 @@ pub(super) fn items() -> Vec<Item> {
             KTH,
             BoardTrial::KthTwin(Method::Manhattan),
             KTH_TWIN,
-        ),
+        )
+        .leaning(&[M::Manhattan], &[M::ToString, M::Twin]),
     ]
 }
 
@@ -434,7 +465,8 @@ pub(super) fn beyond_items() -> Vec<Item> {
             "neighbors() are legal: right count, no duplicates, one slide each",
             BoardScript::NeighborsLegal,
             NEIGHBORS,
-        ),
+        )
+        .leaning(&[M::Neighbors], &[M::ToString]),
         Item {
             inputs: Inputs::Boards {
                 files: &["puzzle2x2-00", "puzzle3x3-00", "puzzle4x4-00", "puzzle00"],
@@ -452,12 +484,14 @@ pub(super) fn beyond_items() -> Vec<Item> {
                  Usual cause: a neighbor built by a private constructor that copies the parent's cached \
                  values (isGoal() above all, which Board 13-17 do not ask) or updates them incrementally wrong.",
             )
+            .leaning(&[M::Hamming, M::Manhattan, M::IsGoal], &[M::ToString, M::Neighbors])
         },
         beyond(
             "beyond-twin",
             "twin() exchanges exactly two non-blank tiles and is the same on every call",
             BoardScript::TwinLegal,
             TWIN,
-        ),
+        )
+        .leaning(&[M::Twin], &[M::ToString]),
     ]
 }

@@ -2,7 +2,7 @@
 //! its check kind so each catalog file can write items of its own kinds without naming the catalog's
 //! [`Check`](super::Check) (which wraps those kinds), and the inputs an item draws its boards from.
 
-use crate::results::Category;
+use crate::results::{BoardMethod, Category, Leans};
 
 /// Which random boards: any permutation (as the official Board tests draw them), or only solvable or only
 /// unsolvable ones.
@@ -119,12 +119,19 @@ pub struct ItemOf<C> {
     pub needs: &'static [&'static str],
     /// What it checks, why, and the usual causes of failure (for `grader explain` and hints).
     pub explain: &'static str,
+    /// The Board methods it checks and reads boards through (fix-first groups failures by them).
+    pub leans: Leans,
 }
 
 impl<C> ItemOf<C> {
     /// The same item with its check kind mapped (a catalog file's own kinds into the catalog's `Check`).
     pub fn map_check<D>(self, f: impl FnOnce(C) -> D) -> ItemOf<D> {
-        let ItemOf { id, official, category, title, inputs, check, depends_on, needs, explain } = self;
-        ItemOf { id, official, category, title, inputs, check: f(check), depends_on, needs, explain }
+        let ItemOf { id, official, category, title, inputs, check, depends_on, needs, explain, leans } = self;
+        ItemOf { id, official, category, title, inputs, check: f(check), depends_on, needs, explain, leans }
+    }
+
+    /// The same item, leaning on these Board methods: those it `checks`, those it `reads` boards through.
+    pub fn leaning(self, checks: &'static [BoardMethod], reads: &'static [BoardMethod]) -> Self {
+        ItemOf { leans: Leans { checks, reads }, ..self }
     }
 }

@@ -22,6 +22,7 @@ pub use perf::{Measure, TimingAspect};
 pub use solver::{EqualsUsage, SolveAspect, SolverTrial, SolverWhole};
 
 pub use crate::results::Category;
+use crate::results::Leans;
 pub use item::{Draw, Inputs, ItemOf, MEMORY_PUZZLES, MEMORY_SIZES, TIMING_PUZZLES};
 
 /// A catalog item with the catalog's [`Check`].
@@ -118,6 +119,7 @@ pub fn all() -> Vec<Item> {
             needs: &[],
             explain: "Builds the submission (cargo build --release for Rust, javac for Java). \
                       Usual causes: a syntax error, a missing import, a package declaration in Java.",
+            leans: Leans::NONE,
         },
         Item {
             id: "api-1",
@@ -131,6 +133,7 @@ pub fn all() -> Vec<Item> {
             explain: "The assignment fixes Board's and Solver's public API; extra public methods are \
                       flagged (a public static main is allowed). In Rust the traits fix the API, so this \
                       check does not apply. Usual cause: a helper left public instead of private.",
+            leans: Leans::NONE,
         },
     ];
     let board = |items: Vec<ItemOf<board::BoardCheck>>| items.into_iter().map(|item| item.map_check(Check::from));

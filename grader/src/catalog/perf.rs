@@ -4,6 +4,7 @@
 
 use super::item::{Inputs, ItemOf};
 use crate::results::Category::{Memory, Timing};
+use crate::results::Leans;
 
 type Item = ItemOf<Measure>;
 use TimingAspect as T;
@@ -49,6 +50,7 @@ fn timing(id: &'static str, official: &'static str, title: &'static str, aspect:
         depends_on: &["compile-1"],
         needs: &["ref_world", "counters"],
         explain,
+        leans: Leans::NONE,
     }
 }
 
@@ -70,6 +72,7 @@ pub(super) fn items() -> Vec<Item> {
                       Usual causes: in Java, int[][] plus a copy, cached strings, long or Integer tiles; in \
                       Rust, a Vec whose capacity outgrew its length (collect() from an iterator that \
                       over-reserves, push without with_capacity) or a second copy of the tiles.",
+            leans: Leans::NONE,
         },
         Item {
             id: "memory-solver-1",
@@ -85,6 +88,7 @@ pub(super) fn items() -> Vec<Item> {
                       1.0; the reference keeps the goal's search node and its chain of predecessors. Usual \
                       causes: keeping the MinPQ or a list of visited boards in a field (in Rust, a Vec or \
                       HashSet in the struct; an Rc cycle that keeps the search alive).",
+            leans: Leans::NONE,
         },
         Item {
             id: "memory-solver-2",
@@ -101,6 +105,7 @@ pub(super) fn items() -> Vec<Item> {
                       reference board plus 48 bytes each. Usual causes: no critical optimization (the parent \
                       is enqueued again), a priority that is not moves + manhattan, search nodes that copy \
                       their path.",
+            leans: Leans::NONE,
         },
         timing(
             "timing-1",

@@ -4,6 +4,7 @@
 
 use super::item::{Draw, Inputs, ItemOf};
 use crate::results::Category::{Beyond, Solver};
+use crate::results::{BoardMethod as M, Leans};
 
 type Item = ItemOf<SolverCheck>;
 
@@ -128,6 +129,7 @@ fn item(
         depends_on: &["compile-1"],
         needs,
         explain,
+        leans: Leans::NONE,
     }
 }
 
@@ -337,6 +339,7 @@ pub(super) fn beyond_items() -> Vec<Item> {
         depends_on: &["compile-1"],
         needs,
         explain,
+        leans: Leans::NONE,
     };
     vec![
         beyond(
@@ -367,6 +370,7 @@ pub(super) fn beyond_items() -> Vec<Item> {
              scores the Solver over its reference Board only. A failure here with the Solver tests passing \
              points at your Board.",
             &[],
-        ),
+        )
+        .leaning(&[], &[M::Hamming, M::Manhattan, M::ToString, M::IsGoal, M::Equals, M::Neighbors, M::Twin]),
     ]
 }

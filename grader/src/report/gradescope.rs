@@ -137,6 +137,7 @@ mod tests {
             rows: vec![],
             message: String::new(),
             evidence: None,
+            leans: crate::results::Leans::NONE,
             hidden: false,
             cpu_ms: None,
         }

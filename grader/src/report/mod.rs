@@ -115,6 +115,7 @@ mod tests {
             },
             message: message.into(),
             evidence: None,
+            leans: crate::results::Leans::NONE,
             hidden: id == "board-5a",
             cpu_ms: Some(3),
         }
