@@ -45,7 +45,7 @@ fn as_object<S: Serializer>(categories: &[(String, f64)], serializer: S) -> Resu
 /// Where reports go and in which formats: `<student>.<extension>` in `dir` for each format (the name made safe
 /// as a file name).
 pub struct Reports<'a> {
-    /// The output directory.
+    /// Where each student's reports and the class gradebook are written.
     pub dir: &'a Path,
     /// The formats; two that share an extension (JSON and Gradescope) overwrite each other, the later wins.
     pub formats: &'a [Format],

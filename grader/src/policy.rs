@@ -12,15 +12,15 @@ use serde::{Deserialize, Serialize};
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Weights {
-    /// The submission compiles.
+    /// Points for compiling (official: 5).
     pub compile: f64,
-    /// The API matches.
+    /// Points for the API check (official: 5).
     pub api: f64,
     /// Board and Solver correctness together, shared by test count as the official grader does.
     pub correctness: f64,
-    /// Memory tests.
+    /// Points for the memory tests (official: 10).
     pub memory: f64,
-    /// Timing tests.
+    /// Points for the timing tests (official: 20).
     pub timing: f64,
     /// This project's checks beyond the official grader (0 by default: reported, not scored, so the default
     /// score is the official score). `pair` is read as this too (its name before the official catalog).
@@ -163,13 +163,13 @@ impl Default for Tests {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Policy {
-    /// Points per category.
+    /// `[weights]`: points per category.
     pub weights: Weights,
-    /// Resource limits.
+    /// `[limits]`: CPU, memory and output limits for the submission's processes.
     pub limits: Limits,
     /// Pass/fail thresholds.
     pub thresholds: Thresholds,
-    /// Which tests run.
+    /// `[tests]`: which tests run, how many trials, which are hidden from students.
     pub tests: Tests,
     /// How Rust submissions are built.
     pub rust: RustBuild,
@@ -193,16 +193,12 @@ pub struct RustBuild {
 pub enum PolicyError {
     /// The file could not be read.
     #[error("failed to read policy file `{path}`: {source}")]
-    Read {
-        /// The file.
-        path: String,
-        /// Why.
-        source: std::io::Error,
-    },
+    #[allow(missing_docs)]
+    Read { path: String, source: std::io::Error },
     /// The file is not a valid policy.
     #[error("invalid policy file `{path}`: {message}")]
     Invalid {
-        /// The file.
+        #[allow(missing_docs)]
         path: String,
         /// What is wrong, with the line and column where TOML gives them.
         message: String,

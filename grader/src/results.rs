@@ -114,7 +114,7 @@ pub struct TestResult {
     pub title: String,
     #[allow(missing_docs)]
     pub status: Status,
-    /// Points earned.
+    /// Points earned: its share of its category's weight when it passed, else 0 (filled in by [`crate::score`]).
     pub score: f64,
     /// Points available (0 when not applicable).
     pub max_score: f64,
@@ -161,7 +161,7 @@ pub struct CategoryScore {
 pub struct Score {
     /// Points earned, out of [`Score::max`].
     pub total: f64,
-    /// Points available.
+    /// Points available (100 under the default weights).
     pub max: f64,
     #[allow(missing_docs)]
     pub categories: Vec<CategoryScore>,

@@ -6,7 +6,7 @@
 //! count as not passed. The API category in a language whose compiler enforces the API (all its tests not
 //! applicable) earns its weight once the submission compiles.
 
-use crate::catalog::Category;
+use crate::results::Category;
 use crate::policy::Weights;
 use crate::results::{CategoryScore, Score, Status, TestResult};
 

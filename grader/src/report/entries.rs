@@ -20,7 +20,7 @@ pub struct Entry<'a> {
     pub id: String,
     /// `Timing 2: Count MinPQ operations`, or the title alone for a test of our own.
     pub name: String,
-    /// Its section.
+    #[allow(missing_docs)]
     pub category: Category,
     /// The tests it holds: one, or every applicable row of a table (none for a category entry).
     pub tests: Vec<&'a TestResult>,
