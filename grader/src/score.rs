@@ -6,8 +6,8 @@
 //! count as not passed. The API category in a language whose compiler enforces the API (all its tests not
 //! applicable) earns its weight once the submission compiles.
 
-use crate::results::Category;
 use crate::policy::Weights;
+use crate::results::Category;
 use crate::results::{CategoryScore, Score, Status, TestResult};
 
 /// Scores test results under `weights`, filling in each test's `score` and `max_score`.
