@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::support::{gallery_entry, quick_policy, reference_submission, root};
+use crate::support::{gallery_entry, quick_policy, reference_submission};
 
 fn render(format: &str) -> String {
     render_of(&reference_submission(), format, &["--only", "board-1a", "--only", "solver-2a"]).0
@@ -35,7 +35,7 @@ fn cents(value: &serde_json::Value) -> i64 {
 /// test per official test, their maxima adding up to exactly 100 and their scores to the top-level score.
 #[test]
 fn gradescope_points_add_up_exactly_on_a_failing_rust_submission() {
-    let submission = root().join("fixtures/submissions/rust/hamming-counts-blank");
+    let (submission, _copy) = gallery_entry("rust/hamming-counts-blank");
     let policy = quick_policy();
     let (text, code) = render_of(&submission, "gradescope", &["--policy", policy.to_str().unwrap()]);
     assert_eq!(code, 1);

@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use crate::support::{quick_policy, root};
+use crate::support::{gallery_entry, quick_policy, root};
 
 /// How long one Chromium run may take before it is killed (it takes about a second).
 const CHROMIUM_TIMEOUT: Duration = Duration::from_secs(60);
@@ -20,7 +20,7 @@ fn report() -> &'static (PathBuf, String) {
         let dir = root().join("target/e2e-html");
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("manhattan-wrong-goal-row.html");
-        let submission = root().join("fixtures/submissions/rust/manhattan-wrong-goal-row");
+        let (submission, _copy) = gallery_entry("rust/manhattan-wrong-goal-row");
         let status = Command::new(env!("CARGO_BIN_EXE_grader"))
             .arg("grade")
             .arg(&submission)
