@@ -611,9 +611,8 @@ fn package_declaration(text: &str) -> Option<(usize, String)> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::conversation::{counter, Conversation};
     use super::*;
-    use std::io::{BufRead, BufReader, Write};
-    use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
     fn java_available() -> bool {
         let found = find_tool("javac").is_some() && find_tool("java").is_some();
@@ -630,68 +629,6 @@ mod tests {
 
     fn gallery(name: &str) -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/submissions/java").join(name)
-    }
-
-    /// A protocol conversation with a spawned server.
-    struct Conversation {
-        child: Child,
-        stdin: ChildStdin,
-        stdout: BufReader<ChildStdout>,
-        next_id: u64,
-    }
-
-    impl Conversation {
-        fn start(build: Prepared) -> Conversation {
-            let Prepared::Ready(Launch { program, args, env, .. }) = build else {
-                panic!("expected a ready build: {build:?}")
-            };
-            let mut child = Command::new(program)
-                .args(args)
-                .envs(env)
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("java starts");
-            let stdin = child.stdin.take().unwrap();
-            let stdout = BufReader::new(child.stdout.take().unwrap());
-            Conversation { child, stdin, stdout, next_id: 0 }
-        }
-
-        /// Sends `verb args` and returns the reply without its ID and CPU time: `ok VALUES` or `err KIND ...`.
-        fn ask(&mut self, request: &str) -> String {
-            let id = self.next_id;
-            self.next_id += 1;
-            writeln!(self.stdin, "{id} {request}").unwrap();
-            self.stdin.flush().unwrap();
-            let mut line = String::new();
-            self.stdout.read_line(&mut line).unwrap();
-            let line = line.trim_end_matches('\n');
-            let mut tokens = line.splitn(4, ' ').collect::<Vec<_>>();
-            assert_eq!(tokens[0], id.to_string(), "reply to `{request}`: {line}");
-            if tokens[1] == "err" {
-                // ID err KIND CPU REST
-                let rest: Vec<&str> = line.splitn(5, ' ').collect();
-                return format!("err {} {}", rest[2], rest.get(4).unwrap_or(&""));
-            }
-            tokens.drain(..1);
-            format!("ok {}", tokens.get(2).unwrap_or(&""))
-        }
-
-        fn finish(mut self) {
-            assert_eq!(self.ask("bye"), "ok ");
-            let status = self.child.wait().unwrap();
-            assert!(status.success(), "{status}");
-        }
-    }
-
-    fn counter(counters: &str, name: &str) -> u64 {
-        counters
-            .split(' ')
-            .find_map(|pair| pair.strip_prefix(name).and_then(|v| v.strip_prefix('=')))
-            .unwrap_or_else(|| panic!("no {name} in {counters}"))
-            .parse()
-            .unwrap()
     }
 
     #[test]
@@ -717,7 +654,7 @@ mod tests {
         assert_eq!(c.ask("equals_uncastable b1"), "ok false");
         assert_eq!(c.ask("equals_as_object b1 b1"), "ok true");
         assert_eq!(c.ask("board ref 3 0 1 3 4 2 5 7 8 6"), "ok b6");
-        assert_eq!(c.ask("counters_reset"), "ok ");
+        assert_eq!(c.ask("counters_reset"), "ok");
         assert_eq!(c.ask("solver b6"), "ok s7");
         let counters = c.ask("counters");
         // the Rust reference's figures for this board (`solver --stats`)
@@ -771,7 +708,7 @@ mod tests {
         let mut c = Conversation::start(build_java(dir.path(), &work(), 256, &BuildLimits::default()).unwrap());
         c.ask("hello 1");
         assert_eq!(c.ask("board ref 3 0 1 3 4 2 5 7 8 6"), "ok b1");
-        assert_eq!(c.ask("counters_reset"), "ok ");
+        assert_eq!(c.ask("counters_reset"), "ok");
         assert_eq!(c.ask("solver b1"), "ok s2");
         let deep = counter(&c.ask("counters"), "pq_deep_bytes");
         assert!((1..100_000).contains(&deep), "{deep}");

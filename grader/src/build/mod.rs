@@ -13,6 +13,8 @@
 //! the host which interpreter `python3` is).
 
 pub mod cargo;
+#[cfg(test)]
+mod conversation;
 pub mod java;
 pub mod python;
 pub mod scratch;

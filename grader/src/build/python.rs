@@ -220,9 +220,8 @@ fn find_python() -> Option<(PathBuf, Vec<PathBuf>)> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::conversation::{counter, Conversation};
     use super::*;
-    use std::io::{BufRead, BufReader, Write};
-    use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
     fn root() -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -232,79 +231,19 @@ mod tests {
         std::env::temp_dir().join("npuzzle-grader-python-tests")
     }
 
-    /// A protocol conversation with a spawned server.
-    struct Conversation {
-        child: Child,
-        stdin: ChildStdin,
-        stdout: BufReader<ChildStdout>,
-        next_id: u64,
-    }
-
-    impl Conversation {
-        fn start(submission: &str) -> Option<Conversation> {
-            if find_python().is_none() {
-                eprintln!("skipped: no python3 on this machine");
-                return None;
-            }
-            let build = build_python(
-                &root().join("fixtures/submissions/python").join(submission),
-                &work(),
-                1024,
-                &BuildLimits::default(),
-            )
-            .unwrap();
-            let Prepared::Ready(Launch { program, args, env, .. }) = build else {
-                panic!("expected a ready build: {build:?}")
-            };
-            let mut child = Command::new(program)
-                .args(args)
-                .envs(env)
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("python3 starts");
-            let stdin = child.stdin.take().unwrap();
-            let stdout = BufReader::new(child.stdout.take().unwrap());
-            Some(Conversation { child, stdin, stdout, next_id: 0 })
+    /// The conversation with the server of a gallery submission, or `None` (skipped) without python3.
+    fn start(submission: &str) -> Option<Conversation> {
+        if find_python().is_none() {
+            eprintln!("skipped: no python3 on this machine");
+            return None;
         }
-
-        /// Sends `verb args` and returns the reply without its ID and CPU time: `ok VALUES` or `err KIND ...`.
-        fn ask(&mut self, request: &str) -> String {
-            let id = self.next_id;
-            self.next_id += 1;
-            writeln!(self.stdin, "{id} {request}").unwrap();
-            self.stdin.flush().unwrap();
-            let mut line = String::new();
-            self.stdout.read_line(&mut line).unwrap();
-            let tokens: Vec<&str> = line.trim_end_matches('\n').splitn(5, ' ').collect();
-            assert_eq!(tokens[0], id.to_string(), "reply to `{request}`: {line}");
-            if tokens[1] == "err" {
-                return format!("err {} {}", tokens[2], tokens.get(4).unwrap_or(&""));
-            }
-            let values = tokens[3..].join(" ");
-            format!("ok {values}").trim_end().to_string()
-        }
-
-        fn finish(mut self) {
-            assert_eq!(self.ask("bye"), "ok");
-            let status = self.child.wait().unwrap();
-            assert!(status.success(), "{status}");
-        }
-    }
-
-    fn counter(counters: &str, name: &str) -> u64 {
-        counters
-            .split(' ')
-            .find_map(|pair| pair.strip_prefix(name).and_then(|v| v.strip_prefix('=')))
-            .unwrap_or_else(|| panic!("no {name} in {counters}"))
-            .parse()
-            .unwrap()
+        let dir = root().join("fixtures/submissions/python").join(submission);
+        Some(Conversation::start(build_python(&dir, &work(), 1024, &BuildLimits::default()).unwrap()))
     }
 
     #[test]
     fn valid_submission_speaks_the_protocol() {
-        let Some(mut c) = Conversation::start("valid") else { return };
+        let Some(mut c) = start("valid") else { return };
         let hello = c.ask("hello 1");
         let (fixed, thread) = hello.split_once(" cpu_thread=").expect("the request thread is named");
         assert_eq!(fixed, "ok 1 python ref_world counters refs null foreign");
@@ -333,7 +272,7 @@ mod tests {
     /// (the figures `fixturegen` recorded in fixtures/puzzles/puzzles.toml from `solver --stats`).
     #[test]
     fn the_reference_board_counts_equal_the_rust_references() {
-        let Some(mut c) = Conversation::start("valid") else { return };
+        let Some(mut c) = start("valid") else { return };
         c.ask("hello 1");
         let text = fs::read_to_string(root().join("fixtures/puzzles/puzzles.toml")).unwrap();
         let metadata = corpus::metadata::parse_metadata(&text).unwrap();

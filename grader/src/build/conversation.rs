@@ -1,0 +1,70 @@
+//! Test support for the adapters' builds: a protocol conversation with the server a build prepared, started
+//! directly (no sandbox: these tests check what an adapter answers, not how the runner runs it).
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use super::step::{Launch, Prepared};
+
+/// A spawned adapter server and the next request ID.
+pub struct Conversation {
+    pub child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+    next_id: u64,
+}
+
+impl Conversation {
+    /// Starts the server a build prepared (panics on a build that is not ready).
+    pub fn start(build: Prepared) -> Conversation {
+        let Prepared::Ready(Launch { program, args, env, .. }) = build else {
+            panic!("expected a ready build: {build:?}")
+        };
+        let mut child = Command::new(&program)
+            .args(args)
+            .envs(env)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{} starts: {e}", program.display()));
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        Conversation { child, stdin, stdout, next_id: 0 }
+    }
+
+    /// Sends `verb args` and returns the reply without its ID and CPU time: `ok VALUES` (`ok` alone when
+    /// there are none) or `err KIND ...`.
+    pub fn ask(&mut self, request: &str) -> String {
+        let id = self.next_id;
+        self.next_id += 1;
+        writeln!(self.stdin, "{id} {request}").unwrap();
+        self.stdin.flush().unwrap();
+        let mut line = String::new();
+        self.stdout.read_line(&mut line).unwrap();
+        // ID ok CPU VALUES, or ID err KIND CPU REST
+        let tokens: Vec<&str> = line.trim_end_matches('\n').splitn(5, ' ').collect();
+        assert_eq!(tokens[0], id.to_string(), "reply to `{request}`: {line}");
+        if tokens[1] == "err" {
+            return format!("err {} {}", tokens[2], tokens.get(4).unwrap_or(&""));
+        }
+        format!("ok {}", tokens[3..].join(" ")).trim_end().to_string()
+    }
+
+    /// Says goodbye and requires a clean exit.
+    pub fn finish(mut self) {
+        assert_eq!(self.ask("bye"), "ok");
+        let status = self.child.wait().unwrap();
+        assert!(status.success(), "{status}");
+    }
+}
+
+/// The value of `name=VALUE` in a `counters` reply.
+pub fn counter(counters: &str, name: &str) -> u64 {
+    counters
+        .split(' ')
+        .find_map(|pair| pair.strip_prefix(name).and_then(|v| v.strip_prefix('=')))
+        .unwrap_or_else(|| panic!("no {name} in {counters}"))
+        .parse()
+        .unwrap()
+}
