@@ -251,6 +251,29 @@ impl SkippedFixture {
 }
 
 impl TestResult {
+    /// A result with an id, a section and a status and nothing else, for tests to fill in as they need.
+    #[cfg(test)]
+    pub fn bare(id: &str, category: Category, status: Status) -> TestResult {
+        TestResult {
+            id: id.into(),
+            official: None,
+            row: None,
+            columns: None,
+            category,
+            title: String::new(),
+            status,
+            score: 0.0,
+            max_score: 0.0,
+            inputs: vec![],
+            rows: vec![],
+            message: String::new(),
+            evidence: None,
+            leans: Leans::NONE,
+            hidden: false,
+            cpu_ms: None,
+        }
+    }
+
     /// The line of the message that says what went wrong (not the "failed on trial k of N" context).
     pub fn reason(&self) -> &str {
         let mut lines = self.message.lines();

@@ -80,24 +80,7 @@ mod tests {
     use super::*;
 
     fn test(category: Category, status: Status) -> TestResult {
-        TestResult {
-            id: "t".into(),
-            official: None,
-            row: None,
-            columns: None,
-            category,
-            title: String::new(),
-            status,
-            score: 0.0,
-            max_score: 0.0,
-            inputs: vec![],
-            rows: vec![],
-            message: String::new(),
-            evidence: None,
-            leans: crate::results::Leans::NONE,
-            hidden: false,
-            cpu_ms: None,
-        }
+        TestResult::bare("t", category, status)
     }
 
     #[test]

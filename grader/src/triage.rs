@@ -56,24 +56,7 @@ mod tests {
     use Method::*;
 
     fn test(id: &str, leans: Leans, status: Status) -> TestResult {
-        TestResult {
-            id: id.into(),
-            official: None,
-            row: None,
-            columns: None,
-            category: Category::Board,
-            title: String::new(),
-            status,
-            score: 0.0,
-            max_score: 0.0,
-            inputs: vec![],
-            rows: vec![],
-            message: String::new(),
-            evidence: None,
-            leans,
-            hidden: false,
-            cpu_ms: None,
-        }
+        TestResult { leans, ..TestResult::bare(id, Category::Board, status) }
     }
 
     /// The catalog's tests that lean on a Board method, those in `ids` failed and the others passed.

@@ -126,20 +126,8 @@ mod tests {
         TestResult {
             row: id.split_once('/').map(|(_, row)| row.to_string()),
             official: Some(id.clone()),
-            id,
-            columns: None,
-            category,
             title: "a test".into(),
-            status,
-            score: 0.0,
-            max_score: 0.0,
-            inputs: vec![],
-            rows: vec![],
-            message: String::new(),
-            evidence: None,
-            leans: crate::results::Leans::NONE,
-            hidden: false,
-            cpu_ms: None,
+            ..TestResult::bare(&id, category, status)
         }
     }
 

@@ -95,16 +95,13 @@ mod tests {
 
     fn test(id: &str, category: Category, status: Status, score: f64, max: f64, message: &str) -> TestResult {
         TestResult {
-            id: id.into(),
             official: match category {
                 Category::Timing => Some("Timing 2".into()),
                 _ => id.strip_prefix("board-").map(|n| format!("Board {n}")),
             },
             row: id.split_once('/').map(|(_, row)| row.to_string()),
             columns: (category == Category::Timing).then(|| "filename   moves  n  insert()  delMin()".into()),
-            category,
             title: format!("the check called {id}"),
-            status,
             score,
             max_score: max,
             inputs: vec!["puzzle04.txt".into()],
@@ -114,10 +111,9 @@ mod tests {
                 vec![]
             },
             message: message.into(),
-            evidence: None,
-            leans: crate::results::Leans::NONE,
             hidden: id == "board-5a",
             cpu_ms: Some(3),
+            ..TestResult::bare(id, category, status)
         }
     }
 
