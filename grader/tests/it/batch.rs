@@ -4,15 +4,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::support::{quick_policy, reference_submission, root};
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
-    }
-}
+use crate::support::{copy_resolved, quick_policy, reference_submission, root};
 
 fn batch(class: &Path, out: &Path, jobs: &str) -> String {
     let policy = quick_policy();
@@ -32,11 +24,11 @@ fn parallel_grading_gives_the_grades_of_serial_grading_and_survives_broken_submi
     let class = tempfile::tempdir().unwrap();
     std::fs::copy(reference_submission(), class.path().join("alice")).unwrap();
     let java = root().join("fixtures/submissions/java");
-    copy_dir(&java.join("hamming-counts-blank"), &class.path().join("bob"));
-    copy_dir(&java.join("compile-error"), &class.path().join("carol"));
+    copy_resolved(&java.join("hamming-counts-blank"), &class.path().join("bob"));
+    copy_resolved(&java.join("compile-error"), &class.path().join("carol"));
     std::fs::copy(root().join("fixtures/submissions/programs/garbage.sh"), class.path().join("dave")).unwrap();
     std::fs::create_dir(class.path().join("erin")).unwrap();
-    copy_dir(&root().join("fixtures/submissions/python/hamming-counts-blank"), &class.path().join("frank"));
+    copy_resolved(&root().join("fixtures/submissions/python/hamming-counts-blank"), &class.path().join("frank"));
     let out = tempfile::tempdir().unwrap();
     let serial = batch(class.path(), &out.path().join("serial"), "1");
     let parallel = batch(class.path(), &out.path().join("parallel"), "3");

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::support::{grade, quick_policy, root, Graded};
+use crate::support::{copy_resolved, grade, quick_policy, root, Graded};
 
 fn hostile(name: &str) -> PathBuf {
     root().join("fixtures/submissions/hostile").join(name)
@@ -116,16 +116,6 @@ fn extra_dependencies_build_offline_when_the_policy_allows_them() {
     assert_eq!(graded.test("board-1a")["status"], "passed", "{}", graded.text);
 }
 
-/// Copies a crate's `Cargo.toml` and `src/` to `to`.
-fn copy_crate(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to.join("src")).unwrap();
-    std::fs::copy(from.join("Cargo.toml"), to.join("Cargo.toml")).unwrap();
-    for entry in std::fs::read_dir(from.join("src")).unwrap() {
-        let entry = entry.unwrap();
-        std::fs::copy(entry.path(), to.join("src").join(entry.file_name())).unwrap();
-    }
-}
-
 #[test]
 fn a_crate_copied_outside_the_repository_grades_the_same() {
     let only = ["board-1a", "board-5a", "solver-2a", "timing-2/puzzle30", "memory-solver-2"];
@@ -133,7 +123,7 @@ fn a_crate_copied_outside_the_repository_grades_the_same() {
     {
         let outside = tempfile::tempdir().unwrap();
         let copy = outside.path().join(from.file_name().unwrap());
-        copy_crate(&from, &copy);
+        copy_resolved(&from, &copy);
         let inside = grade_only(&from, &only);
         let copied = grade_only(&copy, &only);
         assert_eq!(inside.json_text, copied.json_text, "{}", copied.text);
@@ -161,7 +151,7 @@ fn the_gradescope_zip_builds_a_rust_crate_offline_from_what_it_ships() {
     assert!(unzipped.success());
     assert!(source.join("rust/adapters/rust/npuzzle/src/lib.rs").is_file(), "the zip ships the API crate");
     assert!(source.join("rust/vendor").is_dir(), "and the dependencies, vendored");
-    copy_crate(&root().join("fixtures/submissions/rust/valid-single-queue"), &fake.path().join("submission"));
+    copy_resolved(&root().join("fixtures/submissions/rust/valid-single-queue"), &fake.path().join("submission"));
     // An empty CARGO_HOME: no registry cache, so the build can only use what the zip ships.
     let cargo_home = fake.path().join("cargo-home");
     std::fs::create_dir(&cargo_home).unwrap();

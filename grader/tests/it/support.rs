@@ -23,16 +23,22 @@ pub fn gallery_entry(relative: &str) -> (PathBuf, Option<tempfile::TempDir>) {
     }
     let staging = tempfile::tempdir().expect("a temp dir");
     let copy = staging.path().join(entry.file_name().expect("an entry has a name"));
-    for file in walkdir::WalkDir::new(&entry).follow_links(true) {
-        let file = file.expect("the entry is readable");
-        let to = copy.join(file.path().strip_prefix(&entry).expect("under the entry"));
+    copy_resolved(&entry, &copy);
+    (copy, Some(staging))
+}
+
+/// Copies the tree `from` into `to`, every link replaced by the file it names (a submission as a student
+/// would hand it in: the grader follows no link).
+pub fn copy_resolved(from: &Path, to: &Path) {
+    for file in walkdir::WalkDir::new(from).follow_links(true) {
+        let file = file.expect("the tree is readable");
+        let at = to.join(file.path().strip_prefix(from).expect("under the tree"));
         if file.file_type().is_dir() {
-            std::fs::create_dir_all(&to).expect("a folder of the copy");
+            std::fs::create_dir_all(&at).expect("a folder of the copy");
         } else {
-            std::fs::copy(file.path(), &to).expect("a file of the copy");
+            std::fs::copy(file.path(), &at).expect("a file of the copy");
         }
     }
-    (copy, Some(staging))
 }
 
 /// The reference submission executable, built once per test run (release, like `make grade`).
