@@ -21,7 +21,8 @@ use crate::policy::Policy;
 use crate::results::{Report, SkippedFixture, Status, Submission, TestResult, Timings};
 use crate::runner::checks::{self, Ctx, Verdict};
 use crate::runner::process::{CpuUsed, ProcessLimits, ProcessSpec};
-use crate::runner::session::{Session, SessionLimits};
+use crate::runner::session::SessionLimits;
+use crate::runner::worlds::{Programs, WorldSessions};
 use crate::score;
 
 /// What to grade and how.
@@ -292,7 +293,19 @@ fn run_plan(
         &plan.policy
     };
     let run = match built {
-        Prepared::Ready(launch) => run_tests(process_spec(&launch, policy), policy, &plan.tests, progress),
+        Prepared::Ready(launch) => {
+            let programs =
+                Programs { own: process_spec(&launch, policy), reference: None, trusted_runtime_threads: false };
+            run_tests(programs, policy, &plan.tests, progress)
+        }
+        Prepared::PerWorld(launches) => {
+            let programs = Programs {
+                own: process_spec(&launches.own, policy),
+                reference: Some(process_spec(&launches.reference, policy)),
+                trusted_runtime_threads: true,
+            };
+            run_tests(programs, policy, &plan.tests, progress)
+        }
         Prepared::CompileFailed { log } => not_built(&plan.tests, log),
     };
     let cpu = CpuUsed::now().since(cpu_before);
@@ -387,8 +400,9 @@ struct Run {
     compile_log: Option<String>,
 }
 
+/// Runs the planned tests, each in the session of the world it uses (see `runner::worlds`).
 fn run_tests(
-    spec: ProcessSpec,
+    programs: Programs,
     policy: &Policy,
     planned: &[PlannedTest],
     progress: &mut dyn FnMut(Progress<'_>),
@@ -397,31 +411,32 @@ fn run_tests(
         startup: Duration::from_secs_f64(policy.limits.startup_cpu_seconds),
         request: Duration::from_secs_f64(policy.limits.request_cpu_seconds),
     };
-    let fresh = {
-        let spec = spec.clone();
-        move || Session::new(spec.clone(), limits)
-    };
-    let mut session = Session::new(spec, limits);
-    let startup = session.handshake().cloned();
-    let capabilities: BTreeSet<String> = startup.as_ref().map(|h| h.capabilities.clone()).unwrap_or_default();
+    let mut sessions = WorldSessions::start(programs, limits);
     let mut solves = HashMap::new();
     let mut statuses: HashMap<&str, Status> = HashMap::new();
     let mut tests = Vec::new();
     for (index, test) in planned.iter().enumerate() {
         progress(Progress::Started { index, id: &test.id, category: test.item.category });
-        let cpu_before = session.cpu_reported();
-        let verdict = match (&startup, blocked_by(test, &statuses)) {
-            (_, Some(reason)) => Verdict::said(Status::Skipped, reason),
-            (Err(fault), _) if !test.item.check.is_build() => failed(fault.describe()),
-            _ => {
-                let mut ctx = Ctx {
-                    session: &mut session,
-                    policy,
-                    capabilities: &capabilities,
-                    solves: &mut solves,
-                    fresh_session: &fresh,
-                };
-                run_one(&mut ctx, test)
+        let cpu_before = sessions.cpu_reported();
+        let verdict = match blocked_by(test, &statuses) {
+            Some(reason) => Verdict::said(Status::Skipped, reason),
+            None => {
+                let world = sessions.for_test(test.item.needs.contains(&"ref_world"));
+                match world.startup {
+                    Err(fault) if !test.item.check.is_build() => failed(fault.describe()),
+                    startup => {
+                        let capabilities: BTreeSet<String> =
+                            startup.as_ref().map(|h| h.capabilities.clone()).unwrap_or_default();
+                        let mut ctx = Ctx {
+                            session: world.session,
+                            policy,
+                            capabilities: &capabilities,
+                            solves: &mut solves,
+                            fresh_session: world.fresh,
+                        };
+                        run_one(&mut ctx, test)
+                    }
+                }
             }
         };
         progress(Progress::Finished { id: &test.id, status: verdict.status });
@@ -429,12 +444,12 @@ fn run_tests(
         if verdict.status != Status::Passed && *entry == Status::Passed {
             *entry = verdict.status;
         }
-        let cpu_ms = (session.cpu_reported() - cpu_before).as_millis() as u64;
+        let cpu_ms = (sessions.cpu_reported().saturating_sub(cpu_before)).as_millis() as u64;
         tests.push(result(test, verdict, Some(cpu_ms)));
     }
-    session.finish();
-    let (output, output_truncated) = session.take_output();
-    Run { tests, language: startup.ok().map(|h| h.language), output, output_truncated, compile_log: None }
+    let language = sessions.own_startup().and_then(|startup| startup.as_ref().ok()).map(|h| h.language.clone());
+    let (output, output_truncated) = sessions.finish();
+    Run { tests, language, output, output_truncated, compile_log: None }
 }
 
 fn run_one(ctx: &mut Ctx<'_>, test: &PlannedTest) -> Verdict {

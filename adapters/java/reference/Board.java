@@ -1,8 +1,8 @@
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-
-import npuzzle.Counters;
+import java.util.function.IntConsumer;
+import java.util.function.LongSupplier;
 
 /**
  * The grader's reference Board, substituted under a student's Solver (the "ref" world), with the
@@ -13,12 +13,41 @@ import npuzzle.Counters;
  *   manhattan and the blank's position cached and updated in O(1) for each neighbor;
  * - neighbors() moves the blank down, right, left, up; twin() swaps row-major positions 0 and 1 unless one
  *   is the blank, then the last two; isGoal() goes through manhattan();
- * - every public method is counted in npuzzle.Counters (loaded by the parent class loader), and each board
- *   remembers its lineage (its id, its parent's, its grandparent's) so equals() can tell cheaply whether its
- *   argument is a neighbor of a neighbor, the only comparison the critical optimization needs.
+ * - every public method is counted through the adapter's meter, and each board remembers its lineage (its
+ *   id, its parent's, its grandparent's) so equals() can tell cheaply whether its argument is a neighbor of a
+ *   neighbor, the only comparison the critical optimization needs.
+ *
+ * The Board lives in a class loader and module of its own, apart from the student's Solver, and can name
+ * nothing of the adapter's module: it counts through the meter (npuzzle.BoardMeter) it takes from the
+ * system properties once, in its static initializer, seen only as JDK interfaces that add and never
+ * subtract. The event numbers below are the meter's.
  */
 public final class Board {
     private static final int MAX_BYTE_DIMENSION = 15;
+
+    private static final int CONSTRUCTED = 0;
+    private static final int TO_STRING = 1;
+    private static final int DIMENSION = 2;
+    private static final int HAMMING = 3;
+    private static final int MANHATTAN = 4;
+    private static final int IS_GOAL = 5;
+    private static final int EQUALS = 6;
+    private static final int EQUALS_NON_BOARD = 7;
+    private static final int EQUALS_NOT_GRAND_NEIGHBOR = 8;
+    private static final int NEIGHBORS = 9;
+    private static final int TWIN = 10;
+
+    /** Counts one event. */
+    private static final IntConsumer COUNT;
+    /** Hands out lineage ids. */
+    private static final LongSupplier IDS;
+
+    static {
+        Object meter = System.getProperties().remove("npuzzle.boardMeter");
+        if (meter == null) throw new IllegalStateException("the reference Board was loaded without its meter");
+        COUNT = (IntConsumer) meter;
+        IDS = (LongSupplier) meter;
+    }
 
     private final byte[] tiles;
     private final long id;
@@ -65,10 +94,10 @@ public final class Board {
         this.blank = (short) b;
         this.hamming = h;
         this.manhattan = m;
-        this.id = Counters.nextBoardId();
+        this.id = IDS.getAsLong();
         this.parent = 0;
         this.grandparent = 0;
-        Counters.boardConstructed++;
+        COUNT.accept(CONSTRUCTED);
     }
 
     /** A board derived from another (uncounted here: the callers count). */
@@ -78,13 +107,13 @@ public final class Board {
         this.blank = (short) blank;
         this.hamming = hamming;
         this.manhattan = manhattan;
-        this.id = Counters.nextBoardId();
+        this.id = IDS.getAsLong();
         this.parent = parent;
         this.grandparent = grandparent;
     }
 
     public String toString() {
-        Counters.boardToString++;
+        COUNT.accept(TO_STRING);
         int size = n;
         StringBuilder s = new StringBuilder(4 + size * (size * 4 + 1));
         s.append(size).append('\n');
@@ -100,36 +129,36 @@ public final class Board {
     }
 
     public int dimension() {
-        Counters.boardDimension++;
+        COUNT.accept(DIMENSION);
         return n;
     }
 
     public int hamming() {
-        Counters.boardHamming++;
+        COUNT.accept(HAMMING);
         return hamming;
     }
 
     public int manhattan() {
-        Counters.boardManhattan++;
+        COUNT.accept(MANHATTAN);
         return manhattan;
     }
 
     /** Goes through manhattan(), as the official reference does: counted as one isGoal and one manhattan. */
     public boolean isGoal() {
-        Counters.boardIsGoal++;
+        COUNT.accept(IS_GOAL);
         return manhattan() == 0;
     }
 
     public boolean equals(Object other) {
-        Counters.boardEquals++;
+        COUNT.accept(EQUALS);
         // A null argument (a root node's missing predecessor) is allowed, as officially (Solver 10b).
         if (other == null) return false;
         if (!(other instanceof Board)) {
-            Counters.boardEqualsNonBoard++;
+            COUNT.accept(EQUALS_NON_BOARD);
             return false;
         }
         Board that = (Board) other;
-        if (!isNeighborOfNeighbor(that)) Counters.boardEqualsNotGrandNeighbor++;
+        if (!isNeighborOfNeighbor(that)) COUNT.accept(EQUALS_NOT_GRAND_NEIGHBOR);
         return sameTiles(that);
     }
 
@@ -140,14 +169,14 @@ public final class Board {
 
     public Iterable<Board> neighbors() {
         List<Board> out = slides(id, parent);
-        Counters.boardNeighbors++;
-        Counters.boardConstructed += out.size();
+        COUNT.accept(NEIGHBORS);
+        for (int i = 0; i < out.size(); i++) COUNT.accept(CONSTRUCTED);
         return out;
     }
 
     public Board twin() {
-        Counters.boardTwin++;
-        Counters.boardConstructed++;
+        COUNT.accept(TWIN);
+        COUNT.accept(CONSTRUCTED);
         int cells = n * n;
         int a = 0;
         int b = 1;

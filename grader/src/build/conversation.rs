@@ -15,11 +15,26 @@ pub struct Conversation {
 }
 
 impl Conversation {
-    /// Starts the server a build prepared (panics on a build that is not ready).
+    /// Starts the server a build prepared for the `own` world, the only one of a build that is `Ready`
+    /// (panics on a build that did not compile).
     pub fn start(build: Prepared) -> Conversation {
-        let Prepared::Ready(Launch { program, args, env, .. }) = build else {
-            panic!("expected a ready build: {build:?}")
-        };
+        Conversation::launch(match build {
+            Prepared::Ready(launch) => launch,
+            Prepared::PerWorld(launches) => launches.own,
+            Prepared::CompileFailed { .. } => panic!("expected a ready build: {build:?}"),
+        })
+    }
+
+    /// Starts the server a build prepared for the `ref` world.
+    pub fn start_ref(build: Prepared) -> Conversation {
+        Conversation::launch(match build {
+            Prepared::Ready(launch) => launch,
+            Prepared::PerWorld(launches) => launches.reference,
+            Prepared::CompileFailed { .. } => panic!("expected a ready build: {build:?}"),
+        })
+    }
+
+    fn launch(Launch { program, args, env, .. }: Launch) -> Conversation {
         let mut child = Command::new(&program)
             .args(args)
             .envs(env)

@@ -16,6 +16,7 @@ pub mod cargo;
 #[cfg(test)]
 mod conversation;
 pub mod java;
+mod jvm;
 pub mod python;
 pub mod scratch;
 pub mod step;
@@ -23,7 +24,7 @@ pub mod step;
 use std::path::Path;
 
 use crate::runner::sandbox::is_executable;
-pub use step::{BuildError, BuildLimits, Launch, Prepared};
+pub use step::{BuildError, BuildLimits, Launch, Prepared, WorldLaunches};
 
 /// The kind of submission found at a path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -84,11 +84,24 @@ pub struct Launch {
     pub read_only: Vec<PathBuf>,
 }
 
+/// The launches of a submission whose two worlds run in processes of their own (the Java adapter: the `own`
+/// process never holds the reference Board, see `build::java`). Each names the runtime's own threads in its
+/// handshake before any student code runs, so the grader believes its `runtime_threads=`.
+#[derive(Debug, Clone)]
+pub struct WorldLaunches {
+    /// Serves the `own` world: the submission's Board and Solver.
+    pub own: Launch,
+    /// Serves the `ref` world: the reference Board under the submission's Solver.
+    pub reference: Launch,
+}
+
 /// The result of preparing a submission.
 #[derive(Debug, Clone)]
 pub enum Prepared {
-    #[allow(missing_docs)]
+    /// One program serves both worlds.
     Ready(Launch),
+    /// A program for each world.
+    PerWorld(WorldLaunches),
     /// The submission did not compile; the log is shown to the student.
     CompileFailed {
         /// The compiler's output, or why nothing was compiled (a missing or linked file).

@@ -10,3 +10,4 @@ pub mod session;
 pub mod spec;
 pub mod tool;
 mod unix;
+pub mod worlds;

@@ -8,10 +8,11 @@
 //! # Why CPU time is the deadline
 //! A grader runs on busy machines: CI, a laptop compiling, several submissions
 //! at once. Wall-clock deadlines then fail correct programs at random. So
-//! [`SubmissionProcess::recv_line`] bounds the CPU time the program consumes
-//! (`utime + stime` of the child, plus children it has reaped, from
-//! `/proc/<pid>/stat`, polled every 20 ms), which a loaded machine does not
-//! inflate. A program blocked on nothing (waiting for input that never comes)
+//! [`SubmissionProcess::recv_line`] bounds the CPU time the program consumes,
+//! which a loaded machine does not inflate: the CPU time of every process in
+//! its sandbox, each with every thread it has had (ended ones included) and
+//! the children it has reaped (`SubmissionProcess::cpu_time`, polled every
+//! 20 ms). A program blocked on nothing (waiting for input that never comes)
 //! uses no CPU, so a generous wall-clock cap ([`Deadline::wall`]) ends it too.
 //!
 //! # Why a sandbox
@@ -23,20 +24,24 @@
 //! ends a program, including `Drop`, kills the sandbox and reaps its init, so
 //! no orphan survives the grader.
 //!
-//! A program that handles requests on one thread can name it
-//! ([`SubmissionProcess::count_cpu_of_thread`]; the Java adapter does, in its
-//! handshake): the deadline then counts that thread's CPU alone
-//! (`/proc/<pid>/task/<tid>/stat`), so the JVM's JIT compiler and garbage
-//! collector threads are not charged to the student's code. The wall cap
-//! stays, at five times the CPU limit and more.
+//! The runtime's own threads can be left out
+//! ([`SubmissionProcess::exclude_runtime_threads`]; the Java adapter names
+//! them in its handshake, before any student code runs, and the session
+//! believes it only of that adapter): the JVM's garbage collector, JIT
+//! compiler and housekeeping threads, which exist from its start. Everything
+//! else is charged: the request thread, every thread the student's code
+//! starts (one that has ended too), the JVM threads that run Java code
+//! (finalizers, cleaners), and every process the program starts. Their times
+//! are exact (the process's CPU clock, each left-out thread's `schedstat`),
+//! so the few threads taken out do not add up clock-tick rounding. The wall
+//! cap stays, at five times the CPU limit and more.
 //!
 //! # Limits of the approach
-//! - CPU of live descendants is not counted until they are reaped: a wrapper
-//!   script should `exec` the real program. The wall cap still ends it.
-//! - A multi-threaded program that names no thread is charged the CPU of all
-//!   its threads, which can exceed the elapsed time.
+//! - A multi-threaded program is charged the CPU of all its threads, which can
+//!   exceed the elapsed time.
 //! - Without namespaces (a kernel that refuses them, which the grader reports),
-//!   a descendant that leaves the group (`setsid`) escapes the group kill.
+//!   a descendant that leaves the group (`setsid`) escapes the group kill, and
+//!   one reparented away from the sandbox's init is no longer counted.
 
 use std::cell::Cell;
 use std::io;
@@ -233,8 +238,9 @@ pub struct SubmissionProcess {
     /// tick, so a quick reply costs no `/proc` read (the CPU deadline then starts at most one tick late).
     last_exchange: (Option<Duration>, Instant),
     last_cpu: Cell<Duration>,
-    /// The thread whose CPU time the deadlines count (`None`: the whole process).
-    cpu_thread: Option<u32>,
+    /// The runtime's own threads of the program (the grader's ids), whose CPU time the deadlines leave out,
+    /// each with its time when last read (kept once it has ended: it stays in the process's total).
+    runtime_threads: Vec<(u32, Cell<Duration>)>,
     status: Option<Termination>,
 }
 
@@ -269,7 +275,7 @@ impl SubmissionProcess {
                 stderr_drain: Some(drain),
                 last_exchange: (Some(Duration::ZERO), Instant::now()),
                 last_cpu: Cell::new(Duration::ZERO),
-                cpu_thread: None,
+                runtime_threads: Vec::new(),
                 status: None,
             }),
             Err(error) => {
@@ -371,34 +377,47 @@ impl SubmissionProcess {
         }
     }
 
-    /// From now on, deadlines count the CPU time of thread `tid` of the program alone (a Linux thread id,
-    /// which the program announced as the one that handles requests). Ignored unless `tid` is one of the
-    /// program's threads.
-    pub fn count_cpu_of_thread(&mut self, tid: u32) {
-        let Some(tid) = self.sandbox.thread(tid) else { return };
-        if self.status.is_some() || self.thread_cpu_time(tid).is_none() {
+    /// From now on, deadlines leave out the CPU time of threads `tids` of the program (Linux thread ids as
+    /// the program sees them, which it announced as its runtime's own). Ids that are not the program's live
+    /// threads now are ignored; so is a second call.
+    pub fn exclude_runtime_threads(&mut self, tids: &[u32]) {
+        if self.status.is_some() || !self.runtime_threads.is_empty() {
             return;
         }
-        self.cpu_thread = Some(tid);
+        for &tid in tids {
+            let Some(tid) = self.sandbox.thread(tid) else { continue };
+            if let Some(cpu) = self.thread_cpu_time(tid) {
+                self.runtime_threads.push((tid, Cell::new(cpu)));
+            }
+        }
         // A new clock: the next check takes a fresh baseline.
         self.last_cpu.set(Duration::ZERO);
         self.last_exchange.0 = None;
     }
 
-    /// CPU time the program has used so far (its own and its reaped children's), or that of the thread
-    /// named by [`SubmissionProcess::count_cpu_of_thread`].
+    /// The CPU time charged to the program so far: that of every process of its sandbox, each with every
+    /// thread it has had and the children it has reaped, less the runtime's own threads
+    /// ([`SubmissionProcess::exclude_runtime_threads`]). Never decreases; once the program has ended it
+    /// stays at its last reading when runtime threads are left out (their time can no longer be told apart).
     pub fn cpu_time(&self) -> Duration {
         if self.status.is_none() {
-            let now = match self.cpu_thread {
-                // a thread that is gone (the program is ending) stops its clock
-                Some(tid) => self.thread_cpu_time(tid),
-                None => self.sandbox.cpu_time(),
-            };
-            if let Some(now) = now {
-                self.last_cpu.set(now.max(self.last_cpu.get()));
+            // the left-out threads first: what they use while the whole is read is then charged (a few
+            // microseconds), never the other way round
+            let runtime: Duration =
+                self.runtime_threads.iter().map(|(tid, last)| self.runtime_thread_time(*tid, last)).sum();
+            if let Some(all) = self.sandbox.cpu_time() {
+                self.last_cpu.set(all.saturating_sub(runtime).max(self.last_cpu.get()));
             }
         }
         self.last_cpu.get()
+    }
+
+    /// A runtime thread's CPU time now, or when last read if it has ended (its time stays in the whole).
+    fn runtime_thread_time(&self, tid: u32, last: &Cell<Duration>) -> Duration {
+        if let Some(now) = self.thread_cpu_time(tid) {
+            last.set(now.max(last.get()));
+        }
+        last.get()
     }
 
     fn thread_cpu_time(&self, tid: u32) -> Option<Duration> {
@@ -472,7 +491,7 @@ impl SubmissionProcess {
         if let Some(status) = self.status {
             return status;
         }
-        let process_clock = self.cpu_thread.is_none().then_some(&self.last_cpu);
+        let process_clock = self.runtime_threads.is_empty().then_some(&self.last_cpu);
         let status = end_sandbox(&mut self.sandbox, process_clock);
         self.sandbox.reap();
         self.conduit.close_stdin();

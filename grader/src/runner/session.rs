@@ -88,8 +88,9 @@ pub struct Handshake {
     pub language: String,
     #[allow(missing_docs)]
     pub capabilities: BTreeSet<String>,
-    /// The thread that handles requests (`cpu_thread=TID`), whose CPU time alone the limits then count.
-    pub cpu_thread: Option<u32>,
+    /// The runtime's own threads (`runtime_threads=T1,T2,…`, Linux thread ids as the program sees them),
+    /// whose CPU time is not charged to the student when the session trusts the program to name them.
+    pub runtime_threads: Vec<u32>,
 }
 
 /// Time limits for requests.
@@ -110,6 +111,8 @@ pub struct Session {
     handshake: Option<Handshake>,
     output: Output,
     starts: u32,
+    /// Whether the program's `runtime_threads=` is believed (see [`Session::trusting_runtime_threads`]).
+    trusts_runtime_threads: bool,
     cpu_reported: Duration,
     losses_in_a_row: u32,
     /// Handles to release with the next batch (see `ask::release`); dropped when the process is lost.
@@ -184,12 +187,21 @@ impl Session {
             handshake: None,
             output: Output::default(),
             starts: 0,
+            trusts_runtime_threads: false,
             cpu_reported: Duration::ZERO,
             losses_in_a_row: 0,
             pending_release: Vec::new(),
             in_flight: VecDeque::new(),
             next_ticket: 0,
         }
+    }
+
+    /// This session believes the threads the program names as its runtime's (`runtime_threads=`) and does
+    /// not charge their CPU time: only for an adapter that names them before any student code runs (the Java
+    /// server). Any other program is charged the CPU of all its threads, whatever it announces.
+    pub fn trusting_runtime_threads(mut self) -> Session {
+        self.trusts_runtime_threads = true;
+        self
     }
 
     /// Starts the program if needed and returns what its handshake announced.
@@ -364,8 +376,8 @@ impl Session {
         self.collect_output();
         let answer = answer.map_err(|fault| Fault::Startup(format!("the handshake failed: {}", fault.describe())))?;
         let handshake = parse_hello(&answer.values).map_err(Fault::Startup)?;
-        if let (Some(tid), Some(process)) = (handshake.cpu_thread, self.process.as_mut()) {
-            process.count_cpu_of_thread(tid);
+        if let (true, Some(process)) = (self.trusts_runtime_threads, self.process.as_mut()) {
+            process.exclude_runtime_threads(&handshake.runtime_threads);
         }
         self.handshake = Some(handshake);
         Ok(())
@@ -621,8 +633,8 @@ fn outcome_to_result(reply: Reply) -> Result<Answer, Fault> {
 /// The capability of adapters that resolve [`Handle::Reply`] references themselves.
 pub const REFS: &str = "refs";
 
-/// The capability naming the program's request thread (`cpu_thread=TID`, a Linux thread id).
-const CPU_THREAD: &str = "cpu_thread=";
+/// The capability naming the runtime's own threads (`runtime_threads=T1,T2,…`, Linux thread ids).
+const RUNTIME_THREADS: &str = "runtime_threads=";
 
 /// Whether a batch's references are still relative to the batch ([`Session::call_each`]) or already resolved.
 #[derive(Clone, Copy)]
@@ -673,8 +685,12 @@ fn parse_hello(values: &str) -> Result<Handshake, String> {
     }
     let language = tokens.next().ok_or("the handshake names no language")?.to_string();
     let capabilities: BTreeSet<String> = tokens.map(str::to_string).collect();
-    let cpu_thread = capabilities.iter().find_map(|c| c.strip_prefix(CPU_THREAD)?.parse().ok());
-    Ok(Handshake { language, capabilities, cpu_thread })
+    let runtime_threads = capabilities
+        .iter()
+        .find_map(|c| c.strip_prefix(RUNTIME_THREADS))
+        .map(|ids| ids.split(',').filter_map(|id| id.parse().ok()).collect())
+        .unwrap_or_default();
+    Ok(Handshake { language, capabilities, runtime_threads })
 }
 
 fn quote(line: &str) -> String {
@@ -981,12 +997,12 @@ mod tests {
     }
 
     #[test]
-    fn the_handshake_may_name_the_request_thread() {
-        let hello = parse_hello("1 java refs cpu_thread=4242 memory").unwrap();
-        assert_eq!(hello.cpu_thread, Some(4242));
+    fn the_handshake_may_name_the_runtime_threads() {
+        let hello = parse_hello("1 java refs runtime_threads=4242,17,x,9 memory").unwrap();
+        assert_eq!(hello.runtime_threads, [4242, 17, 9]);
         assert!(hello.capabilities.contains("memory"));
-        assert_eq!(parse_hello("1 rust refs").unwrap().cpu_thread, None);
-        assert_eq!(parse_hello("1 java cpu_thread=x").unwrap().cpu_thread, None);
+        assert!(parse_hello("1 rust refs").unwrap().runtime_threads.is_empty());
+        assert!(parse_hello("1 python cpu_thread=12").unwrap().runtime_threads.is_empty(), "no longer read");
     }
 
     #[test]

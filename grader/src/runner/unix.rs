@@ -102,17 +102,59 @@ fn parse_areas(stat: &str) -> Option<[(usize, usize); 2]> {
     }
 }
 
-/// CPU time (user + system) of `pid` and of the children it has reaped, or
-/// `None` once `/proc/<pid>` is gone.
-pub(super) fn cpu_time(pid: u32) -> Option<Duration> {
+/// CPU time of process `pid`, every thread it has had (ended ones included) and the children it has reaped,
+/// or `None` once it is gone. Its own threads' time is the kernel's exact figure (the process's CPU clock, in
+/// nanoseconds), so that the time of a few threads, read from their own exact clocks, can be taken from it
+/// without the rounding of clock ticks adding up; the reaped children's is in clock ticks.
+pub(super) fn process_cpu_time(pid: u32) -> Option<Duration> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    parse_cpu_time(&stat, clock_ticks_per_second())
+    let ticks = clock_ticks_per_second();
+    let reaped = parse_reaped_cpu_time(&stat, ticks)?;
+    let own = process_clock(pid).or_else(|| parse_thread_cpu_time(&stat, ticks))?;
+    Some(own + reaped)
 }
 
-/// CPU time (user + system) of thread `tid` of process `pid`, or `None` once it is gone.
+/// The CPU clock of process `pid` (all its threads, ended ones included), exact.
+fn process_clock(pid: u32) -> Option<Duration> {
+    let mut clock: libc::clockid_t = 0;
+    // SAFETY: `clock` is a valid out-pointer.
+    if unsafe { libc::clock_getcpuclockid(pid as libc::pid_t, &mut clock) } != 0 {
+        return None;
+    }
+    // SAFETY: an all-zero timespec is valid, and `now` is a valid out-pointer.
+    let mut now: libc::timespec = unsafe { std::mem::zeroed() };
+    if unsafe { libc::clock_gettime(clock, &mut now) } != 0 {
+        return None;
+    }
+    Some(Duration::new(u64::try_from(now.tv_sec).ok()?, u32::try_from(now.tv_nsec).ok()?))
+}
+
+/// CPU time of thread `tid` of process `pid`, or `None` once it is gone: exact (the scheduler's figure in
+/// `schedstat`) where the kernel keeps it, else in clock ticks.
 pub(super) fn thread_cpu_time(pid: u32, tid: u32) -> Option<Duration> {
+    if let Ok(schedstat) = std::fs::read_to_string(format!("/proc/{pid}/task/{tid}/schedstat")) {
+        return parse_schedstat(&schedstat);
+    }
     let stat = std::fs::read_to_string(format!("/proc/{pid}/task/{tid}/stat")).ok()?;
     parse_thread_cpu_time(&stat, clock_ticks_per_second())
+}
+
+/// The first field of a `schedstat` line: nanoseconds spent on a CPU.
+fn parse_schedstat(schedstat: &str) -> Option<Duration> {
+    Some(Duration::from_nanos(schedstat.split_whitespace().next()?.parse().ok()?))
+}
+
+/// The children of every thread of process `pid` (empty once it is gone, or where the kernel does not
+/// list children).
+pub(super) fn children(pid: u32) -> Vec<u32> {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else { return Vec::new() };
+    let mut children = Vec::new();
+    for task in tasks.filter_map(Result::ok) {
+        if let Ok(list) = std::fs::read_to_string(task.path().join("children")) {
+            children.extend(list.split_whitespace().filter_map(|child| child.parse::<u32>().ok()));
+        }
+    }
+    children
 }
 
 /// CPU time (user + system) used so far by this process, all threads, and by the children it has reaped.
@@ -129,13 +171,14 @@ pub(super) fn own_and_children_cpu() -> (Duration, Duration) {
     (used(libc::RUSAGE_SELF), used(libc::RUSAGE_CHILDREN))
 }
 
-/// Sums utime, stime, cutime and cstime (fields 14 to 17 of `/proc/<pid>/stat`).
-fn parse_cpu_time(stat: &str, ticks_per_second: u64) -> Option<Duration> {
-    sum_ticks(stat, 11..15, ticks_per_second)
+/// Sums cutime and cstime (fields 16 and 17 of `/proc/<pid>/stat`): the CPU time of the children the
+/// process has reaped.
+fn parse_reaped_cpu_time(stat: &str, ticks_per_second: u64) -> Option<Duration> {
+    sum_ticks(stat, 13..15, ticks_per_second)
 }
 
-/// Sums utime and stime (fields 14 and 15 of `/proc/<pid>/task/<tid>/stat`; a thread's fields 16 and 17
-/// are its process's reaped children).
+/// Sums utime and stime (fields 14 and 15 of `/proc/<pid>/stat`, or of `/proc/<pid>/task/<tid>/stat`; a
+/// thread's fields 16 and 17 are its process's reaped children).
 fn parse_thread_cpu_time(stat: &str, ticks_per_second: u64) -> Option<Duration> {
     sum_ticks(stat, 11..13, ticks_per_second)
 }
@@ -172,15 +215,45 @@ mod tests {
     use super::*;
 
     #[test]
-    fn cpu_time_sums_own_and_reaped_children_ticks() {
+    fn reaped_children_are_fields_16_and_17() {
         let stat = "42 (odd) name)) R 1 42 42 0 -1 4194304 99 0 0 0 150 50 7 3 20 0 1 0 27479 3133440";
-        assert_eq!(parse_cpu_time(stat, 100), Some(Duration::from_millis(2100)));
+        assert_eq!(parse_reaped_cpu_time(stat, 100), Some(Duration::from_millis(100)));
     }
 
     #[test]
     fn a_threads_cpu_time_leaves_out_reaped_children() {
         let stat = "43 (submission) S 1 42 42 0 -1 4194304 99 0 0 0 150 50 7 3 20 0 1 0 27479 3133440";
         assert_eq!(parse_thread_cpu_time(stat, 100), Some(Duration::from_millis(2000)));
+    }
+
+    #[test]
+    fn a_schedstat_line_starts_with_nanoseconds_on_a_cpu() {
+        assert_eq!(parse_schedstat("77757302 115186137 43\n"), Some(Duration::from_nanos(77_757_302)));
+        assert_eq!(parse_schedstat(""), None);
+    }
+
+    #[test]
+    fn this_processs_cpu_clock_counts_its_threads_work() {
+        let pid = std::process::id();
+        let before = process_cpu_time(pid).unwrap();
+        let spin = std::thread::spawn(move || {
+            // SAFETY: gettid has no preconditions.
+            let tid = unsafe { libc::gettid() } as u32;
+            while thread_cpu_time(pid, tid).is_some_and(|cpu| cpu < Duration::from_millis(60)) {}
+        });
+        spin.join().unwrap();
+        // the thread has ended; its time stays in the process's clock
+        let after = process_cpu_time(pid).unwrap();
+        assert!(after >= before + Duration::from_millis(30), "{before:?} then {after:?}");
+        assert_eq!(process_cpu_time(u32::MAX), None);
+    }
+
+    #[test]
+    fn a_process_lists_its_children() {
+        let mut child = std::process::Command::new("sleep").arg("5").spawn().unwrap();
+        assert!(children(std::process::id()).contains(&child.id()));
+        child.kill().unwrap();
+        child.wait().unwrap();
     }
 
     #[test]
@@ -211,6 +284,6 @@ mod tests {
 
     #[test]
     fn cpu_time_of_a_truncated_stat_is_unknown() {
-        assert_eq!(parse_cpu_time("42 (x) R 1 42", 100), None);
+        assert_eq!(parse_reaped_cpu_time("42 (x) R 1 42", 100), None);
     }
 }

@@ -7,8 +7,12 @@ import java.util.Set;
 
 /**
  * The -javaagent that gives the server Instrumentation.getObjectSize. It also opens java.base's packages to
- * the application class loader's unnamed module (the adapter's own classes; students' classes live in other
- * loaders), so the deep-size walk can read the private fields of JDK collections a student's objects hold.
+ * the adapter's module (students' classes live in other loaders and modules), so the deep-size walk can read
+ * the private fields of JDK collections a student's objects hold.
+ *
+ * The agent's jar holds a manifest alone: the JDK loads this class from the adapter's module, whose package
+ * is exported to java.instrument only (to call premain). The Instrumentation stays in this module: nothing
+ * public returns it, so a student's code cannot install a class-file transformer or redefine a class.
  */
 public final class MemoryAgent {
     private static volatile Instrumentation instrumentation;
@@ -29,7 +33,7 @@ public final class MemoryAgent {
     }
 
     /** The instrumentation, or null when the JVM was started without the agent. */
-    public static Instrumentation instrumentation() {
+    static Instrumentation instrumentation() {
         return instrumentation;
     }
 }

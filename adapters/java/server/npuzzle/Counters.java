@@ -1,48 +1,77 @@
 package npuzzle;
 
 /**
- * Operation counts shared by the instrumented MinPQ (package edu.princeton.cs.algs4) and the reference
- * Board (default package, loaded by the REF class loader). This class is loaded once, by the parent
- * (application) class loader, so every world reports into the same fields.
+ * Operation counts: the instrumented MinPQ (package edu.princeton.cs.algs4, in this module) reports here
+ * directly, the reference Board (default package, another module) through a {@link BoardMeter}. Its public
+ * methods are the MinPQ's (another package of this module); the package is not exported, so nothing of this
+ * class is visible outside the module.
  *
- * The server runs every request on one thread, so plain static fields suffice; they are public only because
- * classes in other packages and other class loaders update them.
+ * Requests run on one thread, but a student's code may start others: a count made on another thread (a
+ * helper that inserts into a MinPQ or calls a Board) takes a lock, and from then on every count does, so no
+ * increment is lost to a race (a race could only lower the counts).
  */
 public final class Counters {
     private Counters() {}
 
     // MinPQ
-    public static long pqInserts;
-    public static long pqDelMins;
+    static long pqInserts;
+    static long pqDelMins;
     /** The most items held by all MinPQs together (summed over queues, as the official grader reports it). */
-    public static long pqMaxSize;
+    static long pqMaxSize;
     /** Items held by all MinPQs together now: inserts minus delMins since the last reset. */
-    public static long pqLiveSize;
-    public static long pqEndingSize;
-    public static long pqDeepBytes;
-    public static long pqHeapViolations;
+    static long pqLiveSize;
+    static long pqEndingSize;
+    static long pqDeepBytes;
+    static long pqHeapViolations;
 
     // reference Board
-    public static long boardConstructed;
-    public static long boardEquals;
-    public static long boardEqualsNonBoard;
-    public static long boardEqualsNotGrandNeighbor;
-    public static long boardManhattan;
-    public static long boardHamming;
-    public static long boardToString;
-    public static long boardNeighbors;
-    public static long boardTwin;
-    public static long boardIsGoal;
-    public static long boardDimension;
+    static long boardConstructed;
+    static long boardEquals;
+    static long boardEqualsNonBoard;
+    static long boardEqualsNotGrandNeighbor;
+    static long boardManhattan;
+    static long boardHamming;
+    static long boardToString;
+    static long boardNeighbors;
+    static long boardTwin;
+    static long boardIsGoal;
+    static long boardDimension;
 
     private static long nextBoardId = 1;
 
-    /** A fresh lineage id for a reference board (never 0, which means "no parent"). */
-    public static long nextBoardId() {
-        return nextBoardId++;
+    /** The thread that runs requests; counts made on it alone need no lock until another thread counts. */
+    private static volatile Thread requestThread;
+    /** Whether a thread other than the request thread has counted (then every count takes the lock). */
+    private static volatile boolean shared;
+    private static final Object LOCK = new Object();
+    /** Threads whose Board counts are not charged now: the adapter's heap-order check runs on them. */
+    private static final java.util.Set<Thread> UNCHARGED = new java.util.HashSet<>();
+    /** How many threads are in {@link #UNCHARGED} (read without the lock: 0 on the fast path). */
+    private static volatile int unchargedCount;
+
+    static void setRequestThread(Thread thread) {
+        requestThread = thread;
     }
 
-    public static void pqInserted(int sizeAfter) {
+    /** Whether the calling thread may count without the lock (and notes when it may not, for good). */
+    private static boolean alone() {
+        if (!shared && Thread.currentThread() == requestThread) return true;
+        shared = true;
+        return false;
+    }
+
+    /** One MinPQ insert. */
+    public static void pqInserted() {
+        if (alone()) {
+            inserted();
+        } else {
+            synchronized (LOCK) {
+                inserted();
+            }
+        }
+    }
+
+    private static void inserted() {
         pqInserts++;
         pqLiveSize++;
         if (pqLiveSize > pqMaxSize) pqMaxSize = pqLiveSize;
@@ -50,70 +79,133 @@ public final class Counters {
 
     /** A MinPQ built from an array starts with its items. */
     public static void pqBuiltWith(int items) {
-        pqLiveSize += items;
-        if (pqLiveSize > pqMaxSize) pqMaxSize = pqLiveSize;
+        synchronized (LOCK) {
+            pqLiveSize += items;
+            if (pqLiveSize > pqMaxSize) pqMaxSize = pqLiveSize;
+        }
     }
 
+    /** One MinPQ delMin. */
     public static void pqDeletedMin() {
+        if (alone()) {
+            deleted();
+        } else {
+            synchronized (LOCK) {
+                deleted();
+            }
+        }
+    }
+
+    private static void deleted() {
         pqDelMins++;
         if (pqLiveSize > 0) pqLiveSize--;
     }
 
-    /** Zeroes every counter. */
-    public static void reset() {
-        pqInserts = pqDelMins = pqMaxSize = pqLiveSize = pqEndingSize = pqDeepBytes = pqHeapViolations = 0;
-        boardConstructed = boardEquals = boardEqualsNonBoard = boardEqualsNotGrandNeighbor = 0;
-        boardManhattan = boardHamming = boardToString = boardNeighbors = boardTwin = boardIsGoal = 0;
-        boardDimension = 0;
+    /** A queue found out of heap order. */
+    public static void pqHeapViolated() {
+        synchronized (LOCK) {
+            pqHeapViolations++;
+        }
+    }
+
+    /** A fresh lineage id for a reference board (never 0, which means "no parent"). */
+    static long nextBoardId() {
+        if (alone()) return nextBoardId++;
+        synchronized (LOCK) {
+            return nextBoardId++;
+        }
+    }
+
+    /** Counts one reference-Board event (see {@link BoardMeter}) unless the calling thread is uncharged now. */
+    static void board(int event) {
+        if (unchargedCount != 0 && uncharged(Thread.currentThread())) return;
+        if (alone()) {
+            boardEvent(event);
+        } else {
+            synchronized (LOCK) {
+                boardEvent(event);
+            }
+        }
+    }
+
+    private static void boardEvent(int event) {
+        switch (event) {
+            case BoardMeter.CONSTRUCTED: boardConstructed++; break;
+            case BoardMeter.TO_STRING: boardToString++; break;
+            case BoardMeter.DIMENSION: boardDimension++; break;
+            case BoardMeter.HAMMING: boardHamming++; break;
+            case BoardMeter.MANHATTAN: boardManhattan++; break;
+            case BoardMeter.IS_GOAL: boardIsGoal++; break;
+            case BoardMeter.EQUALS: boardEquals++; break;
+            case BoardMeter.EQUALS_NON_BOARD: boardEqualsNonBoard++; break;
+            case BoardMeter.EQUALS_NOT_GRAND_NEIGHBOR: boardEqualsNotGrandNeighbor++; break;
+            case BoardMeter.NEIGHBORS: boardNeighbors++; break;
+            case BoardMeter.TWIN: boardTwin++; break;
+            default: break; // not an event: nothing counts
+        }
+    }
+
+    private static boolean uncharged(Thread thread) {
+        synchronized (LOCK) {
+            return UNCHARGED.contains(thread);
+        }
     }
 
     /**
-     * Saves the board counters, so work done on the adapter's behalf (a heap-order check calls the
-     * student's compareTo, which may call manhattan()) is not charged to the student. Pair with
-     * {@link #restoreBoardCounts(long[])}.
+     * Board counts made by the calling thread are not charged until {@link #chargeAgain(boolean)}: work done
+     * on the adapter's behalf (a heap-order check calls the student's compareTo, which may call manhattan()).
+     * Per thread, so another thread's check never stops or restarts this one's charging. Returns what to pass
+     * back (false when the thread was already uncharged: an inner check leaves it to the outer one).
      */
-    public static long[] saveBoardCounts() {
-        return new long[] {
-            boardConstructed, boardEquals, boardEqualsNonBoard, boardEqualsNotGrandNeighbor, boardManhattan,
-            boardHamming, boardToString, boardNeighbors, boardTwin, boardIsGoal, boardDimension
-        };
+    public static boolean stopCharging() {
+        synchronized (LOCK) {
+            if (!UNCHARGED.add(Thread.currentThread())) return false;
+            unchargedCount = UNCHARGED.size();
+            return true;
+        }
     }
 
-    public static void restoreBoardCounts(long[] s) {
-        boardConstructed = s[0];
-        boardEquals = s[1];
-        boardEqualsNonBoard = s[2];
-        boardEqualsNotGrandNeighbor = s[3];
-        boardManhattan = s[4];
-        boardHamming = s[5];
-        boardToString = s[6];
-        boardNeighbors = s[7];
-        boardTwin = s[8];
-        boardIsGoal = s[9];
-        boardDimension = s[10];
+    public static void chargeAgain(boolean stopped) {
+        if (!stopped) return;
+        synchronized (LOCK) {
+            UNCHARGED.remove(Thread.currentThread());
+            unchargedCount = UNCHARGED.size();
+        }
+    }
+
+    /** Zeroes every counter. */
+    static void reset() {
+        synchronized (LOCK) {
+            pqInserts = pqDelMins = pqMaxSize = pqLiveSize = pqEndingSize = pqDeepBytes = pqHeapViolations = 0;
+            boardConstructed = boardEquals = boardEqualsNonBoard = boardEqualsNotGrandNeighbor = 0;
+            boardManhattan = boardHamming = boardToString = boardNeighbors = boardTwin = boardIsGoal = 0;
+            boardDimension = 0;
+        }
     }
 
     /** The `counters` reply values, in the protocol's order. */
     static String encode(long peakBytes) {
         StringBuilder sb = new StringBuilder(400);
-        pair(sb, "pq_inserts", pqInserts);
-        pair(sb, "pq_del_mins", pqDelMins);
-        pair(sb, "pq_max_size", pqMaxSize);
-        pair(sb, "pq_ending_size", pqEndingSize);
-        pair(sb, "pq_deep_bytes", pqDeepBytes);
-        pair(sb, "pq_heap_violations", pqHeapViolations);
-        pair(sb, "board_constructed", boardConstructed);
-        pair(sb, "board_equals", boardEquals);
-        pair(sb, "board_equals_non_board", boardEqualsNonBoard);
-        pair(sb, "board_equals_not_grand_neighbor", boardEqualsNotGrandNeighbor);
-        pair(sb, "board_manhattan", boardManhattan);
-        pair(sb, "board_hamming", boardHamming);
-        pair(sb, "board_to_string", boardToString);
-        pair(sb, "board_neighbors", boardNeighbors);
-        pair(sb, "board_twin", boardTwin);
-        pair(sb, "board_is_goal", boardIsGoal);
-        pair(sb, "board_dimension", boardDimension);
-        pair(sb, "peak_bytes", peakBytes);
+        synchronized (LOCK) {
+            pair(sb, "pq_inserts", pqInserts);
+            pair(sb, "pq_del_mins", pqDelMins);
+            pair(sb, "pq_max_size", pqMaxSize);
+            pair(sb, "pq_ending_size", pqEndingSize);
+            pair(sb, "pq_deep_bytes", pqDeepBytes);
+            pair(sb, "pq_heap_violations", pqHeapViolations);
+            pair(sb, "board_constructed", boardConstructed);
+            pair(sb, "board_equals", boardEquals);
+            pair(sb, "board_equals_non_board", boardEqualsNonBoard);
+            pair(sb, "board_equals_not_grand_neighbor", boardEqualsNotGrandNeighbor);
+            pair(sb, "board_manhattan", boardManhattan);
+            pair(sb, "board_hamming", boardHamming);
+            pair(sb, "board_to_string", boardToString);
+            pair(sb, "board_neighbors", boardNeighbors);
+            pair(sb, "board_twin", boardTwin);
+            pair(sb, "board_is_goal", boardIsGoal);
+            pair(sb, "board_dimension", boardDimension);
+            pair(sb, "peak_bytes", peakBytes);
+        }
         return sb.toString();
     }
 

@@ -15,16 +15,20 @@ import java.util.List;
 public final class QueueRegistry {
     private QueueRegistry() {}
 
-    /** What the registry needs from a queue; implemented by edu.princeton.cs.algs4.MinPQ. */
-    public interface Tracked {
+    /**
+     * What the registry needs from a queue; edu.princeton.cs.algs4.MinPQ extends it. A class, not an
+     * interface, so the hooks need not be public: MinPQ implements them protected and final, out of reach
+     * of a student's subclass.
+     */
+    public abstract static class Tracked {
         /** Inserts and delMins so far. */
-        long npuzzleOperations();
+        protected abstract long npuzzleOperations();
 
         /** Items in the queue now. */
-        int npuzzleSize();
+        protected abstract int npuzzleSize();
 
         /** Re-checks heap order, counting a violation once per queue, without charging board counts. */
-        void npuzzleCheckHeapOrder();
+        protected abstract void npuzzleCheckHeapOrder();
     }
 
     private static final class Entry {

@@ -28,17 +28,21 @@ import java.util.Set;
  * The Java side of the submission protocol (specs/protocol.md): reads requests on standard input, calls
  * the student's Board and Solver by reflection, writes replies on standard output.
  *
- * Two class loaders share this one's parent (the application loader, which holds npuzzle.* and the
- * edu.princeton.cs.algs4 stand-ins): OWN loads the student's Board and Solver; REF loads our reference
- * Board and the student's Solver compiled against it. Everything the student prints goes to standard
- * error: System.out is pointed at System.err before any student class is loaded, and replies are written
- * to the process's real standard output. Requests run one at a time on a thread with a large stack.
+ * One process serves one world, and the grader starts one for each: `own` (the student's Board and Solver)
+ * or `ref` (our reference Board and the student's Solver compiled against it). So the `own` process never
+ * holds the reference Board, which a student's Board could otherwise load and delegate to. The worlds'
+ * classes live in loaders of the server's ({@link WorldLoader}), which show them the textbook classes of
+ * this module and nothing else of it; this module exports nothing else ({@code module-info.java}); and a
+ * security manager ({@link Seal}) holds their code to computing. Everything the student prints goes to
+ * standard error: System.out is pointed at System.err before any student class is loaded, and replies are
+ * written to the process's real standard output. Requests run one at a time on a thread with a large stack.
  *
  * The grader may pipeline requests (we announce `refs`): several lines can be waiting on standard input
  * before the first reply goes out. They are still read, handled and answered one by one, in order, and a
  * handle argument may be a reference `@ID.K` to the K-th handle an earlier reply returned.
  *
- * Usage: java -javaagent:agent.jar -cp CLASSES npuzzle.Server --own DIR --ref DIR [--ref-error FILE]
+ * Usage: java -javaagent:agent.jar -p MODULE -m npuzzle/npuzzle.Server (--own DIR | --ref DIR --board DIR
+ * [--ref-error FILE])
  */
 public final class Server {
     static final int VERSION = 1;
@@ -61,8 +65,8 @@ public final class Server {
             "equals_null", "equals_foreign", "equals_uncastable", "neighbors", "twin", "release", "solver",
             "is_solvable", "moves", "solution", "memory_solver");
 
-    private final World own;
-    private final World ref;
+    /** The world this process serves. */
+    private final World world;
     private final Map<String, Obj> objects = new HashMap<>();
     private long nextHandle = 1;
     /** The handles in the `ok` replies to recent requests that return handles, by request ID. */
@@ -71,17 +75,12 @@ public final class Server {
     private final java.util.ArrayDeque<Long> recordedIds = new java.util.ArrayDeque<>();
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private final boolean cpuSupported;
-    /**
-     * The Linux thread id of the request thread, announced as `cpu_thread=TID` so that the grader's CPU
-     * limits count this thread alone, not the JIT compiler's or the garbage collector's; -1 if unknown.
-     */
-    private long requestThreadId = -1;
-    /** The heap the grader started the JVM with (`-Dnpuzzle.heapMb`), for out-of-memory messages. */
-    private static final long HEAP_MB = Long.getLong("npuzzle.heapMb", Runtime.getRuntime().maxMemory() >> 20);
+    /** The handshake's `runtime_threads=` capability (see {@link RuntimeThreads}), or "". */
+    private final String runtimeThreads;
 
-    private Server(World own, World ref) {
-        this.own = own;
-        this.ref = ref;
+    private Server(World world, String runtimeThreads) {
+        this.world = world;
+        this.runtimeThreads = runtimeThreads;
         this.cpuSupported = threads.isCurrentThreadCpuTimeSupported();
         if (cpuSupported && !threads.isThreadCpuTimeEnabled()) threads.setThreadCpuTimeEnabled(true);
     }
@@ -89,29 +88,7 @@ public final class Server {
     // ------------------------------------------------------------------ entry point
 
     public static void main(String[] args) throws Exception {
-        Path ownDir = null;
-        Path refDir = null;
-        Path refError = null;
-        for (int i = 0; i < args.length; i++) {
-            String value = i + 1 < args.length ? args[i + 1] : null;
-            switch (args[i]) {
-                case "--own": ownDir = Paths.get(value); i++; break;
-                case "--ref": refDir = Paths.get(value); i++; break;
-                case "--ref-error": refError = Paths.get(value); i++; break;
-                default:
-                    System.err.println("npuzzle server: unknown argument " + args[i]);
-                    System.exit(2);
-            }
-        }
-        if (ownDir == null || refDir == null) {
-            System.err.println("usage: npuzzle.Server --own DIR --ref DIR [--ref-error FILE]");
-            System.exit(2);
-        }
-        String refFailure = null;
-        if (refError != null) {
-            refFailure = new String(Files.readAllBytes(refError), StandardCharsets.UTF_8);
-        }
-
+        World world = World.from(args);
         // The protocol owns the real stdin/stdout; students get an empty System.in and System.out -> stderr.
         Writer protocolOut = new BufferedWriter(
                 new OutputStreamWriter(new FileOutputStream(FileDescriptor.out), StandardCharsets.UTF_8), 1 << 16);
@@ -120,14 +97,15 @@ public final class Server {
         System.setOut(System.err);
         System.setIn(new ByteArrayInputStream(new byte[0]));
 
-        ClassLoader parent = Server.class.getClassLoader();
-        World own = new World("own", ownDir, parent, null);
-        World ref = new World("ref", refDir, parent, refFailure);
-        Server server = new Server(own, ref);
-        int[] status = {0};
         Outbox outbox = new Outbox(protocolOut);
-        Thread worker = new Thread(null, () -> status[0] = server.serve(protocolIn, outbox), "submission", STACK_BYTES);
         outbox.start();
+        // Every thread the JVM will have of its own exists now, and no student class is loaded yet.
+        Server server = new Server(world, RuntimeThreads.capability(RuntimeThreads.list()));
+        int[] status = {0};
+        Thread worker = new Thread(null, () -> status[0] = server.serve(protocolIn, outbox), "submission", STACK_BYTES);
+        worker.setContextClassLoader(world.loader());
+        Counters.setRequestThread(worker);
+        Seal.install();
         worker.start();
         worker.join();
         System.exit(status[0]);
@@ -139,7 +117,6 @@ public final class Server {
      * them. A reply goes out once no further request is waiting (see {@link Outbox}).
      */
     private int serve(BufferedReader in, Outbox out) {
-        requestThreadId = linuxThreadId();
         try {
             String line;
             while ((line = in.readLine()) != null) {
@@ -153,74 +130,6 @@ public final class Server {
             return 3;
         } finally {
             out.flush();
-        }
-    }
-
-    /**
-     * Replies on their way out. Writing each reply at once costs a system call, and a wake-up of the grader,
-     * per reply (over 100,000 in the Board section), so a reply waits while the next request is already
-     * buffered, and goes out when none is, when 64 KB have gathered, or when it has waited 10 ms (a
-     * watchdog thread writes it then): a request that hangs, loops or makes the student's code call
-     * System.exit never holds back the replies before it (a shutdown hook writes them on exit).
-     */
-    static final class Outbox {
-        private static final long OVERDUE_NANOS = 10_000_000;
-        private final Writer out;
-        /** When the oldest reply not yet written was put (0: none waits). Guarded by `this`. */
-        private long waitingSince;
-
-        Outbox(Writer out) {
-            this.out = out;
-        }
-
-        void start() {
-            Thread watchdog = new Thread(() -> {
-                while (true) {
-                    try {
-                        Thread.sleep(OVERDUE_NANOS / 2_000_000);
-                    } catch (InterruptedException e) {
-                        return;
-                    }
-                    synchronized (this) {
-                        if (waitingSince != 0 && System.nanoTime() - waitingSince >= OVERDUE_NANOS) flush();
-                    }
-                }
-            }, "protocol-outbox");
-            watchdog.setDaemon(true);
-            watchdog.start();
-            Runtime.getRuntime().addShutdownHook(new Thread(this::flush, "protocol-outbox-exit"));
-        }
-
-        /** Adds a reply line; writes everything waiting if `now`. */
-        synchronized void put(String line, boolean now) throws IOException {
-            out.write(line);
-            out.write('\n');
-            if (now) {
-                out.flush();
-                waitingSince = 0;
-            } else if (waitingSince == 0) {
-                waitingSince = System.nanoTime();
-            }
-        }
-
-        /** Writes every reply waiting (best effort: the channel may be gone). */
-        synchronized void flush() {
-            try {
-                out.flush();
-            } catch (IOException e) {
-                // the grader has gone; nothing to tell it
-            }
-            waitingSince = 0;
-        }
-    }
-
-    /** The calling thread's Linux thread id (`/proc/thread-self` links to `PID/task/TID`), or -1. */
-    private static long linuxThreadId() {
-        try {
-            Path link = Files.readSymbolicLink(Paths.get("/proc/thread-self"));
-            return Long.parseLong(link.getFileName().toString());
-        } catch (IOException | RuntimeException e) {
-            return -1;
         }
     }
 
@@ -291,14 +200,18 @@ public final class Server {
             outcome = "err " + (r.unsupported ? "unsupported " : "protocol ") + elapsed(start) + " " + escape(r.getMessage());
         } catch (StudentFailure f) {
             outcome = "err exception " + elapsed(start) + " " + f.type + " " + escape(f.detail);
-        } catch (OutOfMemoryError e) {
-            StudentFailure f = failure(e);
+        } catch (OutOfMemoryError | StackOverflowError e) {
+            // the heap and the stack are the student's
+            StudentFailure f = Failures.failure(e);
             outcome = "err exception " + elapsed(start) + " " + f.type + " " + escape(f.detail);
-        } catch (StackOverflowError e) {
-            outcome = "err exception " + elapsed(start) + " " + e.getClass().getName() + " " + escape(describe(e));
         } catch (Throwable t) {
-            outcome = "err protocol " + elapsed(start) + " " + escape("adapter failure: " + t);
-            t.printStackTrace();
+            if (Failures.isStudents(t)) {
+                StudentFailure f = Failures.failure(t);
+                outcome = "err exception " + elapsed(start) + " " + f.type + " " + escape(f.detail);
+            } else {
+                outcome = "err protocol " + elapsed(start) + " " + escape("adapter failure: " + t);
+                t.printStackTrace();
+            }
         }
         return new Reply(id + " " + outcome, verb.equals("bye") && outcome.startsWith("ok"));
     }
@@ -323,8 +236,7 @@ public final class Server {
                 }
                 if (version != VERSION) throw protocol("unsupported version " + version);
                 String memory = DeepSize.available() ? " memory" : "";
-                String thread = requestThreadId >= 0 ? " cpu_thread=" + requestThreadId : "";
-                return VERSION + " java ref_world counters refs" + memory + " null foreign api_check" + thread;
+                return VERSION + " java ref_world counters refs" + memory + " null foreign api_check" + runtimeThreads;
             }
             case "board":
             case "board_probe":
@@ -352,11 +264,11 @@ public final class Server {
                 Obj b = board(one(verb, args));
                 String name = verb.equals("to_string") ? "toString" : verb;
                 Object result = b.world.call(b.value, name);
-                return verb.equals("to_string") ? escape(String.valueOf(result)) : String.valueOf(result);
+                return verb.equals("to_string") ? escape(World.text(result, "toString()")) : World.text(result, name + "()");
             }
             case "is_goal": {
                 Obj b = board(one(verb, args));
-                return String.valueOf(b.world.call(b.value, "isGoal"));
+                return World.text(b.world.call(b.value, "isGoal"), "isGoal()");
             }
             case "equals":
             case "equals_as_object": {
@@ -386,9 +298,7 @@ public final class Server {
             }
             case "twin": {
                 Obj b = board(one(verb, args));
-                Object twin = b.world.call(b.value, "twin");
-                if (twin == null) throw new StudentFailure("java.lang.NullPointerException", "twin() returned null");
-                return add(true, b.world, twin);
+                return add(true, b.world, b.world.board(b.world.call(b.value, "twin"), "twin() returned"));
             }
             case "release": {
                 for (String h : args) {
@@ -410,16 +320,16 @@ public final class Server {
             }
             case "solver_null": {
                 if (args.length != 1) throw protocol("`solver_null` takes a world");
-                World world = world(args[0]);
-                return add(false, world, solve(world, null));
+                World w = world(args[0]);
+                return add(false, w, solve(w, null));
             }
             case "is_solvable": {
                 Obj s = solver(one(verb, args));
-                return String.valueOf(s.world.call(s.value, "isSolvable"));
+                return World.text(s.world.call(s.value, "isSolvable"), "isSolvable()");
             }
             case "moves": {
                 Obj s = solver(one(verb, args));
-                return String.valueOf(s.world.call(s.value, "moves"));
+                return World.text(s.world.call(s.value, "moves"), "moves()");
             }
             case "solution": {
                 Obj s = solver(one(verb, args));
@@ -430,7 +340,9 @@ public final class Server {
             case "counters_reset": {
                 noArgs(verb, args);
                 Counters.reset();
-                QueueRegistry.reset();
+                synchronized (QueueRegistry.class) {
+                    QueueRegistry.reset();
+                }
                 return "";
             }
             case "counters": {
@@ -440,9 +352,10 @@ public final class Server {
             }
             case "api": {
                 noArgs(verb, args);
+                if (!world.name.equals("own")) throw protocol("`api` checks the own world, which another process serves");
                 List<String> extra = new ArrayList<>();
-                extra.addAll(ApiCheck.extraMembers(own.boardClass(), "Board", ApiCheck.BOARD));
-                extra.addAll(ApiCheck.extraMembers(own.solverClass(), "Solver", ApiCheck.SOLVER));
+                extra.addAll(ApiCheck.extraMembers(world.boardClass(), "Board", ApiCheck.BOARD));
+                extra.addAll(ApiCheck.extraMembers(world.solverClass(), "Solver", ApiCheck.SOLVER));
                 StringBuilder sb = new StringBuilder().append(extra.size());
                 for (String name : extra) sb.append(' ').append(name);
                 return sb.toString();
@@ -456,21 +369,43 @@ public final class Server {
         }
     }
 
-    /** Runs a Solver constructor; the queues it used end when it returns (or throws). */
-    private Object solve(World world, Object board) throws StudentFailure {
-        QueueRegistry.beginSolve();
+    /**
+     * Runs a Solver constructor; the queues it used end when it returns (or throws). The registry is read
+     * under its lock: a student's helper threads may still be creating queues. The queues' last heap-order
+     * check calls the student's compareTo: what it throws is the student's failure.
+     */
+    private static Object solve(World world, Object board) throws StudentFailure {
+        synchronized (QueueRegistry.class) {
+            QueueRegistry.beginSolve();
+        }
         Object solver = null;
+        StudentFailure failed = null;
         try {
             solver = world.newSolver(board);
-            return solver;
-        } finally {
-            QueueRegistry.endSolve(solver);
+        } catch (StudentFailure f) {
+            failed = f;
         }
+        try {
+            synchronized (QueueRegistry.class) {
+                QueueRegistry.endSolve(solver);
+            }
+        } catch (Throwable t) {
+            if (failed == null) {
+                StudentFailure f = Failures.failure(t);
+                failed = new StudentFailure(f.type, f.detail + " (when the grader re-checked the MinPQ's heap order "
+                        + "after the constructor returned, which calls compareTo())");
+            }
+        }
+        if (failed != null) throw failed;
+        return solver;
     }
 
     /** Adds the deep size of the queues of the most recent solve to pq_deep_bytes (once). */
     private static void measureEndedQueues() {
-        List<QueueRegistry.Tracked> ended = QueueRegistry.takeEnded();
+        List<QueueRegistry.Tracked> ended;
+        synchronized (QueueRegistry.class) {
+            ended = QueueRegistry.takeEnded();
+        }
         if (ended.isEmpty() || !DeepSize.available()) return;
         long bytes = DeepSize.of(ended, QUEUE_WALK_BUDGET, QueueRegistry.solverOfLastSolve());
         if (bytes == DeepSize.OVER_BUDGET) {
@@ -630,11 +565,11 @@ public final class Server {
     }
 
     private World world(String name) throws Refusal {
-        switch (name) {
-            case "own": return own;
-            case "ref": return ref;
-            default: throw protocol("unknown world `" + name + "` (expected own or ref)");
+        if (name.equals(world.name)) return world;
+        if (name.equals("own") || name.equals("ref")) {
+            throw protocol("the " + name + " world is served by a process of its own (this one serves " + world.name + ")");
         }
+        throw protocol("unknown world `" + name + "` (expected own or ref)");
     }
 
     /** The rows of a valid board from `WORLD N T1 … Tn²`, or a protocol error. */
@@ -700,41 +635,6 @@ public final class Server {
             }
         }
         return sb.toString();
-    }
-
-    /** A throwable's message followed by where in the student's code it was thrown, if known. */
-    static String describe(Throwable t) {
-        String message = t.getMessage() == null ? "" : t.getMessage();
-        Throwable cause = t.getCause();
-        if (message.isEmpty() && cause != null && cause != t) {
-            // ExceptionInInitializerError and friends: the cause is what the student needs to see
-            message = "caused by " + cause.getClass().getName()
-                    + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
-            t = cause;
-        }
-        String where = null;
-        for (StackTraceElement e : t.getStackTrace()) {
-            String loader = e.getClassLoaderName();
-            boolean student = "own".equals(loader) || ("ref".equals(loader) && !e.getClassName().equals("Board"));
-            if (student && e.getFileName() != null) {
-                where = e.getLineNumber() >= 0 ? e.getFileName() + ":" + e.getLineNumber() : e.getFileName();
-                break;
-            }
-        }
-        if (where == null) return message;
-        return message.isEmpty() ? "(at " + where + ")" : message + " (at " + where + ")";
-    }
-
-    /** Turns whatever a call into student code threw into the failure the reply reports. */
-    static StudentFailure failure(Throwable t) {
-        if (t instanceof InvocationTargetException && t.getCause() != null) t = t.getCause();
-        if (t instanceof StudentFailure) return (StudentFailure) t;
-        if (t instanceof OutOfMemoryError) {
-            // Where the allocation failed varies from run to run, so only the kind of memory and the heap.
-            String what = t.getMessage() == null ? "" : t.getMessage() + " ";
-            return new StudentFailure(t.getClass().getName(), what + "(heap " + HEAP_MB + " MB)");
-        }
-        return new StudentFailure(t.getClass().getName(), describe(t));
     }
 
     /** An object of a type no Board can be cast to (for equals_uncastable). */

@@ -1,13 +1,12 @@
 package npuzzle;
 
 import java.lang.reflect.Constructor;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
-import java.net.MalformedURLException;
-import java.net.URL;
-import java.net.URLClassLoader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -16,9 +15,15 @@ import java.util.Map;
 import npuzzle.Server.StudentFailure;
 
 /**
- * One world: a class loader holding a Board and a Solver (own: the student's; ref: our reference Board and
- * the student's Solver compiled against it), and reflective calls into them. Classes are loaded lazily,
- * on the first request that needs them, so a problem in one world never affects the other.
+ * The world this process serves: the class loaders holding its Board and Solver (own: the student's; ref:
+ * our reference Board and the student's Solver compiled against it, see {@link WorldLoader}), and
+ * reflective calls into them. The student's classes are loaded lazily, on the first request that needs
+ * them.
+ *
+ * Every call into a student's code, and every look at what it returned, is guarded: whatever it throws
+ * (from a constructor, a method, a class initializer, an Iterable, or while the server looks its classes
+ * over) is the student's failure ({@link Failures}), and a returned value is used only once its type is
+ * known to be the JDK's or the world's Board.
  */
 final class World {
     private static final Method OBJECT_EQUALS;
@@ -32,7 +37,7 @@ final class World {
     }
 
     final String name;
-    private final URLClassLoader loader;
+    private final WorldLoader loader;
     /** Why this world has no Solver (the student's Solver.java did not compile against our Board), or null. */
     private final String solverUnavailable;
 
@@ -44,10 +49,50 @@ final class World {
     private Method equalsOverload;
     private boolean equalsResolved;
 
-    World(String name, Path dir, ClassLoader parent, String solverUnavailable) throws MalformedURLException {
+    private World(String name, WorldLoader loader, String solverUnavailable) {
         this.name = name;
-        this.loader = new URLClassLoader(name, new URL[] {dir.toUri().toURL()}, parent);
+        this.loader = loader;
         this.solverUnavailable = solverUnavailable;
+    }
+
+    /**
+     * The world the command line names: `--own DIR`, or `--ref DIR --board DIR [--ref-error FILE]` (DIR the
+     * student's classes, `--board` the reference Board's, `--ref-error` javac's log when the student's Solver
+     * did not compile against it). In the ref world the reference Board is initialized here, with its meter.
+     */
+    static World from(String[] args) throws Exception {
+        String world = null;
+        Path classes = null;
+        Path boardDir = null;
+        Path refError = null;
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            Path value = Paths.get(args[i + 1]);
+            switch (args[i]) {
+                case "--own": world = "own"; classes = value; break;
+                case "--ref": world = "ref"; classes = value; break;
+                case "--board": boardDir = value; break;
+                case "--ref-error": refError = value; break;
+                default: return usage("unknown argument " + args[i]);
+            }
+        }
+        if (world == null || args.length % 2 != 0 || world.equals("ref") != (boardDir != null)) return usage(null);
+        if (world.equals("own")) return new World("own", WorldLoader.student("own", classes, null), null);
+        WorldLoader boards = WorldLoader.referenceBoard(boardDir);
+        BoardMeter.handTo(Class.forName("Board", false, boards));
+        String failure = refError == null ? null : new String(Files.readAllBytes(refError), StandardCharsets.UTF_8);
+        return new World("ref", WorldLoader.student("ref", classes, boards), failure);
+    }
+
+    private static World usage(String problem) {
+        if (problem != null) System.err.println("npuzzle server: " + problem);
+        System.err.println("usage: npuzzle.Server (--own DIR | --ref DIR --board DIR [--ref-error FILE])");
+        System.exit(2);
+        return null;
+    }
+
+    /** The loader of the student's classes. */
+    ClassLoader loader() {
+        return loader;
     }
 
     Class<?> boardClass() throws StudentFailure {
@@ -72,8 +117,8 @@ final class World {
             return Class.forName(className, false, loader);
         } catch (ClassNotFoundException e) {
             throw new StudentFailure("java.lang.NoClassDefFoundError", "no class " + className + " in the " + name + " world");
-        } catch (LinkageError e) {
-            throw Server.failure(e);
+        } catch (Throwable t) {
+            throw Failures.failure(t);
         }
     }
 
@@ -94,19 +139,18 @@ final class World {
             return k;
         } catch (NoSuchMethodException e) {
             throw new StudentFailure("java.lang.NoSuchMethodError", "no constructor " + what);
+        } catch (Throwable t) {
+            // a class the constructor's class names could not be linked
+            throw Failures.failure(t);
         }
     }
 
     private static Object construct(Constructor<?> k, Object argument) throws StudentFailure {
         try {
             return k.newInstance(argument);
-        } catch (InvocationTargetException e) {
-            throw Server.failure(e.getCause());
-        } catch (InstantiationException | IllegalAccessException | IllegalArgumentException e) {
-            throw new IllegalStateException("cannot call " + k + ": " + e, e);
         } catch (Throwable t) {
-            // class initialization or linkage failed in the student's code
-            throw Server.failure(t);
+            // what the constructor threw, or a class initialization or linkage that failed in the student's code
+            throw Failures.failure(t);
         }
     }
 
@@ -150,67 +194,90 @@ final class World {
             throw new StudentFailure("java.lang.ClassCastException",
                     what + " returned a " + iterable.getClass().getName() + ", which is not an Iterable");
         }
-        Class<?> boardType = boardClass();
         List<Object> out = new ArrayList<>();
         try {
-            for (Object x : (Iterable<?>) iterable) {
-                if (x == null) throw new StudentFailure("java.lang.NullPointerException", what + " contains null");
-                if (!boardType.isInstance(x)) {
-                    throw new StudentFailure("java.lang.ClassCastException",
-                            what + " contains a " + x.getClass().getName() + ", which is not a Board");
-                }
-                out.add(x);
-            }
+            for (Object x : (Iterable<?>) iterable) out.add(board(x, what + " contains"));
         } catch (StudentFailure f) {
             throw f;
         } catch (Throwable t) {
-            throw Server.failure(t);
+            throw Failures.failure(t);
         }
         return out;
+    }
+
+    /**
+     * `x`, a board a student's method gave (`what` says how: `twin() returned`, `neighbors() contains`), once
+     * it is a non-null Board of this world.
+     */
+    Object board(Object x, String what) throws StudentFailure {
+        if (x == null) throw new StudentFailure("java.lang.NullPointerException", what + " null");
+        if (!boardClass().isInstance(x)) {
+            throw new StudentFailure("java.lang.ClassCastException",
+                    what + " a " + x.getClass().getName() + ", which is not a Board");
+        }
+        return x;
+    }
+
+    /**
+     * A value a student's method returned, as reply text: a number, a boolean, a character or a string (JDK
+     * classes, whose toString() is theirs). Anything else is the student's failure: its toString() is theirs.
+     */
+    static String text(Object value, String what) throws StudentFailure {
+        boolean jdkNumber = value instanceof Number && value.getClass().getModule() == Object.class.getModule();
+        if (value == null || jdkNumber || value instanceof Boolean || value instanceof Character || value instanceof String) {
+            return String.valueOf(value);
+        }
+        throw new StudentFailure("java.lang.ClassCastException",
+                what + " returned a " + value.getClass().getName() + ", not a number, boolean or string");
     }
 
     private static Object invoke(Method m, Object target, Object[] args) throws StudentFailure {
         try {
             return m.invoke(target, args);
-        } catch (InvocationTargetException e) {
-            throw Server.failure(e.getCause());
-        } catch (IllegalAccessException | IllegalArgumentException e) {
-            throw new IllegalStateException("cannot call " + m + ": " + e, e);
         } catch (Throwable t) {
-            throw Server.failure(t);
+            throw Failures.failure(t);
         }
     }
 
     /** A no-argument method by name: public (possibly inherited), else declared non-public in the hierarchy. */
-    private static Method find(Class<?> c, String name) {
-        Method m = null;
+    private static Method find(Class<?> c, String name) throws StudentFailure {
         try {
-            m = c.getMethod(name);
-        } catch (NoSuchMethodException e) {
-            for (Class<?> k = c; k != null && m == null; k = k.getSuperclass()) {
-                try {
-                    m = k.getDeclaredMethod(name);
-                } catch (NoSuchMethodException ignored) {
-                    // keep looking in the superclass
+            Method m = null;
+            try {
+                m = c.getMethod(name);
+            } catch (NoSuchMethodException e) {
+                for (Class<?> k = c; k != null && m == null; k = k.getSuperclass()) {
+                    try {
+                        m = k.getDeclaredMethod(name);
+                    } catch (NoSuchMethodException ignored) {
+                        // keep looking in the superclass
+                    }
                 }
             }
+            if (m != null) m.setAccessible(true);
+            return m;
+        } catch (Throwable t) {
+            // a class a method of the student's names could not be linked
+            throw Failures.failure(t);
         }
-        if (m != null) m.setAccessible(true);
-        return m;
     }
 
     /** A non-private equals(Board) overload a caller in the default package would bind to, if any. */
-    private static Method findOverload(Class<?> boardClass) {
-        for (Class<?> k = boardClass; k != null && k != Object.class; k = k.getSuperclass()) {
-            try {
-                Method m = k.getDeclaredMethod("equals", boardClass);
-                if (Modifier.isPrivate(m.getModifiers())) return null;
-                m.setAccessible(true);
-                return m;
-            } catch (NoSuchMethodException ignored) {
-                // keep looking
+    private static Method findOverload(Class<?> boardClass) throws StudentFailure {
+        try {
+            for (Class<?> k = boardClass; k != null && k != Object.class; k = k.getSuperclass()) {
+                try {
+                    Method m = k.getDeclaredMethod("equals", boardClass);
+                    if (Modifier.isPrivate(m.getModifiers())) return null;
+                    m.setAccessible(true);
+                    return m;
+                } catch (NoSuchMethodException ignored) {
+                    // keep looking
+                }
             }
+            return null;
+        } catch (Throwable t) {
+            throw Failures.failure(t);
         }
-        return null;
     }
 }

@@ -281,3 +281,44 @@ fn cpu_time_grows_while_the_program_computes() {
     assert!(last >= Duration::from_millis(100));
     assert_eq!(busy.cpu_time(), last, "a dead program's cpu time is final");
 }
+
+#[test]
+fn a_live_child_process_is_charged_before_it_is_reaped() {
+    // The shell waits for a busy child: only the child computes, and it is never reaped in time.
+    let mut parent = start(sh("(while :; do :; done) & wait"));
+    let fault = parent.recv_line(cpu_only(300)).unwrap_err();
+    assert!(matches!(fault, ProcessFault::Timeout { kind: TimeoutKind::Cpu, .. }), "{fault:?}");
+}
+
+/// A program with a helper thread that computes for `helper_ms` and ends, then prints that thread's id and
+/// a second, spinning thread's id, and waits.
+fn python_threads(helper_ms: u64) -> ProcessSpec {
+    let script = format!(
+        "import sys, threading, time\n\
+         def work(seconds):\n    end = time.thread_time() + seconds\n    while time.thread_time() < end: pass\n\
+         def spin():\n    while True: time.sleep(0)\n\
+         helper = threading.Thread(target=work, args=({helper_ms} / 1000,)); helper.start(); helper.join()\n\
+         spinner = threading.Thread(target=spin, daemon=True); spinner.start()\n\
+         print(helper.native_id, spinner.native_id, flush=True)\n\
+         sys.stdin.readline()\n"
+    );
+    ProcessSpec::new("/usr/bin/python3").args(["-c", &script])
+}
+
+#[test]
+fn an_ended_thread_stays_charged_and_a_runtime_thread_is_not() {
+    let mut program = start(python_threads(400));
+    let ids = program.recv_line(patient()).unwrap();
+    let spinner: u32 = ids.split(' ').nth(1).unwrap().parse().unwrap();
+    assert!(program.cpu_time() >= Duration::from_millis(400), "the ended helper's time: {:?}", program.cpu_time());
+    program.exclude_runtime_threads(&[spinner]);
+    let charged = program.cpu_time();
+    let program_pid = program.sandbox.program().unwrap();
+    let spinner_global = program.sandbox.thread(spinner).unwrap();
+    let spun = unix::thread_cpu_time(program_pid, spinner_global).unwrap();
+    eventually("the spinner computes", || {
+        unix::thread_cpu_time(program_pid, spinner_global).is_some_and(|now| now >= spun + Duration::from_millis(300))
+    });
+    let later = program.cpu_time();
+    assert!(later < charged + Duration::from_millis(150), "the spinner is left out: {charged:?} then {later:?}");
+}

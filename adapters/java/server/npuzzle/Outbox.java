@@ -1,0 +1,68 @@
+package npuzzle;
+
+import java.io.IOException;
+import java.io.Writer;
+
+/**
+ * Replies on their way out. Writing each reply at once costs a system call, and a wake-up of the grader,
+ * per reply (over 100,000 in the Board section), so a reply waits while the next request is already
+ * buffered, and goes out when none is, when 64 KB have gathered, or when it has waited 10 ms (a
+ * watchdog thread writes it then): a request that hangs, loops or makes the student's code call
+ * System.exit never holds back the replies before it (a shutdown hook writes them on exit).
+ */
+final class Outbox {
+    private static final long OVERDUE_NANOS = 10_000_000;
+    private final Writer out;
+    /** When the oldest reply not yet written was put (0: none waits). Guarded by `this`. */
+    private long waitingSince;
+
+    Outbox(Writer out) {
+        this.out = out;
+    }
+
+    /**
+     * Starts the watchdog in the system thread group, where a student's code (under the security manager)
+     * can neither list it nor stop or interrupt it, and registers the shutdown hook.
+     */
+    void start() {
+        ThreadGroup system = Thread.currentThread().getThreadGroup();
+        while (system.getParent() != null) system = system.getParent();
+        Thread watchdog = new Thread(system, () -> {
+            while (true) {
+                try {
+                    Thread.sleep(OVERDUE_NANOS / 2_000_000);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                synchronized (this) {
+                    if (waitingSince != 0 && System.nanoTime() - waitingSince >= OVERDUE_NANOS) flush();
+                }
+            }
+        }, "protocol-outbox");
+        watchdog.setDaemon(true);
+        watchdog.start();
+        Runtime.getRuntime().addShutdownHook(new Thread(this::flush, "protocol-outbox-exit"));
+    }
+
+    /** Adds a reply line; writes everything waiting if `now`. */
+    synchronized void put(String line, boolean now) throws IOException {
+        out.write(line);
+        out.write('\n');
+        if (now) {
+            out.flush();
+            waitingSince = 0;
+        } else if (waitingSince == 0) {
+            waitingSince = System.nanoTime();
+        }
+    }
+
+    /** Writes every reply waiting (best effort: the channel may be gone). */
+    synchronized void flush() {
+        try {
+            out.flush();
+        } catch (IOException e) {
+            // the grader has gone; nothing to tell it
+        }
+        waitingSince = 0;
+    }
+}

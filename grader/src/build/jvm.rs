@@ -1,0 +1,161 @@
+//! The `java` command lines that start the Java adapter's server, one JVM for each world, and what each
+//! JVM's sandbox shows. `build::java` compiles what they run; this module only says how to start it.
+//!
+//! Both JVMs run the adapter as the named module `npuzzle` (`-p MODULE -m npuzzle/npuzzle.Server`), which
+//! exports the textbook package alone, under a security manager the server installs before any student
+//! class loads, with a fixed set of the JVM's own threads (which the server names in its handshake, so the
+//! grader charges every other thread). The `own` JVM is given the student's own classes and never sees the
+//! reference Board; the `ref` JVM is given the reference Board and the student's Solver compiled against it.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use super::step::Launch;
+
+/// Stack size of JVM threads other than the request thread (which the server starts with 64 MB).
+const THREAD_STACK: &str = "-Xss8m";
+
+/// The heap a JVM starts with (`-Xms`, at most its maximum), in MB.
+const INITIAL_HEAP_MB: u64 = 1024;
+
+/// Garbage-collector threads: a fixed number, all started with the JVM (see [`jvm_options`]).
+const GC_THREADS: u32 = 2;
+
+/// JIT compiler threads (one C1, one C2): the fewest tiered compilation allows, all started with the JVM.
+const COMPILER_THREADS: u32 = 2;
+
+/// What the Java adapter's JVMs run, wherever `build::java` put it.
+#[derive(Debug)]
+pub(super) struct Jvm {
+    /// The `java` launcher.
+    pub java: PathBuf,
+    /// The JDK's directory.
+    pub home: PathBuf,
+    /// The adapter's compiled module (an exploded module directory).
+    pub module: PathBuf,
+    /// The memory agent's jar, if the JDK could build it.
+    pub agent: Option<PathBuf>,
+    /// The directory of the reference `Board.class`.
+    pub reference_board: PathBuf,
+    /// The heap of each JVM.
+    pub heap_mb: u64,
+}
+
+impl Jvm {
+    /// The JVM of the `own` world: the student's Board and Solver in `classes`.
+    pub fn own(&self, classes: &Path) -> Launch {
+        self.launch(&["--own".as_ref(), classes.as_os_str()], vec![classes.to_owned()])
+    }
+
+    /// The JVM of the `ref` world: the student's Solver compiled against the reference Board in `classes`,
+    /// and javac's log in `ref_error` when it did not compile.
+    pub fn reference(&self, classes: &Path, ref_error: Option<&Path>) -> Launch {
+        let mut args =
+            vec!["--ref".as_ref(), classes.as_os_str(), "--board".as_ref(), self.reference_board.as_os_str()];
+        let mut shown = vec![classes.to_owned(), self.reference_board.clone()];
+        if let Some(log) = ref_error {
+            args.extend(["--ref-error".as_ref(), log.as_os_str()]);
+            shown.push(log.to_owned());
+        }
+        self.launch(&args, shown)
+    }
+
+    fn launch(&self, world: &[&std::ffi::OsStr], shown: Vec<PathBuf>) -> Launch {
+        let mut args = jvm_options(self.heap_mb);
+        if let Some(agent) = &self.agent {
+            let mut flag = OsString::from("-javaagent:");
+            flag.push(agent);
+            args.push(flag);
+        }
+        args.extend(["-p".into(), self.module.clone().into_os_string()]);
+        // the Java SE API for the student's code, as on a class path (jdk.unsupported, with sun.misc.Unsafe,
+        // is not part of it)
+        args.extend(["--add-modules".into(), "java.se".into()]);
+        args.extend(["-m".into(), "npuzzle/npuzzle.Server".into()]);
+        args.extend(world.iter().map(|a| a.to_os_string()));
+        let env = std::env::var_os("JAVA_HOME").map(|home| vec![("JAVA_HOME".into(), home)]).unwrap_or_default();
+        let mut read_only = vec![self.home.clone(), self.module.clone()];
+        read_only.extend(self.agent.clone());
+        read_only.extend(shown);
+        Launch { program: self.java.clone(), args, env, address_space_limit: false, read_only }
+    }
+}
+
+/// The JVM's options before the agent and the module.
+fn jvm_options(heap_mb: u64) -> Vec<OsString> {
+    vec![
+        THREAD_STACK.into(),
+        format!("-Xmx{heap_mb}m").into(),
+        format!("-Xms{}m", heap_mb.min(INITIAL_HEAP_MB)).into(),
+        format!("-Dnpuzzle.heapMb={heap_mb}").into(),
+        // A search keeps every board alive until it ends: the parallel collector's larger young generation
+        // copies them far fewer times than the serial one (a 3.6-million-board solve: 4 young collections
+        // instead of 18, and a third of the collector's CPU), and a heap that starts at 1 GB is not grown by
+        // full collections.
+        "-XX:+UseParallelGC".into(),
+        // Every thread of the JVM's own exists before the first request, so the server can name them all
+        // (`runtime_threads=`) and the grader charges every other thread to the student.
+        "-XX:-UseDynamicNumberOfGCThreads".into(),
+        "-XX:-UseDynamicNumberOfCompilerThreads".into(),
+        format!("-XX:ParallelGCThreads={GC_THREADS}").into(),
+        format!("-XX:CICompilerCount={COMPILER_THREADS}").into(),
+        // no thread that appears on request (a debugger's attach listener)
+        "-XX:+DisableAttachMechanism".into(),
+        "-Xshare:auto".into(),
+        "-XX:-UsePerfData".into(),
+        // Without this, an exception thrown often enough from compiled code loses its message and stack
+        // ("threw java.lang.ArrayIndexOutOfBoundsException" instead of "Index 8452 out of bounds … (at
+        // Board.java:26)"), at a moment that depends on the JIT's timing: reports would vary from run to run.
+        "-XX:-OmitStackTraceInFastThrow".into(),
+        // JVM warnings and unified logging default to stdout, which belongs to the protocol
+        "-XX:+DisplayVMOutputToStderr".into(),
+        "-Xlog:disable".into(),
+        "-Xlog:all=warning:stderr".into(),
+        "-Dfile.encoding=UTF-8".into(),
+        "-Djava.awt.headless=true".into(),
+        // the server installs a security manager (JDK 17 to 23); its deprecation warning would lead every
+        // report's output, and the server quiets it through a private field of java.lang.System
+        "-Djava.security.manager=allow".into(),
+        "--add-opens".into(),
+        "java.base/java.lang=npuzzle".into(),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn jvm() -> Jvm {
+        Jvm {
+            java: "/jdk/bin/java".into(),
+            home: "/jdk".into(),
+            module: "/work/adapter/classes".into(),
+            agent: Some("/work/adapter/agent.jar".into()),
+            reference_board: "/work/adapter/refboard".into(),
+            heap_mb: 2048,
+        }
+    }
+
+    #[test]
+    fn the_own_world_never_sees_the_reference_board() {
+        let own = jvm().own(Path::new("/work/sub/own"));
+        let text = |args: &[OsString]| args.iter().map(|a| a.to_string_lossy().into_owned()).collect::<Vec<_>>();
+        assert!(!own.read_only.iter().any(|p| p.starts_with("/work/adapter/refboard")), "{:?}", own.read_only);
+        assert!(!text(&own.args).iter().any(|a| a.contains("refboard")), "{:?}", own.args);
+        assert_eq!(own.args[own.args.len() - 2..], ["--own", "/work/sub/own"].map(OsString::from));
+        let reference = jvm().reference(Path::new("/work/sub/ref"), Some(Path::new("/work/sub/ref-error.txt")));
+        assert!(reference.read_only.contains(&PathBuf::from("/work/adapter/refboard")));
+        assert!(reference.read_only.contains(&PathBuf::from("/work/sub/ref-error.txt")));
+        assert!(!reference.read_only.contains(&PathBuf::from("/work/sub/own")));
+    }
+
+    #[test]
+    fn the_jvm_starts_its_own_threads_up_front() {
+        let args: Vec<String> =
+            jvm().own(Path::new("/o")).args.iter().map(|a| a.to_string_lossy().into_owned()).collect();
+        for flag in ["-XX:-UseDynamicNumberOfGCThreads", "-XX:-UseDynamicNumberOfCompilerThreads"] {
+            assert!(args.iter().any(|a| a == flag), "{flag}: {args:?}");
+        }
+        assert!(args.iter().any(|a| a == "-Djava.security.manager=allow"), "{args:?}");
+    }
+}
