@@ -773,15 +773,17 @@ mod tests {
         if !java_available() {
             return;
         }
-        // 3-by-3: a helper thread computes for 20 s while the request thread waits for it. 4-by-4: 40 MB kept
+        // 3-by-3: a helper thread computes for 1.5 s of its CPU while the request thread waits for it (well
+        // within the wall-clock safety net of 4.5 s, so only the CPU limit can end it early). 4-by-4: 40 MB kept
         // alive, then 40 full collections of it (about 2.7 s of the collector's CPU on the machine this was
         // written on, 0.04 s of the request's).
         // 2-by-2: the request thread itself computes forever.
         let dir = valid_with_solver(|s| {
             s.replace(
                 "MinPQ<SearchNode> pq = new",
-                "if (initial.dimension() == 3) { Thread helper = new Thread(() -> { long end = System.nanoTime() \
-                 + 20_000_000_000L; while (System.nanoTime() < end) { } }); helper.start(); \
+                "if (initial.dimension() == 3) { Thread helper = new Thread(() -> { java.lang.management.ThreadMXBean t = \
+                 java.lang.management.ManagementFactory.getThreadMXBean(); long end = t.getCurrentThreadCpuTime() \
+                 + 1_500_000_000L; while (t.getCurrentThreadCpuTime() < end) { } }); helper.start(); \
                  try { helper.join(); } catch (InterruptedException e) { } }\n\
                  if (initial.dimension() == 4) { int[][] kept = new int[1 << 20][]; \
                  for (int i = 0; i < kept.length; i++) kept[i] = new int[8]; \
