@@ -837,6 +837,65 @@ mod tests {
         assert_eq!(session.starts(), 3);
     }
 
+    /// Whatever a student's code throws or returns, and whatever happens while the server describes it, is
+    /// the student's failure (`err exception`), never the adapter's (`err protocol`).
+    #[test]
+    fn what_student_code_does_while_being_handled_is_the_students() {
+        if !java_available() {
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let original = fs::read_to_string(gallery("valid").join("Board.java")).unwrap();
+        let board = original
+            .replace(
+                "    public int dimension() {\n        return n;",
+                "    public Object dimension() {\n        if (n == 2) return new Object() { public String toString() { \
+                 throw new IllegalStateException(); } };\n        return n;",
+            )
+            .replace(
+                "    public int hamming() {\n",
+                "    public int hamming() {\n        if (n == 2) throw new RuntimeException() { \
+                 public String getMessage() { return null; } \
+                 public Throwable getCause() { throw new IllegalStateException(); } \
+                 public StackTraceElement[] getStackTrace() { return null; } };\n",
+            )
+            .replace(
+                "    public Iterable<Board> neighbors() {\n",
+                "    public Iterable<Board> neighbors() {\n        if (n == 2) return () -> { throw new Error() { \
+                 public String getMessage() { throw new UnsupportedOperationException(); } }; };\n",
+            );
+        assert_eq!(board.matches("n == 2").count(), 3, "the edits apply");
+        let solver = fs::read_to_string(gallery("valid").join("Solver.java")).unwrap();
+        let solver = solver
+            .replace("public class Solver {", "public class Solver {\n    private static boolean solved;")
+            .replace("        goal = found;\n", "        goal = found;\n        solved = true;\n")
+            .replace("        public int compareTo(SearchNode that) {\n", "        public int compareTo(SearchNode that) {\n            if (solved) throw new IllegalStateException(\"solved\");\n");
+        assert_eq!(solver.matches("solved").count(), 4, "the edits apply");
+        fs::write(dir.path().join("Board.java"), board).unwrap();
+        fs::write(dir.path().join("Solver.java"), solver).unwrap();
+        let mut c = Conversation::start(build_java(dir.path(), &work(), 256, &BuildLimits::default()).unwrap());
+        c.ask("hello 1");
+        assert_eq!(c.ask("board own 2 1 2 3 0"), "ok b1");
+        assert_eq!(
+            c.ask("dimension b1"),
+            "err exception java.lang.ClassCastException dimension() returned a Board$1, not a number, boolean or string"
+        );
+        // no message, no cause (its getCause() throws), no stack trace (null): the type alone
+        assert_eq!(c.ask("hamming b1"), "err exception Board$2 ");
+        let neighbors = c.ask("neighbors b1");
+        let expected =
+            "err exception Board$3 its getMessage() threw java.lang.UnsupportedOperationException (at Board.java:";
+        assert!(neighbors.starts_with(expected), "{neighbors}");
+        assert_eq!(c.ask("board own 3 0 1 3 4 2 5 7 8 6"), "ok b2");
+        let solved = c.ask("solver b2");
+        assert!(
+            solved.starts_with("err exception java.lang.IllegalStateException solved (at Solver.java:")
+                && solved.ends_with("(when the grader re-checked the MinPQ's heap order after the constructor returned, which calls compareTo())"),
+            "{solved}"
+        );
+        c.finish();
+    }
+
     #[test]
     fn a_textbook_class_the_grader_lacks_is_named_with_the_ones_it_has() {
         let solver =

@@ -77,6 +77,18 @@ fn a_board_cannot_delegate_to_the_reference_board() {
     assert!(message.contains("access denied"), "the security manager stops it first: {message}");
 }
 
+/// The reference Board's module is unnamed, so open to every module: only the security manager keeps a
+/// student's Solver from reading its private fields, or calling its private methods, uncounted.
+#[test]
+fn the_reference_boards_private_members_are_out_of_reach() {
+    let graded = grade_only("reference-privates", &["timing-4b/puzzle30"]);
+    let (status, message) = verdict(&graded, "timing-4b/puzzle30");
+    // manhattan() recomputed at every comparison: the honest counts fail
+    assert_eq!(status, "failed", "{}", graded.text);
+    assert!(message.contains("manhattan(): 391275 is 6.5x"), "{message}");
+    assert!(output(&graded).contains("no private access to the Board: java.security.AccessControlException"));
+}
+
 /// A search that times out on the request thread times out on helper threads the request thread waits for
 /// (7 s of CPU on one helper; 2.3 s on each of three at once, each under the limit of 2 s).
 #[test]
