@@ -760,25 +760,13 @@ mod tests {
         c.finish();
     }
 
-    /// The CPU limit charges every thread the student's code starts (a search on a helper thread that the
-    /// request thread waits for is no cheaper than on the request thread), and none of the JVM's own threads
-    /// (the garbage collector's work is not the student's).
-    #[test]
-    fn the_cpu_limit_charges_the_students_threads_and_not_the_runtimes() {
-        use crate::runner::session::{Fault, Session, SessionLimits};
-        use crate::runner::spec::ProcessSpec;
-        use npuzzle_harness::protocol::{Handle, Request, Tiles, World};
-        use std::time::Duration;
-
-        if !java_available() {
-            return;
-        }
-        // 3-by-3: a helper thread computes for 1.5 s of its CPU while the request thread waits for it (well
-        // within the wall-clock safety net of 4.5 s, so only the CPU limit can end it early). 4-by-4: 40 MB kept
-        // alive, then 40 full collections of it (about 2.7 s of the collector's CPU on the machine this was
-        // written on, 0.04 s of the request's).
-        // 2-by-2: the request thread itself computes forever.
-        let dir = valid_with_solver(|s| {
+    /// A Solver that spends CPU where a test wants it, by the board's size. 2-by-2: the request thread itself
+    /// computes forever. 3-by-3: a helper thread computes for 1.5 s of its CPU while the request thread waits
+    /// for it (within the wall-clock safety net of 4.5 s that a 0.5 s limit has, so on a machine that is not
+    /// overloaded only the CPU limit can end it early). 4-by-4: 40 MB kept alive, then 40 full collections of
+    /// it: seconds of the collector's CPU, a few hundredths of the request thread's.
+    fn cpu_spending_solver() -> tempfile::TempDir {
+        valid_with_solver(|s| {
             s.replace(
                 "MinPQ<SearchNode> pq = new",
                 "if (initial.dimension() == 3) { Thread helper = new Thread(() -> { java.lang.management.ThreadMXBean t = \
@@ -790,37 +778,99 @@ mod tests {
                  for (int i = 0; i < 40; i++) System.gc(); if (kept[7].length != 8) throw new IllegalStateException(); }\n\
                  if (initial.dimension() == 2) { while (System.nanoTime() != 0) { } }\n        MinPQ<SearchNode> pq = new",
             )
-        });
-        let Prepared::PerWorld(launches) = build_java(dir.path(), &work(), 512, &BuildLimits::default()).unwrap()
+        })
+    }
+
+    /// The `ref` world's JVM of a submission, as the grader starts it.
+    fn ref_world_spec(submission: &Path) -> crate::runner::spec::ProcessSpec {
+        let Prepared::PerWorld(launches) = build_java(submission, &work(), 512, &BuildLimits::default()).unwrap()
         else {
             panic!("the submission compiles")
         };
-        let mut spec = ProcessSpec::new(launches.reference.program).args(launches.reference.args);
+        let mut spec = crate::runner::spec::ProcessSpec::new(launches.reference.program).args(launches.reference.args);
         spec.view.read_only = launches.reference.read_only;
         for (key, value) in launches.reference.env {
             spec = spec.env(key, value);
         }
+        spec
+    }
+
+    /// The JVM's own threads are left out of the charge: a request whose work is mostly the garbage
+    /// collector's is charged a small part of what the JVM spent on it. (A ratio of CPU times, the same on a
+    /// fast machine and a loaded one; no deadline can end the request.)
+    #[test]
+    fn the_jvms_own_threads_are_not_charged() {
+        use crate::runner::process::{Deadline, SubmissionProcess};
+        use std::time::Duration;
+
+        if !java_available() {
+            return;
+        }
+        let dir = cpu_spending_solver();
+        let mut jvm = SubmissionProcess::spawn(&ref_world_spec(dir.path())).unwrap();
+        let patient = Deadline::from_cpu(Duration::from_secs(120));
+        let ask = |jvm: &mut SubmissionProcess, line: &str| {
+            jvm.send_line(line).unwrap();
+            jvm.recv_line(patient).unwrap()
+        };
+        let hello = ask(&mut jvm, "0 hello 1");
+        let runtime: Vec<u32> =
+            hello.split_once("runtime_threads=").expect(&hello).1.split(',').map(|t| t.parse().unwrap()).collect();
+        jvm.exclude_runtime_threads(&runtime);
+        // the JVM's CPU time, all threads (ticks are precise enough for a ratio)
+        let program = fs::read_to_string(format!("/proc/{}/task/{}/children", jvm.pid(), jvm.pid())).unwrap();
+        let program: u32 = program.split_whitespace().next().unwrap().parse().unwrap();
+        let whole = || {
+            let stat = fs::read_to_string(format!("/proc/{program}/stat")).unwrap();
+            let fields: Vec<u64> = stat
+                .rsplit_once(')')
+                .unwrap()
+                .1
+                .split_whitespace()
+                .skip(11)
+                .take(2)
+                .map(|f| f.parse().unwrap())
+                .collect();
+            fields[0] + fields[1]
+        };
+        let (charged_before, whole_before) = (jvm.cpu_time(), whole());
+        assert_eq!(ask(&mut jvm, "1 board ref 4 1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15").split(' ').nth(3), Some("b1"));
+        assert!(ask(&mut jvm, "2 solver b1").starts_with("2 ok "));
+        let charged = jvm.cpu_time() - charged_before;
+        // SAFETY: sysconf has no preconditions.
+        let ticks = u64::try_from(unsafe { libc::sysconf(libc::_SC_CLK_TCK) }).unwrap();
+        let spent = Duration::from_millis((whole() - whole_before) * 1000 / ticks);
+        assert!(spent > charged * 4, "charged {charged:?} of the {spent:?} the JVM spent");
+        jvm.kill();
+    }
+
+    /// Every thread a student's code starts is charged: a search on a helper thread that the request thread
+    /// waits for times out as it does on the request thread.
+    #[test]
+    fn a_helper_threads_cpu_is_charged_like_the_request_threads() {
+        use crate::runner::session::{Fault, Session, SessionLimits};
+        use npuzzle_harness::protocol::{Handle, Request, Tiles, World};
+        use std::time::Duration;
+
+        if !java_available() {
+            return;
+        }
+        let dir = cpu_spending_solver();
         let limits = SessionLimits { startup: Duration::from_secs(20), request: Duration::from_secs(1) };
-        let mut session = Session::new(spec, limits).trusting_runtime_threads();
+        let mut session = Session::new(ref_world_spec(dir.path()), limits).trusting_runtime_threads();
         assert!(!session.handshake().unwrap().runtime_threads.is_empty());
         let board =
             |n: usize, tiles: &[u32]| Request::Board { world: World::Ref, tiles: Tiles { n, tiles: tiles.to_vec() } };
-        let solve_within = |session: &mut Session, n: usize, tiles: &[u32], limit: Duration| {
+        let limit = Duration::from_millis(500);
+        let solve = |session: &mut Session, n: usize, tiles: &[u32]| {
             let b = session.call(&board(n, tiles)).unwrap().values;
             session.call_within(&Request::Solver(Handle::Board(b[1..].parse().unwrap())), limit)
         };
-        let collected = solve_within(
-            &mut session,
-            4,
-            &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0, 15],
-            Duration::from_secs(1),
-        );
-        assert!(collected.is_ok(), "the collector's CPU is not the student's: {collected:?}");
-        match solve_within(&mut session, 3, &[0, 1, 3, 4, 2, 5, 7, 8, 6], Duration::from_millis(500)) {
+        match solve(&mut session, 3, &[0, 1, 3, 4, 2, 5, 7, 8, 6]) {
             Err(Fault::Timeout(why)) => assert!(why.contains("0.50 s of CPU"), "{why}"),
             other => panic!("the helper thread's search is charged: {other:?}"),
         }
-        match solve_within(&mut session, 2, &[1, 2, 3, 0], Duration::from_millis(500)) {
+        match solve(&mut session, 2, &[1, 2, 3, 0]) {
             Err(Fault::Timeout(why)) => assert!(why.contains("0.50 s of CPU"), "{why}"),
             other => panic!("the request thread's own loop times out: {other:?}"),
         }
