@@ -126,7 +126,14 @@ pub(super) struct Sandbox {
     groups: Option<Groups>,
     /// How the program ended, once known.
     ended: Option<Termination>,
+    /// The sandbox's processes below its init as the last walk found them, and the readings since.
+    processes: std::cell::RefCell<(Vec<u32>, u32)>,
 }
+
+/// How many CPU-time readings reuse one walk of the sandbox's processes: a walk reads a file per thread of
+/// each (a JVM has twenty), a reading a file per process. A process started since the last walk is found by
+/// the next, at most this many polls later.
+pub(super) const READINGS_PER_WALK: u32 = 5;
 
 impl Sandbox {
     /// The init's pid, which is also the sandbox's process group and session.
@@ -173,24 +180,17 @@ impl Sandbox {
 
     /// CPU time used by every process of the sandbox: its init and every live descendant, each with the
     /// threads it has had (ended ones included) and the children it has reaped. The program's processes are
-    /// found from the init down, never by a name or an id they could choose.
+    /// found from the init down (every [`READINGS_PER_WALK`] readings), never by a name or an id they could
+    /// choose. Each process is read after the one that may reap it: one reaped meanwhile is missed until the
+    /// next reading (its time is then in its parent's), never counted twice.
     pub(super) fn cpu_time(&self) -> Option<std::time::Duration> {
         let mut total = unix::process_cpu_time(self.init)?;
-        let mut pending = unix::children(self.init);
-        // a bound on the walk, far above `limits.processes`, in case the kernel lists something odd
-        let mut visited = 0;
-        while let Some(pid) = pending.pop() {
-            visited += 1;
-            if visited > 4096 {
-                break;
-            }
-            // a process read before its children: one reaped meanwhile is missed until the next reading,
-            // never counted twice
-            if let Some(cpu) = unix::process_cpu_time(pid) {
-                total += cpu;
-                pending.extend(unix::children(pid));
-            }
+        let mut processes = self.processes.borrow_mut();
+        if processes.1 % READINGS_PER_WALK == 0 {
+            processes.0 = descendants(self.init);
         }
+        processes.1 += 1;
+        total += processes.0.iter().filter_map(|&pid| unix::process_cpu_time(pid)).sum::<std::time::Duration>();
         Some(total)
     }
 
@@ -202,6 +202,19 @@ impl Sandbox {
         }
         unix::global_tid(program, tid)
     }
+}
+
+/// Every live descendant of `init`, each after its parent.
+fn descendants(init: u32) -> Vec<u32> {
+    let mut found = unix::children(init);
+    let mut next = 0;
+    // a bound far above `limits.processes`, in case the kernel lists something odd
+    while next < found.len() && found.len() < 4096 {
+        let below = unix::children(found[next]);
+        found.extend(below);
+        next += 1;
+    }
+    found
 }
 
 fn decode(status: i32) -> Termination {
@@ -271,7 +284,7 @@ pub(super) fn start(spec: &ProcessSpec, scratch: &Path, piped_stdin: bool) -> io
     let init = child::clone_init(flags, &plan)?;
     drop((plan, stdout_child, stderr_child, error_child, status_child));
     let stdin = stdin.map(|(grader, _child)| grader);
-    let mut sandbox = Sandbox { init, program: None, status, groups, ended: None };
+    let mut sandbox = Sandbox { init, program: None, status, groups, ended: None, processes: Default::default() };
     if let Some(failure) = read_failure(error) {
         sandbox.kill();
         sandbox.reap();

@@ -290,6 +290,23 @@ fn a_live_child_process_is_charged_before_it_is_reaped() {
     assert!(matches!(fault, ProcessFault::Timeout { kind: TimeoutKind::Cpu, .. }), "{fault:?}");
 }
 
+/// The sandbox's processes are walked again every few readings: a child started after a walk is charged,
+/// with all its time so far, at most [`sandbox::READINGS_PER_WALK`] readings later.
+#[test]
+fn a_process_started_between_walks_is_found_within_a_few_readings() {
+    let mut parent = start(sh("read go; (while :; do :; done) & wait"));
+    let before = parent.cpu_time();
+    parent.send_line("go").unwrap();
+    parent.pump();
+    let shell = parent.sandbox.program().unwrap();
+    // the child's own clock, read directly: the shell never reaps it, so only a walk can find its time
+    let child = || unix::children(shell).first().and_then(|&pid| unix::process_cpu_time(pid));
+    eventually("the child computes", || child().is_some_and(|cpu| cpu >= Duration::from_millis(300)));
+    let readings: Vec<Duration> = (0..sandbox::READINGS_PER_WALK).map(|_| parent.cpu_time()).collect();
+    let last = *readings.last().unwrap();
+    assert!(last >= before + Duration::from_millis(300), "the child's time is charged: {readings:?}");
+}
+
 /// A program with a helper thread that computes for `helper_ms` and ends, then prints that thread's id and
 /// a second, spinning thread's id, and waits.
 fn python_threads(helper_ms: u64) -> ProcessSpec {
