@@ -404,7 +404,7 @@ fn run_tests(
     let mut session = Session::new(spec, limits);
     let startup = session.handshake().cloned();
     let capabilities: BTreeSet<String> = startup.as_ref().map(|h| h.capabilities.clone()).unwrap_or_default();
-    let mut solves = HashMap::new();
+    let mut lives = HashMap::new();
     let mut statuses: HashMap<&str, Status> = HashMap::new();
     let mut tests = Vec::new();
     for (index, test) in planned.iter().enumerate() {
@@ -418,7 +418,7 @@ fn run_tests(
                     session: &mut session,
                     policy,
                     capabilities: &capabilities,
-                    solves: &mut solves,
+                    lives: &mut lives,
                     fresh_session: &fresh,
                 };
                 run_one(&mut ctx, test)

@@ -2,7 +2,7 @@
 //! tables. Each row of an official table is one test, scored as one; counts and bytes carry the grade, and
 //! CPU time is a cap only. Every aspect of one puzzle is judged from a single solve.
 
-use super::item::{Inputs, ItemOf};
+use super::item::{Inputs, ItemOf, SolverCall};
 use crate::results::Category::{Memory, Timing};
 use crate::results::Leans;
 
@@ -37,6 +37,19 @@ pub enum Measure {
     QueueMemory,
     /// One aspect of a timing solve.
     Timing(TimingAspect),
+}
+
+impl Measure {
+    /// The Solver methods the test calls after the constructor, where it builds a Solver (the Board memory
+    /// table builds none). The memory rows measure the Solver as constructed; Timing 1 checks moves().
+    pub fn calls(self) -> Option<&'static [SolverCall]> {
+        match self {
+            Measure::BoardMemory => None,
+            Measure::SolverMemory | Measure::QueueMemory => Some(&[]),
+            Measure::Timing(TimingAspect::CpuAndAnswer) => Some(&[SolverCall::Moves]),
+            Measure::Timing(_) => Some(&[]),
+        }
+    }
 }
 
 fn timing(id: &'static str, official: &'static str, title: &'static str, aspect: T, explain: &'static str) -> Item {

@@ -184,6 +184,7 @@ pub enum Request {
     Counters,
     MemoryBoard { world: World, tiles: Tiles },
     MemorySolver(Handle),
+    MemoryRetained(Handle),
     Api,
     Bye,
 }
@@ -217,6 +218,7 @@ impl Request {
             Request::Counters => "counters",
             Request::MemoryBoard { .. } => "memory_board",
             Request::MemorySolver(_) => "memory_solver",
+            Request::MemoryRetained(_) => "memory_retained",
             Request::Api => "api",
             Request::Bye => "bye",
         }
@@ -254,7 +256,8 @@ impl Request {
             | Request::IsSolvable(h)
             | Request::Moves(h)
             | Request::Solution(h)
-            | Request::MemorySolver(h) => vec![h],
+            | Request::MemorySolver(h)
+            | Request::MemoryRetained(h) => vec![h],
             Request::Equals(a, b) | Request::EqualsAsObject(a, b) => vec![a, b],
             Request::Release(hs) => hs.iter_mut().collect(),
             Request::Hello { .. }
@@ -303,7 +306,8 @@ impl Request {
             | Request::IsSolvable(h)
             | Request::Moves(h)
             | Request::Solution(h)
-            | Request::MemorySolver(h) => push(h),
+            | Request::MemorySolver(h)
+            | Request::MemoryRetained(h) => push(h),
             Request::Equals(a, b) | Request::EqualsAsObject(a, b) => {
                 push(a);
                 push(b);
@@ -379,6 +383,7 @@ fn decode_args(verb: &str, args: &[&str]) -> Result<Request, WireError> {
         "moves" => Request::Moves(one()?),
         "solution" => Request::Solution(one()?),
         "memory_solver" => Request::MemorySolver(one()?),
+        "memory_retained" => Request::MemoryRetained(one()?),
         "counters_reset" if args.is_empty() => Request::CountersReset,
         "counters" if args.is_empty() => Request::Counters,
         "api" if args.is_empty() => Request::Api,
@@ -596,6 +601,7 @@ mod tests {
             handle().prop_map(Request::ToString),
             handle().prop_map(Request::Solution),
             handle().prop_map(Request::MemorySolver),
+            handle().prop_map(Request::MemoryRetained),
             (handle(), handle()).prop_map(|(a, b)| Request::Equals(a, b)),
             (handle(), handle()).prop_map(|(a, b)| Request::EqualsAsObject(a, b)),
             proptest::collection::vec(handle(), 0..5).prop_map(Request::Release),

@@ -9,11 +9,13 @@ use npuzzle_harness::protocol::{Request, World};
 use reference::Board;
 
 use super::context::{mismatch, Ctx, TrialResult};
+use super::floors::{plausible_boards, plausible_queue, solved_in};
 use crate::catalog::{Measure, TimingAspect, MEMORY_SIZES};
 use crate::evidence::Evidence;
 use crate::judge::{self, Cell, Mismatch};
 use crate::plan::Trial;
-use crate::runner::ask::{self, Asked, SolveObservation};
+use crate::runner::ask::{self, Asked};
+use crate::runner::life::Life;
 use crate::runner::session::Fault;
 
 /// Runs one row (trial) of a memory or timing table.
@@ -114,6 +116,9 @@ fn fit_row(who: &str, points: &[(f64, f64)]) -> String {
     }
 }
 
+/// The least CPU the memory measurement after a Solver's calls is given, however much the constructor took.
+const LEAST_FOR_CALLS: std::time::Duration = std::time::Duration::from_millis(100);
+
 /// Bytes a search node adds to its board in the reference's memory: the official reference's 40-byte node
 /// (board reference, moves, cached priority, predecessor, header).
 pub const SEARCH_NODE_BYTES: u64 = 40;
@@ -126,17 +131,29 @@ pub const QUEUED_NODE_BYTES: u64 = 48;
 /// Memory Solver 1: the deep memory of a Solver after construction, against the official reference's, which
 /// keeps the goal's search node and its chain: 24 + (moves + 1) × (40 + one reference board), the board as
 /// this program measures it (so each language is held to its own board size).
+///
+/// A Solver that searches lazily (on its first moves()) would look small after construction, so where the
+/// adapter can (`memory_retained`), the Solver's methods are then all called and it is measured again, less
+/// what only its returned solution holds: the larger figure is judged.
 fn solver_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     let b = ask::build(ctx.session, World::Ref, &trial.board)?;
-    let cpu = ctx.solve_cpu();
-    let answer = ctx.session.call_within(&Request::MemorySolver(b), cpu)?;
+    let budget = ctx.solve_cpu();
+    let answer = ctx.session.call_within(&Request::MemorySolver(b), budget)?;
     let mut parts = answer.values.split(' ');
     let solver = parts.next().and_then(|h| h.parse().ok());
     let bytes: Option<u64> = parts.next().and_then(|v| v.parse().ok());
-    let (Some(solver), Some(bytes)) = (solver, bytes) else {
+    let (Some(solver), Some(constructed)) = (solver, bytes) else {
         return mismatch(Mismatch::new(format!("`memory_solver` answered `{}`", answer.values)));
     };
+    // A failure here (the methods did not return in time) leaves the figure after construction to judge.
+    let after_calls = ctx.has("memory_retained").then(|| {
+        let request = Request::MemoryRetained(solver);
+        let left = budget.saturating_sub(answer.cpu).max(LEAST_FOR_CALLS);
+        ctx.session.call_within(&request, left).ok().and_then(|a| ask::int_of(&request, &a).ok())
+    });
+    let after_calls = after_calls.flatten().and_then(|b| u64::try_from(b).ok());
     ask::release(ctx.session, vec![b, solver]);
+    let bytes = constructed.max(after_calls.unwrap_or(0));
     let moves = match trial.expected {
         Expected::Moves(m) => u64::from(m),
         _ => 0,
@@ -146,6 +163,14 @@ fn solver_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     let cell = Cell::new(bytes, reference, factor);
     let row = format!("{} {:>11}", puzzle_columns(trial), cell.text());
     judge::cells_pass(&[("memory of the Solver", cell, reference)], factor).map_err(|m| {
+        let m = if bytes > constructed {
+            m.with(format!(
+                "(measured once moves(), isSolvable() and solution() had been called: {constructed} bytes right \
+                 after the constructor, {bytes} after; the search a Solver keeps counts whenever it runs)"
+            ))
+        } else {
+            m
+        };
         m.with_row(row.clone()).with("(keep the solution, not the search: let the MinPQ and visited nodes go)")
     })?;
     Ok(vec![row])
@@ -160,10 +185,10 @@ fn solver_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
 /// means the program could not measure it (the queue outlived the solve, no counting MinPQ, or the Java walk
 /// gave up): it is printed as `-` and not judged.
 fn queue_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
-    let seen = ctx.solve(World::Ref, trial)?;
+    let seen = ctx.life(World::Ref, trial, Measure::QueueMemory.calls().unwrap_or(&[]));
     let reference = reference_counts(trial)?;
     let factor = ctx.policy.thresholds.memory_ratio;
-    if seen.moves > 0 && seen.required("pq_inserts")? == 0 {
+    if solved_in(trial) > 0 && seen.required("pq_inserts")? == 0 {
         // A queue of its own (std's BinaryHeap) would otherwise show sizes of 0 and pass every cell.
         return mismatch(
             Mismatch::new("the Solver did not use the MinPQ it was given: it solved the puzzle with no insert()")
@@ -171,6 +196,7 @@ fn queue_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
                 .with_row(puzzle_columns(trial)),
         );
     }
+    plausible_queue(&seen, trial).map_err(|m| m.with_row(puzzle_columns(trial)))?;
     let max = Cell::new(seen.required("pq_max_size")?, reference.max_queue_size, factor);
     let ending = Cell::new(seen.required("pq_ending_size")?, reference.ending_size.max(1), factor);
     let deep_bytes = if ctx.has("memory") { seen.counter("pq_deep_bytes").unwrap_or(0) } else { 0 };
@@ -208,26 +234,18 @@ fn reference_counts(trial: &Trial) -> Asked<corpus::ReferenceCounts> {
     })
 }
 
-/// One row of a timing table, judged from the puzzle's single solve.
+/// One row of a timing table, judged from the puzzle's single life.
 fn timing(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> TrialResult {
-    let seen = ctx.solve(World::Ref, trial)?;
+    let calls = Measure::Timing(aspect).calls().unwrap_or(&[]);
+    let seen = ctx.life(World::Ref, trial, calls);
     let factor = ctx.policy.thresholds.count_ratio;
     let head = puzzle_columns(trial);
     match aspect {
         TimingAspect::CpuAndAnswer => {
-            let limit = ctx.solve_cpu();
-            if seen.cpu > limit {
-                return mismatch(
-                    Mismatch::new(format!(
-                        "the solve took {:.2} s of CPU, over the limit of {:.1} s",
-                        seen.cpu.as_secs_f64(),
-                        limit.as_secs_f64()
-                    ))
-                    .with_row(head),
-                );
-            }
+            let moves = seen.moves()?;
+            within_cpu(&seen, ctx.solve_cpu()).map_err(|m| m.with_row(head.clone()))?;
             if let Expected::Moves(m) = trial.expected {
-                judge::same_value("moves()", i64::from(m), seen.moves).map_err(|m| m.with_row(head.clone()))?;
+                judge::same_value("moves()", i64::from(m), moves).map_err(|m| m.with_row(head.clone()))?;
             }
             Ok(vec![head])
         }
@@ -235,19 +253,22 @@ fn timing(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> TrialResult
             let reference = reference_counts(trial)?;
             let inserts = seen.required("pq_inserts")?;
             let del_mins = seen.required("pq_del_mins")?;
-            if inserts == 0 && seen.moves > 0 {
+            let row = format!("{head} {inserts:>12} {del_mins:>12}");
+            if inserts == 0 && solved_in(trial) > 0 {
                 return mismatch(
                     Mismatch::new("the Solver did not use the MinPQ it was given: no insert() at all")
                         .with("(the assignment requires algs4's MinPQ; its operations are what this test counts)")
-                        .with_row(format!("{head} {inserts:>12} {del_mins:>12}")),
+                        .with_row(row),
                 );
             }
+            plausible_queue(&seen, trial).map_err(|m| m.with_row(row))?;
             table_row(head, &count_cells(aspect, &seen, &reference, factor)?, factor)
         }
         TimingAspect::ForbiddenCalls => {
             let hamming = seen.required("board_hamming")?;
             let to_string = seen.required("board_to_string")?;
             let row = format!("{head} {hamming:>12} {to_string:>12}");
+            plausible_boards(&seen, trial).map_err(|m| m.with_row(row.clone()))?;
             if to_string > 0 {
                 return mismatch(
                     Mismatch::new(format!("the Solver called toString() {to_string} times; it should not call it"))
@@ -259,13 +280,14 @@ fn timing(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> TrialResult
         TimingAspect::BoardCounts | TimingAspect::StrictBoardCounts => {
             let reference = reference_counts(trial)?;
             let constructed = seen.required("board_constructed")?;
-            if constructed == 0 && seen.moves > 0 {
+            if constructed == 0 && solved_in(trial) > 0 {
                 return mismatch(
                     Mismatch::new("the Solver did not build boards through the Board API: no Board() at all").with(
                         "(a solved puzzle needs neighbors(); boards made some other way are invisible to the counts)",
                     ),
                 );
             }
+            plausible_boards(&seen, trial).map_err(|m| m.with_row(head.clone()))?;
             let manhattan = seen.required("board_manhattan")?;
             let cells = count_cells(aspect, &seen, &reference, factor)?;
             if aspect == TimingAspect::StrictBoardCounts {
@@ -282,11 +304,34 @@ fn timing(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> TrialResult
     }
 }
 
+/// The CPU a Solver's whole life was charged (constructor and every method), within `limit`.
+fn within_cpu(life: &Life, limit: std::time::Duration) -> Result<(), Mismatch> {
+    let Some(cpu) = life.cpu else {
+        // The program was lost after moves() answered: a later call never returned.
+        return match life.counters() {
+            Err(crate::runner::ask::Failure::Wrong(m)) => Err(m),
+            _ => Ok(()),
+        };
+    };
+    if cpu <= limit {
+        return Ok(());
+    }
+    Err(Mismatch::new(format!(
+        "the solve took {:.2} s of CPU, over the limit of {:.1} s",
+        cpu.as_secs_f64(),
+        limit.as_secs_f64()
+    ))
+    .with(format!(
+        "(the CPU of the Solver's whole life: its constructor, then {})",
+        life.order.iter().map(|c| c.name()).collect::<Vec<_>>().join(", ")
+    )))
+}
+
 /// The judged cells of a count row: the submission's count, judged against the reference's, and the
 /// reference's count. Empty for rows that judge no count.
 fn count_cells(
     aspect: TimingAspect,
-    seen: &SolveObservation,
+    seen: &Life,
     reference: &corpus::ReferenceCounts,
     factor: f64,
 ) -> Asked<Vec<(&'static str, Cell, u64)>> {
@@ -320,7 +365,7 @@ fn count_cells(
 /// A count row's counts as evidence, whatever its verdict: from the puzzle's cached solve (no request is
 /// sent). `None` for rows that judge no count or whose solve failed.
 pub fn counts(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> Option<Evidence> {
-    let seen = ctx.solve(World::Ref, trial).ok()?;
+    let seen = ctx.life(World::Ref, trial, Measure::Timing(aspect).calls().unwrap_or(&[]));
     let reference = trial.reference?;
     let factor = ctx.policy.thresholds.count_ratio;
     let cells = count_cells(aspect, &seen, &reference, factor).ok()?;
