@@ -16,6 +16,7 @@ pub mod cargo;
 #[cfg(test)]
 mod conversation;
 pub mod java;
+pub mod link;
 pub mod python;
 pub mod scratch;
 pub mod step;
