@@ -17,10 +17,11 @@
 //! grades, exactly as one inside this repository.
 //!
 //! The grader's crates and their dependencies compile once per machine into one shared target directory
-//! under the grader's work directory (`rust/target`), steps 1 and 3 only; a student's crate builds in a target
-//! directory of its own (`rust/ws-KEY/target`), which costs nothing more since `npuzzle` comes compiled: each
-//! submission costs its own crate and a link. No step of one submission writes where another's build reads,
-//! the dependencies a policy may let a student bring (and their build scripts) included.
+//! under the grader's work directory (`rust/target`, written by steps 1 and 3 alone, which run nothing of a
+//! student's); a student's crate builds in a target directory of its own (`rust/ws-KEY/target`), which costs
+//! nothing more since `npuzzle` comes compiled: each submission costs its own crate and a link. The
+//! dependencies a policy may let a student bring, build scripts included, build there in step 2, and step 3
+//! finds them there (`-L dependency=`); no other submission's build reads that directory.
 
 use std::ffi::OsString;
 use std::fs::File;
@@ -179,8 +180,9 @@ const OUTSIDE_SRC: &str = "\nnote: the grader compiles your crate with nothing b
     by `#[path]`, `include_str!` or `include_bytes!` must be inside src/ (a relative path from the file that names it)\n";
 
 /// `nice -n 10 cargo ARGS --release --offline --message-format=json-render-diagnostics --quiet --target-dir
-/// TARGET` as a build step in `ws`: `ws` and `target` writable, `CARGO_HOME` and `RUSTUP_HOME` read-only.
-/// Add what else the step sees.
+/// TARGET` as a build step in `ws`: `ws` and `target` writable, `RUSTUP_HOME` and of `CARGO_HOME` its `bin/`
+/// (the toolchain's proxies) and `registry/` (crates.io sources) read-only, never the rest (a
+/// `credentials.toml`). Add what else the step sees.
 ///
 /// At a lower CPU priority (`nice -n 10`): a build must not starve a submission being graded meanwhile (a
 /// batch, the project's tests), whose wall-clock safety net would otherwise fire before its CPU limit.
@@ -203,7 +205,8 @@ fn cargo(args: &[&str], ws: &Path, target: &Path, limits: &BuildLimits) -> Resul
         .env("CARGO_HOME", &cargo_home)
         .env("RUSTUP_HOME", &rustup_home)
         .env("CARGO_NET_OFFLINE", "true")
-        .read_only(cargo_home)
+        .read_only(cargo_home.join("bin"))
+        .read_only(cargo_home.join("registry"))
         .read_only(rustup_home)
         .writable(ws)
         .writable(target);
