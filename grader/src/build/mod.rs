@@ -1,6 +1,7 @@
 //! Turns a submission path into a program the runner can start: an executable as it is, a Cargo project
-//! built in release mode (in a scratch workspace of the grader's, `cargo` + `scratch`), a Java folder compiled
-//! with the adapter, or a Python folder run by its adapter.
+//! built in release mode (`cargo`: the student's crate as a scratch crate of the grader's, `scratch`, compiled
+//! apart from the grader's crates, `link`), a Java folder compiled with the adapter, or a Python folder run
+//! by its adapter.
 //!
 //! A build failure is the student's "compilation" result, not a grader error: it is returned as
 //! [`Prepared::CompileFailed`] with the compiler's output, and grading goes on to write a report.
@@ -16,6 +17,7 @@ pub mod cargo;
 #[cfg(test)]
 mod conversation;
 pub mod java;
+pub mod link;
 pub mod python;
 pub mod scratch;
 pub mod step;

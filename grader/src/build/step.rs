@@ -113,6 +113,9 @@ pub enum BuildError {
         /// The operating system's error.
         source: std::io::Error,
     },
+    /// The grader's own Rust crates did not build, or not as one (its installation, not the student's code).
+    #[error("failed to build the grader's own Rust crates (npuzzle, the harness, the reference): {0}")]
+    GraderCrates(String),
     /// The Java build failed for a reason other than the student's code.
     #[error("failed to prepare the Java adapter: {0}")]
     Java(String),
