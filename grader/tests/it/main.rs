@@ -6,6 +6,7 @@ mod batch;
 mod calibration;
 mod formats;
 mod gallery;
+mod gallery_default;
 mod gradescope;
 mod html;
 mod instructor_errors;
