@@ -1,0 +1,224 @@
+"""The seal: an audit hook (PEP 578) that refuses what would let student code reach the grader's side of the
+process, installed before any student module is imported.
+
+Refused, each with a `RuntimeError` that names the call ("the grader does not allow sys._getframe() (it
+reaches the grader's side)"), which fails the request as the student's exception:
+
+- frames: `sys._getframe()`, `sys._current_frames()`, `sys._current_exceptions()`, a traceback's `tb_frame`
+  and a generator's or coroutine's `gi_frame` / `cr_frame` / `ag_frame` (a frame's `f_back` leads to the
+  server's frames), and tracing or profiling (`sys.settrace`, `sys.setprofile`; their callbacks get frames).
+  Allowed from a few callers that read a frame and hand none out: `collections.namedtuple`, the functional
+  `Enum` API and `typing`'s module lookup (they read the caller's `__name__`), and the adapter's own search of
+  a traceback for the student's line. (`traceback.print_exc()` and the like are refused: they walk frames.)
+- `gc.get_objects()`, `gc.get_referrers()`, `gc.get_referents()`: they reach every object;
+- imports of `ctypes` (it writes memory), `_heapq` (the uncounted C heap behind heapq), the adapter's private
+  modules, `_posixsubprocess`, sub-interpreters and CPython's test modules;
+- opening a file of the adapter, anything on `/proc` (`/proc/self/mem` writes the process's memory), a
+  directory (a directory descriptor would let a relative path escape these checks), a path with a `..`
+  component, or a path that is not a str or bytes (a path object's `__fspath__` could answer differently
+  when Python opens it); creating a symbolic link;
+- starting a process (`os.system`, `subprocess`, `os.fork`, `os.exec*`, `os.posix_spawn`, ...): it would
+  run outside the hook;
+- `sys.addaudithook()` (with `AuditHookRefused`, a BaseException: CPython swallows an `Exception` raised
+  there and silently leaves the hook out, which would be safe but not clear).
+
+The hook cannot be removed, and it holds everything it uses from the moment it is installed (captured
+functions, no module globals): nothing student code can rebind changes its decisions. What in-process Python
+cannot refuse is listed in README.md ("What the seal does not cover").
+"""
+
+
+def install(adapter_files, trusted_frame_readers):
+    """Installs the hook. `adapter_files`: the adapter's files and folder (refused to `open`);
+    `trusted_frame_readers`: code objects of the adapter's own that may read a traceback's frames."""
+    import _thread
+    import collections
+    import enum
+    import os
+    import sys
+    import typing
+
+    # Everything the hook calls is captured here: a student can rebind module attributes and builtins, not
+    # these locals.
+    get_ident = _thread.get_ident
+    getframe = sys._getframe
+    stat = os.stat
+    plain_str = str.__str__
+    decode = bytes.decode
+    split = str.split
+    partition = str.partition
+    type_of = type
+    subclass = issubclass
+    refused = RuntimeError
+    hook_refused = AuditHookRefused
+    os_error = OSError
+    value_error = ValueError
+    frame_attributes = FRAME_ATTRIBUTES
+    refused_import = dict(REFUSED_IMPORTS).get
+    trusted_frame_readers = tuple(trusted_frame_readers)
+    getframe_callers = tuple(_getframe_callers(collections, enum, typing))
+    proc_device = stat("/proc").st_dev if os.path.isdir("/proc") else -1
+    adapter_inodes = frozenset(_inodes(adapter_files, stat))
+    busy = set()  # threads inside the hook's own sys._getframe() call
+
+    def refuse(what, why="it reaches the grader's side"):
+        raise refused(f"the grader does not allow {what} ({why})")
+
+    def caller_is_one_of(trusted):
+        """Whether the frame that made the audited call runs one of the `trusted` code objects."""
+        ident = get_ident()
+        busy.add(ident)
+        try:
+            # 0 this function, 1 the event's handler, 2 the hook, 3 the caller
+            code = getframe(3).f_code
+        finally:
+            busy.discard(ident)
+        for candidate in trusted:
+            if candidate is code:
+                return True
+        return False
+
+    def on_getframe(args):
+        if get_ident() in busy or caller_is_one_of(getframe_callers):
+            return
+        refuse("sys._getframe()")
+
+    def on_getattr(args):
+        name = args[1]
+        if name in frame_attributes and not caller_is_one_of(trusted_frame_readers):
+            refuse(f"reading {name}", "a frame reaches the grader's side; print the exception itself instead")
+
+    def on_import(args):
+        name = plain_str(args[0])
+        why = refused_import(name) or refused_import(partition(name, ".")[0])
+        if why:
+            refuse(f"importing {name}", why)
+
+    def on_open(args):
+        path = args[0]
+        kind = type_of(path)
+        if subclass(kind, int):
+            return  # a descriptor the process already has
+        if subclass(kind, str):
+            text = plain_str(path)
+        elif subclass(kind, bytes):
+            text = decode(path, "utf-8", "surrogateescape")
+        else:
+            refuse("opening a path that is not a str or bytes", "pass str(path)")
+        if ".." in split(text, "/"):
+            refuse(f"opening {text!r}", "a path with `..` in it")
+        try:
+            found = stat(text)
+        except (os_error, value_error):
+            return  # a file to be created (no link can lead elsewhere: links are refused)
+        if found.st_dev == proc_device:
+            refuse(f"opening {text!r}", "/proc reaches the grader's side")
+        if found.st_mode & 0o170000 == 0o040000:
+            refuse(f"opening the directory {text!r}", "a directory's descriptor escapes these checks")
+        if (found.st_dev, found.st_ino) in adapter_inodes:
+            refuse(f"opening {text!r}", "it is one of the grader's files")
+
+    def refuser(what, why="it reaches the grader's side"):
+        def handler(args):
+            refuse(what, why)
+
+        return handler
+
+    def on_addaudithook(args):
+        raise hook_refused("the grader does not allow sys.addaudithook() (a hook sees the grader's side)")
+
+    spawn = "it would run outside the grader's checks"
+    handlers = {
+        "sys._getframe": on_getframe,
+        "object.__getattr__": on_getattr,
+        "import": on_import,
+        "open": on_open,
+        "sys._current_frames": refuser("sys._current_frames()"),
+        "sys._current_exceptions": refuser("sys._current_exceptions()"),
+        "sys.settrace": refuser("sys.settrace()", "a tracer sees the grader's frames"),
+        "sys.setprofile": refuser("sys.setprofile()", "a profiler sees the grader's frames"),
+        "sys._settraceallthreads": refuser("tracing", "a tracer sees the grader's frames"),
+        "sys._setprofileallthreads": refuser("profiling", "a profiler sees the grader's frames"),
+        "sys.addaudithook": on_addaudithook,
+        "gc.get_objects": refuser("gc.get_objects()"),
+        "gc.get_referrers": refuser("gc.get_referrers()"),
+        "gc.get_referents": refuser("gc.get_referents()"),
+        "os.symlink": refuser("os.symlink()", "a link could lead a later open() elsewhere"),
+        "os.system": refuser("os.system()", spawn),
+        "os.fork": refuser("os.fork()", spawn),
+        "os.forkpty": refuser("os.forkpty()", spawn),
+        "os.exec": refuser("os.exec*()", spawn),
+        "os.posix_spawn": refuser("os.posix_spawn()", spawn),
+        "os.spawn": refuser("os.spawn*()", spawn),
+        "subprocess.Popen": refuser("starting a process", spawn),
+    }
+    for event in CTYPES_EVENTS:  # belt and braces: ctypes cannot be imported
+        handlers[event] = refuser(event, "it writes the process's memory")
+    lookup = handlers.get
+
+    # Every audited event of the process comes here (`id()`, `array.array()` are audited too): one dict lookup
+    # for the events it lets through.
+    def hook(event, args):
+        handler = lookup(event)
+        if handler is not None:
+            handler(args)
+
+    sys.addaudithook(hook)
+
+
+class AuditHookRefused(BaseException):
+    """The refusal of `sys.addaudithook()`."""
+
+
+CTYPES_EVENTS = ("ctypes.dlopen", "ctypes.dlsym", "ctypes.dlsym/handle", "ctypes.cdata", "ctypes.cdata/buffer",
+                 "ctypes.addressof", "ctypes.call_function", "ctypes.PyObj_FromPtr", "ctypes.string_at",
+                 "ctypes.wstring_at")
+
+FRAME_ATTRIBUTES = frozenset(["tb_frame", "gi_frame", "cr_frame", "ag_frame"])
+
+_PRIVATE = "the grader's own module"
+_MEMORY = "it writes the process's memory"
+REFUSED_IMPORTS = {
+    "_heapq": "the uncounted C heap behind heapq: use heapq or algs4.MinPQ",
+    "ctypes": _MEMORY,
+    "_ctypes": _MEMORY,
+    "_testcapi": _MEMORY,
+    "_testinternalcapi": _MEMORY,
+    "_testmultiphase": _MEMORY,
+    "_posixsubprocess": "it starts processes, which would run outside the grader's checks",
+    "_xxsubinterpreters": "a sub-interpreter runs outside the grader's checks",
+    "_xxinterpchannels": "a sub-interpreter runs outside the grader's checks",
+    "_interpreters": "a sub-interpreter runs outside the grader's checks",
+    "_interpchannels": "a sub-interpreter runs outside the grader's checks",
+    "_interpqueues": "a sub-interpreter runs outside the grader's checks",
+    "npuzzle_counters": _PRIVATE,
+    "npuzzle_heapq": _PRIVATE,
+    "npuzzle_protocol": _PRIVATE,
+    "npuzzle_seal": _PRIVATE,
+    "npuzzle_student": _PRIVATE,
+    "reference_board": _PRIVATE,
+    "server": _PRIVATE,
+}
+
+
+def _getframe_callers(collections, enum, typing):
+    """The code objects of the standard library's functions that call sys._getframe() only to read the
+    calling module's name (they hand no frame out), in the versions that have them."""
+    meta = getattr(enum, "EnumType", None) or getattr(enum, "EnumMeta", None)
+    for function in (
+        getattr(collections, "namedtuple", None),
+        getattr(typing, "_caller", None),
+        getattr(meta, "_create_", None),
+    ):
+        code = getattr(function, "__code__", None)
+        if code is not None and "_getframe" in code.co_names:
+            yield code
+
+
+def _inodes(paths, stat):
+    for path in paths:
+        try:
+            found = stat(path)
+        except OSError:
+            continue
+        yield found.st_dev, found.st_ino
