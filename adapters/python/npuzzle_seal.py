@@ -7,9 +7,11 @@ reaches the grader's side)"), which fails the request as the student's exception
 - frames: `sys._getframe()`, `sys._current_frames()`, `sys._current_exceptions()`, a traceback's `tb_frame`
   and a generator's or coroutine's `gi_frame` / `cr_frame` / `ag_frame` (a frame's `f_back` leads to the
   server's frames), and tracing or profiling (`sys.settrace`, `sys.setprofile`; their callbacks get frames).
-  Allowed from a few callers that read a frame and hand none out: `collections.namedtuple`, the functional
-  `Enum` API and `typing`'s module lookup (they read the caller's `__name__`), and the adapter's own search of
+  Allowed from a few callers that read a frame and hand none out: the functions of `collections`, `enum` and
+  `typing` that read the caller's module name (namedtuple, Enum's functional API, TypeVar, NamedTuple...;
+  checked on their bytecode: `sys._getframe(n).f_globals` and nothing else), and the adapter's own search of
   a traceback for the student's line. (`traceback.print_exc()` and the like are refused: they walk frames.)
+  Python 3.8 reports a hook's refusal of a tracer as "Exception ignored" and leaves the tracer out.
 - `gc.get_objects()`, `gc.get_referrers()`, `gc.get_referents()`: they reach every object;
 - imports of `ctypes` (it writes memory), `_heapq` (the uncounted C heap behind heapq), the adapter's private
   modules, `_posixsubprocess`, sub-interpreters and CPython's test modules;
@@ -26,6 +28,9 @@ The hook cannot be removed, and it holds everything it uses from the moment it i
 functions, no module globals): nothing student code can rebind changes its decisions. What in-process Python
 cannot refuse is listed in README.md ("What the seal does not cover").
 """
+
+
+import types
 
 
 def install(adapter_files, trusted_frame_readers):
@@ -201,18 +206,53 @@ REFUSED_IMPORTS = {
 }
 
 
-def _getframe_callers(collections, enum, typing):
-    """The code objects of the standard library's functions that call sys._getframe() only to read the
-    calling module's name (they hand no frame out), in the versions that have them."""
-    meta = getattr(enum, "EnumType", None) or getattr(enum, "EnumMeta", None)
-    for function in (
-        getattr(collections, "namedtuple", None),
-        getattr(typing, "_caller", None),
-        getattr(meta, "_create_", None),
-    ):
-        code = getattr(function, "__code__", None)
-        if code is not None and "_getframe" in code.co_names:
-            yield code
+def _getframe_callers(*modules):
+    """The code objects of the functions (and the functions within them) these standard modules define that
+    call sys._getframe() only to read the frame's `f_globals` (the caller's module name, in namedtuple, Enum's
+    functional API, TypeVar, NamedTuple...), handing no frame out: checked on the bytecode, so a version whose
+    function does more with the frame is not trusted (its callers see the refusal)."""
+    pending = [(value, module.__name__) for module in modules for value in vars(module).values()]
+    seen = set()
+    while pending:
+        value, owner = pending.pop()
+        if id(value) in seen or getattr(value, "__module__", None) != owner:
+            continue
+        seen.add(id(value))
+        if isinstance(value, type):
+            pending.extend((member, owner) for member in vars(value).values())
+            continue
+        code = getattr(getattr(value, "__func__", value), "__code__", None)
+        if isinstance(code, types.CodeType):
+            yield from (found for found in _naming(code, "_getframe") if _reads_globals_only(found))
+
+
+def _naming(code, name):
+    """`code` and the code objects nested in it that name `name`."""
+    if name in code.co_names:
+        yield code
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):
+            yield from _naming(constant, name)
+
+
+# What the bytecode may do between loading sys._getframe and reading an attribute of the frame it returns.
+_CALLING = {"CACHE", "PRECALL", "CALL", "CALL_FUNCTION", "CALL_METHOD", "PUSH_NULL", "LOAD_CONST", "LOAD_FAST",
+            "BINARY_ADD", "BINARY_OP", "KW_NAMES", "NOP", "EXTENDED_ARG", "RESUME"}
+
+
+def _reads_globals_only(code):
+    """Whether every sys._getframe(...) in `code` is followed at once by `.f_globals`."""
+    import dis
+
+    instructions = list(dis.get_instructions(code))
+    for k, instruction in enumerate(instructions):
+        if instruction.argval != "_getframe" or instruction.opname not in ("LOAD_ATTR", "LOAD_METHOD"):
+            continue
+        following = (i for i in instructions[k + 1:] if i.opname not in _CALLING)
+        after = next(following, None)
+        if after is None or after.opname not in ("LOAD_ATTR", "LOAD_METHOD") or after.argval != "f_globals":
+            return False
+    return True
 
 
 def _inodes(paths, stat):
