@@ -9,6 +9,7 @@ the whole process during the request (every thread a student starts is charged).
 """
 
 import gc
+import sys
 import time
 import tracemalloc
 import types
@@ -65,8 +66,6 @@ class Server:
         solver_path = f"{submission}/solver.py"
 
         def load_own():
-            import sys
-
             board = load_module("board", board_path)
             sys.modules["board"] = board
             return board, load_module("solver", solver_path)

@@ -29,45 +29,97 @@ functions, no module globals): nothing student code can rebind changes its decis
 cannot refuse is listed in README.md ("What the seal does not cover").
 """
 
-
 import types
+
+# Each handler below is a closure over what it uses, bound when the hook is installed (before any student
+# code): a student can rebind module attributes and builtins, not these.
 
 
 def install(adapter_files, trusted_frame_readers):
     """Installs the hook. `adapter_files`: the adapter's files and folder (refused to `open`);
     `trusted_frame_readers`: code objects of the adapter's own that may read a traceback's frames."""
+    import sys
+
+    refuse = _refuse_with(RuntimeError)
+    handlers = _refusals(refuse)
+    handlers.update(_frame_handlers(refuse, tuple(trusted_frame_readers)))
+    handlers["import"] = _import_handler(refuse)
+    handlers["open"] = _open_handler(refuse, adapter_files)
+    handlers["sys.addaudithook"] = _refuse_hooks(AuditHookRefused)
+    lookup = handlers.get
+
+    # Every audited event of the process comes here (`id()`, `array.array()` are audited too): one dict lookup
+    # for the events it lets through.
+    def hook(event, args):
+        handler = lookup(event)
+        if handler is not None:
+            handler(args)
+
+    sys.addaudithook(hook)
+
+
+def _refuse_with(refused):
+    def refuse(what, why="it reaches the grader's side"):
+        raise refused(f"the grader does not allow {what} ({why})")
+
+    return refuse
+
+
+def _refuser(refuse, what, why="it reaches the grader's side"):
+    def handler(args):
+        refuse(what, why)
+
+    return handler
+
+
+def _refuse_hooks(refused):
+    def handler(args):
+        raise refused("the grader does not allow sys.addaudithook() (a hook sees the grader's side)")
+
+    return handler
+
+
+def _refusals(refuse):
+    """The events refused whatever their arguments."""
+    spawn = "it would run outside the grader's checks"
+    tracer = "a tracer sees the grader's frames"
+    refusals = {
+        "sys._current_frames": ("sys._current_frames()",),
+        "sys._current_exceptions": ("sys._current_exceptions()",),
+        "sys.settrace": ("sys.settrace()", tracer),
+        "sys.setprofile": ("sys.setprofile()", "a profiler sees the grader's frames"),
+        "sys._settraceallthreads": ("tracing", tracer),
+        "sys._setprofileallthreads": ("profiling", tracer),
+        "gc.get_objects": ("gc.get_objects()",),
+        "gc.get_referrers": ("gc.get_referrers()",),
+        "gc.get_referents": ("gc.get_referents()",),
+        "os.symlink": ("os.symlink()", "a link could lead a later open() elsewhere"),
+        "os.system": ("os.system()", spawn),
+        "os.fork": ("os.fork()", spawn),
+        "os.forkpty": ("os.forkpty()", spawn),
+        "os.exec": ("os.exec*()", spawn),
+        "os.posix_spawn": ("os.posix_spawn()", spawn),
+        "os.spawn": ("os.spawn*()", spawn),
+        "subprocess.Popen": ("starting a process", spawn),
+    }
+    for event in CTYPES_EVENTS:  # belt and braces: ctypes cannot be imported
+        refusals[event] = (event, "it writes the process's memory")
+    return {event: _refuser(refuse, *said) for event, said in refusals.items()}
+
+
+def _frame_handlers(refuse, trusted_frame_readers):
+    """sys._getframe() and the frame attributes, allowed from trusted code alone."""
     import _thread
     import collections
     import enum
-    import os
     import sys
     import typing
 
-    # Everything the hook calls is captured here: a student can rebind module attributes and builtins, not
-    # these locals.
     get_ident = _thread.get_ident
     getframe = sys._getframe
-    stat = os.stat
-    plain_str = str.__str__
-    decode = bytes.decode
-    split = str.split
-    partition = str.partition
-    type_of = type
-    subclass = issubclass
-    refused = RuntimeError
-    hook_refused = AuditHookRefused
-    os_error = OSError
-    value_error = ValueError
     frame_attributes = FRAME_ATTRIBUTES
-    refused_import = dict(REFUSED_IMPORTS).get
-    trusted_frame_readers = tuple(trusted_frame_readers)
     getframe_callers = tuple(_getframe_callers(collections, enum, typing))
-    proc_device = stat("/proc").st_dev if os.path.isdir("/proc") else -1
-    adapter_inodes = frozenset(_inodes(adapter_files, stat))
     busy = set()  # threads inside the hook's own sys._getframe() call
-
-    def refuse(what, why="it reaches the grader's side"):
-        raise refused(f"the grader does not allow {what} ({why})")
 
     def caller_is_one_of(trusted):
         """Whether the frame that made the audited call runs one of the `trusted` code objects."""
@@ -93,20 +145,46 @@ def install(adapter_files, trusted_frame_readers):
         if name in frame_attributes and not caller_is_one_of(trusted_frame_readers):
             refuse(f"reading {name}", "a frame reaches the grader's side; print the exception itself instead")
 
+    return {"sys._getframe": on_getframe, "object.__getattr__": on_getattr}
+
+
+def _import_handler(refuse):
+    plain_str = str.__str__
+    partition = str.partition
+    refused_import = dict(REFUSED_IMPORTS).get
+
     def on_import(args):
         name = plain_str(args[0])
         why = refused_import(name) or refused_import(partition(name, ".")[0])
         if why:
             refuse(f"importing {name}", why)
 
+    return on_import
+
+
+def _open_handler(refuse, adapter_files):
+    """open() and os.open(): the adapter's files, /proc, directories, `..`."""
+    import os
+
+    stat = os.stat
+    plain_str = str.__str__
+    decode = bytes.decode
+    split = str.split
+    type_of = type
+    subclass = issubclass
+    descriptor, text_path, bytes_path = int, str, bytes
+    not_there = (OSError, ValueError)
+    proc_device = stat("/proc").st_dev if os.path.isdir("/proc") else -1
+    adapter_inodes = frozenset(_inodes(adapter_files, stat))
+
     def on_open(args):
         path = args[0]
         kind = type_of(path)
-        if subclass(kind, int):
+        if subclass(kind, descriptor):
             return  # a descriptor the process already has
-        if subclass(kind, str):
+        if subclass(kind, text_path):
             text = plain_str(path)
-        elif subclass(kind, bytes):
+        elif subclass(kind, bytes_path):
             text = decode(path, "utf-8", "surrogateescape")
         else:
             refuse("opening a path that is not a str or bytes", "pass str(path)")
@@ -114,7 +192,7 @@ def install(adapter_files, trusted_frame_readers):
             refuse(f"opening {text!r}", "a path with `..` in it")
         try:
             found = stat(text)
-        except (os_error, value_error):
+        except not_there:
             return  # a file to be created (no link can lead elsewhere: links are refused)
         if found.st_dev == proc_device:
             refuse(f"opening {text!r}", "/proc reaches the grader's side")
@@ -123,52 +201,7 @@ def install(adapter_files, trusted_frame_readers):
         if (found.st_dev, found.st_ino) in adapter_inodes:
             refuse(f"opening {text!r}", "it is one of the grader's files")
 
-    def refuser(what, why="it reaches the grader's side"):
-        def handler(args):
-            refuse(what, why)
-
-        return handler
-
-    def on_addaudithook(args):
-        raise hook_refused("the grader does not allow sys.addaudithook() (a hook sees the grader's side)")
-
-    spawn = "it would run outside the grader's checks"
-    handlers = {
-        "sys._getframe": on_getframe,
-        "object.__getattr__": on_getattr,
-        "import": on_import,
-        "open": on_open,
-        "sys._current_frames": refuser("sys._current_frames()"),
-        "sys._current_exceptions": refuser("sys._current_exceptions()"),
-        "sys.settrace": refuser("sys.settrace()", "a tracer sees the grader's frames"),
-        "sys.setprofile": refuser("sys.setprofile()", "a profiler sees the grader's frames"),
-        "sys._settraceallthreads": refuser("tracing", "a tracer sees the grader's frames"),
-        "sys._setprofileallthreads": refuser("profiling", "a profiler sees the grader's frames"),
-        "sys.addaudithook": on_addaudithook,
-        "gc.get_objects": refuser("gc.get_objects()"),
-        "gc.get_referrers": refuser("gc.get_referrers()"),
-        "gc.get_referents": refuser("gc.get_referents()"),
-        "os.symlink": refuser("os.symlink()", "a link could lead a later open() elsewhere"),
-        "os.system": refuser("os.system()", spawn),
-        "os.fork": refuser("os.fork()", spawn),
-        "os.forkpty": refuser("os.forkpty()", spawn),
-        "os.exec": refuser("os.exec*()", spawn),
-        "os.posix_spawn": refuser("os.posix_spawn()", spawn),
-        "os.spawn": refuser("os.spawn*()", spawn),
-        "subprocess.Popen": refuser("starting a process", spawn),
-    }
-    for event in CTYPES_EVENTS:  # belt and braces: ctypes cannot be imported
-        handlers[event] = refuser(event, "it writes the process's memory")
-    lookup = handlers.get
-
-    # Every audited event of the process comes here (`id()`, `array.array()` are audited too): one dict lookup
-    # for the events it lets through.
-    def hook(event, args):
-        handler = lookup(event)
-        if handler is not None:
-            handler(args)
-
-    sys.addaudithook(hook)
+    return on_open
 
 
 class AuditHookRefused(BaseException):
@@ -235,21 +268,20 @@ def _naming(code, name):
             yield from _naming(constant, name)
 
 
-# What the bytecode may do between loading sys._getframe and reading an attribute of the frame it returns.
-_CALLING = {"CACHE", "PRECALL", "CALL", "CALL_FUNCTION", "CALL_METHOD", "PUSH_NULL", "LOAD_CONST", "LOAD_FAST",
-            "BINARY_ADD", "BINARY_OP", "KW_NAMES", "NOP", "EXTENDED_ARG", "RESUME"}
+_CALLS = {"CALL", "CALL_FUNCTION", "CALL_METHOD"}
 
 
 def _reads_globals_only(code):
-    """Whether every sys._getframe(...) in `code` is followed at once by `.f_globals`."""
+    """Whether every sys._getframe(...) in `code` is followed at once by `.f_globals`: the call that comes
+    first after the name (the argument may be computed, never called) and then, at once, that attribute."""
     import dis
 
-    instructions = list(dis.get_instructions(code))
+    instructions = [i for i in dis.get_instructions(code) if i.opname != "CACHE"]
     for k, instruction in enumerate(instructions):
         if instruction.argval != "_getframe" or instruction.opname not in ("LOAD_ATTR", "LOAD_METHOD"):
             continue
-        following = (i for i in instructions[k + 1:] if i.opname not in _CALLING)
-        after = next(following, None)
+        call = next((j for j in range(k + 1, len(instructions)) if instructions[j].opname in _CALLS), None)
+        after = instructions[call + 1] if call is not None and call + 1 < len(instructions) else None
         if after is None or after.opname not in ("LOAD_ATTR", "LOAD_METHOD") or after.argval != "f_globals":
             return False
     return True
