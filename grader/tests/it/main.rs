@@ -4,6 +4,7 @@
 
 mod batch;
 mod calibration;
+mod forging_python;
 mod formats;
 mod gallery;
 mod gallery_default;
