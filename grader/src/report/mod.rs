@@ -8,6 +8,7 @@ pub mod json;
 pub mod junit;
 pub mod markdown;
 pub mod text;
+pub mod visible;
 
 /// A report format. The command line names them by [`Format::name`]; report files end in
 /// [`Format::extension`].
