@@ -7,7 +7,7 @@
 //! The conversation is JSON lines: standard input carries [`Job`]s, standard output [`Reply`]s (one `Ready`
 //! or `Failed` after planning, then one `Graded` per job). Nothing else is written to standard output.
 //!
-//! A test hook: `GRADER_BATCH_TEST_CRASH=MODE:ID` makes the worker end itself just before grading the
+//! A test hook: `GRADER_BATCH_TEST_CRASH=MODE:ID[,MODE:ID…]` makes the worker end itself just before grading the
 //! student whose identity is `ID` (`panic`, `abort`, `segfault`, or `kill`: SIGKILL, as the out-of-memory
 //! killer sends), so the end-to-end tests can check that a class survives a grader that dies. Only whoever
 //! starts `grader batch` sets its environment; a submission runs later, in a sandbox whose environment the
@@ -182,10 +182,9 @@ fn grade_one(job: &Job, plan: &TestPlan, settings: &Settings) -> Reply {
 fn crash_if_asked(id: &str) {
     let Some(hook) = std::env::var_os(CRASH_HOOK) else { return };
     let hook = hook.to_string_lossy();
-    let Some((mode, target)) = hook.split_once(':') else { return };
-    if target != id {
+    let Some((mode, _)) = hook.split(',').filter_map(|h| h.split_once(':')).find(|(_, target)| *target == id) else {
         return;
-    }
+    };
     match mode {
         "panic" => panic!("the test hook {CRASH_HOOK} asked for a panic while grading `{id}`"),
         "abort" => std::process::abort(),

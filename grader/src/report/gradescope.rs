@@ -56,6 +56,9 @@ pub fn render(report: &Report) -> String {
         dollars(score),
         dollars(max)
     );
+    for note in &report.notes {
+        output.push_str(&format!("\nNote: {}", visible::block(note)));
+    }
     if !report.missing_fixtures.is_empty() {
         output.push_str(&format!(
             "\nGRADER PROBLEM (not the submission's): the fixture directory lacks {}.",
@@ -177,6 +180,7 @@ mod tests {
             output: String::new(),
             output_truncated: false,
             compile_log: None,
+            notes: vec![],
             fix_first: vec![],
             missing_fixtures: vec![],
             skipped_fixtures: vec![],

@@ -25,6 +25,9 @@ pub fn render(report: &Report) -> String {
         "**Score: {:.2} / {:.2} ({percent:.1}%)** — seed {}\n",
         report.score.total, report.score.max, report.seed
     );
+    for note in &report.notes {
+        let _ = writeln!(out, "> Note: {}\n", visible::markdown_inline(note));
+    }
     let _ = writeln!(out, "| category | passed | failed | skipped | n/a | points |\n|---|---:|---:|---:|---:|---:|");
     for c in report.score.categories.iter().filter(|c| c.passed + c.failed + c.skipped + c.not_applicable > 0) {
         let _ = writeln!(

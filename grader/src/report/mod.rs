@@ -188,6 +188,7 @@ mod tests {
             output: "debug: expanding node 1\n".into(),
             output_truncated: false,
             compile_log: None,
+            notes: vec![],
             fix_first: vec![],
             missing_fixtures: vec!["puzzle36.txt".into()],
             skipped_fixtures: vec![crate::results::SkippedFixture {

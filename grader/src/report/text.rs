@@ -95,6 +95,9 @@ fn summary(out: &mut String, report: &Report, color: bool) {
         visible::line(&report.submission.language)
     );
     let _ = writeln!(out, "Seed:        {}\n", report.seed);
+    for note in &report.notes {
+        let _ = writeln!(out, "Note: {}\n", visible::block(note));
+    }
     if !report.missing_fixtures.is_empty() {
         let _ = writeln!(
             out,
