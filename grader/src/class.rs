@@ -212,7 +212,7 @@ fn summarize(args: &BatchArgs, graded: &Graded) -> ExitCode {
         let score = row.score.map(|s| format!("{s:6.2}")).unwrap_or_else(|| "     -".into());
         let name = visible::line(&row.name);
         let error = row.error.as_deref().map(|e| format!("  ({})", visible::line(e))).unwrap_or_default();
-        eprintln!("{score}  {name} [{}]{error}", row.id);
+        eprintln!("{score}  {name} [{}]{error}", visible::line(row.id.as_str()));
     }
     if graded.resumed > 0 {
         eprintln!("grader: {} students' reports were current and kept (--regrade grades them again)", graded.resumed);
@@ -233,7 +233,7 @@ fn summarize(args: &BatchArgs, graded: &Graded) -> ExitCode {
     eprintln!("grader: {} of {} students could not be graded:", ungraded.len(), graded.rows.len());
     for row in ungraded {
         let error = row.error.as_deref().unwrap_or_default();
-        eprintln!("  {} [{}]: {}", visible::line(&row.name), row.id, visible::line(error));
+        eprintln!("  {} [{}]: {}", visible::line(&row.name), visible::line(row.id.as_str()), visible::line(error));
     }
     ExitCode::from(1)
 }

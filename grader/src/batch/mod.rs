@@ -171,6 +171,10 @@ pub fn grade_class(students: &[Student], run: &Run<'_>) -> Result<Graded, BatchE
     Ok(Graded { rows: rows.into_iter().flatten().collect(), missing_fixtures: missing, resumed, run_key })
 }
 
+/// The rows of the queued students (by their index in the class), and the fixture files the workers found
+/// missing.
+type QueueGraded = (Vec<(usize, Row)>, Vec<String>);
+
 /// Grades the queued students (index, key) on `jobs` workers; returns their rows and the fixture files the
 /// workers found missing.
 fn grade_queue(
@@ -178,7 +182,7 @@ fn grade_queue(
     queue: &[(usize, String)],
     settings_file: &Path,
     run: &Run<'_>,
-) -> Result<(Vec<(usize, Row)>, Vec<String>), BatchError> {
+) -> Result<QueueGraded, BatchError> {
     let count = run.jobs.clamp(1, queue.len());
     let started: Vec<_> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..count).map(|_| scope.spawn(|| Worker::start(settings_file))).collect();
@@ -202,10 +206,11 @@ fn grade_queue(
     std::thread::scope(|scope| {
         for mut worker in workers {
             let (next, rows) = (&next, &rows);
-            scope.spawn(move || loop {
-                let Some((i, key)) = queue.get(next.fetch_add(1, Ordering::SeqCst)) else { break };
-                let row = grade_one(&students[*i], key, &mut worker, settings_file, run, missing);
-                rows.lock().unwrap_or_else(|e| e.into_inner()).push((*i, row));
+            scope.spawn(move || {
+                while let Some((i, key)) = queue.get(next.fetch_add(1, Ordering::SeqCst)) {
+                    let row = grade_one(&students[*i], key, &mut worker, settings_file, run, missing);
+                    rows.lock().unwrap_or_else(|e| e.into_inner()).push((*i, row));
+                }
             });
         }
     });
@@ -240,7 +245,8 @@ fn grade_one(
                 let missing_fixtures = missing.to_vec();
                 let stamp = resume::Stamp { key: key.to_string(), grade: grade.clone(), missing_fixtures };
                 if let Err(e) = resume::record(&run.settings.output_dir, &stem, &stamp) {
-                    eprintln!("grader: could not record that {}'s reports are current: {e}", student.id);
+                    let id = crate::report::visible::line(student.id.as_str());
+                    eprintln!("grader: could not record that {id}'s reports are current: {e}");
                 }
             }
             Row::of(student, grade, error)
@@ -251,7 +257,9 @@ fn grade_one(
                 "the grader could not grade this submission: {how} (every other student was graded; run `grader \
                  batch` again to retry this student alone)"
             );
-            eprintln!("grader: {} ({}): {reason}", crate::report::visible::line(&student.name), student.id);
+            let (name, id) =
+                (crate::report::visible::line(&student.name), crate::report::visible::line(student.id.as_str()));
+            eprintln!("grader: {name} ({id}): {reason}");
             Row::of(student, None, Some(reason))
         }
         Some(Ok(Reply::Ready { .. })) | None => Row::of(student, None, Some("the grader process lost track".into())),

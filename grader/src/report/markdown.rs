@@ -54,7 +54,7 @@ pub fn render(report: &Report) -> String {
     let _ = writeln!(out, "\n### Not passed\n");
     for category in Category::ALL {
         for t in failing.iter().filter(|t| t.category == category).take(50) {
-            let _ = writeln!(out, "- `{}` {} — {}", t.id, t.title, visible::markdown_inline(&t.reason()));
+            let _ = writeln!(out, "- `{}` {} — {}", t.id, t.title, visible::markdown_inline(t.reason()));
         }
     }
     out
