@@ -279,8 +279,15 @@ fn run_plan(
     let build_started = Instant::now();
     let heap_mb = plan.policy.limits.java_heap_mb_on(build::java::machine_memory_mb());
     let build_limits = build::BuildLimits::from_policy(&plan.policy.limits);
-    let built =
-        build::prepare(student.path, student.kind, student.work_dir, heap_mb, &build_limits, &plan.policy.rust)?;
+    let built = build::prepare(
+        student.path,
+        student.kind,
+        student.work_dir,
+        heap_mb,
+        &build_limits,
+        &plan.policy.rust,
+        &plan.policy.java,
+    )?;
     let build_ms = elapsed_ms(build_started);
     progress(Progress::Planned { total: plan.tests.len() });
     let cpu_before = CpuUsed::now();
@@ -292,7 +299,10 @@ fn run_plan(
         &plan.policy
     };
     let run = match built {
-        Prepared::Ready(launch) => run_tests(process_spec(&launch, policy), policy, &plan.tests, progress),
+        Prepared::Ready(launch) => Run {
+            notes: launch.notes.clone(),
+            ..run_tests(process_spec(&launch, policy), policy, &plan.tests, progress)
+        },
         Prepared::CompileFailed { log } => not_built(&plan.tests, log),
     };
     let cpu = CpuUsed::now().since(cpu_before);
@@ -326,6 +336,7 @@ fn report(plan: &TestPlan, student: &Student<'_>, run: Run, timings: Timings) ->
         output: run.output,
         output_truncated: run.output_truncated,
         compile_log: run.compile_log,
+        notes: run.notes,
         fix_first,
         missing_fixtures: missing_fixtures(&plan.tests),
         skipped_fixtures: plan.skipped_fixtures.clone(),
@@ -385,6 +396,8 @@ struct Run {
     output_truncated: bool,
     /// The compiler's output, when the submission did not compile.
     compile_log: Option<String>,
+    /// What the build changed that the student should know.
+    notes: Vec<String>,
 }
 
 fn run_tests(
@@ -434,7 +447,14 @@ fn run_tests(
     }
     session.finish();
     let (output, output_truncated) = session.take_output();
-    Run { tests, language: startup.ok().map(|h| h.language), output, output_truncated, compile_log: None }
+    Run {
+        tests,
+        language: startup.ok().map(|h| h.language),
+        output,
+        output_truncated,
+        compile_log: None,
+        notes: vec![],
+    }
 }
 
 fn run_one(ctx: &mut Ctx<'_>, test: &PlannedTest) -> Verdict {
@@ -483,7 +503,14 @@ fn not_built(planned: &[PlannedTest], compile_log: String) -> Run {
             result(test, verdict, None)
         })
         .collect();
-    Run { tests, language: None, output: String::new(), output_truncated: false, compile_log: Some(compile_log) }
+    Run {
+        tests,
+        language: None,
+        output: String::new(),
+        output_truncated: false,
+        compile_log: Some(compile_log),
+        notes: vec![],
+    }
 }
 
 fn result(test: &PlannedTest, verdict: Verdict, cpu_ms: Option<u64>) -> TestResult {

@@ -81,6 +81,7 @@ pub fn prepare(
     heap_mb: u64,
     limits: &BuildLimits,
     rust: &crate::policy::RustBuild,
+    java: &crate::policy::JavaBuild,
 ) -> Result<Prepared, BuildError> {
     match kind {
         SubmissionKind::Executable => Ok(Prepared::Ready(Launch {
@@ -89,10 +90,11 @@ pub fn prepare(
             env: vec![],
             address_space_limit: true,
             read_only: vec![],
+            notes: vec![],
         })),
         SubmissionKind::Cargo => cargo::build_cargo(path, work, rust, limits),
         SubmissionKind::Java => {
-            java::build_java(path, work, heap_mb, limits).map_err(|e| BuildError::Java(e.to_string()))
+            java::build_java(path, work, heap_mb, limits, java).map_err(|e| BuildError::Java(e.to_string()))
         }
         SubmissionKind::Python => {
             python::build_python(path, work, heap_mb, limits).map_err(|e| BuildError::Python(e.to_string()))

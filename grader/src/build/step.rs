@@ -82,6 +82,9 @@ pub struct Launch {
     pub address_space_limit: bool,
     /// What the program reads besides itself and the system directories (shown read-only by its sandbox).
     pub read_only: Vec<PathBuf>,
+    /// What the build changed in the submission that the student should know (a `package` line removed),
+    /// shown at the top of the report.
+    pub notes: Vec<String>,
 }
 
 /// The result of preparing a submission.

@@ -12,6 +12,7 @@ mod gradescope;
 mod html;
 mod instructor_errors;
 mod lazy;
+mod lms;
 mod misbehaving;
 mod reference;
 mod sandbox;
