@@ -23,11 +23,11 @@ import tracemalloc
 
 VERSION = 1
 REPLY_WINDOW = 1 << 16
-RETURNS_HANDLES = {"board", "board_probe", "neighbors", "twin", "solver", "solver_null", "solution",
-                   "memory_solver"}
+RETURNS_HANDLES = {"board", "board_probe", "neighbors", "neighbors_after", "neighbors_nested", "twin", "solver",
+                   "solver_null", "solution", "memory_solver"}
 TAKES_HANDLES = {"dimension", "hamming", "manhattan", "to_string", "is_goal", "equals", "equals_as_object",
-                 "equals_null", "equals_foreign", "equals_uncastable", "neighbors", "twin", "release", "solver",
-                 "is_solvable", "moves", "solution", "memory_solver"}
+                 "equals_null", "equals_foreign", "equals_uncastable", "neighbors", "neighbors_after",
+                 "neighbors_nested", "twin", "release", "solver", "is_solvable", "moves", "solution", "memory_solver"}
 STACK_BYTES = 64 << 20
 OVERDUE_SECONDS = 0.010
 
@@ -295,7 +295,7 @@ class Server:
             if args[0] != str(VERSION):
                 raise Refusal(f"unsupported version {args[0]}")
             memory = " memory" if self.memory else ""
-            return f"{VERSION} python ref_world counters refs null foreign{memory} cpu_thread={self.thread_id}"
+            return f"{VERSION} python ref_world counters refs null foreign iterables{memory} cpu_thread={self.thread_id}"
         if verb in ("board", "board_probe", "memory_board"):
             world = self.world_of(verb, args)
             rows = tiles(verb, args)
@@ -328,6 +328,18 @@ class Server:
         if verb == "neighbors":
             world, board = self.board(one(verb, args))
             return self.add_all(world, self.boards(call(board.neighbors), "neighbors()"))
+        if verb == "neighbors_after":
+            a, b = two(verb, args)
+            wa, x = self.board(a)
+            wb, y = self.board(b)
+            if wa is not wb:
+                raise Refusal(f"{a} and {b} are not boards of one world")
+            first, second = call(x.neighbors), call(y.neighbors)
+            return " ".join([self.add_all(wa, self.boards(first, "neighbors()")),
+                             self.add_all(wb, self.boards(second, "neighbors()"))])
+        if verb == "neighbors_nested":
+            world, board = self.board(one(verb, args))
+            return " ".join(self.add_all(world, boards) for boards in self.nested(call(board.neighbors)))
         if verb == "twin":
             world, board = self.board(one(verb, args))
             twin = call(board.twin)
@@ -414,6 +426,29 @@ class Server:
         if any(b is None for b in items):
             raise StudentFailure("TypeError", f"{what} returned None among its boards")
         return items
+
+    def nested(self, iterable, what="neighbors()"):
+        """The boards of `iterable` iterated in two nested loops: the outer loop's, then the inner loop's at each
+        outer step. An iterator (`iter(it) is it`: a generator, a map, an object that is its own iterator) is
+        single-use by Python's iteration protocol, so it is taken once and that list serves both loops; a
+        re-iterable (a list, a tuple, a class whose __iter__ starts a new iterator) is iterated nested."""
+        if iterable is None:
+            raise StudentFailure("TypeError", f"{what} returned None")
+        if call(lambda: iter(iterable)) is iterable:
+            once = self.boards(iterable, what)
+            return [once] + [once for _ in once]
+
+        def loops():
+            lists = [[]]
+            for board in iterable:
+                lists[0].append(board)
+                lists.append(list(iterable))
+            return lists
+
+        lists = call(loops)
+        if any(b is None for boards in lists for b in boards):
+            raise StudentFailure("TypeError", f"{what} returned None among its boards")
+        return lists
 
     # ---------------------------------------------------------------- handles
 
