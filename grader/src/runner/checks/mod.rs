@@ -9,6 +9,7 @@
 
 mod api;
 mod board;
+mod consistency;
 mod context;
 #[cfg(test)]
 mod misbehaving;
