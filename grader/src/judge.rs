@@ -134,6 +134,9 @@ pub fn text_unchanged(summary: &str, labels: [&str; 2], before: &str, after: &st
     for (label, text) in labels.into_iter().zip([before, after]) {
         m = m.with_text(label, text);
     }
+    if before.split_whitespace().eq(after.split_whitespace()) {
+        m = m.with("(the two texts differ in their spacing only)");
+    }
     Err(m)
 }
 
@@ -174,14 +177,18 @@ fn multiset_minus<'a>(a: &'a [String], b: &[String]) -> Vec<&'a String> {
 }
 
 impl Mismatch {
-    /// Adds a board as the `toString()` text the submission gave (bounded), drawn when it reads as a board.
-    fn with_text(mut self, title: &str, text: &str) -> Mismatch {
-        self.details.push(format!("{title}:"));
-        self.details.extend(bounded_lines(text));
-        if let Some(grid) = board_from_text(text).ok().as_ref().and_then(Grid::of) {
-            self.push_panel(title, grid);
+    /// Adds a board given as the submission's `toString()` text: the board it reads as, else the text
+    /// itself (bounded).
+    fn with_text(self, title: &str, text: &str) -> Mismatch {
+        match board_from_text(text) {
+            Ok(board) => self.with_board(title, &board),
+            Err(_) => {
+                let mut m = self;
+                m.details.push(format!("{title}:"));
+                m.details.extend(bounded_lines(text));
+                m
+            }
         }
-        self
     }
 }
 
@@ -491,6 +498,8 @@ mod tests {
         assert_eq!(panels[0].grid.differences(&panels[1].grid), [1, 2]);
         let unreadable = text_unchanged("changed", ["before", "after"], "x", "y").unwrap_err();
         assert!(unreadable.evidence.is_none() && unreadable.details.contains(&"    y".to_string()));
+        let spacing = text_unchanged("changed", ["before", "after"], "2\n1 2\n3 0\n", "2\n 1 2\n 3 0\n").unwrap_err();
+        assert_eq!(spacing.details.last().unwrap(), "(the two texts differ in their spacing only)");
     }
 
     #[test]
