@@ -20,11 +20,12 @@ from npuzzle_student import StudentFailure, World, as_bool, as_int, as_text, fai
 
 VERSION = 1
 REPLY_WINDOW = 1 << 16
-RETURNS_HANDLES = {"board", "board_probe", "neighbors", "twin", "solver", "solver_null", "solution",
-                   "memory_solver"}
+RETURNS_HANDLES = {"board", "board_probe", "neighbors", "neighbors_after", "neighbors_nested", "twin", "solver",
+                   "solver_null", "solution", "memory_solver"}
 TAKES_HANDLES = {"dimension", "hamming", "manhattan", "to_string", "is_goal", "equals", "equals_as_object",
-                 "equals_null", "equals_foreign", "equals_uncastable", "neighbors", "twin", "release", "solver",
-                 "is_solvable", "moves", "solution", "memory_solver"}
+                 "equals_null", "equals_foreign", "equals_uncastable", "neighbors", "neighbors_after",
+                 "neighbors_nested", "twin", "release", "solver", "is_solvable", "moves", "solution",
+                 "memory_solver"}
 INT_VERBS = {"dimension": "dimension()", "hamming": "hamming()", "manhattan": "manhattan()", "moves": "moves()"}
 BOOL_VERBS = {"is_goal": "is_goal()", "is_solvable": "is_solvable()"}
 OTHERS = {"equals_null": None, "equals_foreign": "a string", "equals_uncastable": None}
@@ -83,7 +84,8 @@ class Server:
         self.verbs = {
             "hello": self.hello, "board": self.new_board, "board_probe": self.new_board,
             "memory_board": self.memory_board, "to_string": self.to_string, "equals": self.equals,
-            "equals_as_object": self.equals, "neighbors": self.neighbors, "twin": self.twin,
+            "equals_as_object": self.equals, "neighbors": self.neighbors, "neighbors_after": self.neighbors_after,
+            "neighbors_nested": self.neighbors_nested, "twin": self.twin,
             "release": self.release, "solver": self.new_solver, "memory_solver": self.memory_solver,
             "solver_null": self.solver_null, "solution": self.solution, "counters_reset": self.counters_reset,
             "counters": self.counters, "bye": self.bye,
@@ -158,7 +160,7 @@ class Server:
         if args[0] != str(VERSION):
             raise Refusal(f"unsupported version {args[0]}")
         memory = " memory" if self.memory else ""
-        return f"{VERSION} python ref_world counters refs null foreign{memory}"
+        return f"{VERSION} python ref_world counters refs null foreign iterables{memory}"
 
     def new_board(self, verb, args):
         world = self.world_of(verb, args)
@@ -202,6 +204,23 @@ class Server:
     def neighbors(self, verb, args):
         world, board = self.board(one(verb, args))
         return self.add_all(world, world.run(lambda: boards(board.neighbors(), "neighbors()")))
+
+    def neighbors_after(self, verb, args):
+        """a.neighbors(), then b.neighbors(), and only then both results listed: an iterable that a later call
+        refills shows it."""
+        a, b = two(verb, args)
+        wa, x = self.board(a)
+        wb, y = self.board(b)
+        if wa is not wb:
+            raise Refusal(f"{a} and {b} are not boards of one world")
+        first, second = wa.run(lambda: (x.neighbors(), y.neighbors()))
+        lists = wa.run(lambda: [boards(first, "neighbors()"), boards(second, "neighbors()")])
+        return " ".join(self.add_all(wa, items) for items in lists)
+
+    def neighbors_nested(self, verb, args):
+        world, board = self.board(one(verb, args))
+        lists = world.run(lambda: nested(board.neighbors(), "neighbors()"))
+        return " ".join(self.add_all(world, items) for items in lists)
 
     def twin(self, verb, args):
         world, board = self.board(one(verb, args))
@@ -371,6 +390,26 @@ def boards(iterable, what):
     if any(b is None for b in items):
         raise TypeError(f"{what} returned None among its boards")
     return items
+
+
+def nested(iterable, what):
+    """The boards of `iterable` iterated in two nested loops: the outer loop's, then the inner loop's at each
+    outer step (run inside the call: the iteration is the student's). An iterator (`iter(it) is it`: a
+    generator, a map, an object that is its own iterator) is single-use by Python's iteration protocol, so it
+    is taken once and that list serves both loops; a re-iterable (a list, a tuple, a class whose __iter__
+    starts a new iterator) is iterated nested."""
+    if iterable is None:
+        raise TypeError(f"{what} returned None")
+    if iter(iterable) is iterable:
+        once = boards(iterable, what)
+        return [once] + [once for _ in once]
+    lists = [[]]
+    for board in iterable:
+        lists[0].append(board)
+        lists.append(list(iterable))
+    if any(b is None for items in lists for b in items):
+        raise TypeError(f"{what} returned None among its boards")
+    return lists
 
 
 def handle(token):

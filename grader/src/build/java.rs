@@ -715,7 +715,7 @@ mod tests {
         let mut c = Conversation::start(build);
         let hello = c.ask("hello 1");
         let (fixed, thread) = hello.split_once(" cpu_thread=").expect("the request thread is named");
-        assert_eq!(fixed, "ok 1 java ref_world counters refs memory null foreign api_check");
+        assert_eq!(fixed, "ok 1 java ref_world counters refs memory null foreign api_check iterables");
         assert!(thread.parse::<u32>().is_ok_and(|tid| tid != c.child.id()), "{thread}");
         assert_eq!(c.ask("board own 3 8 1 3 4 0 2 7 6 5"), "ok b1");
         assert_eq!(c.ask("manhattan b1"), "ok 10");
@@ -758,6 +758,52 @@ mod tests {
         assert_eq!(c.ask("api"), "ok 0");
         let bytes: u64 = c.ask("memory_board ref 3 1 2 3 4 5 6 7 8 0")[3..].parse().unwrap();
         assert!((64..=196).contains(&bytes), "{bytes}");
+        // A Stack iterates afresh in every loop: two nested loops over one neighbors() see all four each time.
+        let nested = c.ask("neighbors_nested b1");
+        let lists = npuzzle_harness::protocol::decode_handle_lists(&nested["ok ".len()..]).unwrap();
+        assert_eq!(lists.iter().map(Vec::len).collect::<Vec<_>>(), [4, 4, 4, 4, 4], "{nested}");
+        c.finish();
+    }
+
+    /// `neighbors_after` and `neighbors_nested` hold the student's Iterable as it is: a neighbors() that
+    /// refills one static list and wraps it in an Iterable that is its own Iterator shows both faults, while
+    /// the plain `neighbors` still copies at once.
+    #[test]
+    fn the_iterable_verbs_hold_the_students_result_uncopied() {
+        if !java_available() {
+            return;
+        }
+        let original = fs::read_to_string(gallery("valid").join("Board.java")).unwrap();
+        let board = original
+            .replace("Stack<Board> result = new Stack<Board>();", "SHARED.clear();\n        java.util.List<Board> result = SHARED;")
+            .replace("result.push(new Board(copy));", "result.add(new Board(copy));")
+            .replace("        return result;\n", "        return new OneShot(result);\n")
+            .replace(
+                "    private int[][] copyTiles() {",
+                "    private static final java.util.List<Board> SHARED = new java.util.ArrayList<>();\n\
+                 \n    private static class OneShot implements Iterable<Board>, java.util.Iterator<Board> {\n\
+                 \x20       private final java.util.List<Board> list;\n\
+                 \x20       private int next;\n\
+                 \x20       OneShot(java.util.List<Board> list) { this.list = list; }\n\
+                 \x20       public java.util.Iterator<Board> iterator() { return this; }\n\
+                 \x20       public boolean hasNext() { return next < list.size(); }\n\
+                 \x20       public Board next() { return list.get(next++); }\n    }\n\n    private int[][] copyTiles() {",
+            );
+        assert!(board.contains("SHARED.clear()") && board.contains("return new OneShot(result);"), "{board}");
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("Board.java"), board).unwrap();
+        fs::copy(gallery("valid").join("Solver.java"), dir.path().join("Solver.java")).unwrap();
+        let mut c = Conversation::start(build_java(dir.path(), &work(), 256, &BuildLimits::default()).unwrap());
+        c.ask("hello 1");
+        assert_eq!(c.ask("board own 3 8 1 3 4 0 2 7 6 5"), "ok b1");
+        assert_eq!(c.ask("board own 2 1 2 3 0"), "ok b2");
+        // b1's result, held while b2's call refills the list, yields b2's two neighbors.
+        assert_eq!(c.ask("neighbors_after b1 b2"), "ok 2 b3 b4 2 b5 b6");
+        assert_eq!(c.ask("to_string b3"), c.ask("to_string b5"));
+        // The inner loop shares the outer loop's position: the outer loop ends after its first board.
+        assert_eq!(c.ask("neighbors_nested b1"), "ok 1 b7 3 b8 b9 b10");
+        assert_eq!(c.ask("neighbors b1"), "ok 4 b11 b12 b13 b14");
+        assert_eq!(c.ask("neighbors_after b1 b99"), "err protocol unknown handle b99");
         c.finish();
     }
 

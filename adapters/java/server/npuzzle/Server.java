@@ -54,12 +54,13 @@ public final class Server {
     private static final long REPLY_WINDOW = 1 << 16;
     /** Verbs whose `ok` reply holds handles that later requests may refer to. */
     private static final Set<String> RETURNS_HANDLES = Set.of(
-            "board", "board_probe", "neighbors", "twin", "solver", "solver_null", "solution", "memory_solver");
+            "board", "board_probe", "neighbors", "neighbors_after", "neighbors_nested", "twin", "solver", "solver_null",
+            "solution", "memory_solver");
     /** Verbs whose arguments are all handles, so any of them may be a reference. */
     private static final Set<String> TAKES_HANDLES = Set.of(
             "dimension", "hamming", "manhattan", "to_string", "is_goal", "equals", "equals_as_object",
-            "equals_null", "equals_foreign", "equals_uncastable", "neighbors", "twin", "release", "solver",
-            "is_solvable", "moves", "solution", "memory_solver");
+            "equals_null", "equals_foreign", "equals_uncastable", "neighbors", "neighbors_after", "neighbors_nested",
+            "twin", "release", "solver", "is_solvable", "moves", "solution", "memory_solver");
 
     private final World own;
     private final World ref;
@@ -324,7 +325,7 @@ public final class Server {
                 if (version != VERSION) throw protocol("unsupported version " + version);
                 String memory = DeepSize.available() ? " memory" : "";
                 String thread = requestThreadId >= 0 ? " cpu_thread=" + requestThreadId : "";
-                return VERSION + " java ref_world counters refs" + memory + " null foreign api_check" + thread;
+                return VERSION + " java ref_world counters refs" + memory + " null foreign api_check iterables" + thread;
             }
             case "board":
             case "board_probe":
@@ -383,6 +384,28 @@ public final class Server {
                 Obj b = board(one(verb, args));
                 List<Object> boards = b.world.boards(b.world.call(b.value, "neighbors"), "neighbors()", false);
                 return addAll(b.world, boards);
+            }
+            case "neighbors_after": {
+                // Both Iterables are held, not copied, until both calls have returned (a neighbors() that
+                // refills one shared list shows it here; the plain `neighbors` copies at once).
+                String[] two = two(verb, args);
+                Obj a = board(two[0]);
+                Obj b = board(two[1]);
+                if (a.world != b.world) throw protocol(two[0] + " and " + two[1] + " are not boards of one world");
+                Object first = a.world.call(a.value, "neighbors");
+                Object second = b.world.call(b.value, "neighbors");
+                List<Object> fromFirst = a.world.boards(first, "neighbors()", false);
+                List<Object> fromSecond = b.world.boards(second, "neighbors()", false);
+                return addAll(a.world, fromFirst) + " " + addAll(b.world, fromSecond);
+            }
+            case "neighbors_nested": {
+                Obj b = board(one(verb, args));
+                StringBuilder lists = new StringBuilder();
+                for (List<Object> boards : b.world.nestedBoards(b.world.call(b.value, "neighbors"), "neighbors()")) {
+                    if (lists.length() > 0) lists.append(' ');
+                    lists.append(addAll(b.world, boards));
+                }
+                return lists.toString();
             }
             case "twin": {
                 Obj b = board(one(verb, args));

@@ -256,6 +256,9 @@ where
                 return unsupported("Rust's == only compares a Board with a Board")
             }
             Request::Neighbors(h) => self.neighbors(h)?,
+            Request::NeighborsAfter(..) | Request::NeighborsNested(_) => {
+                return unsupported("Rust's neighbors() returns a Vec the caller owns, which no later call can change")
+            }
             Request::Twin(h) => self.twin(h)?,
             Request::Release(handles) => {
                 for h in handles {

@@ -37,7 +37,7 @@ fn submission(board: &str, solver: &str) -> tempfile::TempDir {
 fn valid_submission_speaks_the_protocol() {
     let Some(mut c) = start("valid") else { return };
     // no thread is named: every thread of the process is charged
-    assert_eq!(c.ask("hello 1"), "ok 1 python ref_world counters refs null foreign");
+    assert_eq!(c.ask("hello 1"), "ok 1 python ref_world counters refs null foreign iterables");
     assert_eq!(c.ask("board own 3 8 1 3 4 0 2 7 6 5"), "ok b1");
     assert_eq!(c.ask("manhattan b1"), "ok 10");
     assert_eq!(c.ask("neighbors b1"), "ok 4 b2 b3 b4 b5");
@@ -55,6 +55,36 @@ fn valid_submission_speaks_the_protocol() {
     assert_eq!(c.ask("solution s7"), "ok none");
     assert_eq!(c.ask("memory_solver b6"), "err unsupported memory is not measured");
     assert_eq!(c.ask("hamming b99"), "err protocol unknown handle b99");
+    // A list iterates afresh in every loop: two nested loops over one neighbors() see all four each time.
+    let nested = c.ask("neighbors_nested b1");
+    let lists = npuzzle_harness::protocol::decode_handle_lists(&nested["ok ".len()..]).unwrap();
+    assert_eq!(lists.iter().map(Vec::len).collect::<Vec<_>>(), [4, 4, 4, 4, 4], "{nested}");
+    c.finish();
+}
+
+/// `neighbors_after` holds the student's iterable as it is: an iterator over one module-level list that
+/// every neighbors() call refills yields the later board's neighbors. An iterator is single-use by Python's
+/// protocol, so `neighbors_nested` lists it once and that list answers both loops.
+#[test]
+fn the_iterable_verbs_hold_the_students_result_uncopied() {
+    let valid = root().join("fixtures/submissions/python/valid");
+    let original = fs::read_to_string(valid.join("board.py")).unwrap();
+    let board = "_SHARED = []\n\n\n".to_string()
+        + &original
+            .replace("        out = []\n", "        out = _SHARED\n        out.clear()\n")
+            .replace("        return out\n", "        return iter(out)\n");
+    assert!(board.contains("return iter(out)") && board.contains("_SHARED = []"), "{board}");
+    let dir = submission(&board, &fs::read_to_string(valid.join("solver.py")).unwrap());
+    let Some(mut c) = start_at(dir.path()) else { return };
+    c.ask("hello 1");
+    assert_eq!(c.ask("board own 3 8 1 3 4 0 2 7 6 5"), "ok b1");
+    assert_eq!(c.ask("board own 2 1 2 3 0"), "ok b2");
+    assert_eq!(c.ask("neighbors_after b1 b2"), "ok 2 b3 b4 2 b5 b6");
+    assert_eq!(
+        c.ask("neighbors_nested b1"),
+        "ok 4 b7 b8 b9 b10 4 b11 b12 b13 b14 4 b15 b16 b17 b18 4 b19 b20 b21 b22 4 b23 b24 b25 b26"
+    );
+    assert_eq!(c.ask("neighbors b1"), "ok 4 b27 b28 b29 b30");
     c.finish();
 }
 

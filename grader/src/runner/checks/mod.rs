@@ -9,6 +9,7 @@
 
 mod api;
 mod board;
+mod consistency;
 mod context;
 mod floors;
 #[cfg(test)]
