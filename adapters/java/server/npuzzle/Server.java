@@ -48,8 +48,6 @@ public final class Server {
      * MB, so 512 MB would turn every StackOverflowError into a 5 s timeout). -Dnpuzzle.stackMb overrides.
      */
     private static final long STACK_BYTES = Long.getLong("npuzzle.stackMb", 64) << 20;
-    /** The most objects the lazy deep-size walk of the queues visits before giving up (reporting 0). */
-    private static final long QUEUE_WALK_BUDGET = 1_000_000;
     /** How many request IDs back a reference `@ID.K` may reach (the protocol asks for at least 65,536). */
     private static final long REPLY_WINDOW = 1 << 16;
     /** Verbs whose `ok` reply holds handles that later requests may refer to. */
@@ -59,7 +57,7 @@ public final class Server {
     private static final Set<String> TAKES_HANDLES = Set.of(
             "dimension", "hamming", "manhattan", "to_string", "is_goal", "equals", "equals_as_object",
             "equals_null", "equals_foreign", "equals_uncastable", "neighbors", "twin", "release", "solver",
-            "is_solvable", "moves", "solution", "memory_solver");
+            "is_solvable", "moves", "solution", "memory_solver", "memory_retained");
 
     private final World own;
     private final World ref;
@@ -326,9 +324,13 @@ public final class Server {
                 String thread = requestThreadId >= 0 ? " cpu_thread=" + requestThreadId : "";
                 return VERSION + " java ref_world counters refs" + memory + " null foreign api_check" + thread;
             }
-            case "board":
-            case "board_probe":
             case "memory_board": {
+                World world = world(verb, args);
+                int[][] rows = tiles(verb, args);
+                return Long.toString(memoryOfBoard(world, rows));
+            }
+            case "board":
+            case "board_probe": {
                 World world = world(verb, args);
                 int[][] rows = tiles(verb, args);
                 Object board = world.newBoard(rows);
@@ -338,10 +340,6 @@ public final class Server {
                     for (int r = 0; r < n; r++) {
                         for (int c = 0; c < n; c++) rows[r][c] = r * n + c;
                     }
-                }
-                if (verb.equals("memory_board")) {
-                    if (!DeepSize.available()) throw unsupported("the JVM was started without the memory agent");
-                    return Long.toString(DeepSize.of(board));
                 }
                 return add(true, world, board);
             }
@@ -403,10 +401,18 @@ public final class Server {
             }
             case "memory_solver": {
                 Obj b = board(one(verb, args));
-                if (!DeepSize.available()) throw unsupported("the JVM was started without the memory agent");
+                requireMemory();
+                DeepSize.Baseline statics = staticsBefore(b.world, name -> true);
                 Object solver = solve(b.world, b.value);
-                long bytes = DeepSize.of(solver);
+                long bytes = DeepSize.retained(solver, null, statics);
+                lastMeasuredSolver = new java.lang.ref.WeakReference<>(solver);
+                lastMeasuredStatics = statics;
                 return add(false, b.world, solver) + " " + bytes;
+            }
+            case "memory_retained": {
+                Obj s = solver(one(verb, args));
+                requireMemory();
+                return Long.toString(memoryRetained(s));
             }
             case "solver_null": {
                 if (args.length != 1) throw protocol("`solver_null` takes a world");
@@ -430,12 +436,16 @@ public final class Server {
             case "counters_reset": {
                 noArgs(verb, args);
                 Counters.reset();
-                QueueRegistry.reset();
+                QueueRegistry.beginSpan();
                 return "";
             }
             case "counters": {
                 noArgs(verb, args);
-                measureEndedQueues();
+                List<QueueRegistry.Tracked> ended = QueueRegistry.endSpan();
+                if (DeepSize.available() && !ended.isEmpty()) {
+                    referenceBoardIsKnown();
+                    Counters.pqDeepBytes += DeepSize.queues(ended);
+                }
                 return Counters.encode(0);
             }
             case "api": {
@@ -456,28 +466,72 @@ public final class Server {
         }
     }
 
-    /** Runs a Solver constructor; the queues it used end when it returns (or throws). */
+    /** Runs a Solver constructor (its queues end when the grader next reads the counters). */
     private Object solve(World world, Object board) throws StudentFailure {
-        QueueRegistry.beginSolve();
-        Object solver = null;
-        try {
-            solver = world.newSolver(board);
-            return solver;
-        } finally {
-            QueueRegistry.endSolve(solver);
-        }
+        return world.newSolver(board);
     }
 
-    /** Adds the deep size of the queues of the most recent solve to pq_deep_bytes (once). */
-    private static void measureEndedQueues() {
-        List<QueueRegistry.Tracked> ended = QueueRegistry.takeEnded();
-        if (ended.isEmpty() || !DeepSize.available()) return;
-        long bytes = DeepSize.of(ended, QUEUE_WALK_BUDGET, QueueRegistry.solverOfLastSolve());
-        if (bytes == DeepSize.OVER_BUDGET) {
-            System.err.println("npuzzle server: the queues reach more than " + QUEUE_WALK_BUDGET
-                    + " objects; their deep size is not measured");
-        } else {
-            Counters.pqDeepBytes += bytes;
+    // ------------------------------------------------------------------ memory (DeepSize)
+
+    /** The Solver `memory_solver` measured last (weakly held) and what the statics reached before it was built. */
+    private java.lang.ref.WeakReference<Object> lastMeasuredSolver = new java.lang.ref.WeakReference<>(null);
+    private DeepSize.Baseline lastMeasuredStatics;
+
+    private static void requireMemory() throws Refusal {
+        if (!DeepSize.available()) throw unsupported("the JVM was started without the memory agent");
+    }
+
+    /** `memory_board`: the bytes of one new Board, and what the Board classes' statics grew by building it. */
+    private long memoryOfBoard(World world, int[][] rows) throws Refusal, StudentFailure {
+        requireMemory();
+        DeepSize.Baseline statics = staticsBefore(world, name -> name.equals("Board") || name.startsWith("Board$"));
+        Object board = world.newBoard(rows);
+        return DeepSize.retained(board, null, statics);
+    }
+
+    /**
+     * `memory_retained`: calls moves(), isSolvable() and solution() (an exception from any is ignored), then
+     * measures the Solver as `memory_solver` measures a new one, without entering what solution() returned.
+     * The statics' growth counts from before the Solver was built when `memory_solver` built it, else from now.
+     */
+    private long memoryRetained(Obj s) throws StudentFailure {
+        DeepSize.Baseline statics = lastMeasuredSolver.get() == s.value ? lastMeasuredStatics : null;
+        if (statics == null) statics = staticsBefore(s.world, name -> true);
+        for (String method : new String[] {"moves", "isSolvable"}) {
+            try {
+                s.world.call(s.value, method);
+            } catch (StudentFailure ignored) {
+                // a test that calls this method judges its exception; here it only charges lazy work
+            }
+        }
+        Object solution = null;
+        try {
+            solution = s.world.call(s.value, "solution");
+        } catch (StudentFailure ignored) {
+            // as above
+        }
+        return DeepSize.retained(s.value, solution, statics);
+    }
+
+    /**
+     * What the statics of a world's classes (those `which` names) reach before a measured span, the classes
+     * initialized first so their initializers' work is never counted.
+     */
+    private DeepSize.Baseline staticsBefore(World world, java.util.function.Predicate<String> which)
+            throws StudentFailure {
+        Class<?> standIn = referenceBoardIsKnown();
+        ClassLoader loader = world.boardClass().getClassLoader();
+        return DeepSize.baseline(StaticRoots.of(loader, which, standIn));
+    }
+
+    /** Tells DeepSize which class is our reference Board (loading it); null if it cannot be loaded. */
+    private Class<?> referenceBoardIsKnown() {
+        try {
+            Class<?> board = ref.boardClass();
+            DeepSize.referenceBoardIs(board, "n");
+            return board;
+        } catch (StudentFailure e) {
+            return null;
         }
     }
 
