@@ -10,6 +10,7 @@
 mod api;
 mod board;
 mod context;
+mod memory_model;
 #[cfg(test)]
 mod misbehaving;
 mod perf;
