@@ -35,6 +35,7 @@ const ADAPTER_SOURCES: &[(&str, &str)] = &[
     ("server/npuzzle/Counters.java", include_str!("../../../adapters/java/server/npuzzle/Counters.java")),
     ("server/npuzzle/QueueRegistry.java", include_str!("../../../adapters/java/server/npuzzle/QueueRegistry.java")),
     ("server/npuzzle/DeepSize.java", include_str!("../../../adapters/java/server/npuzzle/DeepSize.java")),
+    ("server/npuzzle/Memory.java", include_str!("../../../adapters/java/server/npuzzle/Memory.java")),
     ("server/npuzzle/ObjectLayout.java", include_str!("../../../adapters/java/server/npuzzle/ObjectLayout.java")),
     ("server/npuzzle/StaticRoots.java", include_str!("../../../adapters/java/server/npuzzle/StaticRoots.java")),
     ("server/npuzzle/ApiCheck.java", include_str!("../../../adapters/java/server/npuzzle/ApiCheck.java")),

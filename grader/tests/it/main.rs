@@ -9,6 +9,7 @@ mod gallery;
 mod gradescope;
 mod html;
 mod instructor_errors;
+mod memory;
 mod misbehaving;
 mod reference;
 mod sandbox;

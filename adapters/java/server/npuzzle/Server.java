@@ -61,6 +61,7 @@ public final class Server {
 
     private final World own;
     private final World ref;
+    private final Memory memory;
     private final Map<String, Obj> objects = new HashMap<>();
     private long nextHandle = 1;
     /** The handles in the `ok` replies to recent requests that return handles, by request ID. */
@@ -80,6 +81,7 @@ public final class Server {
     private Server(World own, World ref) {
         this.own = own;
         this.ref = ref;
+        this.memory = new Memory(ref);
         this.cpuSupported = threads.isCurrentThreadCpuTimeSupported();
         if (cpuSupported && !threads.isThreadCpuTimeEnabled()) threads.setThreadCpuTimeEnabled(true);
     }
@@ -327,7 +329,8 @@ public final class Server {
             case "memory_board": {
                 World world = world(verb, args);
                 int[][] rows = tiles(verb, args);
-                return Long.toString(memoryOfBoard(world, rows));
+                requireMemory();
+                return Long.toString(memory.ofNewBoard(world, rows));
             }
             case "board":
             case "board_probe": {
@@ -402,17 +405,13 @@ public final class Server {
             case "memory_solver": {
                 Obj b = board(one(verb, args));
                 requireMemory();
-                DeepSize.Baseline statics = staticsBefore(b.world, name -> true);
-                Object solver = solve(b.world, b.value);
-                long bytes = DeepSize.retained(solver, null, statics);
-                lastMeasuredSolver = new java.lang.ref.WeakReference<>(solver);
-                lastMeasuredStatics = statics;
-                return add(false, b.world, solver) + " " + bytes;
+                Memory.Measured solver = memory.ofNewSolver(b.world, b.value);
+                return add(false, b.world, solver.value) + " " + solver.bytes;
             }
             case "memory_retained": {
                 Obj s = solver(one(verb, args));
                 requireMemory();
-                return Long.toString(memoryRetained(s));
+                return Long.toString(memory.retainedBy(s.world, s.value));
             }
             case "solver_null": {
                 if (args.length != 1) throw protocol("`solver_null` takes a world");
@@ -442,10 +441,7 @@ public final class Server {
             case "counters": {
                 noArgs(verb, args);
                 List<QueueRegistry.Tracked> ended = QueueRegistry.endSpan();
-                if (DeepSize.available() && !ended.isEmpty()) {
-                    referenceBoardIsKnown();
-                    Counters.pqDeepBytes += DeepSize.queues(ended);
-                }
+                if (DeepSize.available()) Counters.pqDeepBytes += memory.ofQueues(ended);
                 return Counters.encode(0);
             }
             case "api": {
@@ -467,72 +463,12 @@ public final class Server {
     }
 
     /** Runs a Solver constructor (its queues end when the grader next reads the counters). */
-    private Object solve(World world, Object board) throws StudentFailure {
+    static Object solve(World world, Object board) throws StudentFailure {
         return world.newSolver(board);
     }
 
-    // ------------------------------------------------------------------ memory (DeepSize)
-
-    /** The Solver `memory_solver` measured last (weakly held) and what the statics reached before it was built. */
-    private java.lang.ref.WeakReference<Object> lastMeasuredSolver = new java.lang.ref.WeakReference<>(null);
-    private DeepSize.Baseline lastMeasuredStatics;
-
     private static void requireMemory() throws Refusal {
         if (!DeepSize.available()) throw unsupported("the JVM was started without the memory agent");
-    }
-
-    /** `memory_board`: the bytes of one new Board, and what the Board classes' statics grew by building it. */
-    private long memoryOfBoard(World world, int[][] rows) throws Refusal, StudentFailure {
-        requireMemory();
-        DeepSize.Baseline statics = staticsBefore(world, name -> name.equals("Board") || name.startsWith("Board$"));
-        Object board = world.newBoard(rows);
-        return DeepSize.retained(board, null, statics);
-    }
-
-    /**
-     * `memory_retained`: calls moves(), isSolvable() and solution() (an exception from any is ignored), then
-     * measures the Solver as `memory_solver` measures a new one, without entering what solution() returned.
-     * The statics' growth counts from before the Solver was built when `memory_solver` built it, else from now.
-     */
-    private long memoryRetained(Obj s) throws StudentFailure {
-        DeepSize.Baseline statics = lastMeasuredSolver.get() == s.value ? lastMeasuredStatics : null;
-        if (statics == null) statics = staticsBefore(s.world, name -> true);
-        for (String method : new String[] {"moves", "isSolvable"}) {
-            try {
-                s.world.call(s.value, method);
-            } catch (StudentFailure ignored) {
-                // a test that calls this method judges its exception; here it only charges lazy work
-            }
-        }
-        Object solution = null;
-        try {
-            solution = s.world.call(s.value, "solution");
-        } catch (StudentFailure ignored) {
-            // as above
-        }
-        return DeepSize.retained(s.value, solution, statics);
-    }
-
-    /**
-     * What the statics of a world's classes (those `which` names) reach before a measured span, the classes
-     * initialized first so their initializers' work is never counted.
-     */
-    private DeepSize.Baseline staticsBefore(World world, java.util.function.Predicate<String> which)
-            throws StudentFailure {
-        Class<?> standIn = referenceBoardIsKnown();
-        ClassLoader loader = world.boardClass().getClassLoader();
-        return DeepSize.baseline(StaticRoots.of(loader, which, standIn));
-    }
-
-    /** Tells DeepSize which class is our reference Board (loading it); null if it cannot be loaded. */
-    private Class<?> referenceBoardIsKnown() {
-        try {
-            Class<?> board = ref.boardClass();
-            DeepSize.referenceBoardIs(board, "n");
-            return board;
-        } catch (StudentFailure e) {
-            return null;
-        }
     }
 
     // ------------------------------------------------------------------ handles
