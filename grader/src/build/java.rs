@@ -35,6 +35,9 @@ const ADAPTER_SOURCES: &[(&str, &str)] = &[
     ("server/npuzzle/Counters.java", include_str!("../../../adapters/java/server/npuzzle/Counters.java")),
     ("server/npuzzle/QueueRegistry.java", include_str!("../../../adapters/java/server/npuzzle/QueueRegistry.java")),
     ("server/npuzzle/DeepSize.java", include_str!("../../../adapters/java/server/npuzzle/DeepSize.java")),
+    ("server/npuzzle/Memory.java", include_str!("../../../adapters/java/server/npuzzle/Memory.java")),
+    ("server/npuzzle/ObjectLayout.java", include_str!("../../../adapters/java/server/npuzzle/ObjectLayout.java")),
+    ("server/npuzzle/StaticRoots.java", include_str!("../../../adapters/java/server/npuzzle/StaticRoots.java")),
     ("server/npuzzle/ApiCheck.java", include_str!("../../../adapters/java/server/npuzzle/ApiCheck.java")),
     ("agent/npuzzle/MemoryAgent.java", include_str!("../../../adapters/java/agent/npuzzle/MemoryAgent.java")),
     (
@@ -658,6 +661,10 @@ fn package_declaration(text: &str) -> Option<(usize, String)> {
 }
 
 #[cfg(test)]
+#[path = "java_memory_tests.rs"]
+mod memory_tests;
+
+#[cfg(test)]
 mod tests {
     use super::super::conversation::{counter, Conversation};
     use super::*;
@@ -689,7 +696,7 @@ mod tests {
         );
     }
 
-    fn java_available() -> bool {
+    pub(super) fn java_available() -> bool {
         let found = find_tool("javac").is_some() && find_tool("java").is_some();
         if !found {
             eprintln!("skipped: no JDK on this machine");
@@ -698,11 +705,11 @@ mod tests {
     }
 
     /// One work directory for all tests, so the adapter is compiled once.
-    fn work() -> PathBuf {
+    pub(super) fn work() -> PathBuf {
         std::env::temp_dir().join("npuzzle-grader-java-tests")
     }
 
-    fn gallery(name: &str) -> PathBuf {
+    pub(super) fn gallery(name: &str) -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/submissions/java").join(name)
     }
 
@@ -807,39 +814,8 @@ mod tests {
         c.finish();
     }
 
-    #[test]
-    fn the_queues_deep_size_stops_at_the_solver_an_inner_search_node_reaches() {
-        if !java_available() {
-            return;
-        }
-        // A non-static inner SearchNode holds its Solver (`this$0`); the Solver's 4 MB array is not the
-        // queue's memory.
-        let solver = fs::read_to_string(gallery("valid").join("Solver.java"))
-            .unwrap()
-            .replace("private static class SearchNode", "private class SearchNode")
-            .replace("private static void expand(", "private void expand(")
-            .replace(
-                "private final SearchNode goal;",
-                "private final SearchNode goal;\n    private final int[] ballast = new int[1 << 20];",
-            );
-        assert!(solver.contains("private class SearchNode") && solver.contains("ballast"), "{solver}");
-        let dir = tempfile::tempdir().unwrap();
-        fs::copy(gallery("valid").join("Board.java"), dir.path().join("Board.java")).unwrap();
-        fs::write(dir.path().join("Solver.java"), solver).unwrap();
-        let mut c = Conversation::start(
-            build_java(dir.path(), &work(), 256, &BuildLimits::default(), &Default::default()).unwrap(),
-        );
-        c.ask("hello 1");
-        assert_eq!(c.ask("board ref 3 0 1 3 4 2 5 7 8 6"), "ok b1");
-        assert_eq!(c.ask("counters_reset"), "ok");
-        assert_eq!(c.ask("solver b1"), "ok s2");
-        let deep = counter(&c.ask("counters"), "pq_deep_bytes");
-        assert!((1..100_000).contains(&deep), "{deep}");
-        c.finish();
-    }
-
     /// A folder with the `valid` gallery Board and its Solver with `edit` applied.
-    fn valid_with_solver(edit: impl FnOnce(String) -> String) -> tempfile::TempDir {
+    pub(super) fn valid_with_solver(edit: impl FnOnce(String) -> String) -> tempfile::TempDir {
         let original = fs::read_to_string(gallery("valid").join("Solver.java")).unwrap();
         let solver = edit(original.clone());
         assert_ne!(solver, original, "the edit applies");

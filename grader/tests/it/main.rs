@@ -13,6 +13,7 @@ mod html;
 mod instructor_errors;
 mod lazy;
 mod lms;
+mod memory;
 mod misbehaving;
 mod reference;
 mod sandbox;

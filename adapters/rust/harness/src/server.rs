@@ -239,7 +239,7 @@ where
     fn handle(&mut self, request: Request) -> Result<String, Refusal> {
         Ok(match request {
             Request::Hello { version } if version == VERSION => {
-                let memory = if memory::is_installed() { " memory memory_retained" } else { "" };
+                let memory = if memory::is_installed() { " memory" } else { "" };
                 format!("{VERSION} rust ref_world counters refs{memory}")
             }
             Request::Hello { version } => return Err(Refusal::Protocol(format!("unsupported version {version}"))),

@@ -12,6 +12,7 @@ mod board;
 mod consistency;
 mod context;
 mod floors;
+mod memory_model;
 #[cfg(test)]
 mod misbehaving;
 mod perf;
