@@ -74,14 +74,16 @@ final class DeepSize {
         return REFERENCE_BOARD_OBJECT_BYTES + ((24 + 4L * n * n + 7) / 8 * 8);
     }
 
-    /** What the static fields of some classes reach at the start of a measured span. */
+    /** What the static fields of some classes reach at the start of a measured span, and its bytes. */
     static final class Baseline {
         final List<Class<?>> classes;
         final IdentitySet reached;
+        final long bytes;
 
-        private Baseline(List<Class<?>> classes, IdentitySet reached) {
+        private Baseline(List<Class<?>> classes, IdentitySet reached, long bytes) {
             this.classes = classes;
             this.reached = reached;
+            this.bytes = bytes;
         }
     }
 
@@ -91,9 +93,9 @@ final class DeepSize {
         for (Object root : StaticRoots.values(classes)) walk.visit(root, null);
         if (walk.overBudget) {
             note("the static fields reach more than " + WALK_BUDGET + " objects; their growth is not measured");
-            return new Baseline(List.of(), new IdentitySet());
+            return new Baseline(List.of(), new IdentitySet(), 0);
         }
-        return new Baseline(classes, walk.seen);
+        return new Baseline(classes, walk.seen, walk.bytes);
     }
 
     /**
@@ -107,6 +109,26 @@ final class DeepSize {
         for (Object value : StaticRoots.values(statics.classes)) walk.visit(value, statics.reached);
         if (walk.overBudget) note("the Solver reaches more than " + WALK_BUDGET + " objects; its figure is a lower bound");
         return walk.bytes;
+    }
+
+    /**
+     * The deep size of `root`, plus the net growth of what the static fields of the baseline's classes reach:
+     * their bytes now beyond what `root` reaches, less their bytes before (those `root` reaches aside), never
+     * below 0. A Board whose constructor replaces a static (a print format, the dimension) by one of the same
+     * size adds nothing, as in the official Board memory table, which sees no statics; one that appends to a
+     * static list adds what it appended.
+     */
+    static long retainedByNetGrowth(Object root, Baseline statics) {
+        Walk walk = new Walk(WALK_BUDGET);
+        walk.tallied = statics.reached;
+        walk.visit(root, null);
+        walk.tallied = null;
+        long own = walk.bytes;
+        for (Object value : StaticRoots.values(statics.classes)) walk.visit(value, null);
+        if (walk.overBudget) note("the Board reaches more than " + WALK_BUDGET + " objects; its figure is a lower bound");
+        long now = walk.bytes - own;
+        long before = statics.bytes - walk.talliedBytesOfRoot;
+        return own + Math.max(0, now - before);
     }
 
     /**
@@ -171,6 +193,9 @@ final class DeepSize {
         /** Objects where the walk stops (null: none), and the one it stopped at. */
         IdentitySet stopAt;
         Object stoppedAt;
+        /** Objects whose bytes the walk also tallies while it walks its root (null: none), and that tally. */
+        IdentitySet tallied;
+        long talliedBytesOfRoot;
 
         Walk(long budget) {
             this.budget = budget;
@@ -208,30 +233,37 @@ final class DeepSize {
                     }
                 }
                 boolean counted = uncounted == null || !uncounted.contains(o);
-                Class<?> c = o.getClass();
-                if (c == referenceBoard) {
-                    if (counted) bytes += referenceBoardBytes(o);
+                long before = bytes;
+                walkOne(o, counted);
+                if (tallied != null && tallied.contains(o)) talliedBytesOfRoot += bytes - before;
+            }
+        }
+
+        /** Counts `o` (if `counted`) and queues what it references. */
+        private void walkOne(Object o, boolean counted) {
+            Class<?> c = o.getClass();
+            if (c == referenceBoard) {
+                if (counted) bytes += referenceBoardBytes(o);
+                return;
+            }
+            if (c.isArray()) {
+                if (counted) bytes += ObjectLayout.OFFICIAL.sizeOf(o);
+                if (!c.getComponentType().isPrimitive()) {
+                    for (Object e : (Object[]) o) {
+                        if (e != null) pending.push(e);
+                    }
+                }
+                return;
+            }
+            if (counted) bytes += instanceBytes(o);
+            for (Field f : ObjectLayout.OFFICIAL.references(c)) {
+                Object v;
+                try {
+                    v = f.get(o);
+                } catch (IllegalAccessException | RuntimeException e) {
                     continue;
                 }
-                if (c.isArray()) {
-                    if (counted) bytes += ObjectLayout.OFFICIAL.sizeOf(o);
-                    if (!c.getComponentType().isPrimitive()) {
-                        for (Object e : (Object[]) o) {
-                            if (e != null) pending.push(e);
-                        }
-                    }
-                    continue;
-                }
-                if (counted) bytes += instanceBytes(o);
-                for (Field f : ObjectLayout.OFFICIAL.references(c)) {
-                    Object v;
-                    try {
-                        v = f.get(o);
-                    } catch (IllegalAccessException | RuntimeException e) {
-                        continue;
-                    }
-                    if (v != null) pending.push(v);
-                }
+                if (v != null) pending.push(v);
             }
         }
     }
