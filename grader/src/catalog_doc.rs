@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use crate::catalog::{self, Category, Item};
+use crate::catalog::{self, Category, Item, SolverCall};
 
 /// The catalog as Markdown (the content of `specs/catalog.md`).
 pub fn markdown() -> String {
@@ -14,7 +14,10 @@ pub fn markdown() -> String {
          their own, with ids `ITEM/ROW` (`memory-board/n=12`, `timing-4a/puzzle36`), scored one by one as the\n\
          official report counts them. `official` is the official label; this project's own checks (section\n\
          \"Beyond the official grader\") have none and weigh nothing under the default policy.\n\
-         `needs` lists the capabilities (specs/protocol.md) a submission must announce for the test to apply.\n",
+         `needs` lists the capabilities (specs/protocol.md) a submission must announce for the test to apply.\n\
+         A test that builds Solvers lists the calls it makes on each, in order, as its official counterpart\n\
+         does, and is judged on those alone; the Solver's other methods are called after them once, never\n\
+         judged, so that operation counts and CPU time cover work a Solver puts off until one of them is called.\n",
     );
     for category in Category::ALL {
         let items: Vec<Item> = catalog::all().into_iter().filter(|i| i.category == category).collect();
@@ -39,9 +42,24 @@ pub fn markdown() -> String {
         }
         for i in &items {
             let _ = write!(out, "\n**`{}`** — {}\n", i.id, i.explain);
+            if let Some(calls) = i.check.solver_calls() {
+                let _ = write!(out, "\n*Calls:* {}\n", describe_calls(calls));
+            }
         }
     }
     out
+}
+
+/// A test's Solver calls, then the calls made only to charge lazy work.
+fn describe_calls(calls: &[SolverCall]) -> String {
+    let rest: Vec<&str> =
+        SolverCall::life(calls).into_iter().filter(|c| !calls.contains(c)).map(SolverCall::name).collect();
+    let own = SolverCall::describe(calls);
+    if rest.is_empty() {
+        own
+    } else {
+        format!("{own}; then, to charge work done lazily (never judged), {}", rest.join(", "))
+    }
 }
 
 /// `grader catalog`: one line per test (id, official label or `-`, title), in catalog order.
@@ -78,13 +96,14 @@ fn edit_distance(a: &str, b: &str) -> usize {
 /// What `grader explain ID` prints.
 pub fn explain(item: &Item) -> String {
     format!(
-        "{} — {}\n\nofficial test: {}\nsection:       {}\ndepends on:    {}\nneeds:         {}\n\n{}\n",
+        "{} — {}\n\nofficial test: {}\nsection:       {}\ndepends on:    {}\nneeds:         {}\n{}\n{}\n",
         item.id,
         item.title,
         item.official.unwrap_or("none (an addition of ours)"),
         item.category.heading(),
         if item.depends_on.is_empty() { "nothing".into() } else { item.depends_on.join(", ") },
         if item.needs.is_empty() { "nothing".into() } else { item.needs.join(", ") },
+        item.check.solver_calls().map_or(String::new(), |calls| format!("calls:         {}\n", describe_calls(calls))),
         item.explain
     )
 }

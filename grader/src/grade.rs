@@ -280,8 +280,15 @@ fn run_plan(
     let build_started = Instant::now();
     let heap_mb = plan.policy.limits.java_heap_mb_on(build::java::machine_memory_mb());
     let build_limits = build::BuildLimits::from_policy(&plan.policy.limits);
-    let built =
-        build::prepare(student.path, student.kind, student.work_dir, heap_mb, &build_limits, &plan.policy.rust)?;
+    let built = build::prepare(
+        student.path,
+        student.kind,
+        student.work_dir,
+        heap_mb,
+        &build_limits,
+        &plan.policy.rust,
+        &plan.policy.java,
+    )?;
     let build_ms = elapsed_ms(build_started);
     progress(Progress::Planned { total: plan.tests.len() });
     let cpu_before = CpuUsed::now();
@@ -296,7 +303,7 @@ fn run_plan(
         Prepared::Ready(launch) => {
             let programs =
                 Programs { own: process_spec(&launch, policy), reference: None, trusted_runtime_threads: false };
-            run_tests(programs, policy, &plan.tests, progress)
+            Run { notes: launch.notes.clone(), ..run_tests(programs, policy, &plan.tests, progress) }
         }
         Prepared::PerWorld(launches) => {
             let programs = Programs {
@@ -304,7 +311,7 @@ fn run_plan(
                 reference: Some(process_spec(&launches.reference, policy)),
                 trusted_runtime_threads: true,
             };
-            run_tests(programs, policy, &plan.tests, progress)
+            Run { notes: launches.own.notes.clone(), ..run_tests(programs, policy, &plan.tests, progress) }
         }
         Prepared::CompileFailed { log } => not_built(&plan.tests, log),
     };
@@ -339,6 +346,7 @@ fn report(plan: &TestPlan, student: &Student<'_>, run: Run, timings: Timings) ->
         output: run.output,
         output_truncated: run.output_truncated,
         compile_log: run.compile_log,
+        notes: run.notes,
         fix_first,
         missing_fixtures: missing_fixtures(&plan.tests),
         skipped_fixtures: plan.skipped_fixtures.clone(),
@@ -398,6 +406,8 @@ struct Run {
     output_truncated: bool,
     /// The compiler's output, when the submission did not compile.
     compile_log: Option<String>,
+    /// What the build changed that the student should know.
+    notes: Vec<String>,
 }
 
 /// Runs the planned tests, each in the session of the world it uses (see `runner::worlds`).
@@ -412,7 +422,7 @@ fn run_tests(
         request: Duration::from_secs_f64(policy.limits.request_cpu_seconds),
     };
     let mut sessions = WorldSessions::start(programs, limits);
-    let mut solves = HashMap::new();
+    let mut lives = HashMap::new();
     let mut statuses: HashMap<&str, Status> = HashMap::new();
     let mut tests = Vec::new();
     for (index, test) in planned.iter().enumerate() {
@@ -431,7 +441,7 @@ fn run_tests(
                             session: world.session,
                             policy,
                             capabilities: &capabilities,
-                            solves: &mut solves,
+                            lives: &mut lives,
                             fresh_session: world.fresh,
                         };
                         run_one(&mut ctx, test)
@@ -449,7 +459,7 @@ fn run_tests(
     }
     let language = sessions.own_startup().and_then(|startup| startup.as_ref().ok()).map(|h| h.language.clone());
     let (output, output_truncated) = sessions.finish();
-    Run { tests, language, output, output_truncated, compile_log: None }
+    Run { tests, language, output, output_truncated, compile_log: None, notes: vec![] }
 }
 
 fn run_one(ctx: &mut Ctx<'_>, test: &PlannedTest) -> Verdict {
@@ -498,7 +508,14 @@ fn not_built(planned: &[PlannedTest], compile_log: String) -> Run {
             result(test, verdict, None)
         })
         .collect();
-    Run { tests, language: None, output: String::new(), output_truncated: false, compile_log: Some(compile_log) }
+    Run {
+        tests,
+        language: None,
+        output: String::new(),
+        output_truncated: false,
+        compile_log: Some(compile_log),
+        notes: vec![],
+    }
 }
 
 fn result(test: &PlannedTest, verdict: Verdict, cpu_ms: Option<u64>) -> TestResult {

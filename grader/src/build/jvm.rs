@@ -77,7 +77,7 @@ impl Jvm {
         let mut read_only = vec![self.home.clone(), self.module.clone()];
         read_only.extend(self.agent.clone());
         read_only.extend(shown);
-        Launch { program: self.java.clone(), args, env, address_space_limit: false, read_only }
+        Launch { program: self.java.clone(), args, env, address_space_limit: false, read_only, notes: vec![] }
     }
 }
 

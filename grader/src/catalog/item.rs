@@ -135,3 +135,71 @@ impl<C> ItemOf<C> {
         ItemOf { leans: Leans { checks, reads }, ..self }
     }
 }
+
+/// A Solver method a test calls after the constructor. Each Solver, memory and timing check writes the calls
+/// its official counterpart makes, in order ([`SolverCall::life`] adds the rest), and is judged on those
+/// calls alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SolverCall {
+    #[allow(missing_docs)]
+    Moves,
+    #[allow(missing_docs)]
+    IsSolvable,
+    #[allow(missing_docs)]
+    Solution,
+}
+
+impl SolverCall {
+    /// The order a Solver's remaining methods are called in after a test's own calls.
+    pub const REST: [SolverCall; 3] = [SolverCall::Moves, SolverCall::Solution, SolverCall::IsSolvable];
+
+    /// The whole life a test asks of a Solver: its own `calls`, then every other method once, so that work a
+    /// Solver puts off until one of them is called is still charged to it (those later calls are never
+    /// judged).
+    pub fn life(calls: &[SolverCall]) -> [SolverCall; 3] {
+        let mut order = SolverCall::REST;
+        let mut next = 0;
+        for call in calls.iter().chain(&SolverCall::REST) {
+            if !order[..next].contains(call) {
+                order[next] = *call;
+                next += 1;
+            }
+        }
+        order
+    }
+
+    /// The method as the report names it.
+    pub fn name(self) -> &'static str {
+        match self {
+            SolverCall::Moves => "moves()",
+            SolverCall::IsSolvable => "isSolvable()",
+            SolverCall::Solution => "solution()",
+        }
+    }
+
+    /// A call list as the catalog prints it: `new Solver(board), moves(), solution()`.
+    pub fn describe(calls: &[SolverCall]) -> String {
+        std::iter::once("new Solver(board)").chain(calls.iter().map(|c| c.name())).collect::<Vec<_>>().join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SolverCall::{self, IsSolvable, Moves, Solution};
+
+    #[test]
+    fn a_life_asks_the_tests_own_calls_first_then_every_other_method_once() {
+        assert_eq!(SolverCall::life(&[]), [Moves, Solution, IsSolvable]);
+        assert_eq!(SolverCall::life(&[Moves]), [Moves, Solution, IsSolvable]);
+        assert_eq!(SolverCall::life(&[Moves, Solution]), [Moves, Solution, IsSolvable]);
+        assert_eq!(SolverCall::life(&[IsSolvable]), [IsSolvable, Moves, Solution]);
+        assert_eq!(SolverCall::life(&[Solution]), [Solution, Moves, IsSolvable]);
+        assert_eq!(SolverCall::life(&[Solution, Solution]), [Solution, Moves, IsSolvable]);
+    }
+
+    #[test]
+    fn calls_are_printed_after_the_constructor() {
+        assert_eq!(SolverCall::describe(&[Moves, Solution]), "new Solver(board), moves(), solution()");
+        assert_eq!(SolverCall::describe(&[]), "new Solver(board)");
+    }
+}

@@ -23,7 +23,7 @@ pub use solver::{EqualsUsage, SolveAspect, SolverTrial, SolverWhole};
 
 pub use crate::results::Category;
 use crate::results::Leans;
-pub use item::{Draw, Inputs, ItemOf, MEMORY_PUZZLES, MEMORY_SIZES, TIMING_PUZZLES};
+pub use item::{Draw, Inputs, ItemOf, SolverCall, MEMORY_PUZZLES, MEMORY_SIZES, TIMING_PUZZLES};
 
 /// A catalog item with the catalog's [`Check`].
 pub type Item = ItemOf<Check>;
@@ -66,6 +66,17 @@ impl Check {
     /// Whether this is the build's own verdict (no session, no trials: the build step judges it).
     pub fn is_build(self) -> bool {
         self == Check::Build
+    }
+
+    /// The Solver methods the check calls on each Solver it builds, in order (`None`: it builds no Solver).
+    pub fn solver_calls(self) -> Option<&'static [SolverCall]> {
+        match self {
+            Check::PerTrial(TrialCheck::Solver(check)) => Some(check.calls()),
+            Check::PerTrial(TrialCheck::Measure(check)) => check.calls(),
+            Check::Whole(WholeCheck::Solver(check)) => Some(check.calls()),
+            Check::Build | Check::Scripted(_) | Check::PerTrial(TrialCheck::Board(_)) => None,
+            Check::Whole(WholeCheck::ApiSurface) => None,
+        }
     }
 }
 

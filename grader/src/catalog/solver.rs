@@ -2,7 +2,7 @@
 //! reference board substituted (the `ref` world), and this project's own Solver checks (the "beyond" section,
 //! one of which runs the Solver over the submission's own Board).
 
-use super::item::{Draw, Inputs, ItemOf};
+use super::item::{Draw, Inputs, ItemOf, SolverCall};
 use crate::results::Category::{Beyond, Solver};
 use crate::results::{BoardMethod as M, Leans};
 
@@ -35,8 +35,10 @@ pub enum SolveAspect {
 pub enum SolverTrial {
     /// moves() and/or solution() are right.
     Solve(SolveAspect),
-    /// Two solvers alive at once keep their own answers.
+    /// Two solvers alive at once keep their own moves() (official Solver 5).
     TwoSolvers,
+    /// Two solvers alive at once keep their own moves(), isSolvable() and solution().
+    TwoSolversEveryAnswer,
     /// isSolvable() is right.
     IsSolvable,
     /// moves() is −1 on unsolvable input.
@@ -53,6 +55,24 @@ pub enum SolverTrial {
     UsesMinPq,
 }
 
+impl SolverTrial {
+    /// The Solver methods the test calls on each Solver it builds, in order, as its official counterpart
+    /// does; it is judged on these calls alone.
+    pub fn calls(self) -> &'static [SolverCall] {
+        use SolverCall::{IsSolvable, Moves, Solution};
+        match self {
+            SolverTrial::Solve(SolveAspect::Moves) | SolverTrial::TwoSolvers | SolverTrial::UnsolvableMoves => &[Moves],
+            SolverTrial::Solve(SolveAspect::Solution) => &[Moves, Solution],
+            SolverTrial::Solve(SolveAspect::Both) => &[Moves, Solution, IsSolvable],
+            SolverTrial::TwoSolversEveryAnswer => &[Moves, IsSolvable, Solution],
+            SolverTrial::IsSolvable => &[IsSolvable],
+            SolverTrial::UnsolvableSolution => &[Solution],
+            SolverTrial::CallOrder => &[Solution, Moves, IsSolvable, Solution, Moves, IsSolvable, Solution],
+            SolverTrial::EqualsUsage(_) | SolverTrial::NoMutationAfterInsert | SolverTrial::UsesMinPq => &[],
+        }
+    }
+}
+
 /// Solver checks judged once over the whole test (`runner::checks::solver::whole`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SolverWhole {
@@ -60,6 +80,16 @@ pub enum SolverWhole {
     NullBoard,
     /// A fresh process gives the same answers on every trial.
     SameAnswersWhenRerun,
+}
+
+impl SolverWhole {
+    /// The Solver methods the test calls on each Solver it builds, in order.
+    pub fn calls(self) -> &'static [SolverCall] {
+        match self {
+            SolverWhole::NullBoard => &[],
+            SolverWhole::SameAnswersWhenRerun => &[SolverCall::Moves, SolverCall::Solution],
+        }
+    }
 }
 
 /// The kinds this file's items check (the catalog maps them into its `Check` groups).
@@ -297,7 +327,7 @@ pub(super) fn items() -> Vec<Item> {
             SolverWhole::NullBoard,
             "new Solver(null) must throw IllegalArgumentException. Usual cause: no check, so a \
              NullPointerException escapes later. In Rust there is no null board, so this does not apply.",
-            &["null"],
+            &["null", "ref_world"],
         ),
     ]);
     items.extend(moves_and_solution(
@@ -351,6 +381,22 @@ pub(super) fn beyond_items() -> Vec<Item> {
              we. A solved puzzle with no MinPQ insert() shows a Solver that built its own queue (a \
              java.util.PriorityQueue, a BinaryHeap), so none of its counts mean anything.",
             COUNTED,
+        ),
+        beyond(
+            "beyond-two-solvers",
+            "two Solver objects at the same time each keep their own answers",
+            Inputs::FilePairs(&[
+                ("puzzle04", "puzzle00"),
+                ("puzzle00", "puzzle04"),
+                ("puzzle04", "puzzle3x3-unsolvable1"),
+                ("puzzle3x3-unsolvable1", "puzzle04"),
+            ]),
+            SolverTrial::TwoSolversEveryAnswer.into(),
+            "Two Solvers built one after the other must each keep their own moves(), isSolvable() and \
+             solution(). The official Solver 5 compares moves() only, so a Solver whose solution list or \
+             solvability is a static field (the second Solver replaces the first one's) passes it. Usual causes: \
+             a static field for the goal node, the path or a flag.",
+            REF,
         ),
         beyond(
             "beyond-rerun",

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use npuzzle_harness::protocol::{decode_counters, decode_handles, unescape, Handle, Request, Tiles, World};
+use npuzzle_harness::protocol::{decode_handles, unescape, Handle, Request, Tiles, World};
 use reference::Board;
 
 use super::session::{Answer, Fault, Session};
@@ -165,64 +165,6 @@ pub fn release(s: &mut Session, hs: Vec<Handle>) {
     s.pending_release.extend(hs);
 }
 
-/// What a Solver answered for one board.
-#[derive(Debug, Clone)]
-pub struct SolveObservation {
-    /// moves().
-    pub moves: i64,
-    /// isSolvable().
-    pub solvable: bool,
-    /// solution(), read back as boards; `None` for null.
-    pub solution: Option<Vec<Board>>,
-    /// Counters read right after construction (empty without the capability).
-    pub counters: Vec<(String, u64)>,
-    /// CPU time of the construction.
-    pub cpu: Duration,
-}
-
-impl SolveObservation {
-    /// A counter's value, if the adapter reported it.
-    pub fn counter(&self, name: &str) -> Option<u64> {
-        self.counters.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
-    }
-
-    /// A counter the check cannot do without: its absence makes the check not applicable.
-    pub fn required(&self, name: &str) -> Asked<u64> {
-        self.counter(name).ok_or_else(|| Fault::Unsupported(format!("the adapter does not report `{name}`")).into())
-    }
-}
-
-/// Constructs a Solver for `board` in `world` within `cpu`, then asks moves, isSolvable and solution (counters
-/// are read first, so reading the solution never shows up in them).
-pub fn solve(s: &mut Session, world: World, board: &Board, cpu: Duration, counters: bool) -> Asked<SolveObservation> {
-    let b = if counters {
-        let build = Request::Board { world, tiles: tiles_of(board) };
-        let answers = s.call_all(&[build.clone(), Request::CountersReset])?;
-        handle_of(&build, &answers[0])?
-    } else {
-        build(s, world, board)?
-    };
-    let request = Request::Solver(b);
-    let answer = s.call_within(&request, cpu)?;
-    let solver = handle_of(&request, &answer)?;
-    let counters = if counters { read_counters(s)? } else { vec![] };
-    let mut seen = observe(s, solver)?;
-    release(s, vec![b, solver]);
-    seen.counters = counters;
-    seen.cpu = answer.cpu;
-    Ok(seen)
-}
-
-/// Asks an existing solver for moves, isSolvable and solution (one batch, and one more to read the solution).
-pub fn observe(s: &mut Session, solver: Handle) -> Asked<SolveObservation> {
-    let requests = [Request::Moves(solver), Request::IsSolvable(solver), Request::Solution(solver)];
-    let answers = s.call_all(&requests)?;
-    let moves = int_of(&requests[0], &answers[0])?;
-    let solvable = boolean_of(&requests[1], &answers[1])?;
-    let solution = solution_of(s, &requests[2], &answers[2])?;
-    Ok(SolveObservation { moves, solvable, solution, counters: vec![], cpu: Duration::ZERO })
-}
-
 /// `solution()` read back as boards (handles released).
 pub fn solution(s: &mut Session, solver: Handle) -> Asked<Option<Vec<Board>>> {
     let request = Request::Solution(solver);
@@ -230,7 +172,8 @@ pub fn solution(s: &mut Session, solver: Handle) -> Asked<Option<Vec<Board>>> {
     solution_of(s, &request, &answer)
 }
 
-fn solution_of(s: &mut Session, request: &Request, answer: &Answer) -> Asked<Option<Vec<Board>>> {
+/// Reads `answer` to a `solution` request as boards (handles released).
+pub fn solution_of(s: &mut Session, request: &Request, answer: &Answer) -> Asked<Option<Vec<Board>>> {
     if answer.values.trim() == "none" {
         return Ok(None);
     }
@@ -238,12 +181,6 @@ fn solution_of(s: &mut Session, request: &Request, answer: &Answer) -> Asked<Opt
     let boards = read_boards(s, &hs);
     release(s, hs);
     boards.map(Some)
-}
-
-/// The adapter's counters.
-fn read_counters(s: &mut Session) -> Asked<Vec<(String, u64)>> {
-    let answer = s.call(&Request::Counters)?;
-    decode_counters(&answer.values).or_else(|e| wrong(format!("`counters` answered badly: {e}")))
 }
 
 /// Sends a request whose answer is one handle, allowing `cpu` (for Solver construction).

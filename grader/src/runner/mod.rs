@@ -3,6 +3,7 @@
 
 pub mod ask;
 pub mod checks;
+pub mod life;
 mod pipes;
 pub mod process;
 pub mod sandbox;

@@ -215,6 +215,13 @@ impl Session {
         self.cpu_reported
     }
 
+    /// The CPU time the running program has been charged so far: what the deadlines count
+    /// ([`SubmissionProcess::cpu_time`]). `None` when no process runs. Two readings compare only while
+    /// [`Session::starts`] is unchanged (a fresh process starts a fresh clock).
+    pub fn charged_cpu(&self) -> Option<Duration> {
+        self.process.as_ref().map(SubmissionProcess::cpu_time)
+    }
+
     /// How many processes this session has started (1 when nothing went wrong).
     pub fn starts(&self) -> u32 {
         self.starts
@@ -264,13 +271,25 @@ impl Session {
     ///
     /// Without `refs` there is nothing to overlap: the requests go one at a time, here and now.
     pub fn send_each(&mut self, requests: &[Request]) -> Sent {
+        let limit = self.limits.request;
+        self.send_each_within(requests, limit)
+    }
+
+    /// [`Session::call_each`] with `cpu` allowed for each request (counted from the previous reply), as for
+    /// the calls of a Solver's life, which share its budget.
+    pub fn call_each_within(&mut self, requests: &[Request], cpu: Duration) -> Vec<Result<Answer, Fault>> {
+        let sent = self.send_each_within(requests, cpu);
+        self.receive_each(sent)
+    }
+
+    fn send_each_within(&mut self, requests: &[Request], cpu: Duration) -> Sent {
         let ticket = self.ticket();
         let sent = Sent { ticket, len: requests.len() };
         if let Err(fault) = self.ensure_started() {
             self.in_flight.push_back(InFlight::settled(ticket, vec![Err(fault); requests.len()]));
             return sent;
         }
-        let deadline = Deadline::from_cpu(self.limits.request);
+        let deadline = Deadline::from_cpu(cpu);
         if self.handshake.as_ref().is_some_and(|h| h.capabilities.contains(REFS)) {
             let batch = self.send(ticket, requests, deadline, References::Rebase);
             self.in_flight.push_back(batch);
@@ -1002,7 +1021,7 @@ mod tests {
         assert_eq!(hello.runtime_threads, [4242, 17, 9]);
         assert!(hello.capabilities.contains("memory"));
         assert!(parse_hello("1 rust refs").unwrap().runtime_threads.is_empty());
-        assert!(parse_hello("1 python cpu_thread=12").unwrap().runtime_threads.is_empty(), "no longer read");
+        assert!(parse_hello("1 python request_thread=12").unwrap().runtime_threads.is_empty(), "no other token");
     }
 
     #[test]

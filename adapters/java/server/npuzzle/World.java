@@ -231,6 +231,29 @@ final class World {
                 what + " returned a " + value.getClass().getName() + ", not a number, boolean or string");
     }
 
+    /**
+     * An Iterable of the student's iterated nested, one loop inside the other (the `neighbors_nested`
+     * request): the outer loop's boards, then for each of them the boards the inner loop yielded during that
+     * step, every one checked as boards() checks them.
+     */
+    List<List<Object>> nestedBoards(Object iterable, String what) throws StudentFailure {
+        if (!(iterable instanceof Iterable)) return List.of(boards(iterable, what, false)); // which throws
+        List<Object> outer = new ArrayList<>();
+        List<List<Object>> lists = new ArrayList<>();
+        lists.add(outer);
+        try {
+            for (Object x : (Iterable<?>) iterable) {
+                outer.add(board(x, what + " contains"));
+                lists.add(boards(iterable, what, false));
+            }
+        } catch (StudentFailure f) {
+            throw f;
+        } catch (Throwable t) {
+            throw Failures.failure(t);
+        }
+        return lists;
+    }
+
     private static Object invoke(Method m, Object target, Object[] args) throws StudentFailure {
         try {
             return m.invoke(target, args);

@@ -8,7 +8,9 @@ import java.security.CodeSource;
 import java.security.Permissions;
 import java.security.ProtectionDomain;
 import java.security.cert.Certificate;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.PropertyPermission;
 import java.util.Set;
@@ -63,6 +65,13 @@ final class WorldLoader extends ClassLoader {
     /** The loader of the reference Board's classes in `dir`. */
     static WorldLoader referenceBoard(Path dir) throws IOException {
         return new WorldLoader("refboard", dir, null);
+    }
+
+    /** The binary names of the classes this loader defines, sorted. */
+    List<String> classNames() {
+        List<String> sorted = new ArrayList<>(names);
+        sorted.sort(null);
+        return sorted;
     }
 
     /** What the classes of every world may do beyond pure computation. */

@@ -5,6 +5,7 @@
 //! a thread with a large stack so a recursive (IDA*-style) solver is not cut short by the default 8 MiB.
 
 use std::cell::RefCell;
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::mem::ManuallyDrop;
@@ -140,6 +141,8 @@ struct Server<B, S, R> {
     objects: Objects<B, S, R>,
     replies: ReplyHandles,
     peak_base: usize,
+    /// The bytes each live solver retained when it was constructed (for `memory_retained`).
+    constructed_bytes: HashMap<Handle, usize>,
 }
 
 impl<B, S, R> Server<B, S, R>
@@ -150,7 +153,12 @@ where
 {
     fn new() -> Self {
         counters::set_enabled(true);
-        Server { objects: Objects::new(), replies: ReplyHandles::default(), peak_base: 0 }
+        Server {
+            objects: Objects::new(),
+            replies: ReplyHandles::default(),
+            peak_base: 0,
+            constructed_bytes: HashMap::new(),
+        }
     }
 
     fn run(mut self, protocol: File) -> std::io::Result<()> {
@@ -248,15 +256,18 @@ where
                 return unsupported("Rust's == only compares a Board with a Board")
             }
             Request::Neighbors(h) => self.neighbors(h)?,
+            Request::NeighborsAfter(..) | Request::NeighborsNested(_) => {
+                return unsupported("Rust's neighbors() returns a Vec the caller owns, which no later call can change")
+            }
             Request::Twin(h) => self.twin(h)?,
             Request::Release(handles) => {
-                handles.into_iter().try_for_each(|h| self.objects.remove(h))?;
+                for h in handles {
+                    self.objects.remove(h)?;
+                    self.constructed_bytes.remove(&h);
+                }
                 String::new()
             }
-            Request::Solver(h) => {
-                let (object, _) = self.measured_solver(h)?;
-                self.objects.add(object).to_string()
-            }
+            Request::Solver(h) => self.add_solver(h)?.0.to_string(),
             Request::SolverNull(_) => return unsupported("Rust has no null board"),
             Request::IsSolvable(h) => {
                 self.on_solver(h, |s| s.is_solvable().to_string(), |s| s.is_solvable().to_string())?
@@ -272,9 +283,10 @@ where
             Request::Counters => self.counters(),
             Request::MemoryBoard { world, tiles } => self.memory_board(world, &tiles)?.to_string(),
             Request::MemorySolver(h) => {
-                let (object, bytes) = self.measured_solver(h)?;
-                format!("{} {bytes}", self.objects.add(object))
+                let (solver, bytes) = self.add_solver(h)?;
+                format!("{solver} {bytes}")
             }
+            Request::MemoryRetained(h) => self.memory_retained(h)?.to_string(),
             Request::Api => return unsupported("Rust's traits fix the API at compile time"),
             Request::Bye => String::new(),
         })
@@ -387,6 +399,33 @@ where
         })
     }
 
+    /// Constructs a Solver for board `h`, keeps it under a new handle and returns the handle and the bytes its
+    /// construction retained.
+    fn add_solver(&mut self, h: Handle) -> Result<(Handle, usize), Refusal> {
+        let (object, bytes) = self.measured_solver(h)?;
+        let solver = self.objects.add(object);
+        self.constructed_bytes.insert(solver, bytes);
+        Ok((solver, bytes))
+    }
+
+    /// The bytes solver `h` retains once its methods have all been called: what its construction retained,
+    /// plus what calling moves(), isSolvable() and solution() left allocated (the returned solution dropped; a
+    /// panic in any of them ignored). A Solver that searches lazily, on its first moves(), shows its memory
+    /// here as an eager one does in `memory_solver`.
+    fn memory_retained(&mut self, h: Handle) -> Result<usize, Refusal> {
+        if !memory::is_installed() {
+            return unsupported("memory is not measured (the counting allocator is not installed)");
+        }
+        let constructed = self.constructed_bytes.get(&h).copied().unwrap_or(0);
+        let grown = match self.objects.get(h)? {
+            Object::OwnSolver(s) => memory::retained_by(|| call_every_method(s)).1,
+            Object::RefSolver(s) => memory::retained_by(|| call_every_method(s)).1,
+            _ => return Err(Refusal::Protocol(format!("{h} is not a solver"))),
+        };
+        LAST_PANIC.with(|p| p.borrow_mut().take());
+        Ok(constructed + grown)
+    }
+
     fn solution(&mut self, h: Handle) -> Result<String, Refusal> {
         let boards: Option<Vec<_>> = match self.objects.get(h)? {
             Object::OwnSolver(s) => s.solution().map(|p| p.into_iter().map(Object::OwnBoard).collect()),
@@ -423,6 +462,13 @@ where
         ];
         pairs.iter().map(|(name, value)| format!("{name}={value}")).collect::<Vec<_>>().join(" ")
     }
+}
+
+/// Calls every method of a Solver once, ignoring panics (`memory_retained`'s own calls are never judged).
+fn call_every_method<B: PuzzleBoard, S: PuzzleSolver<B>>(solver: &S) {
+    let _ = catch_unwind(AssertUnwindSafe(|| solver.moves()));
+    let _ = catch_unwind(AssertUnwindSafe(|| solver.is_solvable()));
+    let _ = catch_unwind(AssertUnwindSafe(|| drop(solver.solution())));
 }
 
 fn unsupported<T>(reason: &str) -> Result<T, Refusal> {

@@ -9,13 +9,18 @@ use std::time::Duration;
 use npuzzle_harness::protocol::World;
 use reference::Board;
 
+use crate::catalog::SolverCall;
 use crate::evidence::Evidence;
 use crate::judge::Mismatch;
 use crate::plan::Trial;
 use crate::policy::Policy;
 use crate::results::Status;
-use crate::runner::ask::{self, Asked, Failure, SolveObservation};
+use crate::runner::ask::{Asked, Failure};
+use crate::runner::life::Life;
 use crate::runner::session::{Fault, Session};
+
+/// What identifies a life in the cache: the world, the board, and the order of the Solver's calls.
+pub type LifeKey = (World, Board, [SolverCall; 3]);
 
 /// What a check executor needs: the session, the policy, and the state shared across a run's tests.
 pub struct Ctx<'a> {
@@ -25,9 +30,10 @@ pub struct Ctx<'a> {
     pub policy: &'a Policy,
     /// Capabilities the submission announced in its handshake.
     pub capabilities: &'a BTreeSet<String>,
-    /// Solves already made this run, by world and board, so the timing, memory and equals-usage tests of one
-    /// puzzle are judged from a single solve.
-    pub solves: &'a mut HashMap<(World, Board), Asked<SolveObservation>>,
+    /// Solvers' lives already lived this run, by world, board and the order their methods were called in, so
+    /// the tests of one puzzle whose calls come in the same order (the timing, memory and equals-usage tests;
+    /// a moves() test and the solution() test on its inputs) are judged from a single life.
+    pub lives: &'a mut HashMap<LifeKey, Life>,
     /// Starts a fresh session on the same program (for the re-run check).
     pub fresh_session: &'a dyn Fn() -> Session,
 }
@@ -43,17 +49,18 @@ impl Ctx<'_> {
         self.capabilities.contains(capability)
     }
 
-    /// Solves a board in a world once per run (with counters where available), then answers from the cache.
-    pub fn solve(&mut self, world: World, trial: &Trial) -> Asked<SolveObservation> {
-        let key = (world, trial.board.clone());
-        if let Some(done) = self.solves.get(&key) {
-            return done.clone();
+    /// The life of a Solver for the trial's board in `world` whose first calls are `calls` (counted where the
+    /// adapter counts), lived once per run and then answered from the cache.
+    pub fn life(&mut self, world: World, trial: &Trial, calls: &[SolverCall]) -> Life {
+        let key = (world, trial.board.clone(), SolverCall::life(calls));
+        if let Some(lived) = self.lives.get(&key) {
+            return lived.clone();
         }
-        let counters = self.has("counters") && world == World::Ref;
-        let cpu = self.solve_cpu();
-        let result = ask::solve(self.session, world, &trial.board, cpu, counters);
-        self.solves.insert(key, result.clone());
-        result
+        let counted = self.has("counters") && world == World::Ref;
+        let budget = self.solve_cpu();
+        let life = Life::live(self.session, world, &trial.board, calls, budget, counted);
+        self.lives.insert(key, life.clone());
+        life
     }
 }
 

@@ -384,7 +384,7 @@ fn run_board_tests(bug: &Misbehaviour, trials: &[Trial], which: impl Fn(&Planned
     let mut session = Session::new(spec.clone(), limits);
     let capabilities = session.handshake().expect("the adapter starts").capabilities.clone();
     let policy = Policy::default();
-    let mut solves = HashMap::new();
+    let mut lives = HashMap::new();
     let fresh = move || Session::new(spec.clone(), limits);
     let outcomes = board_tests()
         .iter()
@@ -396,7 +396,7 @@ fn run_board_tests(bug: &Misbehaviour, trials: &[Trial], which: impl Fn(&Planned
                 session: &mut session,
                 policy: &policy,
                 capabilities: &capabilities,
-                solves: &mut solves,
+                lives: &mut lives,
                 fresh_session: &fresh,
             };
             let outcome = super::run(&mut ctx, &test);

@@ -9,11 +9,16 @@ use npuzzle_harness::protocol::{Request, World};
 use reference::Board;
 
 use super::context::{mismatch, Ctx, TrialResult};
+use super::floors::{plausible_boards, plausible_queue, solved_in};
+use super::memory_model::{
+    board_memory_bound, official_reference_board_bytes, reference_queue_bytes, reference_solver_bytes,
+};
 use crate::catalog::{Measure, TimingAspect, MEMORY_SIZES};
 use crate::evidence::Evidence;
 use crate::judge::{self, Cell, Mismatch};
 use crate::plan::Trial;
-use crate::runner::ask::{self, Asked, SolveObservation};
+use crate::runner::ask::{self, Asked};
+use crate::runner::life::Life;
 use crate::runner::session::Fault;
 
 /// Runs one row (trial) of a memory or timing table.
@@ -49,20 +54,6 @@ fn puzzle_columns(trial: &Trial) -> String {
         Expected::Unknown => "?".into(),
     };
     format!("{:<14} {moves:>6} {:>4}", trial.label, trial.board.dimension())
-}
-
-/// The official reference Board's bytes in the Board memory table: 4n² + 32n + 48, plus 4n for odd n (each
-/// `int[n]` row padded to 8 bytes).
-pub fn official_reference_board_bytes(n: usize) -> u64 {
-    let n = n as u64;
-    4 * n * n + 32 * n + 48 + if n % 2 == 1 { 4 * n } else { 0 }
-}
-
-/// The bound of the Board memory table: the policy's `a·n² + b·n + c` with the same row padding as the
-/// reference (at the official 4n² + 32n + 64, the reference plus 16 bytes at every n).
-pub fn board_memory_bound([a, b, c]: [f64; 3], n: usize) -> f64 {
-    let padding = if n % 2 == 1 { 4.0 * n as f64 } else { 0.0 };
-    a * (n * n) as f64 + b * n as f64 + c + padding
 }
 
 /// One row of the Board memory table: the bytes of one n-by-n Board against the padded bound. The last row
@@ -114,38 +105,51 @@ fn fit_row(who: &str, points: &[(f64, f64)]) -> String {
     }
 }
 
-/// Bytes a search node adds to its board in the reference's memory: the official reference's 40-byte node
-/// (board reference, moves, cached priority, predecessor, header).
-pub const SEARCH_NODE_BYTES: u64 = 40;
-
-/// Bytes a queued search node adds to its board in a queue's deep memory: the node and its slot in the
-/// queue's array. Measured on the gallery's textbook solvers: about 34 bytes in Java (a 32-byte node and a
-/// 4-byte slot), 36 to 45 in Rust (`Rc` counts, the fields, an 8-byte slot); 48 rounds the larger up.
-pub const QUEUED_NODE_BYTES: u64 = 48;
+/// The least CPU the memory measurement after a Solver's calls is given, however much the constructor took.
+const LEAST_FOR_CALLS: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// Memory Solver 1: the deep memory of a Solver after construction, against the official reference's, which
 /// keeps the goal's search node and its chain: 24 + (moves + 1) × (40 + one reference board), the board as
-/// this program measures it (so each language is held to its own board size).
+/// this program measures it (so each language is held to its own board size; in Java the official 96 bytes at
+/// 3-by-3).
+///
+/// A Solver that searches lazily (on its first moves()) would look small after construction, so where the
+/// adapter measures memory, the Solver's methods are then all called (`memory_retained`) and it is measured
+/// again, less what only its returned solution holds: the larger figure is judged.
 fn solver_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     let b = ask::build(ctx.session, World::Ref, &trial.board)?;
-    let cpu = ctx.solve_cpu();
-    let answer = ctx.session.call_within(&Request::MemorySolver(b), cpu)?;
+    let budget = ctx.solve_cpu();
+    let answer = ctx.session.call_within(&Request::MemorySolver(b), budget)?;
     let mut parts = answer.values.split(' ');
     let solver = parts.next().and_then(|h| h.parse().ok());
     let bytes: Option<u64> = parts.next().and_then(|v| v.parse().ok());
-    let (Some(solver), Some(bytes)) = (solver, bytes) else {
+    let (Some(solver), Some(constructed)) = (solver, bytes) else {
         return mismatch(Mismatch::new(format!("`memory_solver` answered `{}`", answer.values)));
     };
+    // A failure here (the methods did not return in time) leaves the figure after construction to judge.
+    let request = Request::MemoryRetained(solver);
+    let left = budget.saturating_sub(answer.cpu).max(LEAST_FOR_CALLS);
+    let after_calls = ctx.session.call_within(&request, left).ok().and_then(|a| ask::int_of(&request, &a).ok());
+    let after_calls = after_calls.and_then(|b| u64::try_from(b).ok());
     ask::release(ctx.session, vec![b, solver]);
+    let bytes = constructed.max(after_calls.unwrap_or(0));
     let moves = match trial.expected {
         Expected::Moves(m) => u64::from(m),
         _ => 0,
     };
-    let reference = 24 + (moves + 1) * (SEARCH_NODE_BYTES + reference_board_bytes(ctx, &trial.board)?);
+    let reference = reference_solver_bytes(moves, reference_board_bytes(ctx, &trial.board)?);
     let factor = ctx.policy.thresholds.memory_ratio;
     let cell = Cell::new(bytes, reference, factor);
     let row = format!("{} {:>11}", puzzle_columns(trial), cell.text());
     judge::cells_pass(&[("memory of the Solver", cell, reference)], factor).map_err(|m| {
+        let m = if bytes > constructed {
+            m.with(format!(
+                "(measured once moves(), isSolvable() and solution() had been called: {constructed} bytes right \
+                 after the constructor, {bytes} after; the search a Solver keeps counts whenever it runs)"
+            ))
+        } else {
+            m
+        };
         m.with_row(row.clone()).with("(keep the solution, not the search: let the MinPQ and visited nodes go)")
     })?;
     Ok(vec![row])
@@ -154,16 +158,16 @@ fn solver_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
 /// Memory Solver 2: the MinPQs' deep memory, maximum size and ending size (summed over queues), each against
 /// 1.75 × the reference's two-queue search.
 ///
-/// The deep memory of a textbook queue is its search nodes: those still queued and the dequeued ones they
-/// reach through their predecessors. The reference's figure is therefore estimated from its own search
-/// (nodes = ending size + delMins) at [`QUEUED_NODE_BYTES`] plus one reference board each. A deep memory of 0
-/// means the program could not measure it (the queue outlived the solve, no counting MinPQ, or the Java walk
-/// gave up): it is printed as `-` and not judged.
+/// A queue's deep memory is everything it reaches: its array, its search nodes, those still queued and the
+/// dequeued ones they reach through their predecessors, their boards (and, through a node's outer Solver,
+/// whatever that holds). The reference's figure is the canonical search's in the official model
+/// ([`reference_queue_bytes`]), with one reference board per node. A deep memory of 0 means the program could
+/// not measure it (no counting MinPQ, or no `memory` capability): it is printed as `-` and not judged.
 fn queue_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
-    let seen = ctx.solve(World::Ref, trial)?;
+    let seen = ctx.life(World::Ref, trial, Measure::QueueMemory.calls().unwrap_or(&[]));
     let reference = reference_counts(trial)?;
     let factor = ctx.policy.thresholds.memory_ratio;
-    if seen.moves > 0 && seen.required("pq_inserts")? == 0 {
+    if solved_in(trial) > 0 && seen.required("pq_inserts")? == 0 {
         // A queue of its own (std's BinaryHeap) would otherwise show sizes of 0 and pass every cell.
         return mismatch(
             Mismatch::new("the Solver did not use the MinPQ it was given: it solved the puzzle with no insert()")
@@ -171,6 +175,7 @@ fn queue_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
                 .with_row(puzzle_columns(trial)),
         );
     }
+    plausible_queue(&seen, trial).map_err(|m| m.with_row(puzzle_columns(trial)))?;
     let max = Cell::new(seen.required("pq_max_size")?, reference.max_queue_size, factor);
     let ending = Cell::new(seen.required("pq_ending_size")?, reference.ending_size.max(1), factor);
     let deep_bytes = if ctx.has("memory") { seen.counter("pq_deep_bytes").unwrap_or(0) } else { 0 };
@@ -178,9 +183,7 @@ fn queue_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     let deep_text = if deep_bytes == 0 {
         "-".to_string()
     } else {
-        let nodes = reference.ending_size + reference.del_mins;
-        let expected =
-            nodes.saturating_mul(reference_board_bytes(ctx, &trial.board)?.saturating_add(QUEUED_NODE_BYTES));
+        let expected = reference_queue_bytes(&reference, reference_board_bytes(ctx, &trial.board)?);
         let deep = Cell::new(deep_bytes, expected, factor);
         cells.insert(0, ("deep memory", deep, expected));
         deep.text()
@@ -208,26 +211,18 @@ fn reference_counts(trial: &Trial) -> Asked<corpus::ReferenceCounts> {
     })
 }
 
-/// One row of a timing table, judged from the puzzle's single solve.
+/// One row of a timing table, judged from the puzzle's single life.
 fn timing(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> TrialResult {
-    let seen = ctx.solve(World::Ref, trial)?;
+    let calls = Measure::Timing(aspect).calls().unwrap_or(&[]);
+    let seen = ctx.life(World::Ref, trial, calls);
     let factor = ctx.policy.thresholds.count_ratio;
     let head = puzzle_columns(trial);
     match aspect {
         TimingAspect::CpuAndAnswer => {
-            let limit = ctx.solve_cpu();
-            if seen.cpu > limit {
-                return mismatch(
-                    Mismatch::new(format!(
-                        "the solve took {:.2} s of CPU, over the limit of {:.1} s",
-                        seen.cpu.as_secs_f64(),
-                        limit.as_secs_f64()
-                    ))
-                    .with_row(head),
-                );
-            }
+            let moves = seen.moves()?;
+            within_cpu(&seen, ctx.solve_cpu()).map_err(|m| m.with_row(head.clone()))?;
             if let Expected::Moves(m) = trial.expected {
-                judge::same_value("moves()", i64::from(m), seen.moves).map_err(|m| m.with_row(head.clone()))?;
+                judge::same_value("moves()", i64::from(m), moves).map_err(|m| m.with_row(head.clone()))?;
             }
             Ok(vec![head])
         }
@@ -235,19 +230,22 @@ fn timing(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> TrialResult
             let reference = reference_counts(trial)?;
             let inserts = seen.required("pq_inserts")?;
             let del_mins = seen.required("pq_del_mins")?;
-            if inserts == 0 && seen.moves > 0 {
+            let row = format!("{head} {inserts:>12} {del_mins:>12}");
+            if inserts == 0 && solved_in(trial) > 0 {
                 return mismatch(
                     Mismatch::new("the Solver did not use the MinPQ it was given: no insert() at all")
                         .with("(the assignment requires algs4's MinPQ; its operations are what this test counts)")
-                        .with_row(format!("{head} {inserts:>12} {del_mins:>12}")),
+                        .with_row(row),
                 );
             }
+            plausible_queue(&seen, trial).map_err(|m| m.with_row(row))?;
             table_row(head, &count_cells(aspect, &seen, &reference, factor)?, factor)
         }
         TimingAspect::ForbiddenCalls => {
             let hamming = seen.required("board_hamming")?;
             let to_string = seen.required("board_to_string")?;
             let row = format!("{head} {hamming:>12} {to_string:>12}");
+            plausible_boards(&seen, trial).map_err(|m| m.with_row(row.clone()))?;
             if to_string > 0 {
                 return mismatch(
                     Mismatch::new(format!("the Solver called toString() {to_string} times; it should not call it"))
@@ -259,13 +257,14 @@ fn timing(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> TrialResult
         TimingAspect::BoardCounts | TimingAspect::StrictBoardCounts => {
             let reference = reference_counts(trial)?;
             let constructed = seen.required("board_constructed")?;
-            if constructed == 0 && seen.moves > 0 {
+            if constructed == 0 && solved_in(trial) > 0 {
                 return mismatch(
                     Mismatch::new("the Solver did not build boards through the Board API: no Board() at all").with(
                         "(a solved puzzle needs neighbors(); boards made some other way are invisible to the counts)",
                     ),
                 );
             }
+            plausible_boards(&seen, trial).map_err(|m| m.with_row(head.clone()))?;
             let manhattan = seen.required("board_manhattan")?;
             let cells = count_cells(aspect, &seen, &reference, factor)?;
             if aspect == TimingAspect::StrictBoardCounts {
@@ -282,11 +281,34 @@ fn timing(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> TrialResult
     }
 }
 
+/// The CPU a Solver's whole life was charged (constructor and every method), within `limit`.
+fn within_cpu(life: &Life, limit: std::time::Duration) -> Result<(), Mismatch> {
+    let Some(cpu) = life.cpu else {
+        // The program was lost after moves() answered: a later call never returned.
+        return match life.counters() {
+            Err(crate::runner::ask::Failure::Wrong(m)) => Err(m),
+            _ => Ok(()),
+        };
+    };
+    if cpu <= limit {
+        return Ok(());
+    }
+    Err(Mismatch::new(format!(
+        "the solve took {:.2} s of CPU, over the limit of {:.1} s",
+        cpu.as_secs_f64(),
+        limit.as_secs_f64()
+    ))
+    .with(format!(
+        "(the CPU of the Solver's whole life: its constructor, then {})",
+        life.order.iter().map(|c| c.name()).collect::<Vec<_>>().join(", ")
+    )))
+}
+
 /// The judged cells of a count row: the submission's count, judged against the reference's, and the
 /// reference's count. Empty for rows that judge no count.
 fn count_cells(
     aspect: TimingAspect,
-    seen: &SolveObservation,
+    seen: &Life,
     reference: &corpus::ReferenceCounts,
     factor: f64,
 ) -> Asked<Vec<(&'static str, Cell, u64)>> {
@@ -320,7 +342,7 @@ fn count_cells(
 /// A count row's counts as evidence, whatever its verdict: from the puzzle's cached solve (no request is
 /// sent). `None` for rows that judge no count or whose solve failed.
 pub fn counts(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> Option<Evidence> {
-    let seen = ctx.solve(World::Ref, trial).ok()?;
+    let seen = ctx.life(World::Ref, trial, Measure::Timing(aspect).calls().unwrap_or(&[]));
     let reference = trial.reference?;
     let factor = ctx.policy.thresholds.count_ratio;
     let cells = count_cells(aspect, &seen, &reference, factor).ok()?;
@@ -333,18 +355,4 @@ fn table_row(head: String, cells: &[(&str, Cell, u64)], factor: f64) -> TrialRes
     let row = cells.iter().fold(head, |row, (_, cell, _)| format!("{row} {:>12}", cell.text()));
     judge::cells_pass(cells, factor).map_err(|m| m.with_row(row.clone()))?;
     Ok(vec![row])
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_official_board_memory_reference_and_bound() {
-        let official = [128, 192, 240, 560, 1008, 1584, 2288, 6856, 23088, 61488];
-        for (&n, &bytes) in MEMORY_SIZES.iter().zip(&official) {
-            assert_eq!(official_reference_board_bytes(n), bytes, "n = {n}");
-            assert_eq!(board_memory_bound([4.0, 32.0, 64.0], n), (bytes + 16) as f64, "n = {n}");
-        }
-    }
 }

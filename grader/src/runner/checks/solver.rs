@@ -2,14 +2,16 @@
 //! except this project's end-to-end run of the Solver over the submission's own Board (the `own` world).
 
 use corpus::Expected;
-use npuzzle_harness::protocol::{Request, World};
+use npuzzle_harness::protocol::{Handle, Request, World};
 use reference::Board;
 
 use super::context::{mismatch, Ctx, TrialResult};
-use crate::catalog::{EqualsUsage, SolveAspect, SolverTrial, SolverWhole};
+use super::floors::{plausible_boards, plausible_queue, solved_in};
+use crate::catalog::{EqualsUsage, SolveAspect, SolverCall, SolverTrial, SolverWhole};
 use crate::judge::{self, Mismatch};
 use crate::plan::Trial;
-use crate::runner::ask::{self, Asked, SolveObservation};
+use crate::runner::ask::{self, Asked, Failure};
+use crate::runner::life::Life;
 use crate::runner::session::Fault;
 
 const REF: World = World::Ref;
@@ -18,7 +20,7 @@ const REF: World = World::Ref;
 pub fn trial(ctx: &mut Ctx<'_>, check: SolverTrial, trial: &Trial, other: &Trial) -> TrialResult {
     match check {
         SolverTrial::Solve(aspect) => solve(ctx, aspect, trial),
-        SolverTrial::TwoSolvers => two_solvers(ctx, trial, other),
+        SolverTrial::TwoSolvers | SolverTrial::TwoSolversEveryAnswer => two_solvers(ctx, check, trial, other),
         SolverTrial::IsSolvable => is_solvable(ctx, trial),
         SolverTrial::UnsolvableMoves => unsolvable_moves(ctx, trial),
         SolverTrial::UnsolvableSolution => unsolvable_solution(ctx, trial),
@@ -37,19 +39,22 @@ pub fn whole(ctx: &mut Ctx<'_>, check: SolverWhole, trials: &[Trial]) -> TrialRe
     }
 }
 
-/// Judges one solve against the trial's expected answer: moves() (the official "a" tests), solution()
-/// step by step (the "b" tests), or both.
-fn judge_solve(trial: &Trial, seen: &SolveObservation, aspect: SolveAspect) -> Asked<()> {
-    let moves = aspect != SolveAspect::Solution;
-    let solution = aspect != SolveAspect::Moves;
+/// Judges one life against the trial's expected answer on the calls the test makes: moves() (the official
+/// "a" tests), solution() step by step after moves() (the "b" tests), or all three (this project's own
+/// end-to-end run).
+fn judge_solve(trial: &Trial, life: &Life, aspect: SolveAspect) -> Asked<()> {
+    let judges_moves = true;
+    let judges_solution = aspect != SolveAspect::Moves;
+    let moves = life.moves()?;
+    let solution = if judges_solution { Some(life.solution()?) } else { None };
     match trial.expected {
         Expected::Unsolvable => {
-            if (moves && seen.moves != -1) || (solution && seen.solution.is_some()) {
+            if (judges_moves && moves != -1) || solution.as_ref().is_some_and(Option::is_some) {
                 return mismatch(
                     Mismatch::new("the board is unsolvable, but the Solver found otherwise")
-                        .with(format!("isSolvable(): {} (expected false)", seen.solvable))
-                        .with(format!("moves():      {} (expected -1)", seen.moves))
-                        .with(format!("solution():   {} (expected null)", describe_solution(&seen.solution)))
+                        .with(format!("isSolvable(): {} (expected false)", life.shown(SolverCall::IsSolvable)))
+                        .with(format!("moves():      {moves} (expected -1)"))
+                        .with(format!("solution():   {} (expected null)", life.shown(SolverCall::Solution)))
                         .with_board("initial board", &trial.board),
                 );
             }
@@ -60,25 +65,21 @@ fn judge_solve(trial: &Trial, seen: &SolveObservation, aspect: SolveAspect) -> A
                 Expected::Moves(m) => Some(m),
                 _ => None,
             };
-            if moves {
-                if let Some(m) = moves_expected {
-                    judge::same_value("moves()", i64::from(m), seen.moves)
-                        .map_err(|mm| mm.with_board("initial board", &trial.board))?;
-                }
+            if let Some(m) = moves_expected {
+                judge::same_value("moves()", i64::from(m), moves)
+                    .map_err(|mm| mm.with_board("initial board", &trial.board))?;
             }
-            if !solution {
-                return Ok(());
-            }
-            let Some(boards) = &seen.solution else {
+            let Some(solution) = solution else { return Ok(()) };
+            let Some(boards) = solution else {
                 return mismatch(
                     Mismatch::new("solution() returned null for a solvable board")
-                        .with(format!("moves(): {}", seen.moves))
+                        .with(format!("moves(): {moves}"))
                         .with_board("initial board", &trial.board),
                 );
             };
             // The solution is judged on its own length where the moves are known; moves() is the "a" test's.
-            let length = moves_expected.map_or(seen.moves as i32, |m| m as i32);
-            judge::solution_is_valid(&trial.board, moves_expected, length, boards)?;
+            let length = moves_expected.map_or(moves as i32, |m| m as i32);
+            judge::solution_is_valid(&trial.board, moves_expected, length, &boards)?;
             Ok(())
         }
     }
@@ -95,43 +96,56 @@ fn describe_solution(solution: &Option<Vec<Board>>) -> String {
 /// reference board; this project's end-to-end run (`Both`) over the submission's own.
 fn solve(ctx: &mut Ctx<'_>, aspect: SolveAspect, trial: &Trial) -> TrialResult {
     let world = if aspect == SolveAspect::Both { World::Own } else { REF };
-    let seen = ctx.solve(world, trial)?;
-    judge_solve(trial, &seen, aspect)?;
-    if aspect == SolveAspect::Both && seen.solvable != (trial.expected != Expected::Unsolvable) {
-        return mismatch(
-            Mismatch::new(format!("isSolvable() returned {}", seen.solvable)).with_board("board", &trial.board),
-        );
+    let life = ctx.life(world, trial, SolverTrial::Solve(aspect).calls());
+    judge_solve(trial, &life, aspect)?;
+    if aspect == SolveAspect::Both {
+        let solvable = life.is_solvable()?;
+        if solvable != (trial.expected != Expected::Unsolvable) {
+            return mismatch(
+                Mismatch::new(format!("isSolvable() returned {solvable}")).with_board("board", &trial.board),
+            );
+        }
     }
     Ok(vec![])
 }
 
 /// The Solver put its search nodes in the counting MinPQ: a solved puzzle with no insert() shows a queue of
-/// its own, whose counts the timing tests cannot see.
+/// its own, whose counts the timing tests cannot see, and one with fewer delMin()s than moves a search done
+/// somewhere the counts cannot see.
 fn uses_min_pq(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
-    let seen = ctx.solve(REF, trial)?;
-    if seen.moves > 0 && seen.required("pq_inserts")? == 0 {
+    let life = ctx.life(REF, trial, SolverTrial::UsesMinPq.calls());
+    if life.required("pq_inserts")? == 0 && solved_in(trial) > 0 {
         return mismatch(
             Mismatch::new("the Solver did not use the MinPQ it was given: it solved the puzzle with no insert()")
                 .with("(use algs4's MinPQ; a java.util.PriorityQueue or std BinaryHeap is invisible to the counts)"),
         );
     }
+    plausible_queue(&life, trial)?;
     Ok(vec![])
 }
 
-/// Two solvers alive at once keep their own answers.
-fn two_solvers(ctx: &mut Ctx<'_>, trial: &Trial, other: &Trial) -> TrialResult {
+/// Two solvers alive at once keep their own answers: both are constructed, then each is asked the test's
+/// calls (official Solver 5: moves() only), the second one first.
+fn two_solvers(ctx: &mut Ctx<'_>, check: SolverTrial, trial: &Trial, other: &Trial) -> TrialResult {
     let [a, b] = ask::build_all(ctx.session, REF, [&trial.board, &other.board])?;
     let cpu = ctx.solve_cpu();
     let sa = ask::handle_within(ctx.session, &Request::Solver(a), cpu)?;
     let sb = ask::handle_within(ctx.session, &Request::Solver(b), cpu)?;
+    let hint = format!("two Solver objects were alive at the same time ({} and {})", trial.label, other.label);
     for (solver, t) in [(sb, other), (sa, trial)] {
-        let seen = ask::observe(ctx.session, solver)?;
-        judge_solve(t, &seen, SolveAspect::Moves).map_err(|p| {
-            p.with_hint(&format!(
-                "two Solver objects were alive at the same time ({} and {})",
-                trial.label, other.label
-            ))
-        })?;
+        let judged = if check.calls() == [SolverCall::Moves] {
+            let moves = ask::int(ctx.session, &Request::Moves(solver))?;
+            match t.expected {
+                Expected::Moves(m) => judge::same_value("moves()", i64::from(m), moves)
+                    .map_err(|mm| Failure::from(mm.with_board("initial board", &t.board))),
+                Expected::Unsolvable => judge::same_value("moves()", -1, moves)
+                    .map_err(|mm| Failure::from(mm.with_board("initial board", &t.board))),
+                Expected::Unknown => Ok(()),
+            }
+        } else {
+            answers(ctx.session, solver).and_then(|answers| judge_answers(t, &answers))
+        };
+        judged.map_err(|failure| failure.with_hint(&hint))?;
     }
     ask::release(ctx.session, vec![a, b, sa, sb]);
     Ok(vec![])
@@ -139,15 +153,15 @@ fn two_solvers(ctx: &mut Ctx<'_>, trial: &Trial, other: &Trial) -> TrialResult {
 
 /// isSolvable() is right (the parity rule decides where the fixture does not say).
 fn is_solvable(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
-    let seen = ctx.solve(REF, trial)?;
+    let solvable = ctx.life(REF, trial, SolverTrial::IsSolvable.calls()).is_solvable()?;
     let expected = match trial.expected {
         Expected::Unsolvable => false,
         Expected::Moves(_) => true,
         Expected::Unknown => reference::oracle::is_solvable(&trial.board),
     };
-    if seen.solvable != expected {
+    if solvable != expected {
         return mismatch(
-            Mismatch::new(format!("isSolvable() returned {}, expected {expected}", seen.solvable))
+            Mismatch::new(format!("isSolvable() returned {solvable}, expected {expected}"))
                 .with_board("board", &trial.board),
         );
     }
@@ -167,17 +181,16 @@ fn unsolvable_expected(trial: &Trial) -> Asked<()> {
 /// moves() is −1 on unsolvable input.
 fn unsolvable_moves(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     unsolvable_expected(trial)?;
-    let seen = ctx.solve(REF, trial)?;
-    judge::same_value("moves() on an unsolvable board", -1, seen.moves)
-        .map_err(|m| m.with_board("board", &trial.board))?;
+    let moves = ctx.life(REF, trial, SolverTrial::UnsolvableMoves.calls()).moves()?;
+    judge::same_value("moves() on an unsolvable board", -1, moves).map_err(|m| m.with_board("board", &trial.board))?;
     Ok(vec![])
 }
 
 /// solution() is null on unsolvable input.
 fn unsolvable_solution(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     unsolvable_expected(trial)?;
-    let seen = ctx.solve(REF, trial)?;
-    if let Some(boards) = &seen.solution {
+    let solution = ctx.life(REF, trial, SolverTrial::UnsolvableSolution.calls()).solution()?;
+    if let Some(boards) = &solution {
         return mismatch(
             Mismatch::new(format!(
                 "solution() on an unsolvable board returned {} boards instead of null",
@@ -189,16 +202,34 @@ fn unsolvable_solution(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     Ok(vec![])
 }
 
-/// Calling Solver methods in different orders gives the same answers.
+/// The answers of one round of calls: moves(), isSolvable(), solution().
+#[derive(PartialEq)]
+struct Answers {
+    moves: i64,
+    solvable: bool,
+    solution: Option<Vec<Board>>,
+}
+
+/// moves(), isSolvable() and solution() of an existing solver, in that order (one batch for the first two).
+fn answers(s: &mut crate::runner::session::Session, solver: Handle) -> Asked<Answers> {
+    let requests = [Request::Moves(solver), Request::IsSolvable(solver)];
+    let replies = s.call_all(&requests)?;
+    let moves = ask::int_of(&requests[0], &replies[0])?;
+    let solvable = ask::boolean_of(&requests[1], &replies[1])?;
+    Ok(Answers { moves, solvable, solution: ask::solution(s, solver)? })
+}
+
+/// Calling Solver methods in different orders gives the same answers: solution() first, then moves(),
+/// isSolvable() and solution() twice over.
 fn call_order(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     let b = ask::build(ctx.session, REF, &trial.board)?;
     let cpu = ctx.solve_cpu();
     let s = ask::handle_within(ctx.session, &Request::Solver(b), cpu)?;
     let first_solution = ask::solution(ctx.session, s)?;
-    let first = ask::observe(ctx.session, s)?;
-    let again = ask::observe(ctx.session, s)?;
-    let seen = SolveObservation { solution: first_solution.clone(), ..first.clone() };
-    judge_solve(trial, &seen, SolveAspect::Both).map_err(|p| p.with_hint("solution() was called before moves()"))?;
+    let first = answers(ctx.session, s)?;
+    let again = answers(ctx.session, s)?;
+    judge_answers(trial, &Answers { solution: first_solution.clone(), ..first })
+        .map_err(|p| p.with_hint("solution() was called before moves()"))?;
     for (name, later) in [("a second call", &first), ("a third call", &again)] {
         if later.solution != first_solution || later.moves != first.moves || later.solvable != first.solvable {
             return mismatch(
@@ -221,9 +252,47 @@ fn call_order(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     Ok(vec![])
 }
 
+/// Judges one round of answers as the end-to-end solve is judged (moves, solution step by step, isSolvable).
+fn judge_answers(trial: &Trial, answers: &Answers) -> Asked<()> {
+    match trial.expected {
+        Expected::Unsolvable => {
+            if answers.moves != -1 || answers.solution.is_some() || answers.solvable {
+                return mismatch(
+                    Mismatch::new("the board is unsolvable, but the Solver found otherwise")
+                        .with(format!("isSolvable(): {} (expected false)", answers.solvable))
+                        .with(format!("moves():      {} (expected -1)", answers.moves))
+                        .with(format!("solution():   {} (expected null)", describe_solution(&answers.solution)))
+                        .with_board("initial board", &trial.board),
+                );
+            }
+        }
+        expected => {
+            let moves_expected = match expected {
+                Expected::Moves(m) => Some(m),
+                _ => None,
+            };
+            if let Some(m) = moves_expected {
+                judge::same_value("moves()", i64::from(m), answers.moves)
+                    .map_err(|mm| mm.with_board("initial board", &trial.board))?;
+            }
+            let Some(boards) = &answers.solution else {
+                return mismatch(
+                    Mismatch::new("solution() returned null for a solvable board")
+                        .with(format!("moves(): {}", answers.moves))
+                        .with_board("initial board", &trial.board),
+                );
+            };
+            let length = moves_expected.map_or(answers.moves as i32, |m| m as i32);
+            judge::solution_is_valid(&trial.board, moves_expected, length, boards)?;
+        }
+    }
+    Ok(())
+}
+
 /// How the Solver calls equals, from the reference board's counters.
 fn equals_usage(ctx: &mut Ctx<'_>, usage: EqualsUsage, trial: &Trial) -> TrialResult {
-    let seen = ctx.solve(REF, trial)?;
+    let seen = ctx.life(REF, trial, SolverTrial::EqualsUsage(usage).calls());
+    plausible_boards(&seen, trial)?;
     match usage {
         EqualsUsage::Called => {
             if seen.required("board_equals")? == 0 && seen.required("pq_del_mins")? > 1 {
@@ -254,7 +323,7 @@ fn equals_usage(ctx: &mut Ctx<'_>, usage: EqualsUsage, trial: &Trial) -> TrialRe
 
 /// The constructor rejects null with IllegalArgumentException.
 fn null_board(ctx: &mut Ctx<'_>) -> TrialResult {
-    match ctx.session.call(&Request::SolverNull(World::Own)) {
+    match ctx.session.call(&Request::SolverNull(REF)) {
         // ValueError is Python's IllegalArgumentException (specs/protocol.md, "Python")
         Err(Fault::Exception { kind, .. }) if kind.ends_with("IllegalArgumentException") || kind == "ValueError" => {
             Ok(vec![])
@@ -274,7 +343,7 @@ fn null_board(ctx: &mut Ctx<'_>) -> TrialResult {
 
 /// No object's ordering changes after insertion into the MinPQ.
 fn no_mutation_after_insert(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
-    let seen = ctx.solve(REF, trial)?;
+    let seen = ctx.life(REF, trial, SolverTrial::NoMutationAfterInsert.calls());
     let violations = seen.required("pq_heap_violations")?;
     if violations > 0 {
         return mismatch(
@@ -291,21 +360,22 @@ fn no_mutation_after_insert(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
 fn same_answers_when_rerun(ctx: &mut Ctx<'_>, trials: &[Trial]) -> TrialResult {
     let mut fresh = (ctx.fresh_session)();
     let cpu = ctx.solve_cpu();
+    let calls = SolverWhole::SameAnswersWhenRerun.calls();
     for trial in trials {
-        let first = ctx.solve(REF, trial)?;
-        let again = ask::solve(&mut fresh, REF, &trial.board, cpu, false)?;
-        if again.moves != first.moves || again.solution != first.solution {
+        let first = ctx.life(REF, trial, calls);
+        let again = Life::live(&mut fresh, REF, &trial.board, calls, cpu, false);
+        let (first_moves, first_solution) = (first.moves()?, first.solution()?);
+        let (again_moves, again_solution) = (again.moves()?, again.solution()?);
+        if again_moves != first_moves || again_solution != first_solution {
             return mismatch(
                 Mismatch::new(format!("{}: a fresh run gave a different answer", trial.label))
                     .with(format!(
-                        "first run:  moves() = {}, solution() = {}",
-                        first.moves,
-                        describe_solution(&first.solution)
+                        "first run:  moves() = {first_moves}, solution() = {}",
+                        describe_solution(&first_solution)
                     ))
                     .with(format!(
-                        "fresh run:  moves() = {}, solution() = {}",
-                        again.moves,
-                        describe_solution(&again.solution)
+                        "fresh run:  moves() = {again_moves}, solution() = {}",
+                        describe_solution(&again_solution)
                     )),
             );
         }

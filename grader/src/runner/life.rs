@@ -1,0 +1,333 @@
+//! A Solver's life: its constructor, then each of its methods once, in the order a test asks for them, and
+//! only then its operation counts.
+//!
+//! Counts and CPU time are the grade's evidence, and a Solver may put its work off until one of its methods is
+//! first called (a search run lazily by moves()). Counts read right after the constructor would charge such a
+//! Solver for a token search. So every Solver a test judges lives its whole life before the counters are
+//! read: constructor, moves(), solution(), isSolvable(), one CPU budget for all of it.
+//!
+//! A test is judged on the calls its official counterpart makes ([`SolverCall`], written in the catalog):
+//! they come first, in the test's order. The other methods follow only to charge work done lazily; their
+//! answers, exceptions and time-outs never fail a test that does not call them (only the counts, which a
+//! life whose later call never returned cannot give). The grader reads the solution's boards (through
+//! toString()) after the counters, so its own reading is never charged.
+
+use std::time::Duration;
+
+use npuzzle_harness::protocol::{decode_counters, Handle, Request, World};
+use reference::Board;
+
+use super::ask::{self, Asked, Failure};
+use super::session::{Answer, Fault, Session};
+use crate::catalog::SolverCall;
+use crate::judge::Mismatch;
+
+/// The least CPU the calls after the constructor may use, however much of the budget the constructor took:
+/// a method that returns a stored answer needs microseconds, but the CPU clock ticks in 10 ms.
+const LEAST_FOR_CALLS: Duration = Duration::from_millis(100);
+
+/// What one Solver answered over its life, and what it was charged.
+#[derive(Debug, Clone)]
+pub struct Life {
+    /// The order its methods were called in: the test's own calls first.
+    pub order: [SolverCall; 3],
+    moves: Asked<i64>,
+    solvable: Asked<bool>,
+    solution: Asked<Option<Vec<Board>>>,
+    counters: Asked<Vec<(String, u64)>>,
+    /// CPU charged from the constructor's start to the last call's end; `None` when it could not be
+    /// measured (the program was lost on the way).
+    pub cpu: Option<Duration>,
+}
+
+impl Life {
+    /// Builds `board` in `world`, constructs a Solver for it within `budget` of CPU, calls its methods in the
+    /// order `calls` then [`SolverCall::REST`] give (within what is left of `budget`), and reads the counters
+    /// (zeroed after the grader built the board) when `counted`.
+    pub fn live(
+        s: &mut Session,
+        world: World,
+        board: &Board,
+        calls: &[SolverCall],
+        budget: Duration,
+        counted: bool,
+    ) -> Life {
+        let order = SolverCall::life(calls);
+        let built = if counted { built_with_counters_zeroed(s, world, board) } else { ask::build(s, world, board) };
+        let b = match built {
+            Ok(b) => b,
+            Err(failure) => return Life::unborn(order, failure),
+        };
+        let starts = s.starts();
+        let before = s.charged_cpu();
+        let request = Request::Solver(b);
+        let solver = s.call_within(&request, budget).map_err(Failure::from).and_then(|a| ask::handle_of(&request, &a));
+        let solver = match solver {
+            Ok(solver) => solver,
+            Err(failure) => {
+                ask::release(s, vec![b]);
+                return Life::unborn(order, failure);
+            }
+        };
+        let spent = elapsed(s, starts, before).unwrap_or(budget);
+        let mut requests: Vec<Request> = order.iter().map(|call| call.request(solver)).collect();
+        if counted {
+            requests.push(Request::Counters);
+        }
+        let answers = s.call_each_within(&requests, budget.saturating_sub(spent).max(LEAST_FOR_CALLS));
+        // The adapter's own work answering `counters` (a walk over the queues' deep memory) is not the
+        // Solver's: what it reports for that request comes off the life's CPU.
+        let counting =
+            answers.last().filter(|_| counted).and_then(|a| a.as_ref().ok()).map_or(Duration::ZERO, |a| a.cpu);
+        let cpu = elapsed(s, starts, before).map(|cpu| cpu.saturating_sub(counting));
+        let life = Life::from_answers(s, order, &requests, answers, counted, cpu);
+        ask::release(s, vec![b, solver]);
+        life
+    }
+
+    /// A life whose Solver was never constructed (or whose board was not built): every answer is `failure`.
+    fn unborn(order: [SolverCall; 3], failure: Failure) -> Life {
+        Life {
+            order,
+            moves: Err(failure.clone()),
+            solvable: Err(failure.clone()),
+            solution: Err(failure.clone()),
+            counters: Err(failure),
+            cpu: None,
+        }
+    }
+
+    /// Reads the answers to the calls (in `order`) and to `counters`, then the solution's boards.
+    fn from_answers(
+        s: &mut Session,
+        order: [SolverCall; 3],
+        requests: &[Request],
+        answers: Vec<Result<Answer, Fault>>,
+        counted: bool,
+        cpu: Option<Duration>,
+    ) -> Life {
+        let mut life = Life {
+            order,
+            moves: Err(not_called()),
+            solvable: Err(not_called()),
+            solution: Err(not_called()),
+            counters: Err(Fault::Unsupported("the adapter does not report counters".into()).into()),
+            cpu,
+        };
+        let mut answers = answers.into_iter();
+        let mut lost: Option<(SolverCall, Fault)> = None;
+        let mut solution = Err(not_called());
+        for (call, request) in order.iter().zip(requests) {
+            let answer = answers.next().unwrap_or_else(|| Err(Fault::Crashed("no reply".into())));
+            if let (None, Err(fault)) = (&lost, &answer) {
+                if loses_the_program(fault) {
+                    lost = Some((*call, fault.clone()));
+                }
+            }
+            match call {
+                SolverCall::Moves => life.moves = answer.map_err(Failure::from).and_then(|a| ask::int_of(request, &a)),
+                SolverCall::IsSolvable => {
+                    life.solvable = answer.map_err(Failure::from).and_then(|a| ask::boolean_of(request, &a))
+                }
+                SolverCall::Solution => solution = answer.map_err(Failure::from).map(|a| (request.clone(), a)),
+            }
+        }
+        if counted {
+            let answer = answers.next().unwrap_or_else(|| Err(Fault::Crashed("no reply".into())));
+            life.counters = match lost {
+                Some((call, fault)) => Err(uncounted(call, calls_before(&order, call), &fault)),
+                None => answer.map_err(Failure::from).and_then(|a| {
+                    decode_counters(&a.values)
+                        .map_err(|e| Failure::Wrong(Mismatch::new(format!("`counters` answered badly: {e}"))))
+                }),
+            };
+        }
+        // Read after the counters: the grader's toString() calls on the solution's boards are its own.
+        life.solution = solution.and_then(|(request, answer)| ask::solution_of(s, &request, &answer));
+        life
+    }
+
+    /// moves(), as the Solver answered it.
+    pub fn moves(&self) -> Asked<i64> {
+        self.moves.clone()
+    }
+
+    /// isSolvable(), as the Solver answered it.
+    pub fn is_solvable(&self) -> Asked<bool> {
+        self.solvable.clone()
+    }
+
+    /// solution(), read back as boards; `None` for null.
+    pub fn solution(&self) -> Asked<Option<Vec<Board>>> {
+        self.solution.clone()
+    }
+
+    /// What a method answered, for a message, whether or not the test judges it: the value, or what went
+    /// wrong.
+    pub fn shown(&self, call: SolverCall) -> String {
+        let fault = |f: &Failure| match f {
+            Failure::Fault(fault) => fault.describe(),
+            Failure::Wrong(m) => m.summary.clone(),
+        };
+        match call {
+            SolverCall::Moves => self.moves.as_ref().map_or_else(fault, i64::to_string),
+            SolverCall::IsSolvable => self.solvable.as_ref().map_or_else(fault, bool::to_string),
+            SolverCall::Solution => self.solution.as_ref().map_or_else(fault, |s| match s {
+                None => "null".into(),
+                Some(boards) => format!("{} boards", boards.len()),
+            }),
+        }
+    }
+
+    /// The counters after the whole life, or why there are none: the Solver was not constructed, a method
+    /// called after the test's own never returned (so its work went uncounted), or the adapter does not
+    /// count.
+    pub fn counters(&self) -> Asked<&[(String, u64)]> {
+        self.counters.as_deref().map_err(Clone::clone)
+    }
+
+    /// A counter's value, if the adapter reported it (and the life was counted).
+    pub fn counter(&self, name: &str) -> Option<u64> {
+        self.counters.as_ref().ok()?.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
+    }
+
+    /// A counter the check cannot do without: its absence makes the check not applicable; a life that could
+    /// not be counted fails it.
+    pub fn required(&self, name: &str) -> Asked<u64> {
+        let counters = self.counters()?;
+        counters
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| *v)
+            .ok_or_else(|| Fault::Unsupported(format!("the adapter does not report `{name}`")).into())
+    }
+}
+
+impl SolverCall {
+    /// The request that makes this call on `solver`.
+    fn request(self, solver: Handle) -> Request {
+        match self {
+            SolverCall::Moves => Request::Moves(solver),
+            SolverCall::IsSolvable => Request::IsSolvable(solver),
+            SolverCall::Solution => Request::Solution(solver),
+        }
+    }
+}
+
+/// Builds `board`, then zeroes the counters, with one batch: the grader's own construction is not counted.
+fn built_with_counters_zeroed(s: &mut Session, world: World, board: &Board) -> Asked<Handle> {
+    let build = Request::Board { world, tiles: ask::tiles_of(board) };
+    let answers = s.call_all(&[build.clone(), Request::CountersReset])?;
+    ask::handle_of(&build, &answers[0])
+}
+
+/// CPU charged to the program since `before`, if it is still the process that was running then.
+fn elapsed(s: &Session, starts: u32, before: Option<Duration>) -> Option<Duration> {
+    let (now, before) = (s.charged_cpu()?, before?);
+    (s.starts() == starts).then(|| now.saturating_sub(before))
+}
+
+/// Whether a fault ends the program (the session starts a fresh one): the calls after it were never made.
+fn loses_the_program(fault: &Fault) -> bool {
+    !matches!(fault, Fault::Exception { .. } | Fault::Unsupported(_) | Fault::Protocol(_))
+}
+
+/// The calls made before `call` in `order`.
+fn calls_before(order: &[SolverCall; 3], call: SolverCall) -> Vec<SolverCall> {
+    order.iter().copied().take_while(|c| *c != call).collect()
+}
+
+/// Why a life's counts are missing: `call`, made after `before` so that work put off until then is counted
+/// too, never returned.
+fn uncounted(call: SolverCall, before: Vec<SolverCall>, fault: &Fault) -> Failure {
+    let after = if before.is_empty() {
+        "right after the constructor".to_string()
+    } else {
+        format!("after {}", before.iter().map(|c| c.name()).collect::<Vec<_>>().join(" and "))
+    };
+    Failure::Wrong(
+        Mismatch::new(format!(
+            "the Solver's work could not be counted: {}, called {after} so that work a Solver puts off is counted \
+             too, did not return: {}",
+            call.name(),
+            fault.describe()
+        ))
+        .with("(every method of a Solver must return promptly once the constructor has found the solution)"),
+    )
+}
+
+/// A method the life never called: only a test that judges a call it did not list can see this (a grader
+/// bug).
+fn not_called() -> Failure {
+    Fault::Protocol("the test judged a Solver method it does not call (a grader bug)".into()).into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::runner::process::ProcessSpec;
+    use crate::runner::session::SessionLimits;
+
+    /// A program that answers the handshake, then the lines of `replies` in turn, one per request.
+    fn program(replies: &[&str]) -> Session {
+        let mut body = String::from("read l; echo '0 ok 0 1 sh counters'; ");
+        for reply in replies {
+            body.push_str(&format!("read l; {reply}; "));
+        }
+        body.push_str("while read l; do :; done");
+        let limits = SessionLimits { startup: Duration::from_secs(5), request: Duration::from_secs(5) };
+        Session::new(ProcessSpec::new("/bin/sh").args(["-c", &body]), limits)
+    }
+
+    fn board() -> Board {
+        Board::from_row_major(2, &[1, 2, 0, 3]).unwrap()
+    }
+
+    #[test]
+    fn the_tests_own_calls_come_first_and_the_counts_come_after_every_method() {
+        let mut s = program(&[
+            "echo '1 ok 0 b1'",
+            "echo '2 ok 0'",
+            "echo '3 ok 0 s2'",
+            "echo '4 ok 0 true'",
+            "echo '5 ok 0 1'",
+            "echo '6 err exception 0 java.lang.NullPointerException oops'",
+            "echo '7 ok 0 pq_inserts=5 pq_del_mins=2'",
+        ]);
+        let life = Life::live(&mut s, World::Ref, &board(), &[SolverCall::IsSolvable], Duration::from_secs(2), true);
+        assert_eq!(life.order, [SolverCall::IsSolvable, SolverCall::Moves, SolverCall::Solution]);
+        assert!(matches!(life.is_solvable(), Ok(true)));
+        assert!(matches!(life.moves(), Ok(1)));
+        assert!(matches!(life.solution(), Err(Failure::Fault(Fault::Exception { .. }))));
+        assert_eq!(life.required("pq_inserts").ok(), Some(5), "the counts are read after every method");
+        assert_eq!(life.shown(SolverCall::Solution), "threw java.lang.NullPointerException: oops");
+        assert!(life.cpu.is_some());
+    }
+
+    #[test]
+    fn a_later_call_that_never_returns_fails_the_counts_but_not_the_tests_own_calls() {
+        let mut s = program(&[
+            "echo '1 ok 0 b1'",
+            "echo '2 ok 0'",
+            "echo '3 ok 0 s2'",
+            "echo '4 ok 0 12'",
+            "while :; do :; done",
+        ]);
+        let life = Life::live(&mut s, World::Ref, &board(), &[SolverCall::Moves], Duration::from_millis(300), true);
+        assert!(matches!(life.moves(), Ok(12)));
+        assert!(matches!(life.solution(), Err(Failure::Fault(Fault::Timeout(_)))));
+        let Err(Failure::Wrong(why)) = life.counters() else { panic!("{:?}", life.counters()) };
+        assert!(why.summary.contains("solution(), called after moves()"), "{}", why.summary);
+        assert!(why.summary.contains("did not return: timed out"), "{}", why.summary);
+        assert_eq!(life.cpu, None, "the program was lost on the way");
+    }
+
+    #[test]
+    fn a_constructor_that_throws_is_every_answer() {
+        let mut s = program(&["echo '1 ok 0 b1'", "echo '2 ok 0'", "echo '3 err exception 0 panic no'"]);
+        let life = Life::live(&mut s, World::Ref, &board(), &[], Duration::from_secs(2), true);
+        for answer in [life.moves().err(), life.is_solvable().err(), life.counters().err()] {
+            assert!(matches!(answer, Some(Failure::Fault(Fault::Exception { .. }))), "{answer:?}");
+        }
+    }
+}

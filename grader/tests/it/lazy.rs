@@ -1,0 +1,69 @@
+//! Solvers that put their work off until one of their methods is first called (`fixtures/submissions/hostile/`:
+//! `java/lazy-wasteful`, `python/lazy-wasteful`, `lazy-binary-heap`). Their constructors do token work, all a
+//! grader reading the counts right after the constructor would charge. Graded over the Solver's whole life,
+//! each fails the rows its eager twin fails, and a lazy search the counts cannot see at all is caught by the
+//! plausibility floors.
+
+use std::path::PathBuf;
+
+use crate::support::{grade, quick_policy, quick_python_policy, root, Graded};
+
+/// Rows that judge counts, CPU or memory, one of each table, on puzzles the quick policy keeps.
+const JUDGED_ROWS: &[&str] = &[
+    "timing-1/puzzle30",
+    "timing-2/puzzle23",
+    "timing-3/puzzle30",
+    "timing-4a/puzzle23",
+    "timing-4b/puzzle30",
+    "memory-solver-1/puzzle20",
+    "memory-solver-2/puzzle20",
+];
+
+fn hostile(relative: &str) -> PathBuf {
+    root().join("fixtures/submissions/hostile").join(relative)
+}
+
+fn grade_rows(submission: &str, rows: &[&str]) -> Graded {
+    let policy = if submission.starts_with("python/") { quick_python_policy() } else { quick_policy() };
+    let mut args = vec!["--policy".to_string(), policy.to_string_lossy().into_owned()];
+    for row in rows {
+        args.extend(["--only".to_string(), row.to_string()]);
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let graded = grade(&hostile(submission), &args);
+    assert!(graded.text.contains("ASSESSMENT SUMMARY"), "{submission}: no report: {}", graded.stderr);
+    graded
+}
+
+/// The statuses of the judged rows, in order.
+fn row_statuses(graded: &Graded) -> Vec<(String, String)> {
+    graded.statuses().into_iter().filter(|(id, _)| JUDGED_ROWS.contains(&id.as_str())).collect()
+}
+
+#[rstest::rstest]
+#[case::java("java/wasteful", "java/lazy-wasteful")]
+#[case::python("python/wasteful", "python/lazy-wasteful")]
+fn a_lazy_solver_fails_the_rows_its_eager_twin_fails(#[case] eager: &str, #[case] lazy: &str) {
+    let eager = row_statuses(&grade_rows(eager, JUDGED_ROWS));
+    let lazy_graded = grade_rows(lazy, JUDGED_ROWS);
+    let failing = eager.iter().filter(|(_, status)| status == "failed").count();
+    assert!(failing >= 4, "the eager twin is wasteful enough to fail rows: {eager:?}");
+    assert_eq!(row_statuses(&lazy_graded), eager, "{}", lazy_graded.text);
+    assert_eq!(lazy_graded.test("timing-1/puzzle30")["status"], "passed", "its answers are right");
+}
+
+#[test]
+fn a_lazy_search_the_counts_cannot_see_fails_the_plausibility_floors() {
+    let graded = grade_rows(
+        "lazy-binary-heap",
+        &["solver-2a", "timing-2/puzzle30", "memory-solver-2/puzzle20", "beyond-minpq", "timing-4a/puzzle30"],
+    );
+    assert_eq!(graded.test("solver-2a")["status"], "passed", "its answers are right: {}", graded.text);
+    assert_eq!(graded.test("timing-4a/puzzle30")["status"], "passed", "its boards are counted: {}", graded.text);
+    for id in ["timing-2/puzzle30", "memory-solver-2/puzzle20", "beyond-minpq"] {
+        let test = graded.test(id);
+        assert_eq!(test["status"], "failed", "{id}: {}", graded.text);
+        let message = test["message"].as_str().unwrap_or("");
+        assert!(message.contains("counts cannot be its search") && message.contains("delMin()"), "{id}: {message}");
+    }
+}
