@@ -186,7 +186,7 @@ impl Sandbox {
     pub(super) fn cpu_time(&self) -> Option<std::time::Duration> {
         let mut total = unix::process_cpu_time(self.init)?;
         let mut processes = self.processes.borrow_mut();
-        if processes.1 % READINGS_PER_WALK == 0 {
+        if processes.1.is_multiple_of(READINGS_PER_WALK) {
             processes.0 = descendants(self.init);
         }
         processes.1 += 1;
