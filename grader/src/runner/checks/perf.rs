@@ -9,7 +9,7 @@ use npuzzle_harness::protocol::{Request, World};
 use reference::Board;
 
 use super::context::{mismatch, Ctx, TrialResult};
-use super::floors::{plausible_boards, plausible_queue, solved_in};
+use super::floors::{claimed, plausible_boards, plausible_queue};
 use super::memory_model::{
     board_memory_bound, official_reference_board_bytes, reference_queue_bytes, reference_solver_bytes,
 };
@@ -167,7 +167,7 @@ fn queue_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     let seen = ctx.life(World::Ref, trial, Measure::QueueMemory.calls().unwrap_or(&[]));
     let reference = reference_counts(trial)?;
     let factor = ctx.policy.thresholds.memory_ratio;
-    if solved_in(trial) > 0 && seen.required("pq_inserts")? == 0 {
+    if claimed(&seen, trial) > 0 && seen.required("pq_inserts")? == 0 {
         // A queue of its own (std's BinaryHeap) would otherwise show sizes of 0 and pass every cell.
         return mismatch(
             Mismatch::new("the Solver did not use the MinPQ it was given: it solved the puzzle with no insert()")
@@ -231,7 +231,7 @@ fn timing(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> TrialResult
             let inserts = seen.required("pq_inserts")?;
             let del_mins = seen.required("pq_del_mins")?;
             let row = format!("{head} {inserts:>12} {del_mins:>12}");
-            if inserts == 0 && solved_in(trial) > 0 {
+            if inserts == 0 && claimed(&seen, trial) > 0 {
                 return mismatch(
                     Mismatch::new("the Solver did not use the MinPQ it was given: no insert() at all")
                         .with("(the assignment requires algs4's MinPQ; its operations are what this test counts)")
@@ -257,7 +257,7 @@ fn timing(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> TrialResult
         TimingAspect::BoardCounts | TimingAspect::StrictBoardCounts => {
             let reference = reference_counts(trial)?;
             let constructed = seen.required("board_constructed")?;
-            if constructed == 0 && solved_in(trial) > 0 {
+            if constructed == 0 && claimed(&seen, trial) > 0 {
                 return mismatch(
                     Mismatch::new("the Solver did not build boards through the Board API: no Board() at all").with(
                         "(a solved puzzle needs neighbors(); boards made some other way are invisible to the counts)",
