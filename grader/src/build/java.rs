@@ -800,7 +800,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         fs::write(dir.path().join("Board.java"), board).unwrap();
         fs::copy(gallery("valid").join("Solver.java"), dir.path().join("Solver.java")).unwrap();
-        let mut c = Conversation::start(build_java(dir.path(), &work(), 256, &BuildLimits::default()).unwrap());
+        let mut c = Conversation::start(
+            build_java(dir.path(), &work(), 256, &BuildLimits::default(), &Default::default()).unwrap(),
+        );
         c.ask("hello 1");
         assert_eq!(c.ask("board own 3 8 1 3 4 0 2 7 6 5"), "ok b1");
         assert_eq!(c.ask("board own 2 1 2 3 0"), "ok b2");

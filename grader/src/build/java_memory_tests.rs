@@ -104,7 +104,7 @@ fn the_layout_model_measures_what_the_jvm_lays_out() {
     if !java_available() {
         return;
     }
-    let build = build_java(&gallery("valid"), &work(), 256, &BuildLimits::default()).unwrap();
+    let build = build_java(&gallery("valid"), &work(), 256, &BuildLimits::default(), &Default::default()).unwrap();
     let (agent, classes) = agent_and_classes(&build);
     let dir = tempfile::tempdir().unwrap();
     let source = dir.path().join("LayoutCheck.java");
@@ -145,7 +145,9 @@ fn the_valid_submission_measures_the_official_figures() {
     if !java_available() {
         return;
     }
-    let mut c = Conversation::start(build_java(&gallery("valid"), &work(), 256, &BuildLimits::default()).unwrap());
+    let mut c = Conversation::start(
+        build_java(&gallery("valid"), &work(), 256, &BuildLimits::default(), &Default::default()).unwrap(),
+    );
     c.ask("hello 1");
     assert_eq!(c.ask("memory_board ref 3 1 2 3 4 5 6 7 8 0"), "ok 96");
     assert_eq!(c.ask("memory_board ref 4 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0"), "ok 120");
@@ -173,7 +175,8 @@ fn each_queue_reaches_the_other_through_its_nodes_outer_solver() {
         return;
     }
     let (entry, _copy) = resolved(&gallery("inner-class-nodes"));
-    let mut c = Conversation::start(build_java(&entry, &work(), 256, &BuildLimits::default()).unwrap());
+    let mut c =
+        Conversation::start(build_java(&entry, &work(), 256, &BuildLimits::default(), &Default::default()).unwrap());
     c.ask("hello 1");
     assert_eq!(c.ask(&format!("board ref {FOUR_MOVES}")), "ok b1");
     let solver: u64 = c.ask("memory_solver b1").split(' ').nth(2).unwrap().parse().unwrap();
@@ -205,7 +208,8 @@ fn statics_count_by_their_growth_and_referents_count() {
         assert_eq!(soft[k].1, 168 + 56 + 40 + queues, "board {k}: {soft:?} against {valid:?}");
     }
     let (entry, _copy) = resolved(&gallery("board-static-table"));
-    let mut c = Conversation::start(build_java(&entry, &work(), 256, &BuildLimits::default()).unwrap());
+    let mut c =
+        Conversation::start(build_java(&entry, &work(), 256, &BuildLimits::default(), &Default::default()).unwrap());
     c.ask("hello 1");
     assert_eq!(c.ask("memory_board own 3 1 2 3 4 5 6 7 8 0"), "ok 208");
     assert_eq!(c.ask("memory_board own 2 1 2 3 0"), "ok 144");
@@ -248,11 +252,15 @@ fn a_lazy_solver_is_measured_like_an_eager_one() {
         c.ask("moves s2");
         c.ask("counters")
     };
-    let mut c = Conversation::start(build_java(&gallery("valid"), &work(), 256, &BuildLimits::default()).unwrap());
+    let mut c = Conversation::start(
+        build_java(&gallery("valid"), &work(), 256, &BuildLimits::default(), &Default::default()).unwrap(),
+    );
     c.ask("hello 1");
     let expected = eager(&mut c);
     c.finish();
-    let mut c = Conversation::start(build_java(lazy.path(), &work(), 256, &BuildLimits::default()).unwrap());
+    let mut c = Conversation::start(
+        build_java(lazy.path(), &work(), 256, &BuildLimits::default(), &Default::default()).unwrap(),
+    );
     c.ask("hello 1");
     let seen = eager(&mut c);
     for name in ["pq_inserts", "pq_del_mins", "pq_max_size", "pq_ending_size", "pq_deep_bytes"] {
@@ -271,7 +279,8 @@ fn a_lazy_solver_is_measured_like_an_eager_one() {
 /// `memory_solver` builds next, for a gallery entry.
 fn figures(name: &str) -> Vec<(u64, u64)> {
     let (entry, _copy) = resolved(&gallery(name));
-    let mut c = Conversation::start(build_java(&entry, &work(), 256, &BuildLimits::default()).unwrap());
+    let mut c =
+        Conversation::start(build_java(&entry, &work(), 256, &BuildLimits::default(), &Default::default()).unwrap());
     c.ask("hello 1");
     let mut figures = Vec::new();
     for board in [FOUR_MOVES, "3 8 1 3 4 0 2 7 6 5"] {
