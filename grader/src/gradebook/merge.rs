@@ -286,7 +286,8 @@ mod tests {
 
     #[test]
     fn shards_graded_differently_are_refused_saying_what_differs() {
-        let cases: [(&str, fn(&mut RunInfo)); 5] = [
+        type Change = fn(&mut RunInfo);
+        let cases: [(&str, Change); 5] = [
             ("the seed", |r| r.seed = 2),
             ("the policy", |r| r.policy = "[weights]\ncompile = 6.0\n".into()),
             ("the fixtures", |r| {
