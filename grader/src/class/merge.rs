@@ -157,10 +157,14 @@ fn summarize(args: &MergeArgs, merged: &Merged, shards: usize, unread: &[String]
         );
         return ExitCode::from(2);
     }
-    let ungraded = rows.iter().filter(|r| r.error.is_some()).count();
-    if ungraded == 0 {
+    let ungraded: Vec<_> = rows.iter().filter(|r| r.error.is_some()).collect();
+    if ungraded.is_empty() {
         return ExitCode::SUCCESS;
     }
-    eprintln!("grader: {ungraded} of {} students could not be graded (their reasons are in gradebook.csv)", rows.len());
+    eprintln!("grader: {} of {} students could not be graded:", ungraded.len(), rows.len());
+    for row in ungraded {
+        let error = visible::line(row.error.as_deref().unwrap_or_default());
+        eprintln!("  {} [{}]: {error}", visible::line(&row.name), visible::line(row.id.as_str()));
+    }
     ExitCode::from(1)
 }
