@@ -6,7 +6,7 @@ GRADE_ARGS ?=
 PUZZLE ?= fixtures/puzzles/puzzle04.txt
 GRADER := target/release/grader
 
-.PHONY: build grade test lint fmt browser bench solve fixtures fixtures-check gradescope korf
+.PHONY: build grade test lint fmt browser slurm bench solve fixtures fixtures-check gradescope korf
 
 build:
 	$(CARGO) build --release -p reference -p npuzzle-harness -p grader -p corpus
@@ -16,7 +16,8 @@ grade: build
 
 # Tests run in release mode: they share the build's artifacts, and the end-to-end tests grade real solves.
 # The HTML report's test loads it in headless Chromium (`browser`); its screenshot is target/artifacts/html-report.png.
-test: lint build browser
+# The sharded class's test starts a one-node Slurm cluster (`slurm`).
+test: lint build browser slurm
 	$(CARGO) test --release --workspace --all-targets
 	$(CARGO) test --release --workspace --doc
 	$(MAKE) fixtures-check
@@ -32,6 +33,10 @@ fmt:
 # Headless Chromium for the HTML report's browser test (Debian's package), installed when missing.
 browser:
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y --no-install-recommends chromium)
+
+# Slurm and munge for the sharded class's test (grader/tests/it/slurm.rs), installed when missing; nothing is started.
+slurm:
+	scripts/slurm/install-packages.sh
 
 # The reference solver on 4x4 puzzles, then a whole grading run of the reference submission (BENCHMARKS.md).
 bench: build

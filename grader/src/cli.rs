@@ -64,6 +64,9 @@ pub enum Command {
     Grade(GradeArgs),
     /// Grade a class (a directory or zip: folders, per-student zips, Canvas/Moodle/Gradescope exports) and write a gradebook.
     Batch(crate::class::BatchArgs),
+    /// Work on gradebooks `grader batch` wrote: join a class's shards.
+    #[command(subcommand)]
+    Gradebook(GradebookCommand),
     /// A worker of `grader batch` (started by it, not by people): grades the students it is sent.
     #[command(hide = true)]
     BatchWorker {
@@ -90,6 +93,14 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         check: Option<PathBuf>,
     },
+}
+
+/// `grader gradebook` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum GradebookCommand {
+    /// Join the gradebooks of a class graded in shards (`grader batch --shard K/N`) into the class's
+    /// gradebooks, LMS imports and overview, checking that the shards were graded alike.
+    Merge(crate::class::merge::MergeArgs),
 }
 
 /// Arguments of `grader grade`.
@@ -144,6 +155,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Batch(args) => {
             crate::class::run(args, crate::class::Places { work_dir: work_dir(), default_fixtures: default_fixtures() })
         }
+        Command::Gradebook(GradebookCommand::Merge(args)) => crate::class::merge::run(args),
         Command::BatchWorker { settings } => crate::batch::worker::serve(&settings),
         Command::Catalog { markdown } => {
             print!("{}", if markdown { crate::catalog_doc::markdown() } else { crate::catalog_doc::plain() });

@@ -22,4 +22,5 @@ pub mod report;
 pub mod results;
 pub mod runner;
 pub mod score;
+pub mod shard;
 pub mod triage;

@@ -79,8 +79,16 @@ pub struct Grade {
     pub max: f64,
     /// Points per category, in catalog order.
     pub categories: Vec<(String, f64)>,
+    /// The most each category could give, in the same order.
+    pub category_max: Vec<(String, f64)>,
     /// Ids of tests that failed or errored.
     pub failed: Vec<String>,
+    /// The submission's language (`rust`, `java`, `python`, `program`).
+    pub language: String,
+    /// Whether it built.
+    pub compiled: bool,
+    /// The Board methods fix-first found broken, in fixing order (`toString()`, `manhattan()`).
+    pub root_causes: Vec<String>,
 }
 
 impl Grade {
@@ -92,11 +100,16 @@ impl Grade {
             .filter(|t| matches!(t.status, Status::Failed | Status::Error))
             .map(|t| t.id.clone())
             .collect();
+        let name = |c: &crate::results::CategoryScore| c.category.name().to_string();
         Grade {
             score: report.score.total,
             max: report.score.max,
-            categories: report.score.categories.iter().map(|c| (c.category.name().to_string(), c.points)).collect(),
+            categories: report.score.categories.iter().map(|c| (name(c), c.points)).collect(),
+            category_max: report.score.categories.iter().map(|c| (name(c), c.weight)).collect(),
             failed,
+            language: report.submission.language.clone(),
+            compiled: report.compile_log.is_none(),
+            root_causes: report.fix_first.iter().map(|cause| cause.method.call().to_string()).collect(),
         }
     }
 

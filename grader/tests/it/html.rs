@@ -86,12 +86,12 @@ fn html_report_loads_in_a_browser_without_console_messages() {
     assert!(png.starts_with(b"\x89PNG"), "a screenshot at {}:\n{}", shot.display(), run.stderr);
 }
 
-fn url(page: &Path, fragment: &str) -> String {
+pub fn url(page: &Path, fragment: &str) -> String {
     format!("file://{}{fragment}", page.display())
 }
 
 /// Chromium's path, or a failure that says how to install it.
-fn chromium() -> PathBuf {
+pub fn chromium() -> PathBuf {
     let found = std::env::var_os("PATH")
         .iter()
         .flat_map(std::env::split_paths)
@@ -101,14 +101,14 @@ fn chromium() -> PathBuf {
     found.unwrap_or_else(|| panic!("chromium is not installed: run `make browser` (it installs Debian's chromium)"))
 }
 
-struct Run {
-    stdout: String,
-    stderr: String,
+pub struct Run {
+    pub stdout: String,
+    pub stderr: String,
 }
 
 /// Loads `page` (a URL) in headless Chromium with `extra` flags, killing it (its whole process group) if it takes
 /// longer than [`CHROMIUM_TIMEOUT`]. Output goes to files: a killed browser's helpers cannot hold a pipe open.
-fn run_chromium(chromium: &Path, page: &str, extra: &[&str]) -> Run {
+pub fn run_chromium(chromium: &Path, page: &str, extra: &[&str]) -> Run {
     use std::os::unix::process::CommandExt;
     let scratch = tempfile::tempdir().unwrap();
     let (out, err) = (scratch.path().join("stdout"), scratch.path().join("stderr"));
@@ -146,6 +146,6 @@ fn run_chromium(chromium: &Path, page: &str, extra: &[&str]) -> Run {
 
 /// The page's console messages in Chromium's log (`INFO:CONSOLE:1] "…", source: …`). The log does not tell
 /// an error from a log line, so the page must write none at all.
-fn console_lines(log: &str) -> Vec<&str> {
+pub fn console_lines(log: &str) -> Vec<&str> {
     log.lines().filter(|line| line.contains(":CONSOLE")).collect()
 }
