@@ -7,6 +7,7 @@ pub mod build;
 pub mod catalog;
 pub mod catalog_doc;
 pub mod cli;
+pub mod clip;
 pub mod evidence;
 pub mod grade;
 pub mod intake;

@@ -776,7 +776,11 @@ mod tests {
         for (key, value) in env {
             spec = spec.env(key, value);
         }
-        let limits = SessionLimits { startup: Duration::from_secs(20), request: Duration::from_secs(1) };
+        let limits = SessionLimits {
+            startup: Duration::from_secs(20),
+            request: Duration::from_secs(1),
+            ..SessionLimits::default()
+        };
         let mut session = Session::new(spec, limits);
         assert!(session.handshake().unwrap().cpu_thread.is_some());
         let limit = Duration::from_millis(500);

@@ -20,6 +20,9 @@ pub struct BuildLimits {
     pub memory_mb: u64,
     /// Processes and threads of one step's sandbox.
     pub processes: u64,
+    /// Disk of one step, in MB: its scratch directory (a tmpfs), and the largest file it may write anywhere
+    /// (its output directory included).
+    pub disk_mb: u64,
 }
 
 impl BuildLimits {
@@ -29,6 +32,7 @@ impl BuildLimits {
             wall: Duration::from_secs_f64(limits.build_seconds),
             memory_mb: limits.build_memory_mb,
             processes: limits.build_processes,
+            disk_mb: limits.build_disk_mb,
         }
     }
 }
@@ -39,14 +43,16 @@ impl Default for BuildLimits {
     }
 }
 
-/// A build step running `program`: sandboxed as root without capabilities, with `limits`' memory and
-/// process caps, no CPU limit of its own. Add its arguments, environment, working directory and the paths
+/// A build step running `program`: sandboxed as root without capabilities, with `limits`' memory, process
+/// and disk caps, no CPU limit of its own. Add its arguments, environment, working directory and the paths
 /// it reads ([`ProcessSpec::read_only`]) and writes ([`ProcessSpec::writable`]), then [`run_step`] it.
 pub fn step(program: impl Into<PathBuf>, limits: &BuildLimits) -> ProcessSpec {
     let limits = ProcessLimits {
         cpu: None,
         processes: Some(limits.processes),
         memory: Some(limits.memory_mb << 20),
+        scratch: Some(limits.disk_mb << 20),
+        file_size: Some(limits.disk_mb << 20),
         ..ProcessLimits::default()
     };
     let mut spec = ProcessSpec::new(program).limits(limits);

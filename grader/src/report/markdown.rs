@@ -30,6 +30,9 @@ pub fn render(report: &Report) -> String {
             c.weight
         );
     }
+    if !report.machine_stalls.is_empty() {
+        let _ = writeln!(out, "\n**Grader problem:** {}", report.stalls_line());
+    }
     if let Some(log) = &report.compile_log {
         let _ =
             writeln!(out, "\n### The compiler's output\n\n```text\n{}\n```", log.trim_end().replace("```", "` ` `"));
