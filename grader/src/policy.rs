@@ -90,7 +90,7 @@ impl Default for Limits {
             solve_cpu_seconds: 5.0,
             request_cpu_seconds: 2.0,
             startup_cpu_seconds: 20.0,
-            grade_cpu_seconds: 600.0,
+            grade_cpu_seconds: 300.0,
             memory_mb: 200,
             java_heap_mb: 0,
             address_space_slack_mb: 1024,

@@ -213,6 +213,9 @@ pub const MAX_LOSSES_IN_A_ROW: u32 = 3;
 const OUTPUT_KEEP_BYTES: usize = 64 * 1024;
 /// The longest garbage line quoted back.
 const QUOTE_BYTES: usize = 120;
+/// The words by which runtimes report a write past a full file system (the scratch directory's tmpfs) or
+/// past the file-size limit (`RLIMIT_FSIZE`): `ENOSPC` and `EFBIG`.
+const DISK_FULL: [&str; 2] = ["No space left on device", "File too large"];
 /// The longest handshake reply read (a language and a few capabilities).
 const HELLO_BYTES: usize = 4 << 10;
 
@@ -598,7 +601,7 @@ impl Session {
                 }
                 let reply = Reply { outcome: reply::kept(reply.outcome, text), ..reply };
                 let weight = reply::weight(&reply.outcome);
-                Ok((outcome_to_result(reply).map_err(|fault| self.memory_panic(fault)), weight))
+                Ok((outcome_to_result(reply).map_err(|fault| self.explained(fault)), weight))
             }
             _ => Err(self.lose_process(Fault::Garbage(quote(&line)))),
         }
@@ -670,9 +673,19 @@ impl Session {
             || (reached && status == process::Termination::Signal(libc::SIGKILL))
     }
 
-    /// A panic that is Rust's way of running out of memory, as [`Fault::OutOfMemory`]; other faults as they are.
-    fn memory_panic(&self, fault: Fault) -> Fault {
+    /// A fault with what the grader knows about it: a panic that is Rust's way of running out of memory is
+    /// [`Fault::OutOfMemory`]; an exception of a write that hit the scratch directory's size or the file-size
+    /// limit names that limit. Other faults are as they are.
+    fn explained(&self, fault: Fault) -> Fault {
         match fault {
+            Fault::Exception { kind, message } if DISK_FULL.iter().any(|words| message.contains(words)) => {
+                let scratch = self.spec.limits.scratch.or(self.spec.limits.file_size).unwrap_or_default() >> 20;
+                let message = format!(
+                    "{message} (a submission may write at most {scratch} MB, in its working directory, and no \
+                     file larger: `limits.scratch_mb`)"
+                );
+                Fault::Exception { kind, message }
+            }
             Fault::Exception { kind, message } if kind == "panic" && is_capacity_overflow(&message) => {
                 Fault::OutOfMemory(format!(
                     "{} (a collection asked for more than any machine has: {CAPACITY_OVERFLOW})",
@@ -695,7 +708,7 @@ impl Session {
     fn group_memory_limit(&self) -> String {
         match self.spec.limits.memory {
             Some(bytes) => {
-                format!("the limit is {} MB for all its processes, native memory included", bytes >> 20)
+                format!("the limit is {} MB for all its processes together, native memory included", bytes >> 20)
             }
             None => "the sandbox's memory limit".into(),
         }
@@ -939,6 +952,18 @@ mod tests {
         assert!(message.starts_with("start") && message.ends_with("mmend"), "{message:.40}");
         assert!(message.len() < reply::MESSAGE_KEEP + 64, "{}", message.len());
         assert!(message.contains(&format!("({} bytes left out)", 5_000_008 - reply::MESSAGE_KEEP)), "{message:.3000}");
+    }
+
+    #[test]
+    fn a_write_past_the_scratch_space_names_its_limit() {
+        let body = format!("{HELLO} read l; echo '1 err exception 0 OSError [Errno 28] No space left on device'");
+        let mut s = Session::new(script(&body), limits());
+        let Err(Fault::Exception { message, .. }) = s.call(&Request::Counters) else { panic!("an exception") };
+        assert_eq!(
+            message,
+            "[Errno 28] No space left on device (a submission may write at most 64 MB, in its working directory, \
+             and no file larger: `limits.scratch_mb`)"
+        );
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! expectations (`fixtures/submissions.toml`) and snapshots.
 
 mod batch;
+mod bounds;
 mod calibration;
 mod formats;
 mod gallery;
@@ -14,4 +15,5 @@ mod misbehaving;
 mod reference;
 mod sandbox;
 mod sealed;
+mod stalls;
 mod support;
