@@ -3,6 +3,7 @@
 
 pub mod ask;
 pub mod checks;
+mod fault;
 pub mod life;
 pub mod meter;
 mod pipes;

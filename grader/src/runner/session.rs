@@ -15,77 +15,13 @@ use std::time::Duration;
 
 use npuzzle_harness::protocol::{Handle, Outcome, Reply, ReplyHandles, Request, VERSION};
 
+pub use super::fault::Fault;
+use super::fault::{is_capacity_overflow, process_fault, CAPACITY_OVERFLOW, DISK_FULL};
 use super::meter::Meter;
-use super::process::{self, CapturedOutput, Deadline, ProcessFault, ProcessSpec, SubmissionProcess, TimeoutKind};
+use super::process::{self, CapturedOutput, Deadline, ProcessFault, ProcessSpec, SubmissionProcess};
 use super::reply::{self, ReadAhead};
 use super::stall::Cause;
 use crate::clip::clip;
-
-/// Why a request did not come back `ok`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Fault {
-    /// The submission's code threw or panicked.
-    Exception {
-        /// The exception type (`panic` in Rust).
-        kind: String,
-        #[allow(missing_docs)]
-        message: String,
-    },
-    /// The submission's language cannot express the request.
-    Unsupported(String),
-    /// The adapter rejected the request as malformed: the grader's or the adapter's fault.
-    Protocol(String),
-    /// The program ran out of time on this request (the text names the limit that ended it).
-    Timeout(String),
-    /// The machine kept the program from answering (its threads waited for a CPU, or were stopped from
-    /// outside): not the submission's doing. The grading run replays the test; the detail says how.
-    Stalled(String),
-    /// The program ended (crashed, exited, closed its output).
-    Crashed(String),
-    /// The program wrote something that is not a reply to this request.
-    Garbage(String),
-    /// The program wrote a line longer than the protocol allows (`specs/protocol.md`).
-    ReplyTooLong(String),
-    /// The program ran out of memory: its runtime said so (the detail names the limit and the words).
-    OutOfMemory(String),
-    /// The program could not be started or did not complete the handshake.
-    Startup(String),
-}
-
-impl Fault {
-    /// A one-line, student-readable description.
-    pub fn describe(&self) -> String {
-        match self {
-            Fault::Exception { kind, message } if kind == OUT_OF_MEMORY => format!("ran out of memory: {message}"),
-            Fault::Exception { kind, message } if message.is_empty() => format!("threw {kind}"),
-            Fault::Exception { kind, message } => format!("threw {kind}: {message}"),
-            Fault::Unsupported(reason) => format!("not expressible in this language: {reason}"),
-            Fault::Protocol(reason) => format!("protocol error (a grader or adapter fault, not yours): {reason}"),
-            Fault::Timeout(what) => what.clone(),
-            Fault::Stalled(how) => {
-                format!("stalled by the machine, not by the submission ({how}): a grader problem, not yours")
-            }
-            Fault::Crashed(what) => format!("crashed: {what}"),
-            Fault::Garbage(line) => format!("garbage on the protocol channel: `{line}`"),
-            Fault::ReplyTooLong(what) => format!("reply too long: {what}"),
-            Fault::OutOfMemory(what) => format!("ran out of memory: {what}"),
-            Fault::Startup(what) => format!("could not start the submission: {what}"),
-        }
-    }
-}
-
-/// The exception a JVM throws when its heap (or another memory area) is exhausted; the Java adapter's message
-/// names the kind of memory and the heap, as in `Java heap space (heap 2048 MB)`.
-const OUT_OF_MEMORY: &str = "java.lang.OutOfMemoryError";
-
-/// The panic of a Rust collection asked for more than `isize::MAX` bytes: out of memory on any machine.
-const CAPACITY_OVERFLOW: &str = "capacity overflow";
-
-/// Whether a panic's message (as the Rust harness sends it: the message, then ` (at FILE:LINE)` when the
-/// location is known) is the standard library's capacity overflow.
-fn is_capacity_overflow(message: &str) -> bool {
-    message.strip_prefix(CAPACITY_OVERFLOW).is_some_and(|rest| rest.is_empty() || rest.starts_with(" (at "))
-}
 
 /// A successful reply: the verb-specific values and the CPU time the program reported.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -213,9 +149,6 @@ pub const MAX_LOSSES_IN_A_ROW: u32 = 3;
 const OUTPUT_KEEP_BYTES: usize = 64 * 1024;
 /// The longest garbage line quoted back.
 const QUOTE_BYTES: usize = 120;
-/// The words by which runtimes report a write past a full file system (the scratch directory's tmpfs) or
-/// past the file-size limit (`RLIMIT_FSIZE`): `ENOSPC` and `EFBIG`.
-const DISK_FULL: [&str; 2] = ["No space left on device", "File too large"];
 /// The longest handshake reply read (a language and a few capabilities).
 const HELLO_BYTES: usize = 4 << 10;
 
@@ -829,27 +762,6 @@ fn rebased(request: &Request, base: u64) -> std::borrow::Cow<'_, Request> {
     std::borrow::Cow::Owned(copy)
 }
 
-fn process_fault(fault: ProcessFault) -> Fault {
-    match fault {
-        // Built from the limits alone, so a report does not depend on how busy the machine was: a wait the
-        // machine stalled never gets here (it is [`Fault::Stalled`], and the test is replayed).
-        ProcessFault::Timeout { kind: TimeoutKind::Cpu, limit, .. } => Fault::Timeout(format!(
-            "timed out on its CPU limit: the program used more than {:.2} s of CPU time without answering",
-            limit.cpu.as_secs_f64()
-        )),
-        ProcessFault::Timeout { kind: TimeoutKind::Wall, limit, .. } => Fault::Timeout(format!(
-            "timed out on its wall-clock limit: the program did not answer within {:.0} s and was not computing \
-             (it was waiting: for input, on a lock or a sleep, or deadlocked)",
-            limit.wall.as_secs_f64()
-        )),
-        ProcessFault::LineTooLong { .. } => Fault::ReplyTooLong(format!(
-            "{}, the protocol's limit for one reply (a toString() or solution() that never ends?)",
-            fault
-        )),
-        other => Fault::Crashed(other.to_string()),
-    }
-}
-
 fn parse_hello(values: &str) -> Result<Handshake, String> {
     if values.len() > HELLO_BYTES {
         return Err(format!("the handshake's reply is longer than {HELLO_BYTES} bytes"));
@@ -1233,12 +1145,6 @@ mod tests {
         assert!(hello.capabilities.contains("memory"));
         assert_eq!(parse_hello("1 rust refs").unwrap().cpu_thread, None);
         assert_eq!(parse_hello("1 java cpu_thread=x").unwrap().cpu_thread, None);
-    }
-
-    #[test]
-    fn out_of_memory_is_said_in_words() {
-        let oom = Fault::Exception { kind: OUT_OF_MEMORY.into(), message: "Java heap space (heap 2048 MB)".into() };
-        assert_eq!(oom.describe(), "ran out of memory: Java heap space (heap 2048 MB)");
     }
 
     #[test]
