@@ -373,22 +373,29 @@ fn only_matches(only: &[String], id: &str) -> bool {
 
 /// How a prepared submission runs: the policy's limits, and a memory group of the native program's address
 /// space, or of the runtime's heap (`heap_mb`, which a Python server caps its address space at too) and a
-/// margin for the runtime's own memory.
+/// margin for the runtime's own memory. Where the machine has no memory groups, a runtime that fits an
+/// address-space limit (the JVM, its reservations bounded) gets one of its heap, the margin and those
+/// reservations instead.
 fn process_spec(launch: &build::Launch, policy: &Policy, heap_mb: u64) -> ProcessSpec {
     let mut limits = ProcessLimits::default();
     let native = policy.limits.memory_mb + policy.limits.address_space_slack_mb;
     limits.address_space = launch.address_space_limit.then_some(native << 20);
     let memory = if launch.address_space_limit { native } else { heap_mb + policy.limits.runtime_margin_mb };
     limits.memory = Some(memory << 20);
+    let fit = launch.address_space_fit.as_ref().filter(|_| !crate::runner::sandbox::memory_groups());
+    if let Some(fit) = fit {
+        limits.address_space = Some((memory + fit.reserved_mb) << 20);
+    }
     limits.scratch = Some(policy.limits.scratch_mb << 20);
     limits.file_size = Some(policy.limits.scratch_mb << 20);
     // Every session is created and dropped on one thread, so the kernel's parent-death signal (tied to the
     // spawning thread) is safe here: no submission survives a grader that is killed.
     limits.die_with_grader = true;
     limits.processes = Some(policy.limits.processes);
-    let mut spec = ProcessSpec::new(&launch.program).args(&launch.args).limits(limits);
+    let fitting = fit.map(|fit| (fit.args.as_slice(), fit.env.as_slice())).unwrap_or_default();
+    let mut spec = ProcessSpec::new(&launch.program).args(fitting.0).args(&launch.args).limits(limits);
     spec.view.read_only = launch.read_only.clone();
-    for (key, value) in &launch.env {
+    for (key, value) in launch.env.iter().chain(fitting.1) {
         spec = spec.env(key, value);
     }
     spec

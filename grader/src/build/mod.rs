@@ -23,7 +23,7 @@ pub mod step;
 use std::path::Path;
 
 use crate::runner::sandbox::is_executable;
-pub use step::{BuildError, BuildLimits, Launch, Prepared};
+pub use step::{AddressSpaceFit, BuildError, BuildLimits, Launch, Prepared};
 
 /// The kind of submission found at a path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,6 +87,7 @@ pub fn prepare(
             env: vec![],
             address_space_limit: true,
             read_only: vec![],
+            address_space_fit: None,
         })),
         SubmissionKind::Cargo => cargo::build_cargo(path, work, rust, limits),
         SubmissionKind::Java => {

@@ -88,6 +88,21 @@ pub struct Launch {
     pub address_space_limit: bool,
     /// What the program reads besides itself and the system directories (shown read-only by its sandbox).
     pub read_only: Vec<PathBuf>,
+    /// How a runtime without an address-space limit of its own (the JVM) fits one, for a machine where no
+    /// memory control group bounds its native memory.
+    pub address_space_fit: Option<AddressSpaceFit>,
+}
+
+/// What a runtime needs to run under an address-space limit: options that bound what it reserves up front,
+/// and how much address space those reservations take beyond its heap.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AddressSpaceFit {
+    /// Arguments placed before the runtime's own.
+    pub args: Vec<OsString>,
+    /// Environment variables.
+    pub env: Vec<(OsString, OsString)>,
+    /// Address space its reservations take beyond the heap, in MB.
+    pub reserved_mb: u64,
 }
 
 /// The result of preparing a submission.

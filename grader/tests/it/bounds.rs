@@ -143,19 +143,29 @@ fn a_gigabyte_written_at_import_stops_at_the_scratch_space_and_leaves_no_file() 
 }
 
 /// A Java Board that allocates 4 GiB of native memory (`Unsafe.allocateMemory`) under a 256 MB heap ends at
-/// its memory group: the heap plus `limits.runtime_margin_mb`.
-#[test]
-fn native_memory_beyond_the_heap_ends_at_the_memory_group() {
+/// its memory group: the heap plus `limits.runtime_margin_mb`. Where the machine has no memory groups (played
+/// here by `GRADER_SANDBOX_WITHOUT_CGROUPS`), the JVM runs under an address-space limit instead, its
+/// reservations bounded, and the allocation fails in the program.
+#[rstest::rstest]
+#[case::memory_group(
+    false,
+    "ran out of memory: the limit is 768 MB for all its processes together, native memory included"
+)]
+#[case::address_space(true, "threw java.lang.ExceptionInInitializerError")]
+fn native_memory_beyond_the_heap_ends_at_the_memory_limit(#[case] without_cgroups: bool, #[case] said: &str) {
     let (submission, _copy) = gallery_entry("hostile/java/native-memory");
     let (_dir, policy) = policy_with("java_heap_mb = 256");
-    let (measured, report) = grade(&submission, &policy, &["board-1a"], None);
+    let out = tempfile::tempdir().unwrap();
+    let json = out.path().join("report.json");
+    let mut args = vec!["grade", submission.to_str().unwrap(), "--quiet", "--only", "board-1a", "--policy"];
+    args.extend([policy.to_str().unwrap(), "--format", "json", "--output", json.to_str().unwrap()]);
+    let env: &[(&str, &str)] = if without_cgroups { &[("GRADER_SANDBOX_WITHOUT_CGROUPS", "1")] } else { &[] };
+    let measured = grade_measuring_memory(&args, env);
+    let report: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(measured.code, 1, "{}", measured.stderr);
     assert_eq!(status(&report, "board-1a"), "failed");
     let why = message(&report, "board-1a");
-    assert!(
-        why.contains("ran out of memory: the limit is 768 MB for all its processes together, native memory included"),
-        "{why}"
-    );
+    assert!(why.contains(said), "{why}");
     assert!(measured.tree_peak_kib < 1 << 20, "no process got past 1 GiB: {} KiB", measured.tree_peak_kib);
     assert_left_nothing(&measured, &submission);
 }
