@@ -498,19 +498,20 @@ fn start(session: &mut Session, machine_stalls: &mut Vec<String>) -> Result<Hand
     Err(Fault::Stalled("twice in a row as the submission started".into()))
 }
 
-/// Runs a test; if the machine stalled the submission meanwhile, forgets the Solvers' lives the test lived
-/// and runs it once more from its first request, in a fresh process. A second stall is the grader's
-/// problem: the test is an error and its id goes to `machine_stalls`.
+/// Runs a test; if the machine stalled the submission meanwhile, forgets what the attempt left (the Solvers'
+/// lives it lived, its standard error, the processes it lost) and runs it once more from its first request,
+/// in a fresh process. A second stall is the grader's problem: the test is an error and its id goes to
+/// `machine_stalls`.
 fn run_replayed(ctx: &mut Ctx<'_>, test: &PlannedTest, machine_stalls: &mut Vec<String>) -> Verdict {
     let meter = Arc::clone(ctx.session.meter());
-    let (stalls, mark) = (meter.stalls(), ctx.lives.mark());
+    let (stalls, mark, checkpoint) = (meter.stalls(), ctx.lives.mark(), ctx.session.checkpoint());
     let verdict = run_one(ctx, test);
     if meter.stalls() == stalls {
         return verdict;
     }
     eprintln!("grader: the machine stalled the submission during {}; replaying the test in a fresh process", test.id);
     ctx.lives.forget_since(mark);
-    ctx.session.finish();
+    ctx.session.rewind(checkpoint);
     let stalls = meter.stalls();
     let verdict = run_one(ctx, test);
     if meter.stalls() == stalls {

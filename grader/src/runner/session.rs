@@ -352,6 +352,21 @@ impl Session {
         std::mem::take(&mut self.output).into_text()
     }
 
+    /// What a replay goes back to ([`Session::rewind`]): the stderr kept so far and the run of lost processes.
+    pub fn checkpoint(&mut self) -> Checkpoint {
+        self.collect_output();
+        Checkpoint { output: self.output.clone(), losses_in_a_row: self.losses_in_a_row }
+    }
+
+    /// Ends the running process and goes back to `checkpoint`, for a test replayed from its first request in
+    /// a fresh process: what the abandoned attempt wrote to stderr, and the processes it lost, are forgotten,
+    /// so the replay's report is the one an unstalled run writes. Its CPU stays charged to the grade.
+    pub fn rewind(&mut self, checkpoint: Checkpoint) {
+        self.finish();
+        self.output = checkpoint.output;
+        self.losses_in_a_row = checkpoint.losses_in_a_row;
+    }
+
     /// Ends the conversation politely (`bye`), then kills whatever is left.
     pub fn finish(&mut self) {
         self.settle();
@@ -657,13 +672,20 @@ impl Drop for Session {
     }
 }
 
+/// A session's state before a test, for [`Session::rewind`].
+#[derive(Debug)]
+pub struct Checkpoint {
+    output: Output,
+    losses_in_a_row: u32,
+}
+
 /// A reply read: the request's own result, and the bytes it holds.
 type Received = (Result<Answer, Fault>, usize);
 
 /// The stderr a session keeps: the first half of [`OUTPUT_KEEP_BYTES`] from the start, the latest half from
 /// the end, and how many bytes between them were left out. Which bytes are kept depends only on what the
 /// program wrote, not on when the grader read it, so reports stay reproducible.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 struct Output {
     head: String,
     tail: String,

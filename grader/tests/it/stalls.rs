@@ -109,6 +109,9 @@ fn a_test_stalled_once_is_replayed_in_a_fresh_process_and_the_report_does_not_ch
         stalled.stderr
     );
     assert_eq!(stalled.json, quiet.json, "the replay gives the report an unstalled run gives");
+    let report: serde_json::Value = serde_json::from_str(&stalled.json).unwrap();
+    let shown = report["output"].as_str().unwrap();
+    assert_eq!(shown.matches("probe: the first hamming()").count(), 1, "the stalled attempt's output is forgotten");
 }
 
 #[test]
