@@ -521,10 +521,14 @@ impl SubmissionProcess {
         if let Some(status) = self.status {
             return status;
         }
+        // Read before the kill: a PID namespace torn down with its program alive reaps that program without
+        // adding its CPU time to the init's (the kernel makes the dying init ignore SIGCHLD).
+        let alive = self.sandbox.cpu_time();
         let process_clock = self.cpu_thread.is_none().then_some(&self.last_cpu);
         let status = end_sandbox(&mut self.sandbox, process_clock);
         let (out_of_memory, peak_memory) = self.sandbox.memory_record();
-        self.ended = Ended { cpu: self.sandbox.cpu_time().unwrap_or_default(), out_of_memory, peak_memory };
+        let cpu = alive.max(self.sandbox.cpu_time()).unwrap_or_default();
+        self.ended = Ended { cpu, out_of_memory, peak_memory };
         self.sandbox.reap();
         self.conduit.close_stdin();
         self.status = Some(status);

@@ -95,6 +95,8 @@ fn a_program_stopped_from_outside_reaches_the_wall_cap_stalled_by_the_machine() 
     assert!(stopped.termination().is_some(), "a stopped program is killed all the same");
 }
 
+/// Killed while it runs (as on a time-out), a program's CPU time still counts: a PID namespace torn down
+/// with its program alive loses that program's time from the init's.
 #[test]
 fn the_whole_cpu_of_a_sandbox_is_known_once_it_ended() {
     let mut busy = start(sh("i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; echo done"));
