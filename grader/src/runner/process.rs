@@ -13,6 +13,10 @@
 //! `/proc/<pid>/stat`, polled every 20 ms), which a loaded machine does not
 //! inflate. A program blocked on nothing (waiting for input that never comes)
 //! uses no CPU, so a generous wall-clock cap ([`Deadline::wall`]) ends it too.
+//! When a wait passes half that cap, the sandbox's threads are sampled, and
+//! when it reaches the cap what they did since says whether the machine kept
+//! the program from running or it was waiting on its own ([`stall`]); the
+//! time-out carries that [`Cause`].
 //!
 //! # Why a sandbox
 //! A submission may start helpers (a shell script, a `java` launcher, a stray
