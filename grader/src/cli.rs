@@ -11,7 +11,7 @@ use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 
 use crate::catalog;
-use crate::grade::{grade, BadFixtures, GradeOptions, TestPlan};
+use crate::grade::{grade, BadFixtures, GradeOptions};
 use crate::output::write_atomically;
 use crate::policy::Policy;
 use crate::progress::ProgressDisplay;
@@ -63,7 +63,13 @@ pub enum Command {
     /// Grade one submission: an executable, a Cargo project, or a folder with Board.java and Solver.java.
     Grade(GradeArgs),
     /// Grade a class (a directory or zip: folders, per-student zips, Canvas/Moodle/Gradescope exports) and write a gradebook.
-    Batch(BatchArgs),
+    Batch(crate::class::BatchArgs),
+    /// A worker of `grader batch` (started by it, not by people): grades the students it is sent.
+    #[command(hide = true)]
+    BatchWorker {
+        /// The settings file `grader batch` wrote.
+        settings: PathBuf,
+    },
     /// Print the test catalog (as Markdown with --markdown: the source of specs/catalog.md).
     Catalog {
         /// Print Markdown.
@@ -131,44 +137,14 @@ pub struct GradeArgs {
     pub failures_only: bool,
 }
 
-/// Arguments of `grader batch`.
-#[derive(Debug, clap::Args)]
-pub struct BatchArgs {
-    /// The class: a directory or a zip holding one submission per student (folders, per-student zips,
-    /// executables, or a Canvas / Moodle / Gradescope export; see README "Grading a class").
-    pub dir: PathBuf,
-    /// Where the reports and the gradebook (gradebook.csv, gradebook.json) go.
-    #[arg(long, value_name = "DIR", default_value = "grades")]
-    pub output_dir: PathBuf,
-    /// Submissions graded at once.
-    #[arg(long, default_value_t = 2)]
-    pub jobs: usize,
-    /// The fixture directory.
-    #[arg(long, value_name = "DIR")]
-    pub fixtures: Option<PathBuf>,
-    /// As for `grade`: grade even if some fixture files cannot be used or are missing (then exit 2 at the end).
-    #[arg(long)]
-    pub skip_bad_fixtures: bool,
-    /// Seed of every random board.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// The grading policy (TOML).
-    #[arg(long, value_name = "FILE")]
-    pub policy: Option<PathBuf>,
-    /// Run only these tests; repeatable.
-    #[arg(long = "only", value_name = "ID")]
-    pub only: Vec<String>,
-    /// Formats of each student's report (`<student>.txt`, `.json`, `.html`…); repeatable; default text and
-    /// json.
-    #[arg(long, value_enum)]
-    pub format: Vec<FormatArg>,
-}
-
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Grade(args) => run_grade(args),
-        Command::Batch(args) => run_batch(args),
+        Command::Batch(args) => {
+            crate::class::run(args, crate::class::Places { work_dir: work_dir(), default_fixtures: default_fixtures() })
+        }
+        Command::BatchWorker { settings } => crate::batch::worker::serve(&settings),
         Command::Catalog { markdown } => {
             print!("{}", if markdown { crate::catalog_doc::markdown() } else { crate::catalog_doc::plain() });
             Ok(ExitCode::SUCCESS)
@@ -293,55 +269,6 @@ fn load_policy(path: Option<&Path>) -> Result<Policy> {
 /// Where builds keep outputs and caches: one directory per user, reused across runs.
 fn work_dir() -> PathBuf {
     std::env::temp_dir().join(format!("npuzzle-grader-{}", unsafe_uid()))
-}
-
-fn run_batch(args: BatchArgs) -> Result<ExitCode> {
-    let policy = load_policy(args.policy.as_deref())?;
-    let scratch = work_dir().join(format!("class-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&scratch);
-    let class = crate::intake::gather(&args.dir, &scratch, crate::intake::Caps::default())?;
-    for skipped in &class.skipped {
-        eprintln!("grader: skipped {}: {}", skipped.entry, skipped.reason);
-    }
-    if class.students.is_empty() {
-        let _ = std::fs::remove_dir_all(&scratch);
-        bail!(
-            "no submissions in `{}` (expected one folder, zip or executable per student, or Canvas-named files)",
-            args.dir.display()
-        );
-    }
-    std::fs::create_dir_all(&args.output_dir)
-        .with_context(|| format!("failed to create `{}`", args.output_dir.display()))?;
-    let fixtures = args.fixtures.clone().unwrap_or_else(default_fixtures);
-    let plan = TestPlan::prepare(&fixtures, args.seed, policy, &args.only, bad_fixtures(args.skip_bad_fixtures))
-        .context("failed to plan the tests")?;
-    eprintln!("grader: grading {} submissions, {} at a time", class.students.len(), args.jobs);
-    let formats: Vec<Format> = if args.format.is_empty() {
-        vec![Format::Text, Format::Json]
-    } else {
-        args.format.iter().map(|&f| f.into()).collect()
-    };
-    let reports = crate::batch::Reports { dir: &args.output_dir, formats: &formats };
-    let rows = crate::batch::grade_all(&class.students, &plan, &work_dir(), args.jobs, &reports);
-    let _ = std::fs::remove_dir_all(&scratch);
-    write_atomically(&args.output_dir.join("gradebook.csv"), crate::batch::csv(&rows))?;
-    let gradebook = serde_json::json!({ "students": rows, "skipped": class.skipped });
-    write_atomically(&args.output_dir.join("gradebook.json"), serde_json::to_string_pretty(&gradebook)? + "\n")?;
-    for row in &rows {
-        let score = row.score.map(|s| format!("{s:6.2}")).unwrap_or_else(|| "     -".into());
-        eprintln!("{score}  {}{}", row.student, row.error.as_deref().map(|e| format!("  ({e})")).unwrap_or_default());
-    }
-    eprintln!("grader: gradebook written to {}", args.output_dir.join("gradebook.csv").display());
-    let missing = plan.missing_fixtures();
-    if !missing.is_empty() {
-        eprintln!(
-            "grader: the fixture directory lacks {}, which the tests need; those tests are errors in every report \
-             and the grades are incomplete (point --fixtures at the full data set)",
-            missing.join(", ")
-        );
-        return Ok(ExitCode::from(2));
-    }
-    Ok(ExitCode::SUCCESS)
 }
 
 fn render(report: &Report, format: Format, color: bool, args: &GradeArgs) -> String {

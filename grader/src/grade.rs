@@ -287,8 +287,15 @@ fn run_plan(
     let build_started = Instant::now();
     let heap_mb = plan.policy.limits.java_heap_mb_on(build::java::machine_memory_mb());
     let build_limits = build::BuildLimits::from_policy(&plan.policy.limits);
-    let built =
-        build::prepare(student.path, student.kind, student.work_dir, heap_mb, &build_limits, &plan.policy.rust)?;
+    let built = build::prepare(
+        student.path,
+        student.kind,
+        student.work_dir,
+        heap_mb,
+        &build_limits,
+        &plan.policy.rust,
+        &plan.policy.java,
+    )?;
     let build_ms = elapsed_ms(build_started);
     progress(Progress::Planned { total: plan.tests.len() });
     let cpu_before = CpuUsed::now();
@@ -300,7 +307,10 @@ fn run_plan(
         &plan.policy
     };
     let run = match built {
-        Prepared::Ready(launch) => run_tests(process_spec(&launch, policy, heap_mb), policy, &plan.tests, progress),
+        Prepared::Ready(launch) => Run {
+            notes: launch.notes.clone(),
+            ..run_tests(process_spec(&launch, policy, heap_mb), policy, &plan.tests, progress)
+        },
         Prepared::CompileFailed { log } => not_built(&plan.tests, log),
     };
     let cpu = CpuUsed::now().since(cpu_before);
@@ -335,6 +345,7 @@ fn report(plan: &TestPlan, student: &Student<'_>, run: Run, timings: Timings) ->
         output: run.output,
         output_truncated: run.output_truncated,
         compile_log: run.compile_log,
+        notes: run.notes,
         fix_first,
         missing_fixtures: missing_fixtures(&plan.tests),
         skipped_fixtures: plan.skipped_fixtures.clone(),
@@ -413,6 +424,8 @@ struct Run {
     machine_stalls: Vec<String>,
     /// The most memory one sandbox of the submission held at once.
     peak_memory: Option<u64>,
+    /// What the build changed that the student should know.
+    notes: Vec<String>,
 }
 
 fn run_tests(
@@ -478,6 +491,7 @@ fn run_tests(
         compile_log: None,
         machine_stalls,
         peak_memory: session.peak_memory(),
+        notes: vec![],
     }
 }
 
@@ -584,6 +598,7 @@ fn not_built(planned: &[PlannedTest], compile_log: String) -> Run {
         compile_log: Some(compile_log),
         machine_stalls: Vec::new(),
         peak_memory: None,
+        notes: vec![],
     }
 }
 

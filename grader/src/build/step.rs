@@ -91,6 +91,9 @@ pub struct Launch {
     /// How a runtime without an address-space limit of its own (the JVM) fits one, for a machine where no
     /// memory control group bounds its native memory.
     pub address_space_fit: Option<AddressSpaceFit>,
+    /// What the build changed in the submission that the student should know (a `package` line removed),
+    /// shown at the top of the report.
+    pub notes: Vec<String>,
 }
 
 /// What a runtime needs to run under an address-space limit: options that bound what it reserves up front,
@@ -134,6 +137,9 @@ pub enum BuildError {
         /// The operating system's error.
         source: std::io::Error,
     },
+    /// The grader's own Rust crates did not build, or not as one (its installation, not the student's code).
+    #[error("failed to build the grader's own Rust crates (npuzzle, the harness, the reference): {0}")]
+    GraderCrates(String),
     /// The Java build failed for a reason other than the student's code.
     #[error("failed to prepare the Java adapter: {0}")]
     Java(String),

@@ -22,6 +22,8 @@ struct JsonReport<'a> {
     categories: Vec<JsonCategory>,
     tests: Vec<JsonTest<'a>>,
     compile_log: Option<&'a str>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    notes: &'a [String],
     fix_first: &'a [crate::results::RootCause],
     missing_fixtures: &'a [String],
     skipped_fixtures: &'a [SkippedFixture],
@@ -106,6 +108,7 @@ pub fn render(report: &Report) -> String {
             })
             .collect(),
         compile_log: report.compile_log.as_deref(),
+        notes: &report.notes,
         fix_first: &report.fix_first,
         missing_fixtures: &report.missing_fixtures,
         skipped_fixtures: &report.skipped_fixtures,

@@ -4,10 +4,13 @@
 //! a heading, one `=> passed` / `=> FAILED` line per row, and `==> k/N tests passed`.
 //!
 //! Long lists are bounded (inputs, messages, the program's output), so a report stays readable whatever
-//! the submission did. Colors only when asked (a terminal without `NO_COLOR`).
+//! the submission did. Colors only when asked (a terminal without `NO_COLOR`). Whatever the submission
+//! wrote (its name, messages, rows, output, the compiler's echo of its code) is shown through
+//! [`visible`], so no escape in it reaches the reader's terminal.
 
 use std::fmt::Write;
 
+use super::visible;
 use crate::results::Category;
 use crate::results::{CategoryScore, Report, Status, TestResult};
 
@@ -57,7 +60,7 @@ pub fn render(report: &Report, color: bool, failures_only: bool) -> String {
             }
         }
         if let (Category::Compile, Some(log)) = (category, &report.compile_log) {
-            let _ = writeln!(out, "The compiler's output:\n\n{}\n", bounded(log, MAX_OUTPUT_BYTES));
+            let _ = writeln!(out, "The compiler's output:\n\n{}\n", visible::block(&bounded(log, MAX_OUTPUT_BYTES)));
         }
         let passed = all.iter().filter(|t| t.status == Status::Passed).count();
         let counted = all.iter().filter(|t| t.status != Status::NotApplicable).count();
@@ -65,7 +68,7 @@ pub fn render(report: &Report, color: bool, failures_only: bool) -> String {
     }
     if !report.output.is_empty() {
         banner(&mut out, "Output of the submission on standard error");
-        let _ = writeln!(out, "{}", head_and_tail(&report.output, MAX_OUTPUT_BYTES));
+        let _ = writeln!(out, "{}", visible::block(&head_and_tail(&report.output, MAX_OUTPUT_BYTES)));
         if report.output_truncated {
             let _ = writeln!(out, "(output truncated)");
         }
@@ -85,8 +88,16 @@ const SUMMARY_LINES: [(&str, &[Category]); 6] = [
 
 fn summary(out: &mut String, report: &Report, color: bool) {
     let _ = writeln!(out, "ASSESSMENT SUMMARY\n");
-    let _ = writeln!(out, "Submission:  {} ({})", report.submission.name, report.submission.language);
+    let _ = writeln!(
+        out,
+        "Submission:  {} ({})",
+        visible::line(&report.submission.name),
+        visible::line(&report.submission.language)
+    );
     let _ = writeln!(out, "Seed:        {}\n", report.seed);
+    for note in &report.notes {
+        let _ = writeln!(out, "Note: {}\n", visible::block(note));
+    }
     if !report.missing_fixtures.is_empty() {
         let _ = writeln!(
             out,
@@ -196,25 +207,25 @@ fn test_block(out: &mut String, test: &TestResult, report: &Report, color: bool)
             test.title,
             test.id,
             paint("skipped", test.status, color),
-            test.message.trim_start_matches("skipped: ")
+            visible::line(test.message.trim_start_matches("skipped: "))
         );
         return;
     }
     let _ = writeln!(out, "{name}{}  [{}]", test.title, test.id);
     for input in test.inputs.iter().take(MAX_INPUT_ROWS) {
-        let _ = writeln!(out, "  * {input}");
+        let _ = writeln!(out, "  * {}", visible::line(input));
     }
     if test.inputs.len() > MAX_INPUT_ROWS {
         let _ = writeln!(out, "  * … and {} more", test.inputs.len() - MAX_INPUT_ROWS);
     }
     for row in &test.rows {
-        let _ = writeln!(out, "    {row}");
+        let _ = writeln!(out, "    {}", visible::line(row));
     }
     match report.cause_of(&test.id) {
         // The test's own guess at a cause would mislead: the trial it failed on, then where to look.
         Some(cause) => {
             if let Some(trial) = test.message.lines().next().filter(|l| l.starts_with("failed on trial")) {
-                let _ = writeln!(out, "  - {trial}");
+                let _ = writeln!(out, "  - {}", visible::line(trial));
             }
             let why = if cause.repeats.contains(&test.id) {
                 "the same fault; fix it there first"
@@ -258,9 +269,9 @@ fn table_block(out: &mut String, rows: &[&TestResult], color: bool) {
             Status::Skipped => "=> skip  ",
             Status::NotApplicable => "=> n/a   ",
         };
-        let _ = writeln!(out, "{} {line}", paint(verdict, test.status, color));
+        let _ = writeln!(out, "{} {}", paint(verdict, test.status, color), visible::line(&line));
         for extra in test.rows.iter().skip(1) {
-            let _ = writeln!(out, "{:9} {extra}", "");
+            let _ = writeln!(out, "{:9} {}", "", visible::line(extra));
         }
     }
     let passed = rows.iter().filter(|t| t.status == Status::Passed).count();
@@ -276,7 +287,7 @@ fn table_block(out: &mut String, rows: &[&TestResult], color: bool) {
 fn message(out: &mut String, message: &str, prefix: &str) {
     let lines: Vec<&str> = message.lines().collect();
     for line in lines.iter().take(MAX_MESSAGE_LINES) {
-        let _ = writeln!(out, "{prefix}{line}");
+        let _ = writeln!(out, "{prefix}{}", visible::line(line));
     }
     if lines.len() > MAX_MESSAGE_LINES {
         let _ = writeln!(out, "{prefix}… ({} more lines)", lines.len() - MAX_MESSAGE_LINES);
