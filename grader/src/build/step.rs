@@ -160,3 +160,22 @@ pub fn link_refused(path: &Path, shown: &str) -> Option<String> {
         )
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A build step writes no file past `disk_mb`, in its writable target directory or its scratch: the write
+    /// fails (`EFBIG`, or the tmpfs full) and the file stops at the limit.
+    #[test]
+    fn a_build_step_writes_no_file_past_its_disk_limit() {
+        let target = tempfile::tempdir().unwrap();
+        let limits = BuildLimits { disk_mb: 1, ..BuildLimits::default() };
+        let script = "trap '' XFSZ; for dir in \"$0\" \"$HOME\"; do head -c 3000000 /dev/zero > \"$dir/big\" \
+                      2>/dev/null; echo $?; done; wc -c < \"$0/big\"";
+        let spec = step("/bin/sh", &limits).args(["-c", script]).args([target.path()]).writable(target.path());
+        let output = run_step(&spec, &limits, "sh").unwrap();
+        let shown = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(shown.split_whitespace().collect::<Vec<_>>(), ["1", "1", "1048576"], "{output:?}");
+    }
+}
