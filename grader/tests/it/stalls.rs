@@ -1,10 +1,10 @@
 //! Grades do not depend on the machine's load. A busy machine is played deterministically: the test stops
 //! the submission's process group from outside (`SIGSTOP`, as a machine busy elsewhere or an operator might)
 //! past its wall-clock net, then resumes it. The probe (`fixtures/submissions/programs/stall-probe`, the
-//! valid Python Board) runs `sleep 0.4244` in the first hamming() of each process, which the test finds by
-//! that argument: stopped once, board-1a is replayed in a fresh process and the report is the one an
-//! unstopped run writes; stopped twice, the test is the grader's problem, named at the top of the report,
-//! and the grader exits 2 with the report written.
+//! valid Python Board) holds a file named `stall-probe-0.4244` open for 0.4244 s in the first hamming() of
+//! each process, which the test finds by that open file: stopped once, board-1a is replayed in a fresh
+//! process and the report is the one an unstopped run writes; stopped twice, the test is the grader's
+//! problem, named at the top of the report, and the grader exits 2 with the report written.
 
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -13,19 +13,20 @@ use std::time::{Duration, Instant};
 use crate::bounds::policy_with;
 use crate::support::gallery_entry;
 
-/// The probe's marker: the argument of its `sleep`.
-const MARKER: &[u8] = b"0.4244";
+/// The probe's marker: the name of the file it holds open.
+const MARKER: &str = "stall-probe-0.4244";
 
-/// The process ids of live processes below `grader` with [`MARKER`] among their arguments (tests run at
-/// once: another test's probe is not this one's).
+/// The process ids of live processes below `grader` holding [`MARKER`] open (tests run at once: another
+/// test's probe is not this one's).
 fn markers(grader: u32) -> Vec<u32> {
     std::fs::read_dir("/proc")
         .unwrap()
         .filter_map(Result::ok)
         .filter_map(|entry| {
             let pid = entry.file_name().to_str()?.parse::<u32>().ok()?;
-            let cmdline = std::fs::read(entry.path().join("cmdline")).ok()?;
-            cmdline.split(|&b| b == 0).any(|arg| arg == MARKER).then_some(pid)
+            let open = std::fs::read_dir(entry.path().join("fd")).ok()?;
+            let mut links = open.filter_map(Result::ok).filter_map(|fd| std::fs::read_link(fd.path()).ok());
+            links.any(|target| target.file_name().is_some_and(|name| name == MARKER)).then_some(pid)
         })
         .filter(|&pid| descends_from(pid, grader))
         .collect()
