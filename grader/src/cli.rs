@@ -224,6 +224,11 @@ fn run_grade(args: GradeArgs) -> Result<ExitCode> {
             report.skipped_fixtures.len()
         );
     }
+    if !report.machine_stalls.is_empty() {
+        // The report is written (it names them at its top), but those tests have no grade: the machine's fault.
+        eprintln!("grader: {}", report.stalls_line());
+        return Ok(ExitCode::from(2));
+    }
     if !report.missing_fixtures.is_empty() {
         // The report is written (it names them too), but its grade is incomplete: an instructor's problem.
         eprintln!(
@@ -239,7 +244,8 @@ fn run_grade(args: GradeArgs) -> Result<ExitCode> {
 /// Where the time of a run went. The submission's share is the CPU time it reported for its requests (thread
 /// CPU, measured inside the program); the grader's share is the rest of the wall time after the build. The
 /// second line splits the CPU of the tests between the submission's processes (its requests, and the adapter
-/// around them: the protocol, and for Java the JVM's compiler and collector) and the grader's own threads.
+/// around them: the protocol, and for Java the JVM's compiler and collector) and the grader's own threads;
+/// the third gives the peak memory of the grader's own process and of one sandbox of the submission.
 fn timings_line(report: &Report) -> String {
     let t = report.timings;
     let seconds = |ms: u64| ms as f64 / 1000.0;
@@ -258,6 +264,10 @@ fn timings_line(report: &Report) -> String {
         seconds(t.submission_cpu_ms),
         seconds(t.processes_cpu_ms.saturating_sub(t.submission_cpu_ms)),
         seconds(t.grader_cpu_ms),
+    ) + &format!(
+        "\npeak memory: grader {} MiB, submission {}",
+        crate::runner::process::grader_peak_memory_kib() >> 10,
+        t.submission_peak_memory_mb.map_or("unmeasured (no memory control group)".into(), |mb| format!("{mb} MiB"))
     )
 }
 

@@ -7,9 +7,15 @@
 //!
 //! Only the grader's own problems are errors here (a path that is not a submission, an unreadable fixture
 //! directory). Everything the submission does wrong ends up in the report.
+//!
+//! Two things a test's verdict must not depend on are handled here, between tests: the grade's CPU budget
+//! (past it, the remaining tests fail at once with one line), and the machine's load (a test during which
+//! the machine stalled the submission is replayed once, from its first request, in a fresh process; a
+//! second stall is the grader's problem, named at the top of the report).
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use corpus::Corpus;
@@ -19,9 +25,11 @@ use crate::catalog::{self, Category, Item};
 use crate::plan::{self, PlannedTest};
 use crate::policy::Policy;
 use crate::results::{Report, SkippedFixture, Status, Submission, TestResult, Timings};
-use crate::runner::checks::{self, Ctx, Verdict};
+use crate::runner::checks::{self, Ctx, Lives, Verdict};
+use crate::runner::meter::Meter;
 use crate::runner::process::{CpuUsed, ProcessLimits, ProcessSpec};
-use crate::runner::session::{Session, SessionLimits};
+use crate::runner::reply::ReadAhead;
+use crate::runner::session::{Fault, Handshake, Session, SessionLimits};
 use crate::score;
 
 /// What to grade and how.
@@ -301,7 +309,7 @@ fn run_plan(
     let run = match built {
         Prepared::Ready(launch) => Run {
             notes: launch.notes.clone(),
-            ..run_tests(process_spec(&launch, policy), policy, &plan.tests, progress)
+            ..run_tests(process_spec(&launch, policy, heap_mb), policy, &plan.tests, progress)
         },
         Prepared::CompileFailed { log } => not_built(&plan.tests, log),
     };
@@ -312,6 +320,7 @@ fn run_plan(
         submission_cpu_ms: 0,
         processes_cpu_ms: cpu.children.as_millis() as u64,
         grader_cpu_ms: cpu.grader.as_millis() as u64,
+        submission_peak_memory_mb: run.peak_memory.map(|bytes| bytes >> 20),
     };
     Ok(report(plan, student, run, timings))
 }
@@ -340,6 +349,7 @@ fn report(plan: &TestPlan, student: &Student<'_>, run: Run, timings: Timings) ->
         fix_first,
         missing_fixtures: missing_fixtures(&plan.tests),
         skipped_fixtures: plan.skipped_fixtures.clone(),
+        machine_stalls: run.machine_stalls,
         timings: Timings { submission_cpu_ms, ..timings },
     }
 }
@@ -372,17 +382,31 @@ fn only_matches(only: &[String], id: &str) -> bool {
         || only.iter().any(|p| p.split('/').next().is_some_and(|base| Policy::matches(&[base.to_string()], id)))
 }
 
-fn process_spec(launch: &build::Launch, policy: &Policy) -> ProcessSpec {
+/// How a prepared submission runs: the policy's limits, and a memory group of the native program's address
+/// space, or of the runtime's heap (`heap_mb`, which a Python server caps its address space at too) and a
+/// margin for the runtime's own memory. Where the machine has no memory groups, a runtime that fits an
+/// address-space limit (the JVM, its reservations bounded) gets one of its heap, the margin and those
+/// reservations instead.
+fn process_spec(launch: &build::Launch, policy: &Policy, heap_mb: u64) -> ProcessSpec {
     let mut limits = ProcessLimits::default();
-    let memory = policy.limits.memory_mb + policy.limits.address_space_slack_mb;
-    limits.address_space = launch.address_space_limit.then_some(memory << 20);
+    let native = policy.limits.memory_mb + policy.limits.address_space_slack_mb;
+    limits.address_space = launch.address_space_limit.then_some(native << 20);
+    let memory = if launch.address_space_limit { native } else { heap_mb + policy.limits.runtime_margin_mb };
+    limits.memory = Some(memory << 20);
+    let fit = launch.address_space_fit.as_ref().filter(|_| !crate::runner::sandbox::memory_groups());
+    if let Some(fit) = fit {
+        limits.address_space = Some((memory + fit.reserved_mb) << 20);
+    }
+    limits.scratch = Some(policy.limits.scratch_mb << 20);
+    limits.file_size = Some(policy.limits.scratch_mb << 20);
     // Every session is created and dropped on one thread, so the kernel's parent-death signal (tied to the
     // spawning thread) is safe here: no submission survives a grader that is killed.
     limits.die_with_grader = true;
     limits.processes = Some(policy.limits.processes);
-    let mut spec = ProcessSpec::new(&launch.program).args(&launch.args).limits(limits);
+    let fitting = fit.map(|fit| (fit.args.as_slice(), fit.env.as_slice())).unwrap_or_default();
+    let mut spec = ProcessSpec::new(&launch.program).args(fitting.0).args(&launch.args).limits(limits);
     spec.view.read_only = launch.read_only.clone();
-    for (key, value) in &launch.env {
+    for (key, value) in launch.env.iter().chain(fitting.1) {
         spec = spec.env(key, value);
     }
     spec
@@ -396,6 +420,10 @@ struct Run {
     output_truncated: bool,
     /// The compiler's output, when the submission did not compile.
     compile_log: Option<String>,
+    /// What the machine stalled twice in a row (a test, or the submission's start).
+    machine_stalls: Vec<String>,
+    /// The most memory one sandbox of the submission held at once.
+    peak_memory: Option<u64>,
     /// What the build changed that the student should know.
     notes: Vec<String>,
 }
@@ -409,23 +437,31 @@ fn run_tests(
     let limits = SessionLimits {
         startup: Duration::from_secs_f64(policy.limits.startup_cpu_seconds),
         request: Duration::from_secs_f64(policy.limits.request_cpu_seconds),
+        read_ahead: ReadAhead { mib: policy.limits.reply_buffer_mb as usize },
     };
+    let meter = Arc::new(Meter::new(Some(Duration::from_secs_f64(policy.limits.grade_cpu_seconds))));
     let fresh = {
-        let spec = spec.clone();
-        move || Session::new(spec.clone(), limits)
+        let (spec, meter) = (spec.clone(), Arc::clone(&meter));
+        move || Session::metered(spec.clone(), limits, Arc::clone(&meter))
     };
-    let mut session = Session::new(spec, limits);
-    let startup = session.handshake().cloned();
+    let mut session = Session::metered(spec, limits, meter);
+    let mut machine_stalls = Vec::new();
+    let startup = start(&mut session, &mut machine_stalls);
     let capabilities: BTreeSet<String> = startup.as_ref().map(|h| h.capabilities.clone()).unwrap_or_default();
-    let mut lives = HashMap::new();
+    let mut lives = Lives::default();
     let mut statuses: HashMap<&str, Status> = HashMap::new();
     let mut tests = Vec::new();
     for (index, test) in planned.iter().enumerate() {
         progress(Progress::Started { index, id: &test.id, category: test.item.category });
         let cpu_before = session.cpu_reported();
+        let runs = !test.item.check.is_build();
         let verdict = match (&startup, blocked_by(test, &statuses)) {
             (_, Some(reason)) => Verdict::said(Status::Skipped, reason),
-            (Err(fault), _) if !test.item.check.is_build() => failed(fault.describe()),
+            (Err(fault @ Fault::Stalled(_)), _) if runs => Verdict::said(Status::Error, fault.describe()),
+            (Err(fault), _) if runs => failed(fault.describe()),
+            _ if runs && session.grade_cpu_left().is_some_and(|left| left.is_zero()) => {
+                failed(session.meter().used_up())
+            }
             _ => {
                 let mut ctx = Ctx {
                     session: &mut session,
@@ -434,7 +470,7 @@ fn run_tests(
                     lives: &mut lives,
                     fresh_session: &fresh,
                 };
-                run_one(&mut ctx, test)
+                run_replayed(&mut ctx, test, &mut machine_stalls)
             }
         };
         progress(Progress::Finished { id: &test.id, status: verdict.status });
@@ -453,8 +489,56 @@ fn run_tests(
         output,
         output_truncated,
         compile_log: None,
+        machine_stalls,
+        peak_memory: session.peak_memory(),
         notes: vec![],
     }
+}
+
+/// The submission's handshake, started once more if the machine stalled the first start. A second stall is
+/// the grader's problem: it is added to `machine_stalls`, and every test then reads as an error.
+fn start(session: &mut Session, machine_stalls: &mut Vec<String>) -> Result<Handshake, Fault> {
+    for attempt in 0..2 {
+        let stalls = session.meter().stalls();
+        let handshake = session.handshake().cloned();
+        if session.meter().stalls() == stalls {
+            return handshake;
+        }
+        if attempt == 0 {
+            eprintln!("grader: the machine stalled the submission as it started; starting it again");
+        }
+    }
+    machine_stalls.push("the submission's start".into());
+    Err(Fault::Stalled("twice in a row as the submission started".into()))
+}
+
+/// Runs a test; if the machine stalled the submission meanwhile, forgets what the attempt left (the Solvers'
+/// lives it lived, its standard error, the processes it lost) and runs it once more from its first request,
+/// in a fresh process. A second stall is the grader's problem: the test is an error and its id goes to
+/// `machine_stalls`.
+fn run_replayed(ctx: &mut Ctx<'_>, test: &PlannedTest, machine_stalls: &mut Vec<String>) -> Verdict {
+    let meter = Arc::clone(ctx.session.meter());
+    let (stalls, mark, checkpoint) = (meter.stalls(), ctx.lives.mark(), ctx.session.checkpoint());
+    let verdict = run_one(ctx, test);
+    if meter.stalls() == stalls {
+        return verdict;
+    }
+    eprintln!("grader: the machine stalled the submission during {}; replaying the test in a fresh process", test.id);
+    ctx.lives.forget_since(mark);
+    ctx.session.rewind(checkpoint);
+    let stalls = meter.stalls();
+    let verdict = run_one(ctx, test);
+    if meter.stalls() == stalls {
+        return verdict;
+    }
+    eprintln!("grader: the machine stalled the submission during {} again: the test is the grader's problem", test.id);
+    machine_stalls.push(test.id.clone());
+    Verdict::said(
+        Status::Error,
+        "the machine stalled the submission twice during this test (it was kept from running, not slow on its \
+         own): a grader problem, not yours; grade again on a less busy machine"
+            .into(),
+    )
 }
 
 fn run_one(ctx: &mut Ctx<'_>, test: &PlannedTest) -> Verdict {
@@ -472,6 +556,9 @@ fn run_one(ctx: &mut Ctx<'_>, test: &PlannedTest) -> Verdict {
     }
     checks::run(ctx, test)
 }
+
+/// The most of a test's message a report keeps (every part of it is bounded already; this bounds the whole).
+const MESSAGE_KEEP: usize = 64 << 10;
 
 fn failed(message: String) -> Verdict {
     Verdict::said(Status::Failed, message)
@@ -509,6 +596,8 @@ fn not_built(planned: &[PlannedTest], compile_log: String) -> Run {
         output: String::new(),
         output_truncated: false,
         compile_log: Some(compile_log),
+        machine_stalls: Vec::new(),
+        peak_memory: None,
         notes: vec![],
     }
 }
@@ -528,7 +617,7 @@ fn result(test: &PlannedTest, verdict: Verdict, cpu_ms: Option<u64>) -> TestResu
         max_score: 0.0,
         inputs,
         rows: verdict.rows,
-        message: verdict.message,
+        message: crate::clip::clipped(verdict.message, MESSAGE_KEEP),
         evidence: verdict.evidence,
         leans: test.item.leans,
         hidden: false,

@@ -8,6 +8,7 @@ pub mod catalog;
 pub mod catalog_doc;
 pub mod class;
 pub mod cli;
+pub mod clip;
 pub mod evidence;
 pub mod grade;
 pub mod gradebook;

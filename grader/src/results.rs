@@ -202,6 +202,8 @@ pub struct Timings {
     pub processes_cpu_ms: u64,
     /// CPU time of the grader's own threads while the tests ran, in milliseconds (as `processes_cpu_ms`).
     pub grader_cpu_ms: u64,
+    /// The most memory one sandbox of the submission held at once (its memory group's peak), in MiB.
+    pub submission_peak_memory_mb: Option<u64>,
 }
 
 /// A whole grading run.
@@ -230,8 +232,23 @@ pub struct Report {
     pub missing_fixtures: Vec<String>,
     /// Fixture files that could not be used and were left out (`--skip-bad-fixtures`), in path order.
     pub skipped_fixtures: Vec<SkippedFixture>,
+    /// What the machine stalled twice in a row (test ids, or the submission's start): the grader's problem,
+    /// not the submission's; those tests are errors, and the grader exits 2 after writing the report.
+    pub machine_stalls: Vec<String>,
     /// Time spent (not deterministic).
     pub timings: Timings,
+}
+
+impl Report {
+    /// The line that names what the machine stalled twice in a row ([`Report::machine_stalls`]), a grader
+    /// problem every format states at its top.
+    pub fn stalls_line(&self) -> String {
+        format!(
+            "the machine stalled the submission twice in a row during {} (it was kept from running, not slow on \
+             its own); those tests are errors, not the submission's failures: grade again on a less busy machine",
+            self.machine_stalls.join(", ")
+        )
+    }
 }
 
 /// A fixture file left out of a run because it could not be used.

@@ -59,6 +59,7 @@ pub fn build_cargo(dir: &Path, work: &Path, policy: &RustBuild, limits: &BuildLi
             env: vec![],
             address_space_limit: true,
             read_only: vec![],
+            address_space_fit: None,
             notes: vec![],
         })),
         Built::Failed(log) => Ok(Prepared::CompileFailed { log }),

@@ -21,7 +21,7 @@ use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::step::{link_refused, step, BuildLimits, Launch, Prepared};
+use super::step::{link_refused, step, AddressSpaceFit, BuildLimits, Launch, Prepared};
 use crate::runner::sandbox::is_executable;
 use crate::runner::spec::ProcessSpec;
 use crate::runner::tool::ToolOutput;
@@ -235,7 +235,30 @@ pub fn build_java(
     let env = std::env::var_os("JAVA_HOME").map(|home| vec![("JAVA_HOME".into(), home)]).unwrap_or_default();
     let adapter_dir = adapter.classes.parent().map(Path::to_path_buf).unwrap_or_default();
     let read_only = vec![jdk.home(), adapter_dir, dir];
-    Ok(Prepared::Ready(Launch { program: jdk.java, args, env, address_space_limit: false, read_only, notes }))
+    let address_space_fit = Some(jvm_address_space_fit());
+    Ok(Prepared::Ready(Launch {
+        program: jdk.java,
+        args,
+        env,
+        address_space_limit: false,
+        read_only,
+        address_space_fit,
+        notes,
+    }))
+}
+
+/// How a JVM fits an address-space limit, where no memory control group bounds its native memory: it
+/// reserves far more address space than it uses (a 1 GB compressed class space, a 240 MB code cache, a
+/// malloc arena of 64 MB per thread), so `-version` with a 256 MB heap needs 2 GB of address space; with these
+/// reservations bounded, 800 MB. The rest of the allowance is thread stacks (`-Xss8m` each) and the margin.
+fn jvm_address_space_fit() -> AddressSpaceFit {
+    AddressSpaceFit {
+        args: ["-XX:ReservedCodeCacheSize=64m", "-XX:CompressedClassSpaceSize=64m", "-XX:MaxMetaspaceSize=128m"]
+            .map(OsString::from)
+            .to_vec(),
+        env: vec![("MALLOC_ARENA_MAX".into(), "2".into())],
+        reserved_mb: 1024,
+    }
 }
 
 /// The memory the grader's machine gives its processes, in MB: the physical memory, or the control group's
@@ -879,7 +902,11 @@ mod tests {
         for (key, value) in env {
             spec = spec.env(key, value);
         }
-        let limits = SessionLimits { startup: Duration::from_secs(20), request: Duration::from_secs(1) };
+        let limits = SessionLimits {
+            startup: Duration::from_secs(20),
+            request: Duration::from_secs(1),
+            ..SessionLimits::default()
+        };
         let mut session = Session::new(spec, limits);
         assert!(session.handshake().unwrap().cpu_thread.is_some());
         let limit = Duration::from_millis(500);

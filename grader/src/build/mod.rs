@@ -25,7 +25,7 @@ pub mod step;
 use std::path::Path;
 
 use crate::runner::sandbox::is_executable;
-pub use step::{BuildError, BuildLimits, Launch, Prepared};
+pub use step::{AddressSpaceFit, BuildError, BuildLimits, Launch, Prepared};
 
 /// The kind of submission found at a path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,6 +90,7 @@ pub fn prepare(
             env: vec![],
             address_space_limit: true,
             read_only: vec![],
+            address_space_fit: None,
             notes: vec![],
         })),
         SubmissionKind::Cargo => cargo::build_cargo(path, work, rust, limits),

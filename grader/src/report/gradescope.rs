@@ -65,6 +65,9 @@ pub fn render(report: &Report) -> String {
             report.missing_fixtures.join(", ")
         ));
     }
+    if !report.machine_stalls.is_empty() {
+        output.push_str(&format!("\nGRADER PROBLEM (not the submission's): {}", report.stalls_line()));
+    }
     if let Some(log) = &report.compile_log {
         output.push_str("\n\nThe compiler's output:\n");
         output.push_str(&visible::block(log));
@@ -184,6 +187,7 @@ mod tests {
             fix_first: vec![],
             missing_fixtures: vec![],
             skipped_fixtures: vec![],
+            machine_stalls: vec![],
             timings: Timings::default(),
         }
     }

@@ -27,6 +27,9 @@ struct JsonReport<'a> {
     fix_first: &'a [crate::results::RootCause],
     missing_fixtures: &'a [String],
     skipped_fixtures: &'a [SkippedFixture],
+    /// Only when there were any (a grader problem), so reports without one keep their bytes.
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    machine_stalls: &'a [String],
     output: &'a str,
     output_truncated: bool,
 }
@@ -109,6 +112,7 @@ pub fn render(report: &Report) -> String {
         fix_first: &report.fix_first,
         missing_fixtures: &report.missing_fixtures,
         skipped_fixtures: &report.skipped_fixtures,
+        machine_stalls: &report.machine_stalls,
         output: &report.output,
         output_truncated: report.output_truncated,
     };

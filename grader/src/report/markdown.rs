@@ -42,6 +42,9 @@ pub fn render(report: &Report) -> String {
             c.weight
         );
     }
+    if !report.machine_stalls.is_empty() {
+        let _ = writeln!(out, "\n**Grader problem:** {}", report.stalls_line());
+    }
     if let Some(log) = &report.compile_log {
         let log = visible::block(log.trim_end()).replace("```", "` ` `").replace("~~~", "~ ~ ~");
         let _ = writeln!(out, "\n### The compiler's output\n\n```text\n{log}\n```");

@@ -195,6 +195,7 @@ mod tests {
                 file: "puzzle99.txt".into(),
                 problem: "line 4: expected 9 tiles after the size, found 8".into(),
             }],
+            machine_stalls: vec![],
             timings: Timings { wall_ms: 12_345, submission_cpu_ms: 2_000, build_ms: 100, ..Timings::default() },
         }
     }
@@ -247,6 +248,22 @@ mod tests {
         assert_eq!(page.matches("<script").count(), 1, "only the page's own script");
         assert!(!page.contains("<img"));
         assert!(page.contains("threw &lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"));
+    }
+
+    /// What the machine stalled twice is the grader's problem, named at the top of every human format and
+    /// listed in the JSON; without one, the JSON has no such field (reports keep their bytes).
+    #[test]
+    fn every_format_names_what_the_machine_stalled_at_its_top() {
+        assert!(!render(&report(), Format::Json, false).contains("machine_stalls"));
+        let mut report = report();
+        report.machine_stalls = vec!["board-1a".into()];
+        for format in [Format::Text, Format::Markdown, Format::Html, Format::Gradescope] {
+            let shown = render(&report, format, false);
+            let at = shown.find("stalled the submission twice in a row during board-1a");
+            let first_test = shown.find("board-4a").unwrap_or(shown.len());
+            assert!(at.is_some_and(|at| at < first_test), "{format}: {shown}");
+        }
+        assert!(render(&report, Format::Json, false).contains("\"machine_stalls\": [\n    \"board-1a\"\n  ]"));
     }
 
     /// A name, a message, a row and the program's output that hold terminal escapes reach no reader raw.

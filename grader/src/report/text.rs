@@ -106,6 +106,9 @@ fn summary(out: &mut String, report: &Report, color: bool) {
             report.missing_fixtures.join(", ")
         );
     }
+    if !report.machine_stalls.is_empty() {
+        let _ = writeln!(out, "GRADER PROBLEM: {}\n", report.stalls_line());
+    }
     if !report.skipped_fixtures.is_empty() {
         let _ = writeln!(
             out,

@@ -275,7 +275,11 @@ mod tests {
             body.push_str(&format!("read l; {reply}; "));
         }
         body.push_str("while read l; do :; done");
-        let limits = SessionLimits { startup: Duration::from_secs(5), request: Duration::from_secs(5) };
+        let limits = SessionLimits {
+            startup: Duration::from_secs(5),
+            request: Duration::from_secs(5),
+            ..SessionLimits::default()
+        };
         Session::new(ProcessSpec::new("/bin/sh").args(["-c", &body]), limits)
     }
 

@@ -129,6 +129,17 @@ pub(super) fn own_and_children_cpu() -> (Duration, Duration) {
     (used(libc::RUSAGE_SELF), used(libc::RUSAGE_CHILDREN))
 }
 
+/// The peak resident set of this process alone (`ru_maxrss` of `RUSAGE_SELF`), in KiB.
+pub(super) fn own_peak_memory_kib() -> u64 {
+    // SAFETY: `usage` is a valid, writable rusage; getrusage only fills it in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: as above.
+    if unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) } != 0 {
+        return 0;
+    }
+    u64::try_from(usage.ru_maxrss).unwrap_or(0)
+}
+
 /// Sums utime, stime, cutime and cstime (fields 14 to 17 of `/proc/<pid>/stat`).
 fn parse_cpu_time(stat: &str, ticks_per_second: u64) -> Option<Duration> {
     sum_ticks(stat, 11..15, ticks_per_second)

@@ -49,3 +49,30 @@ for info in z.infolist():
     assert_eq!(hidden["visibility"], "after_due_date");
     assert_eq!(hidden["status"], "passed", "the valid submission rejects a null board");
 }
+
+/// A grader problem found while grading (the machine stalled a test twice, a fixture missing) leaves the
+/// report the grader wrote, which names it at its top, and the wrapper exits 2 as the grader did. (A fake
+/// grader stands in: what is checked is the wrapper.)
+#[test]
+fn run_autograder_keeps_a_report_that_names_a_grader_problem_and_exits_2() {
+    let fake = tempfile::tempdir().unwrap();
+    let bin = fake.path().join("source/bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::create_dir_all(fake.path().join("submission")).unwrap();
+    let grader = bin.join("grader");
+    std::fs::write(
+        &grader,
+        "#!/bin/sh\nwhile [ $# -gt 0 ]; do [ \"$1\" = --output ] && out=$2; shift; done\n\
+         echo '{\"score\": 7, \"output\": \"GRADER PROBLEM (not the submission): the machine stalled\", \"tests\": []}' > \"$out\"\n\
+         exit 2\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&grader, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let ran =
+        Command::new(root().join("gradescope/run_autograder")).env("AUTOGRADER_ROOT", fake.path()).output().unwrap();
+    assert_eq!(ran.status.code(), Some(2), "{}", String::from_utf8_lossy(&ran.stderr));
+    let results = std::fs::read_to_string(fake.path().join("results/results.json")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&results).unwrap();
+    assert_eq!(json["score"], 7.0, "the grader's report is kept: {results}");
+    assert!(json["output"].as_str().unwrap().starts_with("GRADER PROBLEM"), "{results}");
+}

@@ -3,6 +3,7 @@
 //! expectations (`fixtures/submissions.toml`) and snapshots.
 
 mod batch;
+mod bounds;
 mod calibration;
 mod forging_python;
 mod formats;
@@ -21,4 +22,5 @@ mod sandbox;
 mod sealed;
 mod shard;
 mod slurm;
+mod stalls;
 mod support;

@@ -107,6 +107,9 @@ fn summary(out: &mut String, report: &Report) {
             escape(&report.missing_fixtures.join(", "))
         );
     }
+    if !report.machine_stalls.is_empty() {
+        let _ = write!(out, "<p class=\"problem\">Grader problem: {}</p>", escape(&report.stalls_line()));
+    }
     for skipped in &report.skipped_fixtures {
         let _ = write!(
             out,

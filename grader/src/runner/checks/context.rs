@@ -22,6 +22,38 @@ use crate::runner::session::{Fault, Session};
 /// What identifies a life in the cache: the world, the board, and the order of the Solver's calls.
 pub type LifeKey = (World, Board, [SolverCall; 3]);
 
+/// Solvers' lives already lived in a run, in the order they were lived, so a test replayed after a stall
+/// can forget the lives it lived ([`Lives::forget_since`]) and live them again.
+#[derive(Debug, Default)]
+pub struct Lives {
+    lived: HashMap<LifeKey, Life>,
+    order: Vec<LifeKey>,
+}
+
+impl Lives {
+    /// A mark of how many lives were lived so far.
+    pub fn mark(&self) -> usize {
+        self.order.len()
+    }
+
+    /// Forgets every life lived since `mark`.
+    pub fn forget_since(&mut self, mark: usize) {
+        for key in self.order.drain(mark.min(self.order.len())..) {
+            self.lived.remove(&key);
+        }
+    }
+
+    fn get(&self, key: &LifeKey) -> Option<&Life> {
+        self.lived.get(key)
+    }
+
+    fn insert(&mut self, key: LifeKey, life: Life) {
+        if self.lived.insert(key.clone(), life).is_none() {
+            self.order.push(key);
+        }
+    }
+}
+
 /// What a check executor needs: the session, the policy, and the state shared across a run's tests.
 pub struct Ctx<'a> {
     #[allow(missing_docs)]
@@ -33,7 +65,7 @@ pub struct Ctx<'a> {
     /// Solvers' lives already lived this run, by world, board and the order their methods were called in, so
     /// the tests of one puzzle whose calls come in the same order (the timing, memory and equals-usage tests;
     /// a moves() test and the solution() test on its inputs) are judged from a single life.
-    pub lives: &'a mut HashMap<LifeKey, Life>,
+    pub lives: &'a mut Lives,
     /// Starts a fresh session on the same program (for the re-run check).
     pub fresh_session: &'a dyn Fn() -> Session,
 }
@@ -97,7 +129,7 @@ impl Verdict {
             Failure::Fault(Fault::Unsupported(reason)) => {
                 (Status::NotApplicable, vec![format!("not applicable: {reason}")])
             }
-            Failure::Fault(fault @ Fault::Protocol(_)) => (Status::Error, vec![fault.describe()]),
+            Failure::Fault(fault @ (Fault::Protocol(_) | Fault::Stalled(_))) => (Status::Error, vec![fault.describe()]),
             Failure::Fault(fault) => (Status::Failed, vec![fault.describe()]),
             Failure::Wrong(Mismatch { summary, details, row, evidence: seen }) => {
                 evidence = seen;
