@@ -33,8 +33,7 @@ def _track(heap):
 def heappush(heap, item):
     entry = _track(heap)
     _push(heap, item)
-    counts.pq_inserts += 1
-    counts.inserted()
+    counts.inserted_one()
     entry[LIVE] += 1
 
 
@@ -50,8 +49,7 @@ def heappop(heap):
 def heappushpop(heap, item):
     _track(heap)
     result = _pushpop(heap, item)
-    counts.pq_inserts += 1
-    counts.inserted()
+    counts.inserted_one()
     counts.deleted()
     return result
 
@@ -60,8 +58,7 @@ def heapreplace(heap, item):
     _track(heap)
     result = _replace(heap, item)
     counts.deleted()
-    counts.pq_inserts += 1
-    counts.inserted()
+    counts.inserted_one()
     return result
 
 

@@ -15,7 +15,7 @@ import tracemalloc
 import types
 
 import reference_board
-from npuzzle_counters import QUEUES, counts
+from npuzzle_counters import QUEUES, SITES, counts
 from npuzzle_student import StudentFailure, World, as_bool, as_int, as_text, failure, load_module
 
 VERSION = 1
@@ -88,7 +88,7 @@ class Server:
             "neighbors_nested": self.neighbors_nested, "twin": self.twin,
             "release": self.release, "solver": self.new_solver, "memory_solver": self.memory_solver,
             "solver_null": self.solver_null, "solution": self.solution, "counters_reset": self.counters_reset,
-            "counters": self.counters, "bye": self.bye,
+            "counters": self.counters, "call_sites": self.call_sites, "bye": self.bye,
         }
         for verb in ("dimension", "hamming", "manhattan", "is_goal"):
             self.verbs[verb] = self.board_value
@@ -160,7 +160,7 @@ class Server:
         if args[0] != str(VERSION):
             raise Refusal(f"unsupported version {args[0]}")
         memory = " memory" if self.memory else ""
-        return f"{VERSION} python ref_world counters refs null foreign iterables{memory}"
+        return f"{VERSION} python ref_world counters call_sites refs null foreign iterables{memory}"
 
     def new_board(self, verb, args):
         world = self.world_of(verb, args)
@@ -287,6 +287,11 @@ class Server:
         no_args(verb, args)
         QUEUES.settle()
         return counts.encode()
+
+    def call_sites(self, verb, args):
+        """Where the sampled operations since counters_reset came from (npuzzle_counters.Sites)."""
+        no_args(verb, args)
+        return SITES.encode()
 
     def bye(self, verb, args):
         no_args(verb, args)

@@ -281,6 +281,9 @@ where
                 String::new()
             }
             Request::Counters => self.counters(),
+            Request::CallSites => {
+                return unsupported("a Rust backtrace at every sampled operation would cost more than the search")
+            }
             Request::MemoryBoard { world, tiles } => self.memory_board(world, &tiles)?.to_string(),
             Request::MemorySolver(h) => {
                 let (solver, bytes) = self.add_solver(h)?;

@@ -90,7 +90,8 @@ impl Ctx<'_> {
         }
         let counted = self.has("counters") && world == World::Ref;
         let budget = self.solve_cpu();
-        let life = Life::live(self.session, world, &trial.board, calls, budget, counted);
+        let sampled = self.has("call_sites");
+        let life = Life::live(self.session, world, &trial.board, calls, budget, counted, sampled);
         self.lives.insert(key, life.clone());
         life
     }

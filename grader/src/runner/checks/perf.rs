@@ -239,7 +239,7 @@ fn timing(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> TrialResult
                 );
             }
             plausible_queue(&seen, trial).map_err(|m| m.with_row(row))?;
-            table_row(head, &count_cells(aspect, &seen, &reference, factor)?, factor)
+            table_row(head, &count_cells(aspect, &seen, &reference, factor)?, factor, &seen)
         }
         TimingAspect::ForbiddenCalls => {
             let hamming = seen.required("board_hamming")?;
@@ -268,12 +268,12 @@ fn timing(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> TrialResult
             let manhattan = seen.required("board_manhattan")?;
             let cells = count_cells(aspect, &seen, &reference, factor)?;
             if aspect == TimingAspect::StrictBoardCounts {
-                table_row(head, &cells, factor).map_err(|p| {
+                table_row(head, &cells, factor, &seen).map_err(|p| {
                     p.with_hint("cache the priority, moves + manhattan, in the search node when it is created")
                 })
             } else {
                 // 4a prints manhattan() but does not judge it.
-                let mut rows = table_row(head, &cells, factor)?;
+                let mut rows = table_row(head, &cells, factor, &seen)?;
                 rows[0] = format!("{} {manhattan:>12}", rows[0]);
                 Ok(rows)
             }
@@ -350,9 +350,36 @@ pub fn counts(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> Option<
 }
 
 /// A row of judged cells: the row (failing cells with their ratios) and, when a cell fails, a mismatch that
-/// names it.
-fn table_row(head: String, cells: &[(&str, Cell, u64)], factor: f64) -> TrialResult {
+/// names it and, where the adapter samples call sites, the lines of the student's code its count comes from.
+fn table_row(head: String, cells: &[(&str, Cell, u64)], factor: f64, seen: &Life) -> TrialResult {
     let row = cells.iter().fold(head, |row, (_, cell, _)| format!("{row} {:>12}", cell.text()));
-    judge::cells_pass(cells, factor).map_err(|m| m.with_row(row.clone()))?;
+    judge::cells_pass(cells, factor).map_err(|mut m| {
+        for (what, _, _) in cells.iter().filter(|(_, cell, _)| cell.fails()) {
+            m.details.extend(where_from(what, seen));
+        }
+        m.with_row(row.clone())
+    })?;
     Ok(vec![row])
 }
+
+/// The most sampled lines of the student's code that a count cell's operations came from: "81% of Board()
+/// calls: Solver.java:42", or nothing where the adapter does not sample.
+fn where_from(what: &str, seen: &Life) -> Option<String> {
+    let counter = match what {
+        "insert()" => "pq_inserts",
+        "delMin()" => "pq_del_mins",
+        "Board()" => "board_constructed",
+        "equals()" => "board_equals",
+        "manhattan()" => "board_manhattan",
+        _ => return None,
+    };
+    let sites = seen.sites_of(counter);
+    let shown: Vec<String> =
+        sites.iter().take(3).map(|(site, share)| format!("{:.0}% at {site}", share * 100.0)).collect();
+    let more = if sites.len() > 3 { format!(", {} more lines", sites.len() - 3) } else { String::new() };
+    (!shown.is_empty())
+        .then(|| format!("{what} calls come from: {}{more} (one call in {SAMPLING_PERIOD} sampled)", shown.join(", ")))
+}
+
+/// The adapters sample every this-many-th operation of each counter (specs/protocol.md, `call_sites`).
+const SAMPLING_PERIOD: u32 = 128;

@@ -364,7 +364,7 @@ fn same_answers_when_rerun(ctx: &mut Ctx<'_>, trials: &[Trial]) -> TrialResult {
     let calls = SolverWhole::SameAnswersWhenRerun.calls();
     for trial in trials {
         let first = ctx.life(REF, trial, calls);
-        let again = Life::live(&mut fresh, REF, &trial.board, calls, cpu, false);
+        let again = Life::live(&mut fresh, REF, &trial.board, calls, cpu, false, false);
         let (first_moves, first_solution) = (first.moves()?, first.solution()?);
         let (again_moves, again_solution) = (again.moves()?, again.solution()?);
         if again_moves != first_moves || again_solution != first_solution {
