@@ -11,9 +11,10 @@ pub fn render(report: &Report) -> String {
     let mut out = String::new();
     let percent = report.score.percent();
     let _ = writeln!(out, "## 8 Puzzle grading: {} ({})\n", report.submission.name, report.submission.language);
+    let label = if report.withheld > 0 { "Score of the visible tests" } else { "Score" };
     let _ = writeln!(
         out,
-        "**Score: {:.2} / {:.2} ({percent:.1}%)** — seed {}\n",
+        "**{label}: {:.2} / {:.2} ({percent:.1}%)** — seed {}\n",
         report.score.total, report.score.max, report.seed
     );
     let _ = writeln!(out, "| category | passed | failed | skipped | n/a | points |\n|---|---:|---:|---:|---:|---:|");
@@ -29,6 +30,14 @@ pub fn render(report: &Report) -> String {
             c.points,
             c.weight
         );
+    }
+    if let Some(style) = &report.details.style {
+        let verdicts: Vec<String> =
+            style.names().iter().map(|n| format!("{n}: {}", style.verdict(n).unwrap_or_default())).collect();
+        let _ = writeln!(out, "\nStyle (0 points): {}", verdicts.join(" · "));
+    }
+    for cause in &report.count_causes {
+        let _ = writeln!(out, "\n**Fix first:** {}", cause.summary().replace('|', "\\|"));
     }
     if let Some(log) = &report.compile_log {
         let _ =
