@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
-use clap::{Parser, Subcommand};
+use clap::{ArgMatches, CommandFactory, Parser, Subcommand};
 
 use crate::catalog;
 use crate::grade::{grade, BadFixtures, GradeOptions, TestPlan};
@@ -17,6 +17,10 @@ use crate::policy::Policy;
 use crate::progress::ProgressDisplay;
 use crate::report::{self, Format};
 use crate::results::{Report, Status};
+pub use targets::{FormatArg, FormatSpec};
+
+mod manual;
+mod targets;
 
 /// Grades 8-puzzle submissions the way Princeton's autograder does.
 #[derive(Debug, Parser)]
@@ -25,36 +29,6 @@ pub struct Cli {
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
-}
-
-/// `--format`'s values; [`report::Format`] stays free of the argument parser.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum FormatArg {
-    /// The official-style text report.
-    Text,
-    /// The versioned JSON schema of specs/reports.md.
-    Json,
-    /// Gradescope's results.json.
-    Gradescope,
-    /// JUnit XML for CI dashboards.
-    Junit,
-    /// A Markdown summary for CI job pages.
-    Markdown,
-    /// One self-contained HTML page for a browser (boards drawn, failures first).
-    Html,
-}
-
-impl From<FormatArg> for Format {
-    fn from(arg: FormatArg) -> Format {
-        match arg {
-            FormatArg::Text => Format::Text,
-            FormatArg::Json => Format::Json,
-            FormatArg::Gradescope => Format::Gradescope,
-            FormatArg::Junit => Format::Junit,
-            FormatArg::Markdown => Format::Markdown,
-            FormatArg::Html => Format::Html,
-        }
-    }
 }
 
 /// The grader's commands.
@@ -84,6 +58,28 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         check: Option<PathBuf>,
     },
+    /// Write a starter submission into DIR that builds and runs there (the assignment's test client on the
+    /// puzzle04.txt beside it), offline: a Cargo crate with the grader's `npuzzle`, a Java folder with the
+    /// textbook classes as sources, or a Python folder with a local `algs4` module.
+    New {
+        /// The submission's language.
+        #[arg(value_enum)]
+        language: crate::starter::Language,
+        /// Where to write it (a new or empty folder).
+        dir: PathBuf,
+    },
+    /// Print a completion script for a shell (e.g. `grader completions bash > ~/.local/share/bash-completion/completions/grader`).
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), or write one page per command into a directory.
+    Man {
+        /// Write grader.1 and a page per command (grader-grade.1, …) into this directory.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
 }
 
 /// Arguments of `grader grade`.
@@ -107,12 +103,22 @@ pub struct GradeArgs {
     /// The grading policy (TOML); defaults mirror the official grader.
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
-    /// Report format; repeat to write several, each paired with the --output at the same position.
-    #[arg(long, value_enum)]
-    pub format: Vec<FormatArg>,
-    /// Where to write the report of the --format at the same position (default: standard output).
+    /// A report to write, as FMT or FMT=PATH (text, json, gradescope, junit, markdown, html; without PATH,
+    /// to standard output); repeat for several: `--format text --format html=report.html`.
+    #[arg(long, value_name = "FMT[=PATH]")]
+    pub format: Vec<FormatSpec>,
+    /// The file of the --format written just before it (the older spelling of FMT=PATH; refused where it
+    /// could be misread).
     #[arg(long, value_name = "FILE")]
     pub output: Vec<PathBuf>,
+    /// Checkstyle's configuration for the style section of a Java submission (default: the grader's own,
+    /// which checks what the official reports cite).
+    #[arg(long, value_name = "FILE")]
+    pub checkstyle_config: Option<PathBuf>,
+    /// Leave the tests the policy hides (`tests.hidden`), the aggregate score and the submission's output
+    /// out of every report but Gradescope's: what a student may see before the due date.
+    #[arg(long)]
+    pub hide_hidden_tests: bool,
     /// Exit 0 if the aggregate score is at least this (percent), 1 otherwise.
     #[arg(long, value_name = "PERCENT")]
     pub min_score: Option<f64>,
@@ -162,12 +168,26 @@ pub struct BatchArgs {
     /// json.
     #[arg(long, value_enum)]
     pub format: Vec<FormatArg>,
+    /// Checkstyle's configuration for the style section of Java submissions (default: the grader's own).
+    #[arg(long, value_name = "FILE")]
+    pub checkstyle_config: Option<PathBuf>,
 }
 
-/// Runs a parsed command line.
-pub fn run(cli: Cli) -> Result<ExitCode> {
+/// Parses the process's arguments, exiting with clap's message (status 2) when they cannot be parsed.
+pub fn parse() -> (Cli, ArgMatches) {
+    let matches = Cli::command().get_matches();
+    let cli = <Cli as clap::FromArgMatches>::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    (cli, matches)
+}
+
+/// Runs a parsed command line; `matches` are the arguments as clap saw them (where each `--format` and
+/// `--output` stood).
+pub fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
     match cli.command {
-        Command::Grade(args) => run_grade(args),
+        Command::Grade(args) => {
+            let placed = matches.subcommand_matches("grade").map(placed_reports).unwrap_or_default();
+            run_grade(args, placed)
+        }
         Command::Batch(args) => run_batch(args),
         Command::Catalog { markdown } => {
             print!("{}", if markdown { crate::catalog_doc::markdown() } else { crate::catalog_doc::plain() });
@@ -199,17 +219,41 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::New { language, dir } => {
+            let written = crate::starter::write(language, &dir)?;
+            eprintln!("{written}");
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Completions { shell } => {
+            manual::completions(Cli::command(), shell, &mut std::io::stdout().lock())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Man { dir } => {
+            match dir {
+                Some(dir) => manual::write_pages(Cli::command(), &dir)?,
+                None => manual::page(Cli::command(), &mut std::io::stdout().lock())?,
+            }
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 
-fn run_grade(args: GradeArgs) -> Result<ExitCode> {
-    if args.output.len() > args.format.len().max(1) {
-        bail!(
-            "each --output needs a --format before it ({} outputs, {} formats)",
-            args.output.len(),
-            args.format.len()
-        );
-    }
+/// Where each `--format` and `--output` of `grader grade` stood on the command line.
+#[derive(Debug, Default)]
+struct Placed {
+    formats: Vec<usize>,
+    outputs: Vec<usize>,
+}
+
+fn placed_reports(grade: &ArgMatches) -> Placed {
+    let indices = |id: &str| grade.indices_of(id).map(|i| i.collect()).unwrap_or_default();
+    Placed { formats: indices("format"), outputs: indices("output") }
+}
+
+fn run_grade(args: GradeArgs, placed: Placed) -> Result<ExitCode> {
+    let formats: Vec<(usize, FormatSpec)> = placed.formats.iter().copied().zip(args.format.iter().cloned()).collect();
+    let outputs: Vec<(usize, PathBuf)> = placed.outputs.iter().copied().zip(args.output.iter().cloned()).collect();
+    let targets = targets::targets(&formats, &outputs).map_err(anyhow::Error::msg)?;
     let mut policy = load_policy(args.policy.as_deref())?;
     if args.self_check {
         policy.tests.trials_scale /= 3.0;
@@ -222,6 +266,7 @@ fn run_grade(args: GradeArgs) -> Result<ExitCode> {
         only: args.only.clone(),
         work_dir: work_dir(),
         bad_fixtures: bad_fixtures(args.skip_bad_fixtures),
+        style: crate::style::StyleOptions { checkstyle_config: args.checkstyle_config.clone() },
     };
     let mut display = ProgressDisplay::new(args.quiet);
     let report = grade(&options, &mut |p| display.show(p)).context("grading failed")?;
@@ -229,7 +274,7 @@ fn run_grade(args: GradeArgs) -> Result<ExitCode> {
     if args.timings {
         eprintln!("{}", timings_line(&report));
     }
-    write_reports(&report, &args)?;
+    write_reports(&report, &targets, &args)?;
     if !report.skipped_fixtures.is_empty() {
         eprintln!(
             "grader: skipped {} fixture file(s) that could not be used (listed at the top of the report)",
@@ -280,9 +325,13 @@ fn load_policy(path: Option<&Path>) -> Result<Policy> {
     })
 }
 
-/// Where builds keep outputs and caches: one directory per user, reused across runs.
+/// Where builds keep outputs and caches: `GRADER_WORK_DIR` (a cache warmed ahead, as on Gradescope), else
+/// one directory per user in the temporary directory, reused across runs.
 fn work_dir() -> PathBuf {
-    std::env::temp_dir().join(format!("npuzzle-grader-{}", unsafe_uid()))
+    match std::env::var_os("GRADER_WORK_DIR").filter(|dir| !dir.is_empty()) {
+        Some(dir) => PathBuf::from(dir),
+        None => std::env::temp_dir().join(format!("npuzzle-grader-{}", unsafe_uid())),
+    }
 }
 
 fn run_batch(args: BatchArgs) -> Result<ExitCode> {
@@ -304,7 +353,8 @@ fn run_batch(args: BatchArgs) -> Result<ExitCode> {
         .with_context(|| format!("failed to create `{}`", args.output_dir.display()))?;
     let fixtures = args.fixtures.clone().unwrap_or_else(default_fixtures);
     let plan = TestPlan::prepare(&fixtures, args.seed, policy, &args.only, bad_fixtures(args.skip_bad_fixtures))
-        .context("failed to plan the tests")?;
+        .context("failed to plan the tests")?
+        .with_style(crate::style::StyleOptions { checkstyle_config: args.checkstyle_config.clone() });
     eprintln!("grader: grading {} submissions, {} at a time", class.students.len(), args.jobs);
     let formats: Vec<Format> = if args.format.is_empty() {
         vec![Format::Text, Format::Json]
@@ -349,21 +399,26 @@ fn bad_fixtures(skip: bool) -> BadFixtures {
     }
 }
 
-fn write_reports(report: &Report, args: &GradeArgs) -> Result<()> {
-    let formats: Vec<Format> =
-        if args.format.is_empty() { vec![Format::Text] } else { args.format.iter().map(|&f| f.into()).collect() };
-    for (i, format) in formats.iter().enumerate() {
-        match args.output.get(i) {
+/// Writes each report to its target; with `--hide-hidden-tests`, every one but Gradescope's (which marks
+/// hidden tests for Gradescope to hold back) shows the visible tests alone.
+fn write_reports(report: &Report, targets: &[targets::Target], args: &GradeArgs) -> Result<()> {
+    let visible = args.hide_hidden_tests.then(|| report.without_hidden());
+    for target in targets {
+        let shown = match &visible {
+            Some(visible) if target.format != Format::Gradescope => visible,
+            _ => report,
+        };
+        match &target.path {
             Some(path) => {
-                let text = render(report, *format, false, args);
+                let text = render(shown, target.format, false, args);
                 write_atomically(path, text)
                     .with_context(|| format!("failed to write the report to `{}`", path.display()))?;
             }
             None => {
-                let color = *format == Format::Text
+                let color = target.format == Format::Text
                     && std::io::stdout().is_terminal()
                     && std::env::var_os("NO_COLOR").is_none();
-                print!("{}", render(report, *format, color, args));
+                print!("{}", render(shown, target.format, color, args));
             }
         }
     }
@@ -395,4 +450,32 @@ fn default_fixtures() -> PathBuf {
 fn unsafe_uid() -> u32 {
     // SAFETY: getuid has no preconditions and cannot fail.
     unsafe { libc::getuid() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn completions_know_the_commands_and_their_options() {
+        let mut bash = Vec::new();
+        manual::completions(Cli::command(), clap_complete::Shell::Bash, &mut bash).unwrap();
+        let bash = String::from_utf8(bash).unwrap();
+        for word in ["grade", "batch", "explain", "--checkstyle-config", "--hide-hidden-tests", "completions"] {
+            assert!(bash.contains(word), "{word} is completed");
+        }
+        let mut zsh = Vec::new();
+        manual::completions(Cli::command(), clap_complete::Shell::Zsh, &mut zsh).unwrap();
+        assert!(String::from_utf8(zsh).unwrap().starts_with("#compdef grader"));
+    }
+
+    #[test]
+    fn the_manual_has_a_page_per_command() {
+        let dir = tempfile::tempdir().unwrap();
+        manual::write_pages(Cli::command(), dir.path()).unwrap();
+        let grade = std::fs::read_to_string(dir.path().join("grader-grade.1")).unwrap();
+        assert!(grade.contains(".TH grader-grade 1") && grade.contains("\\-\\-checkstyle\\-config"), "{grade}");
+        let main = std::fs::read_to_string(dir.path().join("grader.1")).unwrap();
+        assert!(main.contains(".TH grader 1") && main.contains("grader\\-grade(1)"), "{main}");
+    }
 }

@@ -19,4 +19,6 @@ pub mod report;
 pub mod results;
 pub mod runner;
 pub mod score;
+pub mod starter;
+pub mod style;
 pub mod triage;

@@ -14,4 +14,5 @@ mod misbehaving;
 mod reference;
 mod sandbox;
 mod sealed;
+mod starter;
 mod support;
