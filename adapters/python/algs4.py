@@ -8,9 +8,12 @@ at exponentially spaced operation counts to detect items whose ordering changed 
 
 API: MinPQ(key=None), MinPQ.from_items(items, key=None), insert(x), del_min(), min(), is_empty(), size(),
 len(pq), iteration in ascending order (on a copy). The Java names delMin, isEmpty also work.
+
+(The server loads this file privately and publishes a module `algs4` holding MinPQ alone; what the counting
+needs stays here, out of the student's namespace: npuzzle_counters.py.)
 """
 
-from npuzzle_counters import QUEUES, counts
+from npuzzle_counters import LIVE, NEXT_CHECK, OPERATIONS, QUEUES, check_heap_order, counts
 
 
 class MinPQ:
@@ -18,11 +21,6 @@ class MinPQ:
         self._pq = [None]
         self._n = 0
         self._key = key
-        self._operations = 0
-        self._next_check = 1
-        self._violated = False
-        self._epoch = -1
-        self._instrumented = True
 
     @classmethod
     def from_items(cls, items, key=None):
@@ -31,8 +29,9 @@ class MinPQ:
         pq._pq = [None] + list(items)
         pq._n = len(pq._pq) - 1
         for k in range(pq._n // 2, 0, -1):
-            pq._sink(k)
+            _sink(pq._pq, k, pq._n, key)
         counts.inserted(pq._n)
+        QUEUES.entry(pq, 0, _KIND)[LIVE] += pq._n
         return pq
 
     def is_empty(self):
@@ -53,93 +52,104 @@ class MinPQ:
         return self._pq[1]
 
     def insert(self, x):
-        pq = self._pq
+        entry = QUEUES.entry(self, self._n, _KIND)
+        _insert(self._pq, self._n, x, self._key)
         self._n += 1
-        if self._n < len(pq):
-            pq[self._n] = x
-        else:
-            pq.append(x)
-        self._swim(self._n)
-        if self._instrumented:
-            counts.pq_inserts += 1
-            counts.inserted()
-            self._after_operation()
+        counts.pq_inserts += 1
+        counts.inserted()
+        entry[LIVE] += 1
+        _after_operation(self, entry)
 
     def del_min(self):
         if self._n == 0:
             raise IndexError("Priority queue underflow")
-        pq = self._pq
-        smallest = pq[1]
-        n = self._n
-        pq[1], pq[n] = pq[n], pq[1]
-        self._n = n - 1
-        pq[n] = None
-        self._sink(1)
-        if self._instrumented:
-            counts.deleted()
-            self._after_operation()
+        entry = QUEUES.entry(self, self._n, _KIND)
+        smallest = _del_min(self._pq, self._n, self._key)
+        self._n -= 1
+        counts.deleted()
+        if entry[LIVE] > 0:
+            entry[LIVE] -= 1
+        _after_operation(self, entry)
         return smallest
 
     delMin = del_min
     isEmpty = is_empty
 
     def __iter__(self):
-        copy = MinPQ(self._key)
-        copy._instrumented = False
+        # as the textbook's iterator: the items inserted one by one into a copy, which is then emptied
+        key = self._key
+        copy = [None]
         for i in range(1, self._n + 1):
-            copy.insert(self._pq[i])
-        while copy._n:
-            yield copy.del_min()
-
-    def _greater(self, i, j):
-        pq = self._pq
-        if self._key is None:
-            return pq[j] < pq[i]
-        return self._key(pq[j]) < self._key(pq[i])
-
-    def _swim(self, k):
-        pq = self._pq
-        while k > 1 and self._greater(k // 2, k):
-            pq[k // 2], pq[k] = pq[k], pq[k // 2]
-            k //= 2
-
-    def _sink(self, k):
-        pq = self._pq
+            _insert(copy, i - 1, self._pq[i], key)
         n = self._n
-        while 2 * k <= n:
-            j = 2 * k
-            if j < n and self._greater(j, j + 1):
-                j += 1
-            if not self._greater(k, j):
-                break
-            pq[k], pq[j] = pq[j], pq[k]
-            k = j
+        while n:
+            yield _del_min(copy, n, key)
+            n -= 1
 
-    # ---- instrumentation ----
 
-    def _after_operation(self):
-        if self._epoch != QUEUES.epoch:
-            self._epoch = QUEUES.epoch
-            QUEUES.touch(self)
-        self._operations += 1
-        if self._operations == self._next_check:
-            self._next_check <<= 1
-            self.npuzzle_check_heap_order()
+# ---- the heap itself (module functions, so that iteration on a copy counts nothing) ----
 
-    def npuzzle_size(self):
-        return self._n
 
-    def npuzzle_check_heap_order(self):
-        if self._violated or not self._instrumented:
-            return
-        saved = counts.save_board_counts()
-        try:
-            for k in range(2, self._n + 1):
-                if self._greater(k // 2, k):
-                    self._violated = True
-                    counts.pq_heap_violations += 1
-                    return
-        except Exception:  # the student's __lt__ failed; the failure shows up in their own operations
-            pass
-        finally:
-            counts.restore_board_counts(saved)
+def _less(a, b, key):
+    if key is None:
+        return a < b
+    return key(a) < key(b)
+
+
+def _insert(pq, n, x, key):
+    n += 1
+    if n < len(pq):
+        pq[n] = x
+    else:
+        pq.append(x)
+    _swim(pq, n, key)
+
+
+def _del_min(pq, n, key):
+    smallest = pq[1]
+    pq[1], pq[n] = pq[n], pq[1]
+    pq[n] = None
+    _sink(pq, 1, n - 1, key)
+    return smallest
+
+
+def _swim(pq, k, key):
+    while k > 1 and _less(pq[k], pq[k // 2], key):
+        pq[k // 2], pq[k] = pq[k], pq[k // 2]
+        k //= 2
+
+
+def _sink(pq, k, n, key):
+    while 2 * k <= n:
+        j = 2 * k
+        if j < n and _less(pq[j + 1], pq[j], key):
+            j += 1
+        if not _less(pq[j], pq[k], key):
+            break
+        pq[k], pq[j] = pq[j], pq[k]
+        k = j
+
+
+# ---- instrumentation ----
+
+
+def _after_operation(pq, entry):
+    entry[OPERATIONS] += 1
+    if entry[OPERATIONS] == entry[NEXT_CHECK]:
+        entry[NEXT_CHECK] <<= 1
+        check_order(entry)
+
+
+def size_of(pq):
+    """A MinPQ's own idea of its size."""
+    return pq._n
+
+
+def check_order(entry):
+    """Re-checks a MinPQ's heap order (once it is found broken, never again in this epoch)."""
+    pq = entry[0]
+    key = pq._key
+    check_heap_order(entry, pq._pq[: pq._n + 1], 1, lambda a, b: _less(a, b, key))
+
+
+_KIND = (size_of, check_order)

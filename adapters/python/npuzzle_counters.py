@@ -1,8 +1,10 @@
 """Operation counts shared by the counting MinPQ (algs4.py), the heapq shim and the reference Board.
 
-One module-level object, `counts`, holds every counter; the server handles one request at a time, so plain
-attributes suffice. `QUEUES` tracks the queues (MinPQs and heapq lists) used during a solve, so that when the
-Solver constructor returns their sizes go to pq_ending_size and their heap order is checked a last time.
+A private module: the server loads it from outside `sys.path` and keeps it out of `sys.modules` (server.py),
+and the seal refuses `import npuzzle_counters` (npuzzle_seal.py). One module-level object, `counts`, holds
+every counter; requests run one at a time, so plain attributes suffice. `QUEUES` tracks the queues (MinPQs
+and heapq lists) used since `counters_reset`: when the counters are read, their sizes are pq_ending_size and
+their heap order is checked a last time.
 """
 
 
@@ -50,52 +52,100 @@ class Counts:
 
 counts = Counts()
 
+# An entry's fields: the queue, the items it holds by our own tally (inserts less delMins since it was first
+# seen, which a Solver cannot lower by emptying the queue behind the API), whether its heap order was found
+# broken, its operations in this epoch, the operation count of its next heap-order check, and its kind: the
+# pair of functions (own size, heap-order check) of algs4.py or npuzzle_heapq.py.
+QUEUE, LIVE, VIOLATED, OPERATIONS, NEXT_CHECK, KIND = range(6)
+
 
 class Queues:
-    """The queues used since the current solve began; they end when the Solver constructor returns.
+    """The queues used since `counters_reset` (an epoch), each with an entry of its own.
 
-    A queue is anything with `npuzzle_size()` and `npuzzle_check_heap_order()`: an algs4.MinPQ, or a
-    heapq-managed list wrapped by the shim. `used_heapq` says whether the student's code used heapq at all.
+    A queue is an algs4.MinPQ or a heapq-managed list; its entry lives here, out of the Solver's reach (a
+    MinPQ's own attributes are the Solver's to change). `used_heapq` says whether the student's code used
+    heapq at all. A `solver` request that is not the first since a reset starts a new epoch too, so that a
+    session that never reads counters does not keep every search's queues alive.
     """
 
     def __init__(self):
         self.epoch = 0
-        self.touched = []
+        self.entries = []
+        self.last = None
         self.used_heapq = False
-        self.heap_lists = {}
+        self.solved_since_reset = False
 
-    def begin_solve(self):
+    def begin(self):
         self.epoch += 1
-        self.touched = []
-        self.heap_lists = {}
+        self.entries = []
+        self.last = None
 
-    def touch(self, queue):
-        self.touched.append(queue)
+    def reset(self):
+        """`counters_reset`: a new epoch."""
+        self.begin()
+        self.solved_since_reset = False
 
-    def end_solve(self):
-        ended, self.touched = self.touched, []
-        heap_lists, self.heap_lists = self.heap_lists, {}
-        self.epoch += 1
-        for queue in ended:
-            counts.pq_ending_size += queue.npuzzle_size()
-            queue.npuzzle_check_heap_order()
-        for heap in heap_lists.values():
-            counts.pq_ending_size += len(heap)
-            check_list_heap_order(heap)
+    def before_solve(self):
+        """A Solver is about to be constructed: a new epoch unless it is the first since a reset."""
+        if self.solved_since_reset:
+            self.begin()
+        self.solved_since_reset = True
+
+    def entry(self, queue, size, kind):
+        """The entry of `queue` (holding `size` items before the operation at hand), made on first use."""
+        last = self.last
+        if last is not None and last[QUEUE] is queue:
+            return last
+        for entry in self.entries:
+            if entry[QUEUE] is queue:
+                break
+        else:
+            entry = [queue, size, False, 0, 1, kind]
+            self.entries.append(entry)
+        self.last = entry
+        return entry
+
+    def settle(self):
+        """pq_ending_size and the last heap-order checks, as the queues are now (the counters are read).
+
+        A queue's ending size is the larger of its own size and our tally. Idempotent: reading the counters
+        twice changes nothing.
+        """
+        ending = 0
+        for entry in self.entries:
+            size_of, check = entry[KIND]
+            try:
+                own = size_of(entry[QUEUE])  # a MinPQ's _n is the Solver's to change: trust an int only
+            except BaseException:  # noqa: B036
+                own = 0
+            ending += max(entry[LIVE], own if type(own) is int else 0)
+            if not entry[VIOLATED]:
+                check(entry)
+        counts.pq_ending_size = ending
 
 
 QUEUES = Queues()
 
 
-def check_list_heap_order(heap):
-    """Counts a violation if a heapq list is out of heap order (an item's ordering changed after insertion)."""
+def violated(entry):
+    """Counts a heap-order violation of the entry's queue, once per queue and epoch."""
+    if not entry[VIOLATED]:
+        entry[VIOLATED] = True
+        counts.pq_heap_violations += 1
+
+
+def check_heap_order(entry, items, first, less):
+    """Checks that `items[first:]` is in heap order under `less` (children of k at 2k+1-first...), counting a
+    violation on the entry if not. The student's comparisons run here: their board counts are not charged,
+    and whatever they raise only ends the check (it shows up in the Solver's own operations)."""
     saved = counts.save_board_counts()
     try:
-        for k in range(1, len(heap)):
-            if heap[k] < heap[(k - 1) // 2]:
-                counts.pq_heap_violations += 1
+        for k in range(first + 1, len(items)):
+            parent = (k - first - 1) // 2 + first
+            if less(items[k], items[parent]):
+                violated(entry)
                 return
-    except Exception:  # the student's __lt__ failed; that shows up in their own operations
+    except BaseException:  # noqa: B036 (the student's __lt__ failed or was refused)
         pass
     finally:
         counts.restore_board_counts(saved)

@@ -1,15 +1,18 @@
 """The instrumented heapq: counts a heapq solver's operations as MinPQ operations.
 
-`install()` replaces the functions of the standard `heapq` module before any student code is loaded, so
-`import heapq` and `from heapq import heappush` both get these. heappush is an insert, heappop a del_min,
-heappushpop and heapreplace one of each, heapify(list) adds the list's items to the live size (as a MinPQ
-built from an array); nlargest, nsmallest and merge are not counted. The lists used during a solve end with
-it, like a MinPQ: their lengths go to pq_ending_size and their heap order is checked once.
+A private module (see npuzzle_counters.py). `install()` replaces the functions of the standard `heapq` module
+before any student code is loaded, so `import heapq` and `from heapq import heappush` both get these, and
+takes `_heapq` (the C heap behind them, never counted) out of `sys.modules`; the seal refuses importing it
+again. heappush is an insert, heappop a del_min, heappushpop and heapreplace one of each, heapify(list) adds
+the list's items to the live size (as a MinPQ built from an array); nlargest, nsmallest and merge are not
+counted. The lists used since `counters_reset` end when the counters are read, like a MinPQ: their lengths
+(or our tally of them, if larger) go to pq_ending_size and their heap order is checked once.
 """
 
 import heapq
+import sys
 
-from npuzzle_counters import QUEUES, counts
+from npuzzle_counters import LIVE, QUEUES, check_heap_order, counts
 
 _push = heapq.heappush
 _pop = heapq.heappop
@@ -19,48 +22,66 @@ _heapify = heapq.heapify
 
 
 def _track(heap):
-    # Nothing is written to stderr, which is the submission's own output in the report: that heapq
+    """The entry of a heapq list (its size before the operation at hand is its length)."""
+    # Nothing is written to stderr, which the report shows as the submission's own output: that heapq
     # operations count as MinPQ operations is documented (README "Writing a Python submission").
     QUEUES.used_heapq = True
-    QUEUES.heap_lists[id(heap)] = heap
+    return QUEUES.entry(heap, len(heap), _KIND)
 
 
 def heappush(heap, item):
+    entry = _track(heap)
     _push(heap, item)
     counts.pq_inserts += 1
     counts.inserted()
-    _track(heap)
+    entry[LIVE] += 1
 
 
 def heappop(heap):
+    entry = _track(heap)
     item = _pop(heap)
     counts.deleted()
-    _track(heap)
+    if entry[LIVE] > 0:
+        entry[LIVE] -= 1
     return item
 
 
 def heappushpop(heap, item):
+    _track(heap)
     result = _pushpop(heap, item)
     counts.pq_inserts += 1
     counts.inserted()
     counts.deleted()
-    _track(heap)
     return result
 
 
 def heapreplace(heap, item):
+    _track(heap)
     result = _replace(heap, item)
     counts.deleted()
     counts.pq_inserts += 1
     counts.inserted()
-    _track(heap)
     return result
 
 
 def heapify(heap):
+    entry = _track(heap)
     _heapify(heap)
     counts.inserted(len(heap))
-    _track(heap)
+    entry[LIVE] = len(heap)
+
+
+def size_of(heap):
+    """A heapq list's own idea of its size."""
+    return len(heap)
+
+
+def check_order(entry):
+    """Checks a heapq list's heap order once (items compared with `<`, as heapq does)."""
+    check_heap_order(entry, list(entry[0]), 0, lambda a, b: a < b)
+
+
+_KIND = (size_of, check_order)
 
 
 def install():
@@ -69,3 +90,4 @@ def install():
     heapq.heappushpop = heappushpop
     heapq.heapreplace = heapreplace
     heapq.heapify = heapify
+    sys.modules.pop("_heapq", None)

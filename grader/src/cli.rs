@@ -11,15 +11,16 @@ use anyhow::{bail, Context, Result};
 use clap::{ArgMatches, CommandFactory, Parser, Subcommand};
 
 use crate::catalog;
-use crate::grade::{grade, BadFixtures, GradeOptions, TestPlan};
+use crate::grade::{grade, BadFixtures, GradeOptions};
 use crate::output::write_atomically;
 use crate::policy::Policy;
 use crate::progress::ProgressDisplay;
 use crate::report::{self, Format};
 use crate::results::{Report, Status};
-pub use targets::{FormatArg, FormatSpec};
+pub use targets::FormatSpec;
 
 mod manual;
+mod new_starter;
 mod targets;
 
 /// Grades 8-puzzle submissions the way Princeton's autograder does.
@@ -37,7 +38,13 @@ pub enum Command {
     /// Grade one submission: an executable, a Cargo project, or a folder with Board.java and Solver.java.
     Grade(GradeArgs),
     /// Grade a class (a directory or zip: folders, per-student zips, Canvas/Moodle/Gradescope exports) and write a gradebook.
-    Batch(BatchArgs),
+    Batch(crate::class::BatchArgs),
+    /// A worker of `grader batch` (started by it, not by people): grades the students it is sent.
+    #[command(hide = true)]
+    BatchWorker {
+        /// The settings file `grader batch` wrote.
+        settings: PathBuf,
+    },
     /// Print the test catalog (as Markdown with --markdown: the source of specs/catalog.md).
     Catalog {
         /// Print Markdown.
@@ -61,25 +68,11 @@ pub enum Command {
     /// Write a starter submission into DIR that builds and runs there (the assignment's test client on the
     /// puzzle04.txt beside it), offline: a Cargo crate with the grader's `npuzzle`, a Java folder with the
     /// textbook classes as sources, or a Python folder with a local `algs4` module.
-    New {
-        /// The submission's language.
-        #[arg(value_enum)]
-        language: crate::starter::Language,
-        /// Where to write it (a new or empty folder).
-        dir: PathBuf,
-    },
+    New(new_starter::NewArgs),
     /// Print a completion script for a shell (e.g. `grader completions bash > ~/.local/share/bash-completion/completions/grader`).
-    Completions {
-        /// The shell.
-        #[arg(value_enum)]
-        shell: clap_complete::Shell,
-    },
+    Completions(manual::CompletionsArgs),
     /// Print the manual page (roff), or write one page per command into a directory.
-    Man {
-        /// Write grader.1 and a page per command (grader-grade.1, …) into this directory.
-        #[arg(long, value_name = "DIR")]
-        dir: Option<PathBuf>,
-    },
+    Man(manual::ManArgs),
 }
 
 /// Arguments of `grader grade`.
@@ -137,42 +130,6 @@ pub struct GradeArgs {
     pub failures_only: bool,
 }
 
-/// Arguments of `grader batch`.
-#[derive(Debug, clap::Args)]
-pub struct BatchArgs {
-    /// The class: a directory or a zip holding one submission per student (folders, per-student zips,
-    /// executables, or a Canvas / Moodle / Gradescope export; see README "Grading a class").
-    pub dir: PathBuf,
-    /// Where the reports and the gradebook (gradebook.csv, gradebook.json) go.
-    #[arg(long, value_name = "DIR", default_value = "grades")]
-    pub output_dir: PathBuf,
-    /// Submissions graded at once.
-    #[arg(long, default_value_t = 2)]
-    pub jobs: usize,
-    /// The fixture directory.
-    #[arg(long, value_name = "DIR")]
-    pub fixtures: Option<PathBuf>,
-    /// As for `grade`: grade even if some fixture files cannot be used or are missing (then exit 2 at the end).
-    #[arg(long)]
-    pub skip_bad_fixtures: bool,
-    /// Seed of every random board.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// The grading policy (TOML).
-    #[arg(long, value_name = "FILE")]
-    pub policy: Option<PathBuf>,
-    /// Run only these tests; repeatable.
-    #[arg(long = "only", value_name = "ID")]
-    pub only: Vec<String>,
-    /// Formats of each student's report (`<student>.txt`, `.json`, `.html`…); repeatable; default text and
-    /// json.
-    #[arg(long, value_enum)]
-    pub format: Vec<FormatArg>,
-    /// Checkstyle's configuration for the style section of Java submissions (default: the grader's own).
-    #[arg(long, value_name = "FILE")]
-    pub checkstyle_config: Option<PathBuf>,
-}
-
 /// Parses the process's arguments, exiting with clap's message (status 2) when they cannot be parsed.
 pub fn parse() -> (Cli, ArgMatches) {
     let matches = Cli::command().get_matches();
@@ -185,10 +142,14 @@ pub fn parse() -> (Cli, ArgMatches) {
 pub fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
     match cli.command {
         Command::Grade(args) => {
-            let placed = matches.subcommand_matches("grade").map(placed_reports).unwrap_or_default();
-            run_grade(args, placed)
+            let targets =
+                matches.subcommand_matches("grade").map(|m| targets::of_command(m, &args.format, &args.output));
+            run_grade(args, targets.unwrap_or_else(|| Ok(vec![]))?)
         }
-        Command::Batch(args) => run_batch(args),
+        Command::Batch(args) => {
+            crate::class::run(args, crate::class::Places { work_dir: work_dir(), default_fixtures: default_fixtures() })
+        }
+        Command::BatchWorker { settings } => crate::batch::worker::serve(&settings),
         Command::Catalog { markdown } => {
             print!("{}", if markdown { crate::catalog_doc::markdown() } else { crate::catalog_doc::plain() });
             Ok(ExitCode::SUCCESS)
@@ -219,41 +180,13 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::New { language, dir } => {
-            let written = crate::starter::write(language, &dir)?;
-            eprintln!("{written}");
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Completions { shell } => {
-            manual::completions(Cli::command(), shell, &mut std::io::stdout().lock())?;
-            Ok(ExitCode::SUCCESS)
-        }
-        Command::Man { dir } => {
-            match dir {
-                Some(dir) => manual::write_pages(Cli::command(), &dir)?,
-                None => manual::page(Cli::command(), &mut std::io::stdout().lock())?,
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::New(args) => new_starter::run(&args),
+        Command::Completions(args) => manual::run_completions(Cli::command(), &args),
+        Command::Man(args) => manual::run_man(Cli::command(), &args),
     }
 }
 
-/// Where each `--format` and `--output` of `grader grade` stood on the command line.
-#[derive(Debug, Default)]
-struct Placed {
-    formats: Vec<usize>,
-    outputs: Vec<usize>,
-}
-
-fn placed_reports(grade: &ArgMatches) -> Placed {
-    let indices = |id: &str| grade.indices_of(id).map(|i| i.collect()).unwrap_or_default();
-    Placed { formats: indices("format"), outputs: indices("output") }
-}
-
-fn run_grade(args: GradeArgs, placed: Placed) -> Result<ExitCode> {
-    let formats: Vec<(usize, FormatSpec)> = placed.formats.iter().copied().zip(args.format.iter().cloned()).collect();
-    let outputs: Vec<(usize, PathBuf)> = placed.outputs.iter().copied().zip(args.output.iter().cloned()).collect();
-    let targets = targets::targets(&formats, &outputs).map_err(anyhow::Error::msg)?;
+fn run_grade(args: GradeArgs, targets: Vec<targets::Target>) -> Result<ExitCode> {
     let mut policy = load_policy(args.policy.as_deref())?;
     if args.self_check {
         policy.tests.trials_scale /= 3.0;
@@ -334,56 +267,6 @@ fn work_dir() -> PathBuf {
     }
 }
 
-fn run_batch(args: BatchArgs) -> Result<ExitCode> {
-    let policy = load_policy(args.policy.as_deref())?;
-    let scratch = work_dir().join(format!("class-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&scratch);
-    let class = crate::intake::gather(&args.dir, &scratch, crate::intake::Caps::default())?;
-    for skipped in &class.skipped {
-        eprintln!("grader: skipped {}: {}", skipped.entry, skipped.reason);
-    }
-    if class.students.is_empty() {
-        let _ = std::fs::remove_dir_all(&scratch);
-        bail!(
-            "no submissions in `{}` (expected one folder, zip or executable per student, or Canvas-named files)",
-            args.dir.display()
-        );
-    }
-    std::fs::create_dir_all(&args.output_dir)
-        .with_context(|| format!("failed to create `{}`", args.output_dir.display()))?;
-    let fixtures = args.fixtures.clone().unwrap_or_else(default_fixtures);
-    let plan = TestPlan::prepare(&fixtures, args.seed, policy, &args.only, bad_fixtures(args.skip_bad_fixtures))
-        .context("failed to plan the tests")?
-        .with_style(crate::style::StyleOptions { checkstyle_config: args.checkstyle_config.clone() });
-    eprintln!("grader: grading {} submissions, {} at a time", class.students.len(), args.jobs);
-    let formats: Vec<Format> = if args.format.is_empty() {
-        vec![Format::Text, Format::Json]
-    } else {
-        args.format.iter().map(|&f| f.into()).collect()
-    };
-    let reports = crate::batch::Reports { dir: &args.output_dir, formats: &formats };
-    let rows = crate::batch::grade_all(&class.students, &plan, &work_dir(), args.jobs, &reports);
-    let _ = std::fs::remove_dir_all(&scratch);
-    write_atomically(&args.output_dir.join("gradebook.csv"), crate::batch::csv(&rows))?;
-    let gradebook = serde_json::json!({ "students": rows, "skipped": class.skipped });
-    write_atomically(&args.output_dir.join("gradebook.json"), serde_json::to_string_pretty(&gradebook)? + "\n")?;
-    for row in &rows {
-        let score = row.score.map(|s| format!("{s:6.2}")).unwrap_or_else(|| "     -".into());
-        eprintln!("{score}  {}{}", row.student, row.error.as_deref().map(|e| format!("  ({e})")).unwrap_or_default());
-    }
-    eprintln!("grader: gradebook written to {}", args.output_dir.join("gradebook.csv").display());
-    let missing = plan.missing_fixtures();
-    if !missing.is_empty() {
-        eprintln!(
-            "grader: the fixture directory lacks {}, which the tests need; those tests are errors in every report \
-             and the grades are incomplete (point --fixtures at the full data set)",
-            missing.join(", ")
-        );
-        return Ok(ExitCode::from(2));
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
 fn render(report: &Report, format: Format, color: bool, args: &GradeArgs) -> String {
     match format {
         Format::Text => report::text::render(report, color, args.failures_only || args.self_check),
@@ -450,32 +333,4 @@ fn default_fixtures() -> PathBuf {
 fn unsafe_uid() -> u32 {
     // SAFETY: getuid has no preconditions and cannot fail.
     unsafe { libc::getuid() }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn completions_know_the_commands_and_their_options() {
-        let mut bash = Vec::new();
-        manual::completions(Cli::command(), clap_complete::Shell::Bash, &mut bash).unwrap();
-        let bash = String::from_utf8(bash).unwrap();
-        for word in ["grade", "batch", "explain", "--checkstyle-config", "--hide-hidden-tests", "completions"] {
-            assert!(bash.contains(word), "{word} is completed");
-        }
-        let mut zsh = Vec::new();
-        manual::completions(Cli::command(), clap_complete::Shell::Zsh, &mut zsh).unwrap();
-        assert!(String::from_utf8(zsh).unwrap().starts_with("#compdef grader"));
-    }
-
-    #[test]
-    fn the_manual_has_a_page_per_command() {
-        let dir = tempfile::tempdir().unwrap();
-        manual::write_pages(Cli::command(), dir.path()).unwrap();
-        let grade = std::fs::read_to_string(dir.path().join("grader-grade.1")).unwrap();
-        assert!(grade.contains(".TH grader-grade 1") && grade.contains("\\-\\-checkstyle\\-config"), "{grade}");
-        let main = std::fs::read_to_string(dir.path().join("grader.1")).unwrap();
-        assert!(main.contains(".TH grader 1") && main.contains("grader\\-grade(1)"), "{main}");
-    }
 }

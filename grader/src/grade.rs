@@ -302,8 +302,15 @@ fn run_plan(
     let (built, mut details) = std::thread::scope(|scope| {
         let details =
             scope.spawn(|| style::examine(student.path, student.kind, &config, student.work_dir, &build_limits));
-        let built =
-            build::prepare(student.path, student.kind, student.work_dir, heap_mb, &build_limits, &plan.policy.rust);
+        let built = build::prepare(
+            student.path,
+            student.kind,
+            student.work_dir,
+            heap_mb,
+            &build_limits,
+            &plan.policy.rust,
+            &plan.policy.java,
+        );
         (built, details.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
     });
     let built = built?;
@@ -318,7 +325,10 @@ fn run_plan(
         &plan.policy
     };
     let run = match built {
-        Prepared::Ready(launch) => run_tests(process_spec(&launch, policy), policy, &plan.tests, progress),
+        Prepared::Ready(launch) => Run {
+            notes: launch.notes.clone(),
+            ..run_tests(process_spec(&launch, policy), policy, &plan.tests, progress)
+        },
         Prepared::CompileFailed { log } => not_built(&plan.tests, log),
     };
     details.transcript = style::transcript(student.kind, run.compile_log.as_deref());
@@ -360,6 +370,7 @@ fn report(
         output: run.output,
         output_truncated: run.output_truncated,
         compile_log: run.compile_log,
+        notes: run.notes,
         fix_first,
         missing_fixtures: missing_fixtures(&plan.tests),
         skipped_fixtures: plan.skipped_fixtures.clone(),
@@ -422,6 +433,8 @@ struct Run {
     output_truncated: bool,
     /// The compiler's output, when the submission did not compile.
     compile_log: Option<String>,
+    /// What the build changed that the student should know.
+    notes: Vec<String>,
 }
 
 fn run_tests(
@@ -471,7 +484,14 @@ fn run_tests(
     }
     session.finish();
     let (output, output_truncated) = session.take_output();
-    Run { tests, language: startup.ok().map(|h| h.language), output, output_truncated, compile_log: None }
+    Run {
+        tests,
+        language: startup.ok().map(|h| h.language),
+        output,
+        output_truncated,
+        compile_log: None,
+        notes: vec![],
+    }
 }
 
 fn run_one(ctx: &mut Ctx<'_>, test: &PlannedTest) -> Verdict {
@@ -520,7 +540,14 @@ fn not_built(planned: &[PlannedTest], compile_log: String) -> Run {
             result(test, verdict, None)
         })
         .collect();
-    Run { tests, language: None, output: String::new(), output_truncated: false, compile_log: Some(compile_log) }
+    Run {
+        tests,
+        language: None,
+        output: String::new(),
+        output_truncated: false,
+        compile_log: Some(compile_log),
+        notes: vec![],
+    }
 }
 
 fn result(test: &PlannedTest, verdict: Verdict, cpu_ms: Option<u64>) -> TestResult {

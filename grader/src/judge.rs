@@ -115,6 +115,83 @@ pub fn to_string_matches(expected: &Board, actual: &str, strict: bool) -> Result
     Err(m)
 }
 
+/// Compares a board's later answer with its own earlier one (the board against itself, whatever the answer);
+/// `labels` name the two moments.
+pub fn answer_unchanged(summary: &str, labels: [&str; 2], before: &str, after: &str) -> Result<(), Mismatch> {
+    if before == after {
+        return Ok(());
+    }
+    Err(Mismatch::new(summary).with(format!("{}: {before}", labels[0])).with(format!("{}: {after}", labels[1])))
+}
+
+/// Compares a board's later `toString()` with its own earlier one, byte for byte (any format, as long as it
+/// does not change); `labels` name the two moments.
+pub fn text_unchanged(summary: &str, labels: [&str; 2], before: &str, after: &str) -> Result<(), Mismatch> {
+    if before == after {
+        return Ok(());
+    }
+    let mut m = Mismatch::new(summary);
+    for (label, text) in labels.into_iter().zip([before, after]) {
+        m = m.with_text(label, text);
+    }
+    if before.split_whitespace().eq(after.split_whitespace()) {
+        m = m.with("(the two texts differ in their spacing only)");
+    }
+    Err(m)
+}
+
+/// Compares two iterations' boards, as `toString()` texts, as multisets (any order, any format); `labels`
+/// name the two iterations.
+pub fn same_texts(summary: &str, labels: [&str; 2], first: &[String], second: &[String]) -> Result<(), Mismatch> {
+    let only_second = multiset_minus(second, first);
+    let only_first = multiset_minus(first, second);
+    if only_first.is_empty() && only_second.is_empty() {
+        return Ok(());
+    }
+    let mut m = Mismatch::new(summary).with(format!("{}: {} boards", labels[0], first.len())).with(format!(
+        "{}: {} boards",
+        labels[1],
+        second.len()
+    ));
+    if let Some(text) = only_second.first() {
+        m = m.with_text(&format!("a board only {} gave", labels[1]), text);
+    }
+    if let Some(text) = only_first.first() {
+        m = m.with_text(&format!("a board only {} gave", labels[0]), text);
+    }
+    Err(m)
+}
+
+/// The items of `a` left once each item of `b` has taken one equal item away.
+fn multiset_minus<'a>(a: &'a [String], b: &[String]) -> Vec<&'a String> {
+    let mut unmatched: Vec<&String> = b.iter().collect();
+    a.iter()
+        .filter(|x| match unmatched.iter().position(|y| y == x) {
+            Some(i) => {
+                unmatched.swap_remove(i);
+                false
+            }
+            None => true,
+        })
+        .collect()
+}
+
+impl Mismatch {
+    /// Adds a board given as the submission's `toString()` text: the board it reads as, else the text
+    /// itself (bounded).
+    fn with_text(self, title: &str, text: &str) -> Mismatch {
+        match board_from_text(text) {
+            Ok(board) => self.with_board(title, &board),
+            Err(_) => {
+                let mut m = self;
+                m.details.push(format!("{title}:"));
+                m.details.extend(bounded_lines(text));
+                m
+            }
+        }
+    }
+}
+
 fn bounded_lines(text: &str) -> Vec<String> {
     const MAX_LINES: usize = 12;
     const MAX_WIDTH: usize = 100;
@@ -405,6 +482,36 @@ mod tests {
         let titles: Vec<&str> = panels.iter().map(|p| p.title.as_str()).collect();
         assert_eq!(titles, ["expected", "actual"]);
         assert_eq!(panels[0].grid.differences(&panels[1].grid), [1, 2]);
+    }
+
+    /// A board compared with itself: any answer passes as long as it does not change.
+    #[test]
+    fn a_board_is_compared_with_its_own_earlier_answers() {
+        assert!(answer_unchanged("hamming() changed", ["before", "after"], "7", "7").is_ok());
+        let m = answer_unchanged("hamming() changed", ["before", "after"], "7", "5").unwrap_err();
+        assert_eq!(m.details, ["before: 7", "after: 5"]);
+        // A transposed toString() is fine here (4a judges the format); a changed one is not.
+        let transposed = "2\n1 3\n2 0\n";
+        assert!(text_unchanged("changed", ["before", "after"], transposed, transposed).is_ok());
+        let m = text_unchanged("changed", ["before", "after"], "2\n1 2\n3 0\n", transposed).unwrap_err();
+        let Some(Evidence::Boards(panels)) = &m.evidence else { panic!("{m:?}") };
+        assert_eq!(panels[0].grid.differences(&panels[1].grid), [1, 2]);
+        let unreadable = text_unchanged("changed", ["before", "after"], "x", "y").unwrap_err();
+        assert!(unreadable.evidence.is_none() && unreadable.details.contains(&"    y".to_string()));
+        let spacing = text_unchanged("changed", ["before", "after"], "2\n1 2\n3 0\n", "2\n 1 2\n 3 0\n").unwrap_err();
+        assert_eq!(spacing.details.last().unwrap(), "(the two texts differ in their spacing only)");
+    }
+
+    #[test]
+    fn iterations_are_compared_as_multisets_of_texts() {
+        let texts = |ts: &[&str]| ts.iter().map(|t| t.to_string()).collect::<Vec<_>>();
+        let labels = ["at once", "later"];
+        assert!(same_texts("differ", labels, &texts(&["a", "b", "b"]), &texts(&["b", "a", "b"])).is_ok());
+        let m = same_texts("differ", labels, &texts(&["a", "b", "b"]), &texts(&["b", "c"])).unwrap_err();
+        assert_eq!(m.details[..2], ["at once: 3 boards", "later: 2 boards"]);
+        assert!(m.details.contains(&"a board only later gave:".to_string()), "{m:?}");
+        assert!(m.details.contains(&"a board only at once gave:".to_string()), "{m:?}");
+        assert!(same_texts("differ", labels, &texts(&["a", "b"]), &texts(&["a", "b", "b"])).is_err());
     }
 
     #[test]

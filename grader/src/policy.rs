@@ -173,6 +173,18 @@ pub struct Policy {
     pub tests: Tests,
     /// How Rust submissions are built.
     pub rust: RustBuild,
+    /// How Java submissions are built.
+    pub java: JavaBuild,
+}
+
+/// How the grader builds a Java submission (see `build::java`).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct JavaBuild {
+    /// Whether a submission whose files declare a package is graded anyway: the `package` line is removed
+    /// before compiling and the report says so. Off (as the official grader): such a submission does not
+    /// compile, and the report says which line to delete.
+    pub grade_package_declarations: bool,
 }
 
 /// How the grader builds a Rust submission (see `build::cargo`).

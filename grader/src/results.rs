@@ -221,6 +221,8 @@ pub struct Report {
     pub output_truncated: bool,
     /// Compiler output when the build failed.
     pub compile_log: Option<String>,
+    /// What the build changed in the submission that the student should know (a `package` line removed).
+    pub notes: Vec<String>,
     /// Failures that share one root cause, in the order to fix them ([`crate::triage`]).
     pub fix_first: Vec<RootCause>,
     /// Fixture files that official tests need and the fixture directory lacks (the grader's problem, not the

@@ -35,6 +35,9 @@ const ADAPTER_SOURCES: &[(&str, &str)] = &[
     ("server/npuzzle/Counters.java", include_str!("../../../adapters/java/server/npuzzle/Counters.java")),
     ("server/npuzzle/QueueRegistry.java", include_str!("../../../adapters/java/server/npuzzle/QueueRegistry.java")),
     ("server/npuzzle/DeepSize.java", include_str!("../../../adapters/java/server/npuzzle/DeepSize.java")),
+    ("server/npuzzle/Memory.java", include_str!("../../../adapters/java/server/npuzzle/Memory.java")),
+    ("server/npuzzle/ObjectLayout.java", include_str!("../../../adapters/java/server/npuzzle/ObjectLayout.java")),
+    ("server/npuzzle/StaticRoots.java", include_str!("../../../adapters/java/server/npuzzle/StaticRoots.java")),
     ("server/npuzzle/ApiCheck.java", include_str!("../../../adapters/java/server/npuzzle/ApiCheck.java")),
     ("agent/npuzzle/MemoryAgent.java", include_str!("../../../adapters/java/agent/npuzzle/MemoryAgent.java")),
     (
@@ -139,6 +142,7 @@ pub fn build_java(
     work: &Path,
     heap_mb: u64,
     limits: &BuildLimits,
+    policy: &crate::policy::JavaBuild,
 ) -> Result<Prepared, JavaBuildError> {
     let jdk = Jdk { limits: *limits, ..Jdk::find()? };
     fs::create_dir_all(work).map_err(io_error(format!("cannot create the work directory {}", work.display())))?;
@@ -165,7 +169,10 @@ pub fn build_java(
             Err(e) => return Err(io_error(format!("cannot read {}", path.display()))(e)),
         }
     }
-    if let Some(log) = package_declarations(&sources) {
+    let mut notes = Vec::new();
+    if policy.grade_package_declarations {
+        notes = strip_package_declarations(&mut sources);
+    } else if let Some(log) = package_declarations(&sources) {
         return Ok(Prepared::CompileFailed { log });
     }
 
@@ -188,7 +195,7 @@ pub fn build_java(
     let own_failure = dir.join("own-error.txt");
     if own_failure.is_file() {
         let log = fs::read_to_string(&own_failure).map_err(io_error("cannot read the compile log"))?;
-        return Ok(Prepared::CompileFailed { log });
+        return Ok(Prepared::CompileFailed { log: extra_files_hint(submission).unwrap_or_default() + &log });
     }
 
     let mut args: Vec<OsString> = vec![
@@ -228,7 +235,7 @@ pub fn build_java(
     let env = std::env::var_os("JAVA_HOME").map(|home| vec![("JAVA_HOME".into(), home)]).unwrap_or_default();
     let adapter_dir = adapter.classes.parent().map(Path::to_path_buf).unwrap_or_default();
     let read_only = vec![jdk.home(), adapter_dir, dir];
-    Ok(Prepared::Ready(Launch { program: jdk.java, args, env, address_space_limit: false, read_only }))
+    Ok(Prepared::Ready(Launch { program: jdk.java, args, env, address_space_limit: false, read_only, notes }))
 }
 
 /// The memory the grader's machine gives its processes, in MB: the physical memory, or the control group's
@@ -596,6 +603,50 @@ fn package_declarations(sources: &[(&str, Vec<u8>)]) -> Option<String> {
     Some(log)
 }
 
+/// Removes each file's `package` declaration (blanked in place, so the compiler's line numbers stay the
+/// student's) and says so, for a policy that grades such submissions anyway.
+fn strip_package_declarations(sources: &mut [(&str, Vec<u8>)]) -> Vec<String> {
+    let mut notes = Vec::new();
+    for (name, bytes) in sources.iter_mut() {
+        let text = String::from_utf8_lossy(bytes).into_owned();
+        let Some((line, declaration)) = package_declaration(&text) else { continue };
+        let Some(at) = text.find("package") else { continue };
+        let end = text[at..].find(';').map_or(text.len(), |i| at + i + 1);
+        let blanked: String = text[at..end].chars().map(|c| if c == '\n' { '\n' } else { ' ' }).collect();
+        *bytes = format!("{}{blanked}{}", &text[..at], &text[end..]).into_bytes();
+        notes.push(format!(
+            "{name}:{line} declares `{declaration}`: the grader removed that line and graded the file in the \
+             default package, as this course's policy allows (java.grade_package_declarations); the official \
+             grader would not compile it, so delete the line before you submit elsewhere."
+        ));
+    }
+    notes
+}
+
+/// When a Java submission that did not compile has `.java` files besides Board.java and Solver.java, what
+/// happened and what to do: the grader, as the official one, compiles those two files only.
+fn extra_files_hint(submission: &Path) -> Option<String> {
+    let mut extra: Vec<String> = fs::read_dir(submission)
+        .ok()?
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(|name| name.ends_with(".java") && !STUDENT_FILES.contains(&name.as_str()))
+        .collect();
+    if extra.is_empty() {
+        return None;
+    }
+    extra.sort();
+    let classes: Vec<&str> = extra.iter().map(|f| f.trim_end_matches(".java")).collect();
+    Some(format!(
+        "Only Board.java and Solver.java are compiled (as the official grader compiles them), not {}: nest {} \
+         in Solver.java (or Board.java), e.g. `private static class {} {{ … }}` inside class Solver, and \
+         submit the two files alone. The compiler's output:\n\n",
+        extra.join(", "),
+        classes.join(" and "),
+        classes[0]
+    ))
+}
+
 /// The line number and text of a `package` declaration that starts the compilation unit, skipping comments.
 fn package_declaration(text: &str) -> Option<(usize, String)> {
     let mut rest = text;
@@ -624,11 +675,42 @@ fn package_declaration(text: &str) -> Option<(usize, String)> {
 }
 
 #[cfg(test)]
+#[path = "java_memory_tests.rs"]
+mod memory_tests;
+
+#[cfg(test)]
 mod tests {
     use super::super::conversation::{counter, Conversation};
     use super::*;
 
-    fn java_available() -> bool {
+    #[test]
+    fn a_policy_that_grades_package_declarations_blanks_the_line_and_says_so() {
+        let board = b"// my board\npackage puzzle.eight;\nclass Board {}\n".to_vec();
+        let mut sources = [("Board.java", board), ("Solver.java", b"class Solver {}".to_vec())];
+        let notes = strip_package_declarations(&mut sources);
+        assert_eq!(
+            String::from_utf8_lossy(&sources[0].1),
+            format!("// my board\n{}\nclass Board {{}}\n", " ".repeat(21))
+        );
+        assert_eq!(notes.len(), 1);
+        assert!(notes[0].starts_with("Board.java:2 declares `package puzzle.eight;`: the grader removed"), "{notes:?}");
+    }
+
+    #[test]
+    fn extra_java_files_are_named_with_what_to_do() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(extra_files_hint(dir.path()), None);
+        for file in ["Board.java", "Solver.java", "SearchNode.java", "notes.txt"] {
+            fs::write(dir.path().join(file), "").unwrap();
+        }
+        let hint = extra_files_hint(dir.path()).unwrap();
+        assert!(
+            hint.starts_with("Only Board.java and Solver.java are compiled (as the official grader compiles them), not SearchNode.java: nest SearchNode in Solver.java"),
+            "{hint}"
+        );
+    }
+
+    pub(super) fn java_available() -> bool {
         let found = find_tool("javac").is_some() && find_tool("java").is_some();
         if !found {
             eprintln!("skipped: no JDK on this machine");
@@ -637,11 +719,11 @@ mod tests {
     }
 
     /// One work directory for all tests, so the adapter is compiled once.
-    fn work() -> PathBuf {
+    pub(super) fn work() -> PathBuf {
         std::env::temp_dir().join("npuzzle-grader-java-tests")
     }
 
-    fn gallery(name: &str) -> PathBuf {
+    pub(super) fn gallery(name: &str) -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/submissions/java").join(name)
     }
 
@@ -650,11 +732,11 @@ mod tests {
         if !java_available() {
             return;
         }
-        let build = build_java(&gallery("valid"), &work(), 256, &BuildLimits::default()).unwrap();
+        let build = build_java(&gallery("valid"), &work(), 256, &BuildLimits::default(), &Default::default()).unwrap();
         let mut c = Conversation::start(build);
         let hello = c.ask("hello 1");
         let (fixed, thread) = hello.split_once(" cpu_thread=").expect("the request thread is named");
-        assert_eq!(fixed, "ok 1 java ref_world counters refs memory null foreign api_check");
+        assert_eq!(fixed, "ok 1 java ref_world counters refs memory null foreign api_check iterables");
         assert!(thread.parse::<u32>().is_ok_and(|tid| tid != c.child.id()), "{thread}");
         assert_eq!(c.ask("board own 3 8 1 3 4 0 2 7 6 5"), "ok b1");
         assert_eq!(c.ask("manhattan b1"), "ok 10");
@@ -697,40 +779,59 @@ mod tests {
         assert_eq!(c.ask("api"), "ok 0");
         let bytes: u64 = c.ask("memory_board ref 3 1 2 3 4 5 6 7 8 0")[3..].parse().unwrap();
         assert!((64..=196).contains(&bytes), "{bytes}");
+        // A Stack iterates afresh in every loop: two nested loops over one neighbors() see all four each time.
+        let nested = c.ask("neighbors_nested b1");
+        let lists = npuzzle_harness::protocol::decode_handle_lists(&nested["ok ".len()..]).unwrap();
+        assert_eq!(lists.iter().map(Vec::len).collect::<Vec<_>>(), [4, 4, 4, 4, 4], "{nested}");
         c.finish();
     }
 
+    /// `neighbors_after` and `neighbors_nested` hold the student's Iterable as it is: a neighbors() that
+    /// refills one static list and wraps it in an Iterable that is its own Iterator shows both faults, while
+    /// the plain `neighbors` still copies at once.
     #[test]
-    fn the_queues_deep_size_stops_at_the_solver_an_inner_search_node_reaches() {
+    fn the_iterable_verbs_hold_the_students_result_uncopied() {
         if !java_available() {
             return;
         }
-        // A non-static inner SearchNode holds its Solver (`this$0`); the Solver's 4 MB array is not the
-        // queue's memory.
-        let solver = fs::read_to_string(gallery("valid").join("Solver.java"))
-            .unwrap()
-            .replace("private static class SearchNode", "private class SearchNode")
-            .replace("private static void expand(", "private void expand(")
+        let original = fs::read_to_string(gallery("valid").join("Board.java")).unwrap();
+        let board = original
+            .replace("Stack<Board> result = new Stack<Board>();", "SHARED.clear();\n        java.util.List<Board> result = SHARED;")
+            .replace("result.push(new Board(copy));", "result.add(new Board(copy));")
+            .replace("        return result;\n", "        return new OneShot(result);\n")
             .replace(
-                "private final SearchNode goal;",
-                "private final SearchNode goal;\n    private final int[] ballast = new int[1 << 20];",
+                "    private int[][] copyTiles() {",
+                "    private static final java.util.List<Board> SHARED = new java.util.ArrayList<>();\n\
+                 \n    private static class OneShot implements Iterable<Board>, java.util.Iterator<Board> {\n\
+                 \x20       private final java.util.List<Board> list;\n\
+                 \x20       private int next;\n\
+                 \x20       OneShot(java.util.List<Board> list) { this.list = list; }\n\
+                 \x20       public java.util.Iterator<Board> iterator() { return this; }\n\
+                 \x20       public boolean hasNext() { return next < list.size(); }\n\
+                 \x20       public Board next() { return list.get(next++); }\n    }\n\n    private int[][] copyTiles() {",
             );
-        assert!(solver.contains("private class SearchNode") && solver.contains("ballast"), "{solver}");
+        assert!(board.contains("SHARED.clear()") && board.contains("return new OneShot(result);"), "{board}");
         let dir = tempfile::tempdir().unwrap();
-        fs::copy(gallery("valid").join("Board.java"), dir.path().join("Board.java")).unwrap();
-        fs::write(dir.path().join("Solver.java"), solver).unwrap();
-        let mut c = Conversation::start(build_java(dir.path(), &work(), 256, &BuildLimits::default()).unwrap());
+        fs::write(dir.path().join("Board.java"), board).unwrap();
+        fs::copy(gallery("valid").join("Solver.java"), dir.path().join("Solver.java")).unwrap();
+        let mut c = Conversation::start(
+            build_java(dir.path(), &work(), 256, &BuildLimits::default(), &Default::default()).unwrap(),
+        );
         c.ask("hello 1");
-        assert_eq!(c.ask("board ref 3 0 1 3 4 2 5 7 8 6"), "ok b1");
-        assert_eq!(c.ask("counters_reset"), "ok");
-        assert_eq!(c.ask("solver b1"), "ok s2");
-        let deep = counter(&c.ask("counters"), "pq_deep_bytes");
-        assert!((1..100_000).contains(&deep), "{deep}");
+        assert_eq!(c.ask("board own 3 8 1 3 4 0 2 7 6 5"), "ok b1");
+        assert_eq!(c.ask("board own 2 1 2 3 0"), "ok b2");
+        // b1's result, held while b2's call refills the list, yields b2's two neighbors.
+        assert_eq!(c.ask("neighbors_after b1 b2"), "ok 2 b3 b4 2 b5 b6");
+        assert_eq!(c.ask("to_string b3"), c.ask("to_string b5"));
+        // The inner loop shares the outer loop's position: the outer loop ends after its first board.
+        assert_eq!(c.ask("neighbors_nested b1"), "ok 1 b7 3 b8 b9 b10");
+        assert_eq!(c.ask("neighbors b1"), "ok 4 b11 b12 b13 b14");
+        assert_eq!(c.ask("neighbors_after b1 b99"), "err protocol unknown handle b99");
         c.finish();
     }
 
     /// A folder with the `valid` gallery Board and its Solver with `edit` applied.
-    fn valid_with_solver(edit: impl FnOnce(String) -> String) -> tempfile::TempDir {
+    pub(super) fn valid_with_solver(edit: impl FnOnce(String) -> String) -> tempfile::TempDir {
         let original = fs::read_to_string(gallery("valid").join("Solver.java")).unwrap();
         let solver = edit(original.clone());
         assert_ne!(solver, original, "the edit applies");
@@ -751,7 +852,9 @@ mod tests {
                 "if (initial.dimension() == 2) { long[][] hog = new long[1 << 20][];                  for (int i = 0; i < hog.length; i++) hog[i] = new long[1 << 10]; }\n        MinPQ<SearchNode> pq = new",
             )
         });
-        let mut c = Conversation::start(build_java(dir.path(), &work(), 96, &BuildLimits::default()).unwrap());
+        let mut c = Conversation::start(
+            build_java(dir.path(), &work(), 96, &BuildLimits::default(), &Default::default()).unwrap(),
+        );
         c.ask("hello 1");
         assert_eq!(c.ask("board ref 2 1 2 3 0"), "ok b1");
         assert_eq!(c.ask("solver b1"), "err exception java.lang.OutOfMemoryError Java heap space (heap 96 MB)");
@@ -781,7 +884,7 @@ mod tests {
             )
         });
         let Prepared::Ready(Launch { program, args, env, read_only, .. }) =
-            build_java(dir.path(), &work(), 256, &BuildLimits::default()).unwrap()
+            build_java(dir.path(), &work(), 256, &BuildLimits::default(), &Default::default()).unwrap()
         else {
             panic!("the submission compiles")
         };
@@ -841,13 +944,14 @@ mod tests {
             return;
         }
         // the gallery entry links the valid Board.java, and a link is refused by name: compile a copy
-        let linked = build_java(&gallery("compile-error"), &work(), 256, &BuildLimits::default()).unwrap();
+        let linked =
+            build_java(&gallery("compile-error"), &work(), 256, &BuildLimits::default(), &Default::default()).unwrap();
         assert!(matches!(&linked, Prepared::CompileFailed { log } if log.starts_with("Board.java is a symbolic link")));
         let dir = tempfile::tempdir().unwrap();
         for file in ["Board.java", "Solver.java"] {
             fs::copy(gallery("compile-error").join(file), dir.path().join(file)).unwrap();
         }
-        let build = build_java(dir.path(), &work(), 256, &BuildLimits::default()).unwrap();
+        let build = build_java(dir.path(), &work(), 256, &BuildLimits::default(), &Default::default()).unwrap();
         let Prepared::CompileFailed { log } = build else { panic!("{build:?}") };
         assert!(log.contains("Solver.java:") && log.contains("error"), "{log}");
         assert!(!log.contains(&*work().to_string_lossy()), "{log}");
@@ -870,7 +974,7 @@ mod tests {
         if !java_available() {
             return;
         }
-        let build = build_java(dir.path(), &work(), 256, &BuildLimits::default()).unwrap();
+        let build = build_java(dir.path(), &work(), 256, &BuildLimits::default(), &Default::default()).unwrap();
         let Prepared::CompileFailed { log } = build else { panic!("{build:?}") };
         assert!(log.starts_with("Board.java:3: error: `package puzzle . eight;`"), "{log}");
         assert!(log.contains("default package"), "{log}");
@@ -900,7 +1004,7 @@ mod tests {
         );
         fs::write(dir.path().join("Board.java"), board).unwrap();
         fs::write(dir.path().join("Solver.java"), solver).unwrap();
-        let build = build_java(dir.path(), &work(), 256, &BuildLimits::default()).unwrap();
+        let build = build_java(dir.path(), &work(), 256, &BuildLimits::default(), &Default::default()).unwrap();
         let mut c = Conversation::start(build);
         c.ask("hello 1");
         assert_eq!(c.ask("api"), "ok 1 Board.tileAt(int,int)");

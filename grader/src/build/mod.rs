@@ -1,6 +1,7 @@
 //! Turns a submission path into a program the runner can start: an executable as it is, a Cargo project
-//! built in release mode (in a scratch workspace of the grader's, `cargo` + `scratch`), a Java folder compiled
-//! with the adapter, or a Python folder run by its adapter.
+//! built in release mode (`cargo`: the student's crate as a scratch crate of the grader's, `scratch`, compiled
+//! apart from the grader's crates, `link`), a Java folder compiled with the adapter, or a Python folder run
+//! by its adapter.
 //!
 //! A build failure is the student's "compilation" result, not a grader error: it is returned as
 //! [`Prepared::CompileFailed`] with the compiler's output, and grading goes on to write a report.
@@ -17,6 +18,7 @@ pub mod checkstyle;
 #[cfg(test)]
 mod conversation;
 pub mod java;
+pub mod link;
 pub mod python;
 pub mod scratch;
 pub mod step;
@@ -98,6 +100,7 @@ pub fn prepare(
     heap_mb: u64,
     limits: &BuildLimits,
     rust: &crate::policy::RustBuild,
+    java: &crate::policy::JavaBuild,
 ) -> Result<Prepared, BuildError> {
     match kind {
         SubmissionKind::Executable => Ok(Prepared::Ready(Launch {
@@ -106,10 +109,11 @@ pub fn prepare(
             env: vec![],
             address_space_limit: true,
             read_only: vec![],
+            notes: vec![],
         })),
         SubmissionKind::Cargo => cargo::build_cargo(path, work, rust, limits),
         SubmissionKind::Java => {
-            java::build_java(path, work, heap_mb, limits).map_err(|e| BuildError::Java(e.to_string()))
+            java::build_java(path, work, heap_mb, limits, java).map_err(|e| BuildError::Java(e.to_string()))
         }
         SubmissionKind::Python => {
             python::build_python(path, work, heap_mb, limits).map_err(|e| BuildError::Python(e.to_string()))

@@ -22,6 +22,9 @@ use corpus::rng::StableHash;
 /// Adapter sources written into the adapter directory: file name, text.
 const ADAPTER_SOURCES: &[(&str, &str)] = &[
     ("server.py", include_str!("../../../adapters/python/server.py")),
+    ("npuzzle_protocol.py", include_str!("../../../adapters/python/npuzzle_protocol.py")),
+    ("npuzzle_student.py", include_str!("../../../adapters/python/npuzzle_student.py")),
+    ("npuzzle_seal.py", include_str!("../../../adapters/python/npuzzle_seal.py")),
     ("npuzzle_counters.py", include_str!("../../../adapters/python/npuzzle_counters.py")),
     ("npuzzle_heapq.py", include_str!("../../../adapters/python/npuzzle_heapq.py")),
     ("algs4.py", include_str!("../../../adapters/python/algs4.py")),
@@ -156,7 +159,7 @@ pub fn build_python(
     // what the sandbox shows, read-only: the interpreter's installation, the adapter and the student's folder
     let mut read_only = installation;
     read_only.extend([adapter, submission]);
-    Ok(Prepared::Ready(Launch { program: python, args, env, address_space_limit: false, read_only }))
+    Ok(Prepared::Ready(Launch { program: python, args, env, address_space_limit: false, read_only, notes: vec![] }))
 }
 
 /// Writes the embedded adapter into `work/python-adapter-HASH/` unless it is there already.
@@ -219,107 +222,4 @@ fn find_python() -> Option<(PathBuf, Vec<PathBuf>)> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::super::conversation::{counter, Conversation};
-    use super::*;
-
-    fn root() -> PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-    }
-
-    fn work() -> PathBuf {
-        std::env::temp_dir().join("npuzzle-grader-python-tests")
-    }
-
-    /// The conversation with the server of a gallery submission, or `None` (skipped) without python3.
-    fn start(submission: &str) -> Option<Conversation> {
-        if find_python().is_none() {
-            eprintln!("skipped: no python3 on this machine");
-            return None;
-        }
-        let dir = root().join("fixtures/submissions/python").join(submission);
-        Some(Conversation::start(build_python(&dir, &work(), 1024, &BuildLimits::default()).unwrap()))
-    }
-
-    #[test]
-    fn valid_submission_speaks_the_protocol() {
-        let Some(mut c) = start("valid") else { return };
-        let hello = c.ask("hello 1");
-        let (fixed, thread) = hello.split_once(" cpu_thread=").expect("the request thread is named");
-        assert_eq!(fixed, "ok 1 python ref_world counters refs null foreign");
-        assert!(thread.parse::<u32>().is_ok_and(|tid| tid != c.child.id()), "{thread}");
-        assert_eq!(c.ask("board own 3 8 1 3 4 0 2 7 6 5"), "ok b1");
-        assert_eq!(c.ask("manhattan b1"), "ok 10");
-        assert_eq!(c.ask("neighbors b1"), "ok 4 b2 b3 b4 b5");
-        assert_eq!(c.ask("manhattan @3.3"), c.ask("manhattan b5"));
-        assert_eq!(c.ask("hamming @3.4"), "err protocol @3.4 refers to handle 4 of request 3, which returned 4");
-        assert_eq!(c.ask("equals_null b1"), "ok false");
-        assert_eq!(c.ask("equals_foreign b1"), "ok false");
-        assert_eq!(c.ask("equals_uncastable b1"), "ok false");
-        assert_eq!(c.ask("equals_as_object b1 b1"), "ok true");
-        assert_eq!(c.ask("solver_null own"), "err exception ValueError initial board is None (at solver.py:22)");
-        assert_eq!(c.ask("board ref 3 1 2 3 4 5 6 8 7 0"), "ok b6");
-        assert_eq!(c.ask("to_string b6"), r"ok 3\n 1  2  3 \n 4  5  6 \n 8  7  0 \n");
-        assert_eq!(c.ask("solver b6"), "ok s7");
-        assert_eq!(c.ask("moves s7"), "ok -1");
-        assert_eq!(c.ask("solution s7"), "ok none");
-        assert_eq!(c.ask("memory_solver b6"), "err unsupported memory is not measured");
-        assert_eq!(c.ask("hamming b99"), "err protocol unknown handle b99");
-        c.finish();
-    }
-
-    /// The Python reference Board under the textbook solver makes exactly the Rust reference's operations
-    /// (the figures `fixturegen` recorded in fixtures/puzzles/puzzles.toml from `solver --stats`).
-    #[test]
-    fn the_reference_board_counts_equal_the_rust_references() {
-        let Some(mut c) = start("valid") else { return };
-        c.ask("hello 1");
-        let text = fs::read_to_string(root().join("fixtures/puzzles/puzzles.toml")).unwrap();
-        let metadata = corpus::metadata::parse_metadata(&text).unwrap();
-        for name in ["puzzle04", "puzzle17", "puzzle23", "puzzle3x3-unsolvable1", "puzzle4x4-10", "puzzle41"] {
-            let file = fs::read_to_string(root().join(format!("fixtures/puzzles/{name}.txt"))).unwrap();
-            let reference = metadata[name].reference.unwrap_or_else(|| panic!("{name} has reference counts"));
-            let board = c.ask(&format!("board ref {}", file.split_whitespace().collect::<Vec<_>>().join(" ")));
-            assert_eq!(c.ask("counters_reset"), "ok");
-            let solver = c.ask(&format!("solver {}", &board[3..]));
-            assert!(solver.starts_with("ok s"), "{name}: {solver}");
-            let counters = c.ask("counters");
-            for (field, expected) in [
-                ("pq_inserts", reference.inserts),
-                ("pq_del_mins", reference.del_mins),
-                ("pq_max_size", reference.max_queue_size),
-                ("pq_ending_size", reference.ending_size),
-                ("board_constructed", reference.boards_constructed),
-                ("board_equals", reference.equals_calls),
-                ("board_manhattan", reference.manhattan_calls),
-                ("board_equals_not_grand_neighbor", 0),
-                ("pq_heap_violations", 0),
-            ] {
-                assert_eq!(counter(&counters, field), expected, "{name}: {field} in {counters}");
-            }
-        }
-        c.finish();
-    }
-
-    #[test]
-    fn a_syntax_error_is_the_students_compile_failure() {
-        if find_python().is_none() {
-            return;
-        }
-        // the gallery entry links the valid board.py, and a link is refused by name: check a copy
-        let entry = root().join("fixtures/submissions/python/syntax-error");
-        let linked = build_python(&entry, &work(), 1024, &BuildLimits::default()).unwrap();
-        assert!(matches!(&linked, Prepared::CompileFailed { log } if log.starts_with("board.py is a symbolic link")));
-        let copy = tempfile::tempdir().unwrap();
-        for file in STUDENT_FILES {
-            fs::copy(entry.join(file), copy.path().join(file)).unwrap();
-        }
-        let build = build_python(copy.path(), &work(), 1024, &BuildLimits::default()).unwrap();
-        let Prepared::CompileFailed { log } = build else { panic!("expected a compile failure: {build:?}") };
-        assert!(log.contains("solver.py") && log.contains("SyntaxError"), "{log}");
-        let missing =
-            build_python(&root().join("fixtures/submissions/java/valid"), &work(), 1024, &BuildLimits::default())
-                .unwrap();
-        assert!(matches!(missing, Prepared::CompileFailed { log } if log.starts_with("board.py is missing")));
-    }
-}
+mod tests;

@@ -1,14 +1,15 @@
-//! The scratch workspace a Rust submission is built in: what is copied from the student, what the grader
-//! writes around it, and which of the student's declared dependencies are refused.
+//! The student's crate as the grader builds it: what is copied from the student, the manifest the grader
+//! writes around it, and which of the student's declared dependencies are refused. Also where the grader's
+//! own crates are ([`Pinned`]) and the files every cargo workspace of the grader's shares.
 //!
 //! Only the student's `src/` is copied, and none of it through a symbolic link. Their `Cargo.toml` is read
 //! for its `[dependencies]` and nothing else
-//! (no `build.rs`, no `[patch]`, no `[profile]`, no `.cargo/config`): the grader writes the manifest itself,
-//! with `npuzzle` pointing at the grader's own copy whatever the student named. The student's package is the
-//! workspace's root, so compiler messages and panic locations read `src/solver.rs` wherever the student's
-//! folder was. Both packages are named after the key: Cargo names a workspace member's artifacts after its
-//! path *relative to the workspace*, the same for every scratch workspace, so in the shared target directory
-//! only the package name keeps one submission's library from being taken for another's.
+//! (no `build.rs`, no `[patch]`, no `[profile]`, no `.cargo/config`): the grader writes the manifest itself.
+//! It names no `npuzzle` at all: the build passes the grader's compiled `npuzzle` to rustc
+//! (`--extern npuzzle=`, see `cargo`), so the student's crate is compiled with no grader source in view. The
+//! student's package is its workspace's root, so compiler messages and panic locations read `src/solver.rs`
+//! wherever the student's folder was. It is named after the key, so its library is never taken for another
+//! submission's.
 
 use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
@@ -47,8 +48,9 @@ impl Pinned {
         Pinned { root: repository.canonicalize().unwrap_or(repository) }
     }
 
-    /// What a build of a scratch workspace must see of the pinned crates: the workspace manifest they
-    /// inherit from, the adapters, the reference the harness links, and `vendor/` where it exists.
+    /// What a build of the grader's own crates must see of them (never a step that compiles a student's
+    /// source): the workspace manifest they inherit from, the adapters, the reference the harness links, and
+    /// `vendor/` where it exists.
     pub fn view(&self) -> Vec<PathBuf> {
         ["Cargo.toml", "Cargo.lock", "adapters/rust", "reference", "vendor"]
             .iter()
@@ -57,28 +59,31 @@ impl Pinned {
             .collect()
     }
 
-    fn npuzzle(&self) -> PathBuf {
-        self.root.join("adapters/rust/npuzzle")
+    /// The vendored dependencies, where the grader ships them (the Gradescope zip).
+    pub fn vendor(&self) -> Option<PathBuf> {
+        Some(self.root.join("vendor")).filter(|vendor| vendor.is_dir())
     }
-    fn harness(&self) -> PathBuf {
-        self.root.join("adapters/rust/harness")
+
+    /// The API crate students compile against.
+    pub fn npuzzle(&self) -> PathBuf {
+        self.root.join("adapters/rust/npuzzle")
     }
 }
 
-/// A submission ready to be written out: its sources, the dependencies it keeps, and the cache key.
+/// A student's crate as read: its sources and the dependencies it keeps.
 #[derive(Debug)]
 pub struct Scratch {
     /// `src/` files: path relative to `src/`, contents.
     files: BTreeMap<PathBuf, Vec<u8>>,
     /// Extra dependencies the policy let through, as TOML `name = value` lines.
     extra: Vec<String>,
-    /// A hash of everything above and of the grader's crates' location.
-    pub key: String,
+    /// Whether `unsafe` code compiles (the policy's `rust.allow_unsafe`).
+    allow_unsafe: bool,
 }
 
 impl Scratch {
     /// Reads the student's crate at `dir`. `Err` is the message a student sees in place of compiler output.
-    pub fn read(dir: &Path, policy: &RustBuild, pinned: &Pinned) -> Result<Scratch, String> {
+    pub fn read(dir: &Path, policy: &RustBuild) -> Result<Scratch, String> {
         let extra = dependencies(dir, policy)?;
         let src = dir.join("src");
         if !src.join("main.rs").is_file() {
@@ -108,88 +113,86 @@ impl Scratch {
                         which names your types for the grader"
                 .into());
         }
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        (&files, &extra, policy.allow_unsafe, &pinned.root).hash(&mut hasher);
-        Ok(Scratch { files, extra, key: format!("{:016x}", hasher.finish()) })
+        Ok(Scratch { files, extra, allow_unsafe: policy.allow_unsafe })
     }
 
-    /// Whether the build keeps a target directory of its own: dependencies a student chose may run build
-    /// scripts, which must not touch what other submissions link.
-    pub fn needs_own_target(&self) -> bool {
+    /// The cache key: a hash of the sources, the kept dependencies, the policy's `unsafe` rule and `api`
+    /// (what the grader builds the crate against: its `npuzzle`, as built).
+    pub fn key(&self, api: &impl Hash) -> String {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        (&self.files, &self.extra, self.allow_unsafe, api).hash(&mut hasher);
+        format!("{:016x}", hasher.finish())
+    }
+
+    /// Whether the crate brings dependencies (crates.io ones the policy let through). Their build scripts run
+    /// at build time, and their sources must be in the build's view.
+    pub fn has_dependencies(&self) -> bool {
         !self.extra.is_empty()
     }
 
-    /// The wrapper's binary name (unique per key, so builds sharing a target directory never overwrite each
-    /// other's executable).
-    pub fn binary(&self) -> String {
-        format!("submission-{}", self.key)
-    }
-
-    /// Writes the workspace into `ws`, touching only files whose contents changed (Cargo decides what to
-    /// rebuild from modification times).
-    pub fn write(&self, ws: &Path, policy: &RustBuild, pinned: &Pinned) -> std::io::Result<()> {
+    /// Writes the crate into `dir` as package `student-KEY` (library `student`), touching only files whose
+    /// contents changed (Cargo decides what to rebuild from modification times).
+    pub fn write(&self, dir: &Path, key: &str, pinned: &Pinned) -> std::io::Result<()> {
         for (path, bytes) in &self.files {
-            write_if_changed(&ws.join("src").join(path), bytes)?;
+            write_if_changed(&dir.join("src").join(path), bytes)?;
         }
-        write_if_changed(&ws.join("Cargo.toml"), self.student_manifest(policy, pinned).as_bytes())?;
-        write_if_changed(&ws.join("wrapper/Cargo.toml"), self.wrapper_manifest(pinned).as_bytes())?;
-        write_if_changed(&ws.join("wrapper/src/main.rs"), WRAPPER_MAIN.as_bytes())?;
-        if !ws.join("Cargo.lock").exists() {
-            if let Ok(lock) = std::fs::read(pinned.root.join("Cargo.lock")) {
-                write_if_changed(&ws.join("Cargo.lock"), &lock)?;
-            }
-        }
-        let vendor = pinned.root.join("vendor");
-        if vendor.is_dir() {
-            let config = format!(
-                "[source.crates-io]\nreplace-with = \"vendored\"\n\n[source.vendored]\ndirectory = {}\n",
-                toml_string(&vendor)
-            );
-            write_if_changed(&ws.join(".cargo/config.toml"), config.as_bytes())?;
-        }
-        Ok(())
+        write_if_changed(&dir.join("Cargo.toml"), self.manifest(key).as_bytes())?;
+        let vendor = pinned.vendor().filter(|_| self.has_dependencies());
+        write_cargo_files(dir, pinned, vendor.as_deref(), &[])
     }
 
-    fn student_manifest(&self, policy: &RustBuild, pinned: &Pinned) -> String {
+    fn manifest(&self, key: &str) -> String {
         let mut text = format!(
-            "# Written by the grader: the student's src/ built as a library against the grader's npuzzle.\n\
-             [package]\nname = \"student-{}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\
+            "# Written by the grader: the student's src/ built as a library; `npuzzle` is the grader's, passed to\n\
+             # rustc as an already compiled crate.\n\
+             [package]\nname = \"student-{key}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\
              autobins = false\nautoexamples = false\nautotests = false\nautobenches = false\nbuild = false\n\n\
-             [lib]\nname = \"student\"\npath = \"src/main.rs\"\n\n[dependencies]\nnpuzzle = {{ path = {} }}\n",
-            self.key,
-            toml_string(&pinned.npuzzle())
+             [lib]\nname = \"student\"\npath = \"src/main.rs\"\n\n[dependencies]\n"
         );
         for line in &self.extra {
             text.push_str(line);
             text.push('\n');
         }
         text.push_str("\n[lints.rust]\ndead_code = \"allow\"\n");
-        if !policy.allow_unsafe {
+        if !self.allow_unsafe {
             text.push_str("unsafe_code = \"forbid\"\n");
         }
-        text.push_str("\n[workspace]\nmembers = [\"wrapper\"]\nresolver = \"2\"\n\n[profile.release]\ndebug = 1\n");
+        text.push_str(WORKSPACE_TAIL);
         text
-    }
-
-    fn wrapper_manifest(&self, pinned: &Pinned) -> String {
-        format!(
-            "[package]\nname = \"{}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\n\
-             [[bin]]\nname = \"{}\"\npath = \"src/main.rs\"\n\n[dependencies]\nstudent = {{ path = \"..\", package = \"student-{}\" }}\n\
-             npuzzle-harness = {{ path = {} }}\nreference = {{ path = {}, default-features = false }}\n",
-            self.binary(),
-            self.binary(),
-            self.key,
-            toml_string(&pinned.harness()),
-            toml_string(&pinned.root.join("reference")),
-        )
     }
 }
 
-/// The wrapper's `main`: the grader's harness around the student's library.
-const WRAPPER_MAIN: &str = "//! Written by the grader: the harness serving the student's types.\n\
-#[global_allocator]\n\
-static ALLOCATOR: reference::instrument::memory::CountingAllocator = reference::instrument::memory::CountingAllocator;\n\n\
-fn main() -> std::process::ExitCode {\n    npuzzle_harness::serve_submission::<student::__NpuzzleSubmission>()\n}\n";
+/// The end of every manifest the grader writes: a workspace of its own, and the release profile every build
+/// shares (the wrapper links crates built in different workspaces, which must agree on it).
+pub const WORKSPACE_TAIL: &str = "\n[workspace]\nresolver = \"2\"\n\n[profile.release]\ndebug = 1\n";
+
+/// Writes what a workspace of the grader's holds besides its manifest and sources: the pinned `Cargo.lock`
+/// (once: cargo may prune it) and `.cargo/config.toml`, which takes crates from `vendor` when given and
+/// passes `rustflags` to every rustc.
+pub fn write_cargo_files(
+    ws: &Path,
+    pinned: &Pinned,
+    vendor: Option<&Path>,
+    rustflags: &[String],
+) -> std::io::Result<()> {
+    if !ws.join("Cargo.lock").exists() {
+        if let Ok(lock) = std::fs::read(pinned.root.join("Cargo.lock")) {
+            write_if_changed(&ws.join("Cargo.lock"), &lock)?;
+        }
+    }
+    let mut config = String::new();
+    if let Some(vendor) = vendor {
+        config.push_str(&format!(
+            "[source.crates-io]\nreplace-with = \"vendored\"\n\n[source.vendored]\ndirectory = {}\n\n",
+            toml_string(vendor)
+        ));
+    }
+    if !rustflags.is_empty() {
+        let flags: toml::Value = rustflags.to_vec().into();
+        config.push_str(&format!("[build]\nrustflags = {flags}\n"));
+    }
+    write_if_changed(&ws.join(".cargo/config.toml"), config.as_bytes())
+}
 
 /// The student's `[dependencies]` the grader keeps (beyond `npuzzle`, which it always supplies), as TOML
 /// lines; `Err` names what the policy refuses.
@@ -229,11 +232,14 @@ fn dependencies(dir: &Path, policy: &RustBuild) -> Result<Vec<String>, String> {
     Ok(kept)
 }
 
-fn toml_string(path: &Path) -> String {
+/// `path` as a TOML string.
+pub fn toml_string(path: &Path) -> String {
     toml::Value::String(path.to_string_lossy().into_owned()).to_string()
 }
 
-fn write_if_changed(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+/// Writes `bytes` to `path` unless it holds them already (its modification time then stays), through a
+/// temporary file renamed over it.
+pub fn write_if_changed(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     if std::fs::read(path).is_ok_and(|old| old == bytes) {
         return Ok(());
     }
@@ -259,39 +265,60 @@ mod tests {
 
     #[test]
     fn the_api_crate_is_always_the_graders_and_the_rest_is_refused_by_default() {
-        let pinned = Pinned::locate();
         let ok = crate_with("[package]\nname='x'\n[dependencies]\nnpuzzle = { path = '/nowhere' }\n");
-        assert!(Scratch::read(ok.path(), &RustBuild::default(), &pinned).is_ok());
+        let read = Scratch::read(ok.path(), &RustBuild::default()).unwrap();
+        assert!(!read.has_dependencies(), "npuzzle is not a dependency: the grader passes its own");
+        let manifest: toml::Table = read.manifest("k").parse().unwrap();
+        assert_eq!(manifest["dependencies"].as_table().map(toml::Table::len), Some(0), "{manifest}");
         let answer_key = crate_with("[dependencies]\nreference = { path = '../reference' }\n");
-        let e = Scratch::read(answer_key.path(), &RustBuild::default(), &pinned).unwrap_err();
+        let e = Scratch::read(answer_key.path(), &RustBuild::default()).unwrap_err();
         assert!(e.contains("`reference`, which is the grader's own crate"), "{e}");
         let renamed = crate_with("[dependencies]\nkey = { path = 'r', package = 'npuzzle-harness' }\n");
-        let e = Scratch::read(renamed.path(), &RustBuild::default(), &pinned).unwrap_err();
+        let e = Scratch::read(renamed.path(), &RustBuild::default()).unwrap_err();
         assert!(e.contains("`npuzzle-harness`"), "{e}");
         let extra = crate_with("[dependencies]\nrand = \"0.8\"\n");
-        let e = Scratch::read(extra.path(), &RustBuild::default(), &pinned).unwrap_err();
+        let e = Scratch::read(extra.path(), &RustBuild::default()).unwrap_err();
         assert!(e.contains("rust.allow_dependencies"), "{e}");
         let allowed = RustBuild { allow_dependencies: true, ..RustBuild::default() };
-        let kept = Scratch::read(extra.path(), &allowed, &pinned).unwrap();
-        assert!(kept.needs_own_target());
+        let kept = Scratch::read(extra.path(), &allowed).unwrap();
+        assert!(kept.has_dependencies());
+        assert!(kept.manifest("k").contains("\"rand\" = \"0.8\""), "{}", kept.manifest("k"));
     }
 
     #[test]
     fn a_linked_source_file_is_refused_by_name() {
         let linked = crate_with("[package]\nname='x'\n");
         std::os::unix::fs::symlink("/etc/hostname", linked.path().join("src/board.rs")).unwrap();
-        let e = Scratch::read(linked.path(), &RustBuild::default(), &Pinned::locate()).unwrap_err();
+        let e = Scratch::read(linked.path(), &RustBuild::default()).unwrap_err();
         assert!(e.starts_with("src/board.rs is a symbolic link"), "{e}");
     }
 
     #[test]
-    fn the_key_follows_the_sources() {
-        let pinned = Pinned::locate();
+    fn the_key_follows_the_sources_the_unsafe_rule_and_the_api_crate() {
         let a = crate_with("[package]\nname='a'\n");
         let b = crate_with("[package]\nname='b'\n");
-        let key = |d: &Path| Scratch::read(d, &RustBuild::default(), &pinned).unwrap().key;
-        assert_eq!(key(a.path()), key(b.path()), "only src/ and the kept dependencies count");
+        let key = |d: &Path, policy: &RustBuild, api: u64| Scratch::read(d, policy).unwrap().key(&api);
+        let strict = RustBuild::default();
+        assert_eq!(key(a.path(), &strict, 1), key(b.path(), &strict, 1), "only src/ and the kept dependencies count");
+        assert_ne!(key(a.path(), &strict, 1), key(a.path(), &strict, 2), "a rebuilt npuzzle is a new build");
+        let lax = RustBuild { allow_unsafe: true, ..RustBuild::default() };
+        assert_ne!(key(a.path(), &strict, 1), key(a.path(), &lax, 1));
         std::fs::write(b.path().join("src/board.rs"), "// more").unwrap();
-        assert_ne!(key(a.path()), key(b.path()));
+        assert_ne!(key(a.path(), &strict, 1), key(b.path(), &strict, 1));
+    }
+
+    #[test]
+    fn the_cargo_files_vendor_and_pass_flags_only_when_asked() {
+        let ws = tempfile::tempdir().unwrap();
+        let pinned = Pinned::locate();
+        write_cargo_files(ws.path(), &pinned, None, &[]).unwrap();
+        assert_eq!(std::fs::read_to_string(ws.path().join(".cargo/config.toml")).unwrap(), "");
+        assert!(ws.path().join("Cargo.lock").is_file(), "the pinned versions");
+        let flags = ["--remap-path-prefix=/a b=/grader".to_string()];
+        write_cargo_files(ws.path(), &pinned, Some(Path::new("/v")), &flags).unwrap();
+        let config: toml::Table =
+            std::fs::read_to_string(ws.path().join(".cargo/config.toml")).unwrap().parse().unwrap();
+        assert_eq!(config["source"]["vendored"]["directory"].as_str(), Some("/v"));
+        assert_eq!(config["build"]["rustflags"][0].as_str(), Some(flags[0].as_str()));
     }
 }

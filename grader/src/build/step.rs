@@ -82,6 +82,9 @@ pub struct Launch {
     pub address_space_limit: bool,
     /// What the program reads besides itself and the system directories (shown read-only by its sandbox).
     pub read_only: Vec<PathBuf>,
+    /// What the build changed in the submission that the student should know (a `package` line removed),
+    /// shown at the top of the report.
+    pub notes: Vec<String>,
 }
 
 /// The result of preparing a submission.
@@ -113,6 +116,9 @@ pub enum BuildError {
         /// The operating system's error.
         source: std::io::Error,
     },
+    /// The grader's own Rust crates did not build, or not as one (its installation, not the student's code).
+    #[error("failed to build the grader's own Rust crates (npuzzle, the harness, the reference): {0}")]
+    GraderCrates(String),
     /// The Java build failed for a reason other than the student's code.
     #[error("failed to prepare the Java adapter: {0}")]
     Java(String),

@@ -74,13 +74,14 @@ pub enum BoardScript {
     NeighborsOfNeighbors,
     /// `twin()` is a legal twin.
     Twin,
-    /// Two boards alive at once keep their own answers.
+    /// The first of two boards answers as before once the second is built.
     TwoBoards,
     /// A property of `equals`.
     Equals(EqualsProperty),
-    /// Changing the caller's array after construction does not change the board.
+    /// A board whose caller then changes the array answers as one whose array nobody changed.
     ImmutableArray,
-    /// Calling methods in different orders gives the same answers.
+    /// Calling methods in different orders gives the same answers, and neighbors() and twin() leave the
+    /// board as it was.
     ImmutableCallOrder,
     /// Neighbors: right count, no duplicates, each one legal slide.
     NeighborsLegal,
@@ -102,6 +103,9 @@ pub enum BoardTrial {
     KthNeighbor(Method),
     /// A value method of the board reached by k successive twin() calls.
     KthTwin(Method),
+    /// neighbors() results stay valid after another neighbors() call and under nested iteration (the boards
+    /// read back depend on how many each iteration yielded).
+    NeighborsIterable,
 }
 
 /// The kinds this file's items check (the catalog maps them into its `Check` groups).
@@ -345,9 +349,13 @@ pub(super) fn items() -> Vec<Item> {
             "check that two Board objects can be created at the same time",
             Inputs::Pairs { sizes: &[(3, 3), (4, 4), (2, 2), (3, 4), (4, 3)], trials: 100 },
             BoardScript::TwoBoards,
-            "Two boards alive at once keep their own tiles and answers. Usual cause: tiles kept in a static field.",
-        )
-        .leaning(&[], &[M::Hamming, M::Manhattan, M::Dimension, M::ToString]),
+            "Once a second board exists, the first must answer hamming(), manhattan(), isGoal() and equals() \
+             (with a board of its own tiles) as it did before: each answer is compared with the board's own \
+             earlier one, not with the reference (a wrong value is its method's test's business). As \
+             officially, the first board's dimension(), toString(), neighbors() and twin() are not asked once \
+             the second exists. Usual cause: tiles kept in a static field, so every new board overwrites the \
+             others'.",
+        ),
         item(
             "board-10a",
             "Board 10a",
@@ -382,10 +390,12 @@ pub(super) fn items() -> Vec<Item> {
              does not mutate",
             random(&[(2, 100), (3, 100), (4, 100), (5, 100), (9, 100), (10, 100)]),
             BoardScript::ImmutableArray,
-            "A Board must copy the tiles it is given. Usual cause: storing the caller's int[][] (a shallow copy \
-             with clone() copies only the outer array).",
-        )
-        .leaning(&[], &[M::Hamming, M::Manhattan, M::Dimension, M::ToString, M::IsGoal]),
+            "A Board must copy the tiles it is given: one built from an array the caller then changes must \
+             answer toString(), hamming(), manhattan() and isGoal() exactly as a board built earlier from the \
+             same tiles, whose array nobody changed (the board compared with itself, not with the reference). \
+             Usual cause: storing the caller's int[][] (a shallow copy with clone() copies only the outer \
+             array).",
+        ),
         item(
             "board-12",
             "Board 12",
@@ -397,12 +407,11 @@ pub(super) fn items() -> Vec<Item> {
                 draw: Draw::Any,
             },
             BoardScript::ImmutableCallOrder,
-            "Every method must leave the board as it was. Usual causes: neighbors() or twin() swapping tiles in \
-             place and not swapping back, caching a value that later calls overwrite.",
-        )
-        .leaning(
-            &[],
-            &[M::Hamming, M::Manhattan, M::Dimension, M::ToString, M::IsGoal, M::Equals, M::Neighbors, M::Twin],
+            "Every method must leave the board as it was: toString() after neighbors() and after twin(), \
+             dimension(), hamming(), manhattan() and isGoal() asked again in another order, and neighbors() \
+             asked again must give what the board first gave (the board compared with itself, not with the \
+             reference). Usual causes: neighbors() or twin() swapping tiles in place and not swapping back, \
+             caching a value that later calls overwrite.",
         ),
         item(
             "board-13",
@@ -485,6 +494,27 @@ pub(super) fn beyond_items() -> Vec<Item> {
                  values (isGoal() above all, which Board 13-17 do not ask) or updates them incrementally wrong.",
             )
             .leaning(&[M::Hamming, M::Manhattan, M::IsGoal], &[M::ToString, M::Neighbors])
+        },
+        Item {
+            category: Category::Beyond,
+            official: None,
+            needs: &["iterables"],
+            ..item(
+                "beyond-neighbors-iterable",
+                "",
+                "neighbors() results stay valid after another neighbors() call and under nested iteration",
+                Inputs::Pairs { sizes: &[(2, 2), (3, 3), (4, 4), (5, 5)], trials: 100 },
+                BoardTrial::NeighborsIterable,
+                "What neighbors() returns must yield the board's neighbors whenever it is iterated: after \
+                 neighbors() was called on another board (and on the same board), and in two nested loops over \
+                 the one result. Each is compared with the boards neighbors() gave when iterated at once (read \
+                 back through toString(), as text); boards a and b have one size, so nothing but the Iterable is \
+                 judged. The official tests copy each result at once, so they never see this. Usual causes: one static list that every neighbors() call clears and refills, an \
+                 Iterable that is its own Iterator (iterator() returns this, so a second loop shares the first \
+                 one's position). In Python a generator or other iterator is single-use by the language's \
+                 protocol and is iterated once; a re-iterable is iterated nested.",
+            )
+            .leaning(&[M::Neighbors], &[])
         },
         beyond(
             "beyond-twin",

@@ -99,8 +99,9 @@ pub(super) fn items() -> Vec<Item> {
             explain: "After construction a Solver should keep only what its methods need (the solution), not the \
                       search. A row fails when its printed ratio, yours / (1.75 x the reference's), exceeds \
                       1.0; the reference keeps the goal's search node and its chain of predecessors. Usual \
-                      causes: keeping the MinPQ or a list of visited boards in a field (in Rust, a Vec or \
-                      HashSet in the struct; an Rc cycle that keeps the search alive).",
+                      causes: keeping the MinPQ or a list of visited boards in a field (in Java also a static \
+                      field, whose growth during the construction counts, or behind a SoftReference; in Rust, a \
+                      Vec or HashSet in the struct; an Rc cycle that keeps the search alive).",
             leans: Leans::NONE,
         },
         Item {
@@ -114,10 +115,13 @@ pub(super) fn items() -> Vec<Item> {
             needs: &["counters", "ref_world"],
             explain: "The MinPQs' deep memory, maximum size and ending size (summed over every MinPQ), each held \
                       to 1.75 x the reference's two-queue search: a cell fails when its printed ratio exceeds \
-                      1.0. The reference's deep memory is its search nodes (ending size + delMins) at one \
-                      reference board plus 48 bytes each. Usual causes: no critical optimization (the parent \
-                      is enqueued again), a priority that is not moves + manhattan, search nodes that copy \
-                      their path.",
+                      1.0. Each queue counts everything it reaches, what two queues reach counting for each. The \
+                      reference's deep memory is the canonical search's at its end: every node it inserted but \
+                      the goal (40 bytes and a reference board each) and two textbook MinPQs whose arrays hold \
+                      half the items each. Usual causes: no critical optimization (the parent is enqueued \
+                      again), a priority that is not moves + manhattan, search nodes that copy their path, an \
+                      inner (non-static) node class with the queues in Solver fields (each node holds the \
+                      Solver, so each queue reaches the other).",
             leans: Leans::NONE,
         },
         timing(

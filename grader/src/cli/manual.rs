@@ -2,9 +2,41 @@
 //! it never drifts from `--help`: completion scripts (`clap_complete`) and manual pages (`clap_mangen`).
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 
 use anyhow::{Context, Result};
+
+/// Arguments of `grader completions`.
+#[derive(Debug, clap::Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// Arguments of `grader man`.
+#[derive(Debug, clap::Args)]
+pub struct ManArgs {
+    /// Write grader.1 and a page per command (grader-grade.1, …) into this directory.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+}
+
+/// `grader completions SHELL`: the script on standard output.
+pub fn run_completions(command: clap::Command, args: &CompletionsArgs) -> Result<ExitCode> {
+    completions(command, args.shell, &mut std::io::stdout().lock())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `grader man [--dir DIR]`: the main page on standard output, or every page into DIR.
+pub fn run_man(command: clap::Command, args: &ManArgs) -> Result<ExitCode> {
+    match &args.dir {
+        Some(dir) => write_pages(command, dir)?,
+        None => page(command, &mut std::io::stdout().lock())?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
 
 /// Writes `command`'s completion script for `shell`.
 pub fn completions(mut command: clap::Command, shell: clap_complete::Shell, out: &mut dyn Write) -> Result<()> {
@@ -35,4 +67,35 @@ fn write_page(command: clap::Command, path: &Path) -> Result<()> {
     let mut bytes = Vec::new();
     page(command, &mut bytes)?;
     crate::output::write_atomically(path, bytes).with_context(|| format!("failed to write `{}`", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+    use crate::cli::Cli;
+
+    #[test]
+    fn completions_know_the_commands_and_their_options() {
+        let mut bash = Vec::new();
+        completions(Cli::command(), clap_complete::Shell::Bash, &mut bash).unwrap();
+        let bash = String::from_utf8(bash).unwrap();
+        for word in ["grade", "batch", "explain", "--checkstyle-config", "--hide-hidden-tests", "completions"] {
+            assert!(bash.contains(word), "{word} is completed");
+        }
+        let mut zsh = Vec::new();
+        completions(Cli::command(), clap_complete::Shell::Zsh, &mut zsh).unwrap();
+        assert!(String::from_utf8(zsh).unwrap().starts_with("#compdef grader"));
+    }
+
+    #[test]
+    fn the_manual_has_a_page_per_command() {
+        let dir = tempfile::tempdir().unwrap();
+        write_pages(Cli::command(), dir.path()).unwrap();
+        let grade = std::fs::read_to_string(dir.path().join("grader-grade.1")).unwrap();
+        assert!(grade.contains(".TH grader-grade 1") && grade.contains("\\-\\-checkstyle\\-config"), "{grade}");
+        let main = std::fs::read_to_string(dir.path().join("grader.1")).unwrap();
+        assert!(main.contains(".TH grader 1") && main.contains("grader\\-grade(1)"), "{main}");
+    }
 }

@@ -10,37 +10,9 @@
 
 use std::path::PathBuf;
 
+use clap::ArgMatches;
+
 use crate::report::Format;
-
-/// `--format`'s names; [`Format`] stays free of the argument parser.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum FormatArg {
-    /// The official-style text report.
-    Text,
-    /// The versioned JSON schema of specs/reports.md.
-    Json,
-    /// Gradescope's results.json.
-    Gradescope,
-    /// JUnit XML for CI dashboards.
-    Junit,
-    /// A Markdown summary for CI job pages.
-    Markdown,
-    /// One self-contained HTML page for a browser (boards drawn, failures first).
-    Html,
-}
-
-impl From<FormatArg> for Format {
-    fn from(arg: FormatArg) -> Format {
-        match arg {
-            FormatArg::Text => Format::Text,
-            FormatArg::Json => Format::Json,
-            FormatArg::Gradescope => Format::Gradescope,
-            FormatArg::Junit => Format::Junit,
-            FormatArg::Markdown => Format::Markdown,
-            FormatArg::Html => Format::Html,
-        }
-    }
-}
 
 /// One `--format` as written: a format, and the file after `=` if there is one.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,6 +45,18 @@ pub struct Target {
     pub format: Format,
     #[allow(missing_docs)]
     pub path: Option<PathBuf>,
+}
+
+/// The reports `grader grade` asks for: `formats` and `outputs` as parsed, placed by where clap found each
+/// among `grade`'s arguments.
+///
+/// # Errors
+/// As [`targets`].
+pub fn of_command(grade: &ArgMatches, formats: &[FormatSpec], outputs: &[PathBuf]) -> anyhow::Result<Vec<Target>> {
+    let placed = |id: &str| -> Vec<usize> { grade.indices_of(id).map(Iterator::collect).unwrap_or_default() };
+    let formats: Vec<(usize, FormatSpec)> = placed("format").into_iter().zip(formats.iter().cloned()).collect();
+    let outputs: Vec<(usize, PathBuf)> = placed("output").into_iter().zip(outputs.iter().cloned()).collect();
+    targets(&formats, &outputs).map_err(anyhow::Error::msg)
 }
 
 /// The reports a command line asks for. `formats` and `outputs` come with their positions among the

@@ -6,11 +6,13 @@
 //! so the tests' `max_score`s sum to the report's maximum and the top-level `score` is the sum of the tests'.
 //! Tests the policy hides are shown `after_due_date`, and nothing else tells of them before then ([`render`]).
 //! The compiler's output, when the build failed, is in the top-level output. `execution_time` is the run's
-//! wall time, the only non-deterministic field.
+//! wall time, the only non-deterministic field. Student text in any output shows its control characters as
+//! codes ([`visible`]): Gradescope shows outputs as text.
 
 use serde::Serialize;
 
 use super::entries::{entries, Entry};
+use super::visible;
 use crate::results::{mask_hidden, Report, TestResult};
 
 #[derive(Serialize)]
@@ -50,7 +52,8 @@ pub fn render(report: &Report) -> String {
             status: if e.passed() { "passed" } else { "failed" },
             name: e.name.clone(),
             number: &e.id,
-            output: if e.hidden { entry_output(e) } else { mask_hidden(&entry_output(e), &hidden) },
+            output: visible::block(&if e.hidden { entry_output(e) } else { mask_hidden(&entry_output(e), &hidden) })
+                .into_owned(),
             visibility: if e.hidden { "after_due_date" } else { "visible" },
         })
         .collect();
@@ -77,6 +80,9 @@ pub fn render(report: &Report) -> String {
             dollars(max)
         )
     };
+    for note in &report.notes {
+        output.push_str(&format!("\nNote: {}", visible::block(note)));
+    }
     if !report.missing_fixtures.is_empty() {
         output.push_str(&format!(
             "\nGRADER PROBLEM (not the submission's): the fixture directory lacks {}.",
@@ -85,7 +91,7 @@ pub fn render(report: &Report) -> String {
     }
     if let Some(log) = &report.compile_log {
         output.push_str("\n\nThe compiler's output:\n");
-        output.push_str(log);
+        output.push_str(&visible::block(log));
     }
     let results = Results {
         score: dollars(score),
@@ -198,6 +204,7 @@ mod tests {
             output: String::new(),
             output_truncated: false,
             compile_log: None,
+            notes: vec![],
             fix_first: vec![],
             missing_fixtures: vec![],
             skipped_fixtures: vec![],

@@ -22,6 +22,8 @@ struct JsonReport<'a> {
     categories: Vec<JsonCategory>,
     tests: Vec<JsonTest<'a>>,
     compile_log: Option<&'a str>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    notes: &'a [String],
     fix_first: &'a [crate::results::RootCause],
     fix_first_counts: &'a [crate::results::CountCause],
     details: &'a crate::results::Details,
@@ -106,6 +108,7 @@ pub fn render(report: &Report) -> String {
             })
             .collect(),
         compile_log: report.compile_log.as_deref(),
+        notes: &report.notes,
         fix_first: &report.fix_first,
         fix_first_counts: &report.count_causes,
         details: &report.details,

@@ -1,7 +1,11 @@
 //! A Markdown summary for CI job pages (GitHub's step summary, GitLab's job page): the score, a table per
-//! category, and the tests that did not pass with the first line of why.
+//! category, and the tests that did not pass with the first line of why. What the submission wrote (its name,
+//! messages, the compiler's echo of its code) renders as text: no HTML, comment, link or image of its own
+//! ([`visible::markdown_inline`]), and no control character ([`visible`]).
 
 use std::fmt::Write;
+
+use super::visible;
 
 use crate::results::Category;
 use crate::results::{Report, Status};
@@ -10,13 +14,21 @@ use crate::results::{Report, Status};
 pub fn render(report: &Report) -> String {
     let mut out = String::new();
     let percent = report.score.percent();
-    let _ = writeln!(out, "## 8 Puzzle grading: {} ({})\n", report.submission.name, report.submission.language);
+    let _ = writeln!(
+        out,
+        "## 8 Puzzle grading: {} ({})\n",
+        visible::markdown_inline(&report.submission.name),
+        visible::markdown_inline(&report.submission.language)
+    );
     let label = if report.withheld > 0 { "Score of the visible tests" } else { "Score" };
     let _ = writeln!(
         out,
         "**{label}: {:.2} / {:.2} ({percent:.1}%)** — seed {}\n",
         report.score.total, report.score.max, report.seed
     );
+    for note in &report.notes {
+        let _ = writeln!(out, "> Note: {}\n", visible::markdown_inline(note));
+    }
     let _ = writeln!(out, "| category | passed | failed | skipped | n/a | points |\n|---|---:|---:|---:|---:|---:|");
     for c in report.score.categories.iter().filter(|c| c.passed + c.failed + c.skipped + c.not_applicable > 0) {
         let _ = writeln!(
@@ -40,8 +52,8 @@ pub fn render(report: &Report) -> String {
         let _ = writeln!(out, "\n**Fix first:** {}", cause.summary().replace('|', "\\|"));
     }
     if let Some(log) = &report.compile_log {
-        let _ =
-            writeln!(out, "\n### The compiler's output\n\n```text\n{}\n```", log.trim_end().replace("```", "` ` `"));
+        let log = visible::block(log.trim_end()).replace("```", "` ` `").replace("~~~", "~ ~ ~");
+        let _ = writeln!(out, "\n### The compiler's output\n\n```text\n{log}\n```");
     }
     let failing: Vec<_> = report.tests.iter().filter(|t| matches!(t.status, Status::Failed | Status::Error)).collect();
     if failing.is_empty() {
@@ -51,7 +63,7 @@ pub fn render(report: &Report) -> String {
     let _ = writeln!(out, "\n### Not passed\n");
     for category in Category::ALL {
         for t in failing.iter().filter(|t| t.category == category).take(50) {
-            let _ = writeln!(out, "- `{}` {} — {}", t.id, t.title, t.reason().replace('|', "\\|"));
+            let _ = writeln!(out, "- `{}` {} — {}", t.id, t.title, visible::markdown_inline(t.reason()));
         }
     }
     out

@@ -8,6 +8,7 @@ pub mod json;
 pub mod junit;
 pub mod markdown;
 pub mod text;
+pub mod visible;
 
 /// A report format. The command line names them by [`Format::name`]; report files end in
 /// [`Format::extension`].
@@ -187,6 +188,7 @@ mod tests {
             output: "debug: expanding node 1\n".into(),
             output_truncated: false,
             compile_log: None,
+            notes: vec![],
             fix_first: vec![],
             missing_fixtures: vec!["puzzle36.txt".into()],
             skipped_fixtures: vec![crate::results::SkippedFixture {
@@ -292,6 +294,25 @@ mod tests {
         assert_eq!(page.matches("<script").count(), 1, "only the page's own script");
         assert!(!page.contains("<img"));
         assert!(page.contains("threw &lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"));
+    }
+
+    /// A name, a message, a row and the program's output that hold terminal escapes reach no reader raw.
+    #[test]
+    fn control_characters_of_the_submission_are_shown_as_codes() {
+        let mut report = report();
+        report.submission.name = "ada\x1b]0;owned\x07".into();
+        report.tests[2].message = "threw \x1b[2Jcleared\rover".into();
+        report.tests[5].rows = vec!["puzzle20.txt \x1b[31m".into()];
+        report.output = "debug \x1b[H\n".into();
+        for format in [Format::Text, Format::Markdown, Format::Gradescope] {
+            let shown = render(&report, format, false);
+            assert!(
+                !shown.contains('\x1b') && !shown.contains("\\u001b") && !shown.contains('\r'),
+                "{format}: {shown}"
+            );
+        }
+        assert!(render(&report, Format::Text, false).contains("Submission:  ada\\u{1b}]0;owned\\u{7} (rust)"));
+        assert!(render(&report, Format::Gradescope, false).contains("threw \\\\u{1b}[2Jcleared\\\\u{d}over"));
     }
 
     #[test]

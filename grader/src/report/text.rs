@@ -4,10 +4,13 @@
 //! a heading, one `=> passed` / `=> FAILED` line per row, and `==> k/N tests passed`.
 //!
 //! Long lists are bounded (inputs, messages, the program's output), so a report stays readable whatever
-//! the submission did. Colors only when asked (a terminal without `NO_COLOR`).
+//! the submission did. Colors only when asked (a terminal without `NO_COLOR`). Whatever the submission
+//! wrote (its name, messages, rows, output, the compiler's echo of its code) is shown through
+//! [`visible`], so no escape in it reaches the reader's terminal.
 
 use std::fmt::Write;
 
+use super::visible;
 use crate::results::Category;
 use crate::results::{CategoryScore, Report, Status, TestResult};
 
@@ -72,7 +75,7 @@ pub fn render(report: &Report, color: bool, failures_only: bool) -> String {
     }
     if !report.output.is_empty() {
         banner(&mut out, "Output of the submission on standard error");
-        let _ = writeln!(out, "{}", head_and_tail(&report.output, MAX_OUTPUT_BYTES));
+        let _ = writeln!(out, "{}", visible::block(&head_and_tail(&report.output, MAX_OUTPUT_BYTES)));
         if report.output_truncated {
             let _ = writeln!(out, "(output truncated)");
         }
@@ -92,8 +95,16 @@ const SUMMARY_LINES: [(&str, &[Category]); 6] = [
 
 fn summary(out: &mut String, report: &Report, color: bool) {
     let _ = writeln!(out, "ASSESSMENT SUMMARY\n");
-    let _ = writeln!(out, "Submission:  {} ({})", report.submission.name, report.submission.language);
+    let _ = writeln!(
+        out,
+        "Submission:  {} ({})",
+        visible::line(&report.submission.name),
+        visible::line(&report.submission.language)
+    );
     let _ = writeln!(out, "Seed:        {}\n", report.seed);
+    for note in &report.notes {
+        let _ = writeln!(out, "Note: {}\n", visible::block(note));
+    }
     if !report.missing_fixtures.is_empty() {
         let _ = writeln!(
             out,
@@ -222,7 +233,7 @@ fn files(out: &mut String, report: &Report) {
     }
     let _ = writeln!(out, "The following files were submitted:\n----------------------------------");
     for file in &report.details.files {
-        let _ = writeln!(out, "{:>6} {}", human_size(file.bytes), file.name);
+        let _ = writeln!(out, "{:>6} {}", human_size(file.bytes), visible::line(&file.name));
     }
     let _ = writeln!(out);
 }
@@ -249,12 +260,12 @@ fn compiling(out: &mut String, report: &Report, tests: &[&TestResult], color: bo
     for step in transcript {
         let _ = writeln!(out, "% {}\n{RULE}", step.command);
         if !step.output.is_empty() {
-            let _ = writeln!(out, "{}", bounded(&step.output, MAX_OUTPUT_BYTES));
+            let _ = writeln!(out, "{}", visible::block(&bounded(&step.output, MAX_OUTPUT_BYTES)));
         }
         let _ = writeln!(out);
     }
     if let (true, Some(log)) = (transcript.is_empty(), &report.compile_log) {
-        let _ = writeln!(out, "The compiler's output:\n\n{}\n", bounded(log, MAX_OUTPUT_BYTES));
+        let _ = writeln!(out, "The compiler's output:\n\n{}\n", visible::block(&bounded(log, MAX_OUTPUT_BYTES)));
     }
     if failed {
         for test in tests {
@@ -276,7 +287,7 @@ fn style_section(out: &mut String, style: &crate::results::Style) {
             let _ = writeln!(out, "not run: {why}");
         }
         for finding in tool.findings.iter().take(MAX_FINDINGS) {
-            let _ = writeln!(out, "{}", finding.line_text());
+            let _ = writeln!(out, "{}", visible::line(&finding.line_text()));
         }
         if tool.findings.len() > MAX_FINDINGS {
             let _ = writeln!(out, "... and {} more", tool.findings.len() - MAX_FINDINGS);
@@ -311,25 +322,25 @@ fn test_block(out: &mut String, test: &TestResult, report: &Report, color: bool)
             test.title,
             test.id,
             paint("skipped", test.status, color),
-            test.message.trim_start_matches("skipped: ")
+            visible::line(test.message.trim_start_matches("skipped: "))
         );
         return;
     }
     let _ = writeln!(out, "{name}{}  [{}]", test.title, test.id);
     for input in test.inputs.iter().take(MAX_INPUT_ROWS) {
-        let _ = writeln!(out, "  * {input}");
+        let _ = writeln!(out, "  * {}", visible::line(input));
     }
     if test.inputs.len() > MAX_INPUT_ROWS {
         let _ = writeln!(out, "  * … and {} more", test.inputs.len() - MAX_INPUT_ROWS);
     }
     for row in &test.rows {
-        let _ = writeln!(out, "    {row}");
+        let _ = writeln!(out, "    {}", visible::line(row));
     }
     match report.cause_of(&test.id) {
         // The test's own guess at a cause would mislead: the trial it failed on, then where to look.
         Some(cause) => {
             if let Some(trial) = test.message.lines().next().filter(|l| l.starts_with("failed on trial")) {
-                let _ = writeln!(out, "  - {trial}");
+                let _ = writeln!(out, "  - {}", visible::line(trial));
             }
             let why = if cause.repeats.contains(&test.id) {
                 "the same fault; fix it there first"
@@ -373,9 +384,9 @@ fn table_block(out: &mut String, rows: &[&TestResult], color: bool) {
             Status::Skipped => "=> skip  ",
             Status::NotApplicable => "=> n/a   ",
         };
-        let _ = writeln!(out, "{} {line}", paint(verdict, test.status, color));
+        let _ = writeln!(out, "{} {}", paint(verdict, test.status, color), visible::line(&line));
         for extra in test.rows.iter().skip(1) {
-            let _ = writeln!(out, "{:9} {extra}", "");
+            let _ = writeln!(out, "{:9} {}", "", visible::line(extra));
         }
     }
     let passed = rows.iter().filter(|t| t.status == Status::Passed).count();
@@ -391,7 +402,7 @@ fn table_block(out: &mut String, rows: &[&TestResult], color: bool) {
 fn message(out: &mut String, message: &str, prefix: &str) {
     let lines: Vec<&str> = message.lines().collect();
     for line in lines.iter().take(MAX_MESSAGE_LINES) {
-        let _ = writeln!(out, "{prefix}{line}");
+        let _ = writeln!(out, "{prefix}{}", visible::line(line));
     }
     if lines.len() > MAX_MESSAGE_LINES {
         let _ = writeln!(out, "{prefix}… ({} more lines)", lines.len() - MAX_MESSAGE_LINES);

@@ -1,22 +1,75 @@
-//! A whole class at once (Rust, Java and Python side by side): `grader batch` survives broken submissions, and grading in parallel gives exactly
-//! the grades of grading one at a time (verdicts rest on counts, not on time).
+//! A whole class at once (Rust, Java and Python side by side): `grader batch` survives broken submissions and
+//! a grader process that dies, grading in parallel gives exactly the grades of grading one at a time
+//! (verdicts rest on counts, not on time), current students are not graded again, and no name can bend a
+//! gradebook or a report.
 
 use std::path::Path;
 use std::process::Command;
 
 use crate::support::{copy_resolved, quick_policy, reference_submission, root};
 
-fn batch(class: &Path, out: &Path, jobs: &str) -> String {
+/// A finished `grader batch`: its exit code, its standard error, and `gradebook.csv` parsed.
+pub struct BatchRun {
+    pub code: i32,
+    pub stderr: String,
+    pub rows: Vec<Vec<String>>,
+}
+
+/// Runs `grader batch CLASS --output-dir OUT` with the quick policy (unless `extra` names one) and `extra`
+/// arguments.
+pub fn batch_in(class: &Path, out: &Path, extra: &[&str], env: &[(&str, &str)]) -> BatchRun {
     let policy = quick_policy();
-    let status = Command::new(env!("CARGO_BIN_EXE_grader"))
+    let policy = if extra.contains(&"--policy") { vec![] } else { vec!["--policy", policy.to_str().unwrap()] };
+    let output = Command::new(env!("CARGO_BIN_EXE_grader"))
         .arg("batch")
         .arg(class)
-        .args(["--output-dir", out.to_str().unwrap(), "--jobs", jobs, "--policy", policy.to_str().unwrap()])
-        .args(["--only", "board-1*", "--only", "board-9", "--only", "solver-2a", "--only", "timing-*/puzzle32"])
-        .status()
+        .args(["--output-dir", out.to_str().unwrap()])
+        .args(policy)
+        .args(extra)
+        .envs(env.iter().copied())
+        .output()
         .unwrap();
-    assert!(status.success());
-    std::fs::read_to_string(out.join("gradebook.csv")).unwrap()
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let csv = std::fs::read_to_string(out.join("gradebook.csv")).unwrap_or_default();
+    BatchRun { code: output.status.code().unwrap_or(-1), stderr, rows: parse_csv(&csv) }
+}
+
+/// RFC 4180 rows (quoted fields may hold commas, quotes and line breaks).
+pub fn parse_csv(text: &str) -> Vec<Vec<String>> {
+    let (mut rows, mut row, mut field, mut quoted) = (Vec::new(), Vec::new(), String::new(), false);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match (quoted, c) {
+            (true, '"') if chars.peek() == Some(&'"') => {
+                chars.next();
+                field.push('"');
+            }
+            (true, '"') => quoted = false,
+            (true, c) => field.push(c),
+            (false, '"') => quoted = true,
+            (false, ',') => row.push(std::mem::take(&mut field)),
+            (false, '\r') => {}
+            (false, '\n') => {
+                row.push(std::mem::take(&mut field));
+                rows.push(std::mem::take(&mut row));
+            }
+            (false, c) => field.push(c),
+        }
+    }
+    rows
+}
+
+/// The column of a gradebook.csv row by its heading.
+pub fn cell<'a>(rows: &'a [Vec<String>], row: usize, heading: &str) -> &'a str {
+    let at = rows[0].iter().position(|h| h == heading).unwrap_or_else(|| panic!("no column {heading}"));
+    &rows[row][at]
+}
+
+const ONLY: [&str; 8] =
+    ["--only", "board-1*", "--only", "board-9", "--only", "solver-2a", "--only", "timing-*/puzzle32"];
+
+fn only() -> &'static [&'static str] {
+    &ONLY
 }
 
 #[test]
@@ -30,91 +83,120 @@ fn parallel_grading_gives_the_grades_of_serial_grading_and_survives_broken_submi
     std::fs::create_dir(class.path().join("erin")).unwrap();
     copy_resolved(&root().join("fixtures/submissions/python/hamming-counts-blank"), &class.path().join("frank"));
     let out = tempfile::tempdir().unwrap();
-    let serial = batch(class.path(), &out.path().join("serial"), "1");
-    let parallel = batch(class.path(), &out.path().join("parallel"), "3");
-    assert_eq!(serial, parallel);
-    let rows: Vec<&str> = serial.lines().collect();
-    assert_eq!(rows.len(), 7, "{serial}");
-    // The row ends `score,failed,error`: both empty when everything passed.
-    assert!(rows[1].starts_with("alice,5.00,") && rows[1].ends_with(",,"), "alice passes everything: {}", rows[1]);
-    assert!(
-        rows[2].starts_with("bob,")
-            && rows[2].contains("board-1a board-1b board-9 board-11 board-12 board-14 board-16"),
-        "{}",
-        rows[2]
-    );
-    assert!(rows[3].starts_with("carol,0.00,") && rows[3].contains("compile-1"), "{}", rows[3]);
-    assert!(rows[4].starts_with("dave,") && rows[4].contains("board-1a"), "{}", rows[4]);
-    assert!(rows[5].starts_with("erin,") && rows[5].contains("is not a submission"), "{}", rows[5]);
-    assert!(
-        rows[6].starts_with("frank,")
-            && rows[6].contains("board-1a board-1b board-9 board-11 board-12 board-14 board-16"),
-        "a Python folder is graded beside the others: {}",
-        rows[6]
-    );
+    let serial = batch_in(class.path(), &out.path().join("serial"), &[&["--jobs", "1"], only()].concat(), &[]);
+    let parallel = batch_in(class.path(), &out.path().join("parallel"), &[&["--jobs", "3"], only()].concat(), &[]);
+    assert_eq!(serial.rows, parallel.rows);
+    // erin's folder is no submission: she could not be graded, so the batch says so with exit code 1
+    assert_eq!((serial.code, parallel.code), (1, 1), "{}", serial.stderr);
+    assert!(serial.stderr.contains("1 of 6 students could not be graded:\n  erin [erin]: "), "{}", serial.stderr);
+    let rows = &serial.rows;
+    assert_eq!(rows.len(), 7, "{rows:?}");
+    let ids: Vec<&str> = (1..7).map(|r| cell(rows, r, "id")).collect();
+    assert_eq!(ids, ["alice", "bob", "carol", "dave", "erin", "frank"]);
+    assert_eq!((cell(rows, 1, "failed"), cell(rows, 1, "error")), ("", ""), "alice passes everything");
+    let blank = "board-1a board-1b board-14 board-16";
+    assert!(cell(rows, 2, "failed").contains(blank), "{:?}", rows[2]);
+    assert!(cell(rows, 3, "score") == "0.00" && cell(rows, 3, "failed").contains("compile-1"), "{:?}", rows[3]);
+    assert!(cell(rows, 4, "failed").contains("board-1a"), "{:?}", rows[4]);
+    assert!(cell(rows, 5, "error").contains("is not a submission") && cell(rows, 5, "score").is_empty());
+    assert!(cell(rows, 6, "failed").contains(blank), "a Python folder is graded beside the others: {:?}", rows[6]);
     assert!(out.path().join("parallel/bob.txt").is_file() && out.path().join("parallel/bob.json").is_file());
 }
 
-/// A class as Canvas hands it over: one zip of `name_USERID_SUBMISSIONID_File.java` files (a resubmission
-/// renamed `Solver-1.java`), with a student's own zip inside and a hostile entry; the gradebook lists every
-/// student, what was skipped and why, and its categories as an object.
+/// Whatever kills the grader's process while it grades one student (its own panic, an abort, a segfault,
+/// the out-of-memory killer's SIGKILL) costs that student's grade only, with the reason; the next run grades
+/// only the students who are not current.
 #[test]
-fn a_canvas_export_zip_grades_in_one_batch() {
-    use std::io::Write;
-    let dir = tempfile::tempdir().unwrap();
-    let class = dir.path().join("submissions.zip");
-    let java = root().join("fixtures/submissions/java");
-    let inner = dir.path().join("inner.zip");
-    {
-        let mut student = zip::ZipWriter::new(std::fs::File::create(&inner).unwrap());
-        let options = zip::write::SimpleFileOptions::default();
-        for file in ["Board.java", "Solver.java"] {
-            student.start_file(format!("8puzzle/{file}"), options).unwrap();
-            student.write_all(&std::fs::read(java.join("hamming-counts-blank").join(file)).unwrap()).unwrap();
-        }
-        student.start_file("../../../tmp/escaped-by-a-student", options).unwrap();
-        student.write_all(b"x").unwrap();
-        student.finish().unwrap();
+fn a_grader_process_that_dies_costs_one_row_and_a_rerun_grades_only_those_not_current() {
+    let class = tempfile::tempdir().unwrap();
+    for student in ["ann", "ben", "cat", "dan", "eve"] {
+        std::fs::copy(reference_submission(), class.path().join(student)).unwrap();
+    }
+    let out = tempfile::tempdir().unwrap();
+    let args = ["--jobs", "2", "--only", "board-1a"];
+    let hook = [("GRADER_BATCH_TEST_CRASH", "abort:ben,kill:cat,panic:dan,segfault:eve")];
+
+    let first = batch_in(class.path(), out.path(), &args, &hook);
+
+    assert_eq!(first.code, 1, "{}", first.stderr);
+    let rows = &first.rows;
+    assert_eq!(rows.len(), 6, "every student has a row: {rows:?}");
+    assert_eq!((cell(rows, 1, "id"), cell(rows, 1, "error")), ("ann", ""));
+    assert!(!cell(rows, 1, "score").is_empty());
+    for (row, how) in [(2, "aborted (SIGABRT)"), (3, "killed (SIGKILL"), (4, "panicked"), (5, "segmentation fault")] {
+        let error = cell(rows, row, "error");
+        assert!(error.contains(how) && error.contains("run `grader batch` again"), "{}: {error}", rows[row][0]);
+        assert!(cell(rows, row, "score").is_empty());
+    }
+    assert!(first.stderr.contains("4 of 5 students could not be graded"), "{}", first.stderr);
+    assert!(out.path().join("ann.txt").is_file() && !out.path().join("ben.txt").exists());
+
+    let second = batch_in(class.path(), out.path(), &args, &[]);
+
+    assert_eq!(second.code, 0, "{}", second.stderr);
+    assert!(second.stderr.contains("1 students' reports were current and kept"), "{}", second.stderr);
+    assert!((1..6).all(|r| cell(&second.rows, r, "error").is_empty()), "{:?}", second.rows);
+    assert_eq!(second.rows[1], first.rows[1], "ann's row is kept as it was");
+
+    let mut eve = std::fs::read(class.path().join("eve")).unwrap();
+    eve.push(0);
+    std::fs::write(class.path().join("eve"), eve).unwrap();
+    let third = batch_in(class.path(), out.path(), &args, &[]);
+    assert_eq!(third.code, 0, "{}", third.stderr);
+    assert!(third.stderr.contains("4 students' reports were current"), "eve's changed file is graded again");
+}
+
+/// Names chosen to bend a gradebook: a formula, terminal escapes and a carriage return, two names equal in
+/// their first 80 characters, two Moodle students of one name and a zip named as a renamed duplicate would
+/// be. Each is one row and one report file, and the reports show the escapes as codes.
+#[test]
+fn no_name_bends_a_gradebook_or_a_report() {
+    let class = tempfile::tempdir().unwrap();
+    let c = class.path();
+    let long = "x".repeat(80);
+    let plain = [
+        "=HYPERLINK(\"evil.example\",\"x\")",
+        "evil\r\x1b]0;owned\x07\x1b[2J",
+        &format!("{long}a"),
+        &format!("{long}b"),
+    ];
+    for name in plain {
+        std::fs::copy(reference_submission(), c.join(name)).unwrap();
+    }
+    let python = root().join("fixtures/submissions/python/valid");
+    for id in ["101", "102"] {
+        copy_resolved(&python, &c.join(format!("Ada_{id}_assignsubmission_file_")));
     }
     {
-        let mut zip = zip::ZipWriter::new(std::fs::File::create(&class).unwrap());
-        let options = zip::write::SimpleFileOptions::default();
-        let mut add = |name: &str, bytes: &[u8]| {
-            zip.start_file(name, options).unwrap();
-            zip.write_all(bytes).unwrap();
-        };
-        add("lovelaceada_101_9001_Board.java", &std::fs::read(java.join("valid/Board.java")).unwrap());
-        add("lovelaceada_late_101_9002_Solver-1.java", &std::fs::read(java.join("valid/Solver.java")).unwrap());
-        add("babbagecharles_102_9003_8puzzle.zip", &std::fs::read(&inner).unwrap());
-        add("readme.pdf", b"%PDF");
+        use std::io::Write;
+        let mut zip = zip::ZipWriter::new(std::fs::File::create(c.join("Ada (2).zip")).unwrap());
+        for file in ["board.py", "solver.py"] {
+            zip.start_file(file, zip::write::SimpleFileOptions::default()).unwrap();
+            zip.write_all(&std::fs::read(python.join(file)).unwrap()).unwrap();
+        }
         zip.finish().unwrap();
     }
-    let out = dir.path().join("grades");
-    let policy = quick_policy();
-    let status = Command::new(env!("CARGO_BIN_EXE_grader"))
-        .arg("batch")
-        .arg(&class)
-        .args(["--output-dir", out.to_str().unwrap(), "--policy", policy.to_str().unwrap(), "--only", "board-1a"])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    let gradebook: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("gradebook.json")).unwrap()).unwrap();
-    let students = gradebook["students"].as_array().unwrap();
-    let names: Vec<&str> = students.iter().map(|s| s["student"].as_str().unwrap()).collect();
-    assert_eq!(names, ["babbagecharles", "lovelaceada"]);
-    assert_eq!(students[0]["failed"], serde_json::json!(["board-1a"]), "{gradebook}");
-    assert_eq!(students[1]["failed"], serde_json::json!([]), "{gradebook}");
-    assert!(students[1]["categories"]["board"].is_number(), "categories keyed by name: {gradebook}");
-    let skipped: Vec<String> = gradebook["skipped"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| format!("{}: {}", s["entry"].as_str().unwrap(), s["reason"].as_str().unwrap()))
-        .collect();
-    assert_eq!(skipped.len(), 2, "{skipped:?}");
-    assert!(skipped.iter().any(|s| s.starts_with("babbagecharles_102_9003_8puzzle.zip: ../../../tmp/escaped")));
-    assert!(skipped.iter().any(|s| s.starts_with("readme.pdf: not a submission")));
-    assert!(!Path::new("/tmp/escaped-by-a-student").exists());
-    assert!(out.join("lovelaceada.txt").is_file());
+    let out = tempfile::tempdir().unwrap();
+
+    let run = batch_in(c, out.path(), &["--only", "board-1a", "--format", "text", "--format", "markdown"], &[]);
+
+    let rows = &run.rows;
+    assert_eq!(rows.len(), 8, "one row per student, the \\r inside its quoted field: {rows:?}");
+    let reports: std::collections::BTreeSet<&str> = (1..8).map(|r| cell(rows, r, "report")).collect();
+    assert_eq!(reports.len(), 7, "seven report names: {reports:?}");
+    let names: Vec<&str> = (1..8).map(|r| cell(rows, r, "name")).collect();
+    assert!(names.contains(&"'=HYPERLINK(\"evil.example\",\"x\")"), "the formula is text: {names:?}");
+    assert!(names.contains(&"evil\r\x1b]0;owned\x07\x1b[2J"), "the name is kept whole, quoted: {names:?}");
+    let ids: Vec<&str> = (1..8).map(|r| cell(rows, r, "id")).collect();
+    assert!(ids.contains(&"moodle-101") && ids.contains(&"moodle-102") && ids.contains(&"Ada (2).zip"), "{ids:?}");
+    for report in &reports {
+        let text = std::fs::read_to_string(out.path().join(format!("{report}.txt"))).unwrap();
+        assert!(!text.contains('\x1b') && !text.contains('\r') && !text.contains('\x07'), "{report}: {text}");
+        let markdown = std::fs::read_to_string(out.path().join(format!("{report}.md"))).unwrap();
+        assert!(!markdown.contains('<') && !markdown.contains("]("), "{report}: {markdown}");
+    }
+    let evil = (1..8).find(|&r| cell(rows, r, "name").starts_with("evil")).unwrap();
+    let text = std::fs::read_to_string(out.path().join(format!("{}.txt", cell(rows, evil, "report")))).unwrap();
+    assert!(text.contains("Submission:  evil\\u{d}\\u{1b}]0;owned\\u{7}\\u{1b}[2J (rust)"), "{text}");
+    assert!(!run.stderr.contains('\x1b'), "the batch's own lines show the escapes as codes too");
 }

@@ -6,40 +6,7 @@
 //! Where `../shared/calibration` is absent (a clone outside this workplace) the test says so and passes;
 //! CI always has it.
 
-use std::path::{Path, PathBuf};
-
-use crate::support::{grade, root};
-
-/// `../shared/calibration` beside the repository, if it is there.
-fn calibration() -> Option<PathBuf> {
-    let dir = root().join("../shared/calibration");
-    dir.join("one-queue-99/Solver.java").is_file().then_some(dir)
-}
-
-/// This project's corpus with the official timing puzzles laid over it, and the metadata of the files they
-/// replace left out: their expected answers come from the file names and their reference counts from the
-/// reference solver, as for an official data set downloaded bare. (The loader drops metadata that
-/// contradicts its file, but it compares cheap facts only, and some official puzzles share their size,
-/// hamming, manhattan and moves with this corpus's puzzle of the same name.)
-fn fixtures_with_official_timing(calibration: &Path, into: &Path) {
-    let official: Vec<String> = std::fs::read_dir(calibration.join("official-timing"))
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    for entry in std::fs::read_dir(root().join("fixtures/puzzles")).unwrap() {
-        let entry = entry.unwrap();
-        std::fs::copy(entry.path(), into.join(entry.file_name())).unwrap();
-    }
-    for name in &official {
-        std::fs::copy(calibration.join("official-timing").join(name), into.join(name)).unwrap();
-    }
-    let metadata = into.join("puzzles.toml");
-    let mut table: toml::Table = std::fs::read_to_string(&metadata).unwrap().parse().unwrap();
-    for name in &official {
-        table.remove(name.trim_end_matches(".txt"));
-    }
-    std::fs::write(&metadata, toml::to_string(&table).unwrap()).unwrap();
-}
+use crate::support::{calibration, fixtures_with_official_timing, grade};
 
 #[test]
 fn one_queue_99_gets_its_official_verdict() {

@@ -4,12 +4,16 @@
 
 mod batch;
 mod calibration;
+mod forging_python;
 mod formats;
 mod gallery;
+mod gallery_default;
 mod gradescope;
 mod html;
 mod instructor_errors;
 mod lazy;
+mod lms;
+mod memory;
 mod misbehaving;
 mod reference;
 mod sandbox;

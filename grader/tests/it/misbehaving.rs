@@ -61,3 +61,36 @@ fn prints_to_stdout_do_not_corrupt_the_protocol_and_are_shown() {
     assert_eq!(graded.code, 0, "{}\n{}", graded.text, graded.stderr);
     assert!(!graded.json["output"].as_str().unwrap_or("").is_empty(), "the student's prints should be in the report");
 }
+
+/// Board 9, 11 and 12 compare a board with its own earlier answers (OFFICIAL-TESTS.md section 9), yet still
+/// catch what they are for: a Board that keeps the caller's array fails 11 alone; one whose tiles are a class
+/// attribute, shared by every board, fails 9 (the first board's hamming() follows the second's tiles) and 12
+/// (building the neighbors overwrites the tiles). Python Boards edited from the gallery's valid one (cheap to
+/// start).
+#[rstest::rstest]
+#[case::keeps_the_callers_array(&[("self._tiles = tuple(tuple(row) for row in tiles)", "self._tiles = tiles")], &["board-11"])]
+#[case::shares_its_tiles(
+    &[
+        ("self._tiles = tuple(tuple(row) for row in tiles)", "Board._tiles = tuple(tuple(row) for row in tiles)"),
+        ("return self._hamming\n", "return sum(t not in (0, i + 1) for i, t in enumerate(sum(self._tiles, ())))\n"),
+    ],
+    &["board-12", "board-9"],
+)]
+fn the_immutability_tests_catch_a_kept_array_and_shared_tiles(
+    #[case] edits: &[(&str, &str)],
+    #[case] failing: &[&str],
+) {
+    let valid = root().join("fixtures/submissions/python/valid");
+    let mut board = std::fs::read_to_string(valid.join("board.py")).unwrap();
+    for (from, to) in edits {
+        assert!(board.contains(from), "{from:?} is in the valid board.py");
+        board = board.replacen(from, to, 1);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("board.py"), board).unwrap();
+    std::fs::copy(valid.join("solver.py"), dir.path().join("solver.py")).unwrap();
+    let policy = quick_policy();
+    let only = ["--only", "board-9", "--only", "board-11", "--only", "board-12"];
+    let graded = grade(dir.path(), &[&["--policy", policy.to_str().unwrap()], &only[..]].concat());
+    assert_eq!(graded.failed_ids(), failing, "{}", graded.text);
+}

@@ -50,6 +50,47 @@ fn the_answer_key_cannot_be_found_without_declaring_it() {
     assert!(log.contains("can't find crate for `reference`"), "{log}");
 }
 
+/// A copy of the hostile entry `name` that names a grader file by its absolute path, as a student who read
+/// the grader's root in a compile error would: the root written in place of `@GRADER_ROOT@`.
+fn naming_the_graders_root(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let outside = tempfile::tempdir().unwrap();
+    let copy = outside.path().join(name);
+    copy_resolved(&hostile(name), &copy);
+    let main = copy.join("src/main.rs");
+    let text = std::fs::read_to_string(&main).unwrap();
+    assert!(text.contains("@GRADER_ROOT@"), "{text}");
+    std::fs::write(&main, text.replace("@GRADER_ROOT@", &root().display().to_string())).unwrap();
+    (outside, copy)
+}
+
+#[rstest::rstest]
+#[case::the_answer_key_as_a_module("answer-key-path", "reference/src/solver.rs")]
+#[case::a_grader_file_as_text("include-grader-file", "reference/src/oracle.rs")]
+fn a_grader_file_named_by_its_path_is_not_in_the_student_builds_view(#[case] entry: &str, #[case] file: &str) {
+    let named = root().join(file);
+    assert!(named.is_file(), "the attack names a file that exists");
+    let (_outside, copy) = naming_the_graders_root(entry);
+    let log = compile_log(&grade_only(&copy, &["board-1a"]));
+    assert!(log.contains(&format!("couldn't read `{}`", named.display())), "{log}");
+    assert!(log.contains("nothing but its own src/ in view"), "the note says why: {log}");
+}
+
+#[test]
+fn compiler_messages_name_the_api_crate_without_the_graders_root() {
+    let outside = tempfile::tempdir().unwrap();
+    let copy = outside.path().join("rust-submission");
+    copy_resolved(&root().join("templates/rust-submission"), &copy);
+    std::fs::write(
+        copy.join("src/main.rs"),
+        "mod board;\nmod solver;\nnpuzzle::submission_main!(u32, solver::Solver);\n",
+    )
+    .unwrap();
+    let log = compile_log(&grade_only(&copy, &["board-1a"]));
+    assert!(log.contains("the trait bound `u32: PuzzleBoard` is not satisfied"), "{log}");
+    assert!(log.contains("--> /grader/adapters/rust/npuzzle/src/api.rs:"), "{log}");
+    assert!(!log.contains(&root().display().to_string()), "{log}");
+}
+
 #[test]
 fn the_counters_cannot_be_named_so_they_cannot_be_reset() {
     let log = compile_log(&grade_only(&hostile("counter-reset"), &["board-1a"]));
@@ -111,9 +152,10 @@ fn extra_dependencies_build_offline_when_the_policy_allows_them() {
     let policy = dir.path().join("policy.toml");
     let quick = std::fs::read_to_string(quick_policy()).unwrap();
     std::fs::write(&policy, format!("{quick}\n[rust]\nallow_dependencies = true\n")).unwrap();
-    let graded = grade(&hostile("extra-dependency"), &["--policy", policy.to_str().unwrap(), "--only", "board-1a"]);
+    // board-4a reads the Board's toString(), which the crate writes with its dependency: it is linked.
+    let graded = grade(&hostile("extra-dependency"), &["--policy", policy.to_str().unwrap(), "--only", "board-4a"]);
     assert_eq!(graded.test("compile-1")["status"], "passed", "{}", graded.text);
-    assert_eq!(graded.test("board-1a")["status"], "passed", "{}", graded.text);
+    assert_eq!(graded.test("board-4a")["status"], "passed", "{}", graded.text);
 }
 
 #[test]

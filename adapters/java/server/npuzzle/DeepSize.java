@@ -1,28 +1,51 @@
 package npuzzle;
 
 import java.lang.instrument.Instrumentation;
-import java.lang.reflect.Array;
 import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashMap;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * Deep memory of an object graph: the sum of Instrumentation.getObjectSize over every object reachable
- * from the roots through instance fields and array elements, each object once. Class objects, class
- * loaders, threads and the referents of java.lang.ref references are not followed (they are not retained
- * by the data structure), and static fields are not part of any object.
+ * Deep memory in the official model ({@link ObjectLayout#OFFICIAL}): the bytes of every object reachable from
+ * the roots through instance fields (a Reference's referent included) and array elements, each object once.
+ * Class objects, class loaders, threads and modules are not followed: they are not part of a data structure.
+ *
+ * Three things go beyond a plain walk:
+ * - Our reference Board weighs what the official reference Board does (a 32-byte object and an int[n²]: 96
+ *   bytes at n = 3), not what its counting machinery makes it weigh, and is not entered.
+ * - Memory that the submission's static fields reach counts by how much it grew during the measured span:
+ *   a {@link Baseline} records what they reach before it, and what they reach afterwards that is neither in the
+ *   baseline nor already counted is added (a constant table built by a static initializer never counts).
+ * - An object may be excluded: it and whatever only it reaches are not counted (the Iterable solution()
+ *   returned, for `memory_retained`).
+ *
+ * An object of a class with fields reflection cannot see (injected by the JVM, or filtered) counts at least what
+ * the running JVM says it takes.
  */
 final class DeepSize {
-    /** Returned by {@link #of} when the walk would visit more than its budget of objects. */
-    static final long OVER_BUDGET = -1;
+    /**
+     * The most objects one measurement of a Board or Solver visits; past it (or when its bookkeeping exhausts
+     * the heap) the walk stops and its figure is a lower bound. About a second of CPU.
+     */
+    static final long WALK_BUDGET = 4_000_000;
+    /**
+     * The most objects the queues' walks at one `counters` visit together: the official puzzle35's canonical
+     * search reaches about 1,060,000 (a search node and a reference Board each). The walk runs after every
+     * solve, timing puzzles included (their figures are not used), within the request's CPU limit (2 s) and
+     * wall-clock cap, so it stops at about half a second of CPU (a third of a microsecond per object).
+     */
+    static final long QUEUES_BUDGET = 1_500_000;
+    /** How many queues' walks later walks may stop at (a Solver has one or two; some make one per node). */
+    private static final int SHORTCUT_QUEUES = 16;
+    /** The official reference Board's object: header, its int[] tiles and two ints (OFFICIAL-TESTS.md section 4). */
+    private static final long REFERENCE_BOARD_OBJECT_BYTES = 32;
 
-    private static final Map<Class<?>, Field[]> FIELDS = new HashMap<>();
+    private static final Map<Class<?>, Long> INSTANCE_BYTES = new HashMap<>();
+    private static Class<?> referenceBoard;
+    private static Field referenceBoardDimension;
 
     private DeepSize() {}
 
@@ -31,35 +54,204 @@ final class DeepSize {
     }
 
     /**
-     * The deep size of everything reachable from the roots without passing through {@code excluded} (null
-     * for none), or OVER_BUDGET past maxObjects objects.
+     * Our reference Board class: its objects weigh the official reference Board's. `dimension` is the field
+     * holding n (read without calling the board, which would count).
      */
-    static long of(Collection<?> roots, long maxObjects, Object excluded) {
-        Instrumentation inst = MemoryAgent.instrumentation();
-        if (inst == null) return 0;
-        IdentityHashMap<Object, Boolean> seen = new IdentityHashMap<>();
-        if (excluded != null) seen.put(excluded, Boolean.TRUE);
-        ArrayDeque<Object> pending = new ArrayDeque<>();
-        for (Object root : roots) {
-            if (root != null) pending.push(root);
+    static void referenceBoardIs(Class<?> board, String dimension) {
+        if (board == referenceBoard) return;
+        try {
+            Field f = board.getDeclaredField(dimension);
+            f.setAccessible(true);
+            referenceBoardDimension = f;
+            referenceBoard = board;
+        } catch (NoSuchFieldException | RuntimeException e) {
+            System.err.println("npuzzle server: the reference Board has no field " + dimension + ": " + e);
         }
+    }
+
+    /** The official reference Board's bytes for an n-by-n board: 32 + an int[n²] (24 + 4n², padded). */
+    static long officialReferenceBoardBytes(int n) {
+        return REFERENCE_BOARD_OBJECT_BYTES + ((24 + 4L * n * n + 7) / 8 * 8);
+    }
+
+    /** What the static fields of some classes reach at the start of a measured span, and its bytes. */
+    static final class Baseline {
+        final List<Class<?>> classes;
+        final IdentitySet reached;
+        final long bytes;
+
+        private Baseline(List<Class<?>> classes, IdentitySet reached, long bytes) {
+            this.classes = classes;
+            this.reached = reached;
+            this.bytes = bytes;
+        }
+    }
+
+    /** Records what the static fields of `classes` reach now (nothing, past the walk budget). */
+    static Baseline baseline(List<Class<?>> classes) {
+        Walk walk = new Walk(WALK_BUDGET);
+        for (Object root : StaticRoots.values(classes)) walk.visit(root, null);
+        // Past the budget their growth is not measured. Nothing is written to stderr, which the report shows
+        // as the submission's own output.
+        if (walk.overBudget) return new Baseline(List.of(), new IdentitySet(), 0);
+        return new Baseline(classes, walk.seen, walk.bytes);
+    }
+
+    /**
+     * The deep size of `root`, not entering `excluded` (null for none), plus what the static fields of the
+     * baseline's classes reach now beyond the baseline and beyond what `root` reaches.
+     */
+    static long retained(Object root, Object excluded, Baseline statics) {
+        Walk walk = new Walk(WALK_BUDGET);
+        if (excluded != null) walk.seen.add(excluded);
+        walk.visit(root, null);
+        for (Object value : StaticRoots.values(statics.classes)) walk.visit(value, statics.reached);
+        // Past the budget the figure is a lower bound (said nowhere: stderr is the submission's own output).
+        return walk.bytes;
+    }
+
+    /**
+     * The deep size of `root`, plus the net growth of what the static fields of the baseline's classes reach:
+     * their bytes now beyond what `root` reaches, less their bytes before (those `root` reaches aside), never
+     * below 0. A Board whose constructor replaces a static (a print format, the dimension) by one of the same
+     * size adds nothing, as in the official Board memory table, which sees no statics; one that appends to a
+     * static list adds what it appended.
+     */
+    static long retainedByNetGrowth(Object root, Baseline statics) {
+        Walk walk = new Walk(WALK_BUDGET);
+        walk.tallied = statics.reached;
+        walk.visit(root, null);
+        walk.tallied = null;
+        long own = walk.bytes;
+        for (Object value : StaticRoots.values(statics.classes)) walk.visit(value, null);
+        // Past the budget the figure is a lower bound (said nowhere: stderr is the submission's own output).
+        long now = walk.bytes - own;
+        long before = statics.bytes - walk.talliedBytesOfRoot;
+        return own + Math.max(0, now - before);
+    }
+
+    /**
+     * The queues' deep sizes, summed: each queue's own walk over everything it reaches, so what two queues
+     * reach counts once for each (OFFICIAL-TESTS.md section 4: a search node's outer Solver makes each queue
+     * reach the other).
+     *
+     * Two queues that reach each other reach the same objects, so a walk that meets an earlier queue whose
+     * walk met this one stops there and takes that queue's figure: the inner-class lockstep Solver costs one
+     * walk, not two.
+     */
+    static long queues(List<?> queues) {
+        IdentitySet ended = new IdentitySet();
+        for (Object q : queues) ended.add(q);
+        List<Object> walked = new ArrayList<>();
+        List<Long> figures = new ArrayList<>();
+        List<IdentitySet> met = new ArrayList<>();
+        long budget = QUEUES_BUDGET;
         long bytes = 0;
-        while (!pending.isEmpty()) {
-            Object o = pending.pop();
-            if (skipped(o) || seen.put(o, Boolean.TRUE) != null) continue;
-            if (seen.size() > maxObjects) return OVER_BUDGET;
-            bytes += inst.getObjectSize(o);
+        for (Object q : queues) {
+            // Past the budget the figure is a lower bound, silently: it is almost always a timing puzzle's,
+            // which no test reads, and a note would show in the report as the submission's own output.
+            if (budget <= 0) break;
+            Walk walk = new Walk(budget);
+            walk.queues = ended;
+            walk.stopAt = new IdentitySet();
+            for (int j = 0; j < walked.size(); j++) {
+                if (met.get(j).contains(q)) walk.stopAt.add(walked.get(j));
+            }
+            walk.visit(q, null);
+            long figure = walk.bytes;
+            for (int j = 0; j < walked.size() && walk.stoppedAt != null; j++) {
+                if (walked.get(j) == walk.stoppedAt) figure = figures.get(j);
+            }
+            budget -= walk.seen.size();
+            if (walk.overBudget) budget = 0;
+            if (walked.size() < SHORTCUT_QUEUES) {
+                walked.add(q);
+                figures.add(figure);
+                met.add(walk.metQueues);
+            }
+            bytes += figure;
+        }
+        return bytes;
+    }
+
+    /** One walk: the objects seen so far, the bytes counted. */
+    private static final class Walk {
+        final IdentitySet seen = new IdentitySet();
+        private final ArrayDeque<Object> pending = new ArrayDeque<>();
+        private final long budget;
+        long bytes;
+        boolean overBudget;
+        /** Queues to note when met (null: none). */
+        IdentitySet queues;
+        /** The noted queues this walk met (its root among them). */
+        final IdentitySet metQueues = new IdentitySet();
+        /** Objects where the walk stops (null: none), and the one it stopped at. */
+        IdentitySet stopAt;
+        Object stoppedAt;
+        /** Objects whose bytes the walk also tallies while it walks its root (null: none), and that tally. */
+        IdentitySet tallied;
+        long talliedBytesOfRoot;
+
+        Walk(long budget) {
+            this.budget = budget;
+        }
+
+        /** Visits what `root` reaches that this walk has not seen; counts what `uncounted` (may be null) lacks. */
+        void visit(Object root, IdentitySet uncounted) {
+            if (root == null || overBudget) return;
+            try {
+                walk(root, uncounted);
+            } catch (OutOfMemoryError e) {
+                // the bookkeeping does not fit beside the submission's objects: stop, as past the budget
+                pending.clear();
+                seen.clear();
+                overBudget = true;
+            }
+        }
+
+        private void walk(Object root, IdentitySet uncounted) {
+            pending.push(root);
+            while (!pending.isEmpty()) {
+                Object o = pending.pop();
+                if (skipped(o) || !seen.add(o)) continue;
+                if (seen.size() > budget) {
+                    overBudget = true;
+                    pending.clear();
+                    return;
+                }
+                if (queues != null && queues.contains(o)) {
+                    metQueues.add(o);
+                    if (stopAt.contains(o)) {
+                        stoppedAt = o;
+                        pending.clear();
+                        return;
+                    }
+                }
+                boolean counted = uncounted == null || !uncounted.contains(o);
+                long before = bytes;
+                walkOne(o, counted);
+                if (tallied != null && tallied.contains(o)) talliedBytesOfRoot += bytes - before;
+            }
+        }
+
+        /** Counts `o` (if `counted`) and queues what it references. */
+        private void walkOne(Object o, boolean counted) {
             Class<?> c = o.getClass();
+            if (c == referenceBoard) {
+                if (counted) bytes += referenceBoardBytes(o);
+                return;
+            }
             if (c.isArray()) {
+                if (counted) bytes += ObjectLayout.OFFICIAL.sizeOf(o);
                 if (!c.getComponentType().isPrimitive()) {
-                    for (int i = 0, len = Array.getLength(o); i < len; i++) {
-                        Object e = ((Object[]) o)[i];
+                    for (Object e : (Object[]) o) {
                         if (e != null) pending.push(e);
                     }
                 }
-                continue;
+                return;
             }
-            for (Field f : referenceFields(c)) {
+            if (counted) bytes += instanceBytes(o);
+            for (Field f : ObjectLayout.OFFICIAL.references(c)) {
                 Object v;
                 try {
                     v = f.get(o);
@@ -69,36 +261,93 @@ final class DeepSize {
                 if (v != null) pending.push(v);
             }
         }
-        return bytes;
     }
 
-    static long of(Object root) {
-        return of(List.of(root), Long.MAX_VALUE, null);
+    /**
+     * A set of objects by identity: open addressing over identity hash codes, at most half full (half the memory
+     * of an IdentityHashMap, whose values a walk does not need).
+     */
+    static final class IdentitySet {
+        private Object[] table = new Object[64];
+        private int size;
+
+        /** Adds o; false if it was there. */
+        boolean add(Object o) {
+            if (2 * (size + 1) > table.length) grow();
+            int mask = table.length - 1;
+            for (int i = slot(o, mask); ; i = (i + 1) & mask) {
+                Object e = table[i];
+                if (e == null) {
+                    table[i] = o;
+                    size++;
+                    return true;
+                }
+                if (e == o) return false;
+            }
+        }
+
+        boolean contains(Object o) {
+            int mask = table.length - 1;
+            for (int i = slot(o, mask); ; i = (i + 1) & mask) {
+                Object e = table[i];
+                if (e == null) return false;
+                if (e == o) return true;
+            }
+        }
+
+        int size() {
+            return size;
+        }
+
+        void clear() {
+            table = new Object[64];
+            size = 0;
+        }
+
+        private static int slot(Object o, int mask) {
+            int h = System.identityHashCode(o) * 0x9E3779B9;
+            return (h ^ (h >>> 16)) & mask;
+        }
+
+        private void grow() {
+            Object[] old = table;
+            table = new Object[old.length * 2];
+            int mask = table.length - 1;
+            for (Object o : old) {
+                if (o == null) continue;
+                int i = slot(o, mask);
+                while (table[i] != null) i = (i + 1) & mask;
+                table[i] = o;
+            }
+        }
     }
 
     private static boolean skipped(Object o) {
         return o instanceof Class || o instanceof ClassLoader || o instanceof Thread || o instanceof Module;
     }
 
-    /** The readable instance fields of reference type declared by c and its superclasses. */
-    private static Field[] referenceFields(Class<?> c) {
-        Field[] cached = FIELDS.get(c);
-        if (cached != null) return cached;
-        List<Field> fields = new ArrayList<>();
-        for (Class<?> k = c; k != null && k != Object.class; k = k.getSuperclass()) {
-            if (k == java.lang.ref.Reference.class) continue;
-            for (Field f : k.getDeclaredFields()) {
-                if (Modifier.isStatic(f.getModifiers()) || f.getType().isPrimitive()) continue;
-                try {
-                    f.setAccessible(true);
-                    fields.add(f);
-                } catch (RuntimeException e) {
-                    // not accessible (a module that is not open): its contents are not counted
-                }
-            }
+    private static long referenceBoardBytes(Object board) {
+        try {
+            return officialReferenceBoardBytes(((Number) referenceBoardDimension.get(board)).intValue());
+        } catch (IllegalAccessException | RuntimeException e) {
+            return ObjectLayout.OFFICIAL.sizeOf(board);
         }
-        Field[] result = fields.toArray(new Field[0]);
-        FIELDS.put(c, result);
-        return result;
+    }
+
+    /**
+     * An object's bytes in the model; where the running JVM's own figure shows fields reflection cannot see (it
+     * differs from what the fields seen make in its layout), at least the JVM's figure.
+     */
+    private static long instanceBytes(Object o) {
+        Class<?> c = o.getClass();
+        Long bytes = INSTANCE_BYTES.get(c);
+        if (bytes == null) {
+            bytes = ObjectLayout.OFFICIAL.instanceSize(c);
+            Instrumentation inst = MemoryAgent.instrumentation();
+            long jvm = inst == null ? 0 : inst.getObjectSize(o);
+            if (inst != null && jvm != ObjectLayout.COMPRESSED.instanceSize(c)) bytes = Math.max(bytes, jvm);
+            INSTANCE_BYTES.put(c, bytes);
+        }
+        return bytes;
     }
 }

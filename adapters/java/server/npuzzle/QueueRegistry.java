@@ -6,11 +6,14 @@ import java.util.Iterator;
 import java.util.List;
 
 /**
- * The live instrumented MinPQs. Java has no destructor, so a queue "ends" when the solve that used it
- * ends: the server brackets every Solver constructor with {@link #beginSolve()} / {@link #endSolve()}, and
- * at the end each queue created or used during the solve reports its size (pq_ending_size) and gets a last
- * heap-order check. Queues are held weakly, except those created during a solve, which are held strongly
- * until it ends (so a queue the solver dropped before returning is not lost to the garbage collector).
+ * The live instrumented MinPQs. Java has no destructor, so a queue "ends" when the grader reads the counters
+ * of the span it was used in: a span starts at `counters_reset` and ends at `counters`, after the grader has
+ * asked the Solver everything it asks (its constructor, moves(), isSolvable(), solution()). At the end every
+ * queue used during the span, whether the constructor built it or a lazy moves() did, reports its size
+ * (pq_ending_size) and gets a last heap-order check, and the server measures its deep size.
+ *
+ * Queues are held weakly, except those created during a span, which are held strongly until it ends (a queue
+ * the Solver dropped before the end is not lost to the garbage collector).
  */
 public final class QueueRegistry {
     private QueueRegistry() {}
@@ -29,48 +32,52 @@ public final class QueueRegistry {
 
     private static final class Entry {
         final WeakReference<Tracked> queue;
-        long operationsSeen = -1;
+        long operationsSeen;
 
         Entry(Tracked queue) {
             this.queue = new WeakReference<>(queue);
+            this.operationsSeen = -1;
         }
     }
 
     private static final ArrayList<Entry> entries = new ArrayList<>();
-    private static final ArrayList<Tracked> createdDuringSolve = new ArrayList<>();
-    private static ArrayList<Tracked> endedInLastSolve = new ArrayList<>();
-    /**
-     * The Solver the most recent solve built (weakly held; null if its constructor threw). The queues' deep
-     * size stops at it: a non-static inner search node (its outer instance) or a comparator that captures the
-     * Solver reaches it, but a queue does not own the Solver's other fields.
-     */
-    private static WeakReference<Object> solverOfLastSolve = new WeakReference<>(null);
-    private static boolean solving;
+    private static final ArrayList<Tracked> createdInSpan = new ArrayList<>();
+    private static boolean inSpan;
     private static int registrationsSincePrune;
 
     public static void register(Tracked queue) {
         entries.add(new Entry(queue));
-        if (solving) {
-            createdDuringSolve.add(queue);
+        if (inSpan) {
+            createdInSpan.add(queue);
         } else if (++registrationsSincePrune >= 4096) {
             registrationsSincePrune = 0;
             entries.removeIf(e -> e.queue.get() == null);
         }
     }
 
-    /** A Solver constructor is about to run. Forgets the queues of the previous solve. */
-    static void beginSolve() {
-        reset();
-        solving = true;
+    /**
+     * counters_reset: a span starts. What queues did before it is forgotten: a queue ends in this span only if
+     * it is used again.
+     */
+    static void beginSpan() {
+        for (Iterator<Entry> it = entries.iterator(); it.hasNext(); ) {
+            Entry e = it.next();
+            Tracked q = e.queue.get();
+            if (q == null) {
+                it.remove();
+            } else {
+                e.operationsSeen = q.npuzzleOperations();
+            }
+        }
+        createdInSpan.clear();
+        inSpan = true;
     }
 
     /**
-     * The Solver constructor returned {@code solver} or threw (null): every queue used since the last end
-     * ends now.
+     * counters: every queue used since the span began (or since the last end) ends now; returns them (for their
+     * deep size) and lets go of them.
      */
-    static void endSolve(Object solver) {
-        solving = false;
-        solverOfLastSolve = new WeakReference<>(solver);
+    static List<Tracked> endSpan() {
         ArrayList<Tracked> ended = new ArrayList<>();
         for (Iterator<Entry> it = entries.iterator(); it.hasNext(); ) {
             Entry e = it.next();
@@ -85,29 +92,12 @@ public final class QueueRegistry {
                 ended.add(q);
             }
         }
-        createdDuringSolve.clear();
+        createdInSpan.clear();
+        inSpan = false;
         for (Tracked q : ended) {
             Counters.pqEndingSize += q.npuzzleSize();
             q.npuzzleCheckHeapOrder();
         }
-        endedInLastSolve = ended;
-    }
-
-    /** The queues that ended in the most recent solve (for their deep size); the registry lets go of them. */
-    static List<Tracked> takeEnded() {
-        List<Tracked> ended = endedInLastSolve;
-        endedInLastSolve = new ArrayList<>();
         return ended;
-    }
-
-    /** The Solver of the most recent solve, where the walk over its queues stops (null if none). */
-    static Object solverOfLastSolve() {
-        return solverOfLastSolve.get();
-    }
-
-    /** counters_reset: forget the queues and the Solver of the last solve. */
-    static void reset() {
-        endedInLastSolve = new ArrayList<>();
-        solverOfLastSolve = new WeakReference<>(null);
     }
 }

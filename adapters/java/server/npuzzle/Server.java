@@ -48,21 +48,21 @@ public final class Server {
      * MB, so 512 MB would turn every StackOverflowError into a 5 s timeout). -Dnpuzzle.stackMb overrides.
      */
     private static final long STACK_BYTES = Long.getLong("npuzzle.stackMb", 64) << 20;
-    /** The most objects the lazy deep-size walk of the queues visits before giving up (reporting 0). */
-    private static final long QUEUE_WALK_BUDGET = 1_000_000;
     /** How many request IDs back a reference `@ID.K` may reach (the protocol asks for at least 65,536). */
     private static final long REPLY_WINDOW = 1 << 16;
     /** Verbs whose `ok` reply holds handles that later requests may refer to. */
     private static final Set<String> RETURNS_HANDLES = Set.of(
-            "board", "board_probe", "neighbors", "twin", "solver", "solver_null", "solution", "memory_solver");
+            "board", "board_probe", "neighbors", "neighbors_after", "neighbors_nested", "twin", "solver", "solver_null",
+            "solution", "memory_solver");
     /** Verbs whose arguments are all handles, so any of them may be a reference. */
     private static final Set<String> TAKES_HANDLES = Set.of(
             "dimension", "hamming", "manhattan", "to_string", "is_goal", "equals", "equals_as_object",
-            "equals_null", "equals_foreign", "equals_uncastable", "neighbors", "twin", "release", "solver",
-            "is_solvable", "moves", "solution", "memory_solver");
+            "equals_null", "equals_foreign", "equals_uncastable", "neighbors", "neighbors_after", "neighbors_nested",
+            "twin", "release", "solver", "is_solvable", "moves", "solution", "memory_solver", "memory_retained");
 
     private final World own;
     private final World ref;
+    private final Memory memory;
     private final Map<String, Obj> objects = new HashMap<>();
     private long nextHandle = 1;
     /** The handles in the `ok` replies to recent requests that return handles, by request ID. */
@@ -82,6 +82,7 @@ public final class Server {
     private Server(World own, World ref) {
         this.own = own;
         this.ref = ref;
+        this.memory = new Memory(ref);
         this.cpuSupported = threads.isCurrentThreadCpuTimeSupported();
         if (cpuSupported && !threads.isThreadCpuTimeEnabled()) threads.setThreadCpuTimeEnabled(true);
     }
@@ -324,11 +325,16 @@ public final class Server {
                 if (version != VERSION) throw protocol("unsupported version " + version);
                 String memory = DeepSize.available() ? " memory" : "";
                 String thread = requestThreadId >= 0 ? " cpu_thread=" + requestThreadId : "";
-                return VERSION + " java ref_world counters refs" + memory + " null foreign api_check" + thread;
+                return VERSION + " java ref_world counters refs" + memory + " null foreign api_check iterables" + thread;
+            }
+            case "memory_board": {
+                World world = world(verb, args);
+                int[][] rows = tiles(verb, args);
+                requireMemory();
+                return Long.toString(memory.ofNewBoard(world, rows));
             }
             case "board":
-            case "board_probe":
-            case "memory_board": {
+            case "board_probe": {
                 World world = world(verb, args);
                 int[][] rows = tiles(verb, args);
                 Object board = world.newBoard(rows);
@@ -338,10 +344,6 @@ public final class Server {
                     for (int r = 0; r < n; r++) {
                         for (int c = 0; c < n; c++) rows[r][c] = r * n + c;
                     }
-                }
-                if (verb.equals("memory_board")) {
-                    if (!DeepSize.available()) throw unsupported("the JVM was started without the memory agent");
-                    return Long.toString(DeepSize.of(board));
                 }
                 return add(true, world, board);
             }
@@ -384,6 +386,28 @@ public final class Server {
                 List<Object> boards = b.world.boards(b.world.call(b.value, "neighbors"), "neighbors()", false);
                 return addAll(b.world, boards);
             }
+            case "neighbors_after": {
+                // Both Iterables are held, not copied, until both calls have returned (a neighbors() that
+                // refills one shared list shows it here; the plain `neighbors` copies at once).
+                String[] two = two(verb, args);
+                Obj a = board(two[0]);
+                Obj b = board(two[1]);
+                if (a.world != b.world) throw protocol(two[0] + " and " + two[1] + " are not boards of one world");
+                Object first = a.world.call(a.value, "neighbors");
+                Object second = b.world.call(b.value, "neighbors");
+                List<Object> fromFirst = a.world.boards(first, "neighbors()", false);
+                List<Object> fromSecond = b.world.boards(second, "neighbors()", false);
+                return addAll(a.world, fromFirst) + " " + addAll(b.world, fromSecond);
+            }
+            case "neighbors_nested": {
+                Obj b = board(one(verb, args));
+                StringBuilder lists = new StringBuilder();
+                for (List<Object> boards : b.world.nestedBoards(b.world.call(b.value, "neighbors"), "neighbors()")) {
+                    if (lists.length() > 0) lists.append(' ');
+                    lists.append(addAll(b.world, boards));
+                }
+                return lists.toString();
+            }
             case "twin": {
                 Obj b = board(one(verb, args));
                 Object twin = b.world.call(b.value, "twin");
@@ -403,10 +427,14 @@ public final class Server {
             }
             case "memory_solver": {
                 Obj b = board(one(verb, args));
-                if (!DeepSize.available()) throw unsupported("the JVM was started without the memory agent");
-                Object solver = solve(b.world, b.value);
-                long bytes = DeepSize.of(solver);
-                return add(false, b.world, solver) + " " + bytes;
+                requireMemory();
+                Memory.Measured solver = memory.ofNewSolver(b.world, b.value);
+                return add(false, b.world, solver.value) + " " + solver.bytes;
+            }
+            case "memory_retained": {
+                Obj s = solver(one(verb, args));
+                requireMemory();
+                return Long.toString(memory.retainedBy(s.world, s.value));
             }
             case "solver_null": {
                 if (args.length != 1) throw protocol("`solver_null` takes a world");
@@ -430,12 +458,13 @@ public final class Server {
             case "counters_reset": {
                 noArgs(verb, args);
                 Counters.reset();
-                QueueRegistry.reset();
+                QueueRegistry.beginSpan();
                 return "";
             }
             case "counters": {
                 noArgs(verb, args);
-                measureEndedQueues();
+                List<QueueRegistry.Tracked> ended = QueueRegistry.endSpan();
+                if (DeepSize.available()) Counters.pqDeepBytes += memory.ofQueues(ended);
                 return Counters.encode(0);
             }
             case "api": {
@@ -456,26 +485,13 @@ public final class Server {
         }
     }
 
-    /** Runs a Solver constructor; the queues it used end when it returns (or throws). */
-    private Object solve(World world, Object board) throws StudentFailure {
-        QueueRegistry.beginSolve();
-        Object solver = null;
-        try {
-            solver = world.newSolver(board);
-            return solver;
-        } finally {
-            QueueRegistry.endSolve(solver);
-        }
+    /** Runs a Solver constructor (its queues end when the grader next reads the counters). */
+    static Object solve(World world, Object board) throws StudentFailure {
+        return world.newSolver(board);
     }
 
-    /** Adds the deep size of the queues of the most recent solve to pq_deep_bytes (once). */
-    private static void measureEndedQueues() {
-        List<QueueRegistry.Tracked> ended = QueueRegistry.takeEnded();
-        if (ended.isEmpty() || !DeepSize.available()) return;
-        long bytes = DeepSize.of(ended, QUEUE_WALK_BUDGET, QueueRegistry.solverOfLastSolve());
-        // Past the budget the size stays unmeasured (0): the row prints `-`. Nothing is written to stderr,
-        // which is the submission's own output in the report.
-        if (bytes != DeepSize.OVER_BUDGET) Counters.pqDeepBytes += bytes;
+    private static void requireMemory() throws Refusal {
+        if (!DeepSize.available()) throw unsupported("the JVM was started without the memory agent");
     }
 
     // ------------------------------------------------------------------ handles

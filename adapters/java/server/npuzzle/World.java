@@ -169,6 +169,33 @@ final class World {
         return out;
     }
 
+    /**
+     * An Iterable of the student's iterated nested, one loop inside the other (the `neighbors_nested`
+     * request): the outer loop's boards, then for each of them the boards the inner loop yielded during that
+     * step, every one checked as boards() checks them.
+     */
+    List<List<Object>> nestedBoards(Object iterable, String what) throws StudentFailure {
+        if (!(iterable instanceof Iterable)) return List.of(boards(iterable, what, false)); // which throws
+        Class<?> boardType = boardClass();
+        List<Object> outer = new ArrayList<>();
+        List<List<Object>> lists = new ArrayList<>();
+        lists.add(outer);
+        try {
+            for (Object x : (Iterable<?>) iterable) {
+                if (x == null || !boardType.isInstance(x)) {
+                    boards(java.util.Collections.singletonList(x), what, false); // throws, saying why
+                }
+                outer.add(x);
+                lists.add(boards(iterable, what, false));
+            }
+        } catch (StudentFailure f) {
+            throw f;
+        } catch (Throwable t) {
+            throw Server.failure(t);
+        }
+        return lists;
+    }
+
     private static Object invoke(Method m, Object target, Object[] args) throws StudentFailure {
         try {
             return m.invoke(target, args);

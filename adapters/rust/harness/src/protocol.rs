@@ -173,6 +173,8 @@ pub enum Request {
     EqualsForeign(Handle),
     EqualsUncastable(Handle),
     Neighbors(Handle),
+    NeighborsAfter(Handle, Handle),
+    NeighborsNested(Handle),
     Twin(Handle),
     Release(Vec<Handle>),
     Solver(Handle),
@@ -207,6 +209,8 @@ impl Request {
             Request::EqualsForeign(_) => "equals_foreign",
             Request::EqualsUncastable(_) => "equals_uncastable",
             Request::Neighbors(_) => "neighbors",
+            Request::NeighborsAfter(..) => "neighbors_after",
+            Request::NeighborsNested(_) => "neighbors_nested",
             Request::Twin(_) => "twin",
             Request::Release(_) => "release",
             Request::Solver(_) => "solver",
@@ -231,6 +235,8 @@ impl Request {
             Request::Board { .. }
                 | Request::BoardProbe { .. }
                 | Request::Neighbors(_)
+                | Request::NeighborsAfter(..)
+                | Request::NeighborsNested(_)
                 | Request::Twin(_)
                 | Request::Solver(_)
                 | Request::SolverNull(_)
@@ -251,6 +257,7 @@ impl Request {
             | Request::EqualsForeign(h)
             | Request::EqualsUncastable(h)
             | Request::Neighbors(h)
+            | Request::NeighborsNested(h)
             | Request::Twin(h)
             | Request::Solver(h)
             | Request::IsSolvable(h)
@@ -258,7 +265,7 @@ impl Request {
             | Request::Solution(h)
             | Request::MemorySolver(h)
             | Request::MemoryRetained(h) => vec![h],
-            Request::Equals(a, b) | Request::EqualsAsObject(a, b) => vec![a, b],
+            Request::Equals(a, b) | Request::EqualsAsObject(a, b) | Request::NeighborsAfter(a, b) => vec![a, b],
             Request::Release(hs) => hs.iter_mut().collect(),
             Request::Hello { .. }
             | Request::Board { .. }
@@ -301,6 +308,7 @@ impl Request {
             | Request::EqualsForeign(h)
             | Request::EqualsUncastable(h)
             | Request::Neighbors(h)
+            | Request::NeighborsNested(h)
             | Request::Twin(h)
             | Request::Solver(h)
             | Request::IsSolvable(h)
@@ -308,7 +316,7 @@ impl Request {
             | Request::Solution(h)
             | Request::MemorySolver(h)
             | Request::MemoryRetained(h) => push(h),
-            Request::Equals(a, b) | Request::EqualsAsObject(a, b) => {
+            Request::Equals(a, b) | Request::EqualsAsObject(a, b) | Request::NeighborsAfter(a, b) => {
                 push(a);
                 push(b);
             }
@@ -372,6 +380,8 @@ fn decode_args(verb: &str, args: &[&str]) -> Result<Request, WireError> {
         "equals_foreign" => Request::EqualsForeign(one()?),
         "equals_uncastable" => Request::EqualsUncastable(one()?),
         "neighbors" => Request::Neighbors(one()?),
+        "neighbors_after" => two().map(|(a, b)| Request::NeighborsAfter(a, b))?,
+        "neighbors_nested" => Request::NeighborsNested(one()?),
         "twin" => Request::Twin(one()?),
         "release" => Request::Release(args.iter().map(|h| h.parse()).collect::<Result<_, _>>()?),
         "solver" => Request::Solver(one()?),
@@ -562,6 +572,21 @@ pub fn decode_handles(values: &str) -> Result<Vec<Handle>, WireError> {
     Ok(handles)
 }
 
+/// Decodes consecutive `COUNT HANDLE…` lists (the reply to `neighbors_after` or `neighbors_nested`).
+pub fn decode_handle_lists(values: &str) -> Result<Vec<Vec<Handle>>, WireError> {
+    let mut tokens = values.split(' ').filter(|t| !t.is_empty()).peekable();
+    let mut lists = Vec::new();
+    while let Some(count) = tokens.next() {
+        let count: usize = count.parse().map_err(|_| wire_error(format!("`{count}` is not a handle count")))?;
+        let list: Vec<Handle> = tokens.by_ref().take(count).map(str::parse).collect::<Result<_, _>>()?;
+        if list.len() != count {
+            return Err(wire_error(format!("expected {count} handles, got {}", list.len())));
+        }
+        lists.push(list);
+    }
+    Ok(lists)
+}
+
 /// Decodes `NAME=INT…` counter pairs.
 pub fn decode_counters(values: &str) -> Result<Vec<(String, u64)>, WireError> {
     values
@@ -598,6 +623,8 @@ mod tests {
             (world.clone(), tiles.clone()).prop_map(|(world, tiles)| Request::BoardProbe { world, tiles }),
             (world.clone(), tiles).prop_map(|(world, tiles)| Request::MemoryBoard { world, tiles }),
             handle().prop_map(Request::Manhattan),
+            handle().prop_map(Request::NeighborsNested),
+            (handle(), handle()).prop_map(|(a, b)| Request::NeighborsAfter(a, b)),
             handle().prop_map(Request::ToString),
             handle().prop_map(Request::Solution),
             handle().prop_map(Request::MemorySolver),
@@ -667,6 +694,10 @@ mod tests {
         assert_eq!(decode_handles("4 b2 b3 b4 b5").unwrap().len(), 4);
         assert!(decode_handles("3 b2").is_err());
         assert_eq!(decode_counters("pq_inserts=20 x=1").unwrap()[0], ("pq_inserts".into(), 20));
+        let lists = decode_handle_lists("2 b2 b3 0 1 b4").unwrap();
+        assert_eq!(lists.iter().map(Vec::len).collect::<Vec<_>>(), [2, 0, 1]);
+        assert!(decode_handle_lists("2 b2 1 b3").is_err() && decode_handle_lists("2 b2").is_err());
+        assert!(decode_handle_lists("b2").is_err());
         assert!(Reply::decode("hello world").is_err());
         assert!(Request::decode("1 board own 2 1 2 3").is_err());
     }
@@ -719,6 +750,8 @@ mod tests {
             .handles_mut()
             .is_empty());
         assert!(Request::Neighbors(Handle::Board(1)).returns_handles());
+        assert!(Request::NeighborsNested(Handle::Board(1)).returns_handles());
+        assert_eq!(Request::NeighborsAfter(Handle::Board(1), Handle::Board(2)).handles_mut().len(), 2);
         assert!(!Request::ToString(Handle::Board(1)).returns_handles());
     }
 }

@@ -239,7 +239,7 @@ where
     fn handle(&mut self, request: Request) -> Result<String, Refusal> {
         Ok(match request {
             Request::Hello { version } if version == VERSION => {
-                let memory = if memory::is_installed() { " memory memory_retained" } else { "" };
+                let memory = if memory::is_installed() { " memory" } else { "" };
                 format!("{VERSION} rust ref_world counters refs{memory}")
             }
             Request::Hello { version } => return Err(Refusal::Protocol(format!("unsupported version {version}"))),
@@ -256,6 +256,9 @@ where
                 return unsupported("Rust's == only compares a Board with a Board")
             }
             Request::Neighbors(h) => self.neighbors(h)?,
+            Request::NeighborsAfter(..) | Request::NeighborsNested(_) => {
+                return unsupported("Rust's neighbors() returns a Vec the caller owns, which no later call can change")
+            }
             Request::Twin(h) => self.twin(h)?,
             Request::Release(handles) => {
                 for h in handles {

@@ -160,6 +160,9 @@ fn failing(test: &TestResult) -> bool {
 /// Failures grouped by root cause (the cause's own test, then those it explains), then the other failures,
 /// then the compiler's output, then the tests skipped because of them.
 fn failures(out: &mut String, report: &Report) {
+    for note in &report.notes {
+        let _ = write!(out, "<p class=\"note\">Note: {}</p>", escape(note));
+    }
     let failed: Vec<&TestResult> = report.tests.iter().filter(|t| failing(t)).collect();
     if failed.is_empty() && report.compile_log.is_none() {
         out.push_str("<section id=\"failures\"><h2>Failures</h2><p class=\"none\">No test failed.</p></section>\n");

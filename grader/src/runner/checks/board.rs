@@ -6,8 +6,12 @@
 use npuzzle_harness::protocol::{Handle, Request};
 use reference::{Board, BoardError};
 
+use super::consistency;
 use super::context::{mismatch, Ctx, TrialResult};
-use super::script::{neighbor_count, At, Judge, NeighborsAt, Replies, Script, NEIGHBOR_READS};
+use super::script::{
+    ask_values, method_name, neighbor_count, value_request, At, Judge, NeighborsAt, Replies, Script, ValuesAt,
+    NEIGHBOR_READS,
+};
 use crate::catalog::{BoardScript, BoardTrial, EqualsProperty, Method};
 use crate::judge::{self, Mismatch};
 use crate::plan::Trial;
@@ -23,10 +27,10 @@ pub fn script<'a>(check: BoardScript, trial: &'a Trial, other: &'a Trial, s: &mu
         BoardScript::Neighbors => neighbors(trial, s),
         BoardScript::NeighborsOfNeighbors => neighbors_of_neighbors(trial, s),
         BoardScript::Twin => twin(trial, s),
-        BoardScript::TwoBoards => two_boards(trial, partner(trial, other), s),
+        BoardScript::TwoBoards => consistency::two_boards(trial, partner(trial, other), s),
         BoardScript::Equals(property) => equals(property, trial, partner(trial, other), s),
-        BoardScript::ImmutableArray => immutable_array(trial, s),
-        BoardScript::ImmutableCallOrder => immutable_call_order(trial, s),
+        BoardScript::ImmutableArray => consistency::immutable_array(trial, s),
+        BoardScript::ImmutableCallOrder => consistency::immutable_call_order(trial, s),
         BoardScript::NeighborsLegal => neighbors_legal(trial, s),
         BoardScript::TwinLegal => twin_legal(trial, s),
         BoardScript::NeighborValues => neighbor_values(trial, s),
@@ -39,30 +43,13 @@ pub fn trial(ctx: &mut Ctx<'_>, check: BoardTrial, trial: &Trial, other: &Trial)
         BoardTrial::EqualsContract => equals_contract(ctx, trial, other),
         BoardTrial::KthNeighbor(method) => kth(ctx, method, Walk::Neighbors, trial),
         BoardTrial::KthTwin(method) => kth(ctx, method, Walk::Twins, trial),
+        BoardTrial::NeighborsIterable => consistency::neighbors_iterable(ctx, trial, other),
     }
 }
 
 /// The board a check about two boards pairs with `trial`: its planned partner, else the next trial.
 fn partner<'a>(trial: &'a Trial, next: &'a Trial) -> &'a Trial {
     trial.partner.as_deref().unwrap_or(next)
-}
-
-fn value_request(method: Method, h: Handle) -> Request {
-    match method {
-        Method::Hamming => Request::Hamming(h),
-        Method::Manhattan => Request::Manhattan(h),
-        Method::Dimension => Request::Dimension(h),
-        Method::IsGoal => Request::IsGoal(h),
-    }
-}
-
-fn method_name(method: Method) -> &'static str {
-    match method {
-        Method::Hamming => "hamming()",
-        Method::Manhattan => "manhattan()",
-        Method::Dimension => "dimension()",
-        Method::IsGoal => "isGoal()",
-    }
 }
 
 /// The reference's answer, as text.
@@ -73,16 +60,6 @@ fn reference_value(method: Method, board: &Board) -> String {
         Method::Dimension => board.dimension().to_string(),
         Method::IsGoal => board.is_goal().to_string(),
     }
-}
-
-/// Value methods asked of one board, in order.
-struct ValuesAt {
-    asked: Vec<(Method, At)>,
-}
-
-/// Writes value requests about board `h`.
-fn ask_values(s: &mut Script, h: Handle, methods: &[Method]) -> ValuesAt {
-    ValuesAt { asked: methods.iter().map(|&method| (method, s.push(value_request(method, h)))).collect() }
 }
 
 /// Compares each answer with the reference's answer for `board`.
@@ -204,28 +181,6 @@ fn unchanged(now: &Board, board: &Board, after: &str) -> Asked<()> {
         );
     }
     Ok(())
-}
-
-/// Two boards alive at once keep their own answers.
-fn two_boards<'a>(trial: &'a Trial, other: &'a Trial, s: &mut Script) -> Judge<'a> {
-    let (a, b) = (s.build(&trial.board), s.build(&other.board));
-    let mut values = Vec::new();
-    for method in [Method::Hamming, Method::Manhattan, Method::Dimension] {
-        values.push((ask_values(s, a.handle(), &[method]), &trial.board));
-        values.push((ask_values(s, b.handle(), &[method]), &other.board));
-    }
-    let texts = [(s.text(a.handle()), &trial.board), (s.text(b.handle()), &other.board)];
-    Box::new(move |ctx, r| {
-        let hs = vec![r.handle(a)?, r.handle(b)?];
-        for (asked, board) in &values {
-            judge_values(r, asked, board)?;
-        }
-        for (text, board) in texts {
-            judge::to_string_matches(board, &r.text(text)?, false)?;
-        }
-        ask::release(ctx.session, hs);
-        Ok(vec![])
-    })
 }
 
 /// One `equals()` question: which boards (indexes into the boards built for the trial), asked how, and the
@@ -373,50 +328,6 @@ fn extended(board: &Board) -> Option<Board> {
     let rest = (n * n) as i64..((n + 1) * (n + 1)) as i64;
     let tiles: Vec<i64> = board.tiles().map(|t| t as i64).chain(rest).collect();
     Board::from_row_major(n + 1, &tiles).ok()
-}
-
-/// Changing the caller's array after construction must not change the board.
-fn immutable_array<'a>(trial: &'a Trial, s: &mut Script) -> Judge<'a> {
-    let board = &trial.board;
-    let b = s.push(Request::BoardProbe { world: npuzzle_harness::protocol::World::Own, tiles: ask::tiles_of(board) });
-    let values = ask_values(s, b.handle(), &[Method::Hamming, Method::Manhattan, Method::IsGoal]);
-    let after = s.text(b.handle());
-    Box::new(move |ctx, r| {
-        let h = r.handle(b)?;
-        judge_values(r, &values, board)
-            .map_err(|p| p.with_hint("the board was built from an array that the caller then changed"))?;
-        unchanged(&r.board(after)?, board, "the caller changed the array it was built from")?;
-        ask::release(ctx.session, vec![h]);
-        Ok(vec![])
-    })
-}
-
-/// Calling methods in different orders gives the same answers and leaves the board unchanged.
-fn immutable_call_order<'a>(trial: &'a Trial, s: &mut Script) -> Judge<'a> {
-    let board = &trial.board;
-    let b = s.build(board);
-    let first = s.neighbors_of(b.handle(), board);
-    let after_neighbors = s.text(b.handle());
-    let t = s.push(Request::Twin(b.handle()));
-    let after_twin = s.text(b.handle());
-    let methods =
-        [Method::Manhattan, Method::Hamming, Method::IsGoal, Method::Dimension, Method::Hamming, Method::Manhattan];
-    let values = ask_values(s, b.handle(), &methods);
-    let again = s.neighbors_of(b.handle(), board);
-    Box::new(move |ctx, r| {
-        let h = r.handle(b)?;
-        let found = r.neighbors(ctx.session, first)?;
-        unchanged(&r.board(after_neighbors)?, board, "neighbors()")?;
-        let th = r.handle(t)?;
-        unchanged(&r.board(after_twin)?, board, "twin()")?;
-        judge_values(r, &values, board)?;
-        let again = r.neighbors(ctx.session, again)?;
-        judge::neighbors_match(board, &boards_of(&again)).map_err(|m| m.with("(neighbors() called a second time)"))?;
-        let mut hs: Vec<Handle> = found.into_iter().chain(again).map(|(h, _)| h).collect();
-        hs.extend([h, th]);
-        ask::release(ctx.session, hs);
-        Ok(vec![])
-    })
 }
 
 /// Neighbors: the count the blank's position gives, no duplicates, each exactly one slide away.

@@ -9,8 +9,10 @@
 
 mod api;
 mod board;
+mod consistency;
 mod context;
 mod floors;
+mod memory_model;
 #[cfg(test)]
 mod misbehaving;
 mod perf;

@@ -10,6 +10,9 @@ use reference::Board;
 
 use super::context::{mismatch, Ctx, TrialResult};
 use super::floors::{plausible_boards, plausible_queue, solved_in};
+use super::memory_model::{
+    board_memory_bound, official_reference_board_bytes, reference_queue_bytes, reference_solver_bytes,
+};
 use crate::catalog::{Measure, TimingAspect, MEMORY_SIZES};
 use crate::evidence::Evidence;
 use crate::judge::{self, Cell, Mismatch};
@@ -51,20 +54,6 @@ fn puzzle_columns(trial: &Trial) -> String {
         Expected::Unknown => "?".into(),
     };
     format!("{:<14} {moves:>6} {:>4}", trial.label, trial.board.dimension())
-}
-
-/// The official reference Board's bytes in the Board memory table: 4n² + 32n + 48, plus 4n for odd n (each
-/// `int[n]` row padded to 8 bytes).
-pub fn official_reference_board_bytes(n: usize) -> u64 {
-    let n = n as u64;
-    4 * n * n + 32 * n + 48 + if n % 2 == 1 { 4 * n } else { 0 }
-}
-
-/// The bound of the Board memory table: the policy's `a·n² + b·n + c` with the same row padding as the
-/// reference (at the official 4n² + 32n + 64, the reference plus 16 bytes at every n).
-pub fn board_memory_bound([a, b, c]: [f64; 3], n: usize) -> f64 {
-    let padding = if n % 2 == 1 { 4.0 * n as f64 } else { 0.0 };
-    a * (n * n) as f64 + b * n as f64 + c + padding
 }
 
 /// One row of the Board memory table: the bytes of one n-by-n Board against the padded bound. The last row
@@ -119,22 +108,14 @@ fn fit_row(who: &str, points: &[(f64, f64)]) -> String {
 /// The least CPU the memory measurement after a Solver's calls is given, however much the constructor took.
 const LEAST_FOR_CALLS: std::time::Duration = std::time::Duration::from_millis(100);
 
-/// Bytes a search node adds to its board in the reference's memory: the official reference's 40-byte node
-/// (board reference, moves, cached priority, predecessor, header).
-pub const SEARCH_NODE_BYTES: u64 = 40;
-
-/// Bytes a queued search node adds to its board in a queue's deep memory: the node and its slot in the
-/// queue's array. Measured on the gallery's textbook solvers: about 34 bytes in Java (a 32-byte node and a
-/// 4-byte slot), 36 to 45 in Rust (`Rc` counts, the fields, an 8-byte slot); 48 rounds the larger up.
-pub const QUEUED_NODE_BYTES: u64 = 48;
-
 /// Memory Solver 1: the deep memory of a Solver after construction, against the official reference's, which
 /// keeps the goal's search node and its chain: 24 + (moves + 1) × (40 + one reference board), the board as
-/// this program measures it (so each language is held to its own board size).
+/// this program measures it (so each language is held to its own board size; in Java the official 96 bytes at
+/// 3-by-3).
 ///
 /// A Solver that searches lazily (on its first moves()) would look small after construction, so where the
-/// adapter can (`memory_retained`), the Solver's methods are then all called and it is measured again, less
-/// what only its returned solution holds: the larger figure is judged.
+/// adapter measures memory, the Solver's methods are then all called (`memory_retained`) and it is measured
+/// again, less what only its returned solution holds: the larger figure is judged.
 fn solver_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     let b = ask::build(ctx.session, World::Ref, &trial.board)?;
     let budget = ctx.solve_cpu();
@@ -146,19 +127,17 @@ fn solver_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
         return mismatch(Mismatch::new(format!("`memory_solver` answered `{}`", answer.values)));
     };
     // A failure here (the methods did not return in time) leaves the figure after construction to judge.
-    let after_calls = ctx.has("memory_retained").then(|| {
-        let request = Request::MemoryRetained(solver);
-        let left = budget.saturating_sub(answer.cpu).max(LEAST_FOR_CALLS);
-        ctx.session.call_within(&request, left).ok().and_then(|a| ask::int_of(&request, &a).ok())
-    });
-    let after_calls = after_calls.flatten().and_then(|b| u64::try_from(b).ok());
+    let request = Request::MemoryRetained(solver);
+    let left = budget.saturating_sub(answer.cpu).max(LEAST_FOR_CALLS);
+    let after_calls = ctx.session.call_within(&request, left).ok().and_then(|a| ask::int_of(&request, &a).ok());
+    let after_calls = after_calls.and_then(|b| u64::try_from(b).ok());
     ask::release(ctx.session, vec![b, solver]);
     let bytes = constructed.max(after_calls.unwrap_or(0));
     let moves = match trial.expected {
         Expected::Moves(m) => u64::from(m),
         _ => 0,
     };
-    let reference = 24 + (moves + 1) * (SEARCH_NODE_BYTES + reference_board_bytes(ctx, &trial.board)?);
+    let reference = reference_solver_bytes(moves, reference_board_bytes(ctx, &trial.board)?);
     let factor = ctx.policy.thresholds.memory_ratio;
     let cell = Cell::new(bytes, reference, factor);
     let row = format!("{} {:>11}", puzzle_columns(trial), cell.text());
@@ -179,11 +158,11 @@ fn solver_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
 /// Memory Solver 2: the MinPQs' deep memory, maximum size and ending size (summed over queues), each against
 /// 1.75 × the reference's two-queue search.
 ///
-/// The deep memory of a textbook queue is its search nodes: those still queued and the dequeued ones they
-/// reach through their predecessors. The reference's figure is therefore estimated from its own search
-/// (nodes = ending size + delMins) at [`QUEUED_NODE_BYTES`] plus one reference board each. A deep memory of 0
-/// means the program could not measure it (the queue outlived the solve, no counting MinPQ, or the Java walk
-/// gave up): it is printed as `-` and not judged.
+/// A queue's deep memory is everything it reaches: its array, its search nodes, those still queued and the
+/// dequeued ones they reach through their predecessors, their boards (and, through a node's outer Solver,
+/// whatever that holds). The reference's figure is the canonical search's in the official model
+/// ([`reference_queue_bytes`]), with one reference board per node. A deep memory of 0 means the program could
+/// not measure it (no counting MinPQ, or no `memory` capability): it is printed as `-` and not judged.
 fn queue_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     let seen = ctx.life(World::Ref, trial, Measure::QueueMemory.calls().unwrap_or(&[]));
     let reference = reference_counts(trial)?;
@@ -204,9 +183,7 @@ fn queue_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     let deep_text = if deep_bytes == 0 {
         "-".to_string()
     } else {
-        let nodes = reference.ending_size + reference.del_mins;
-        let expected =
-            nodes.saturating_mul(reference_board_bytes(ctx, &trial.board)?.saturating_add(QUEUED_NODE_BYTES));
+        let expected = reference_queue_bytes(&reference, reference_board_bytes(ctx, &trial.board)?);
         let deep = Cell::new(deep_bytes, expected, factor);
         cells.insert(0, ("deep memory", deep, expected));
         deep.text()
@@ -378,18 +355,4 @@ fn table_row(head: String, cells: &[(&str, Cell, u64)], factor: f64) -> TrialRes
     let row = cells.iter().fold(head, |row, (_, cell, _)| format!("{row} {:>12}", cell.text()));
     judge::cells_pass(cells, factor).map_err(|m| m.with_row(row.clone()))?;
     Ok(vec![row])
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_official_board_memory_reference_and_bound() {
-        let official = [128, 192, 240, 560, 1008, 1584, 2288, 6856, 23088, 61488];
-        for (&n, &bytes) in MEMORY_SIZES.iter().zip(&official) {
-            assert_eq!(official_reference_board_bytes(n), bytes, "n = {n}");
-            assert_eq!(board_memory_bound([4.0, 32.0, 64.0], n), (bytes + 16) as f64, "n = {n}");
-        }
-    }
 }

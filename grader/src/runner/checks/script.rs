@@ -12,10 +12,12 @@
 //! the replies of the groups in flight first, for their own judges, so no Board, however wrong, can disturb
 //! the groups around it (`checks::misbehaving` drives every Board check with Boards that go wrong).
 
-use npuzzle_harness::protocol::{Handle, Request, World};
+use npuzzle_harness::protocol::{decode_handle_lists, unescape, Handle, Request, World};
 use reference::Board;
 
 use super::context::{Ctx, TrialResult};
+use crate::catalog::Method;
+use crate::judge::Mismatch;
 use crate::runner::ask::{self, Asked, Failure};
 use crate::runner::session::{Answer, Fault, Session};
 
@@ -119,6 +121,37 @@ impl Script {
     }
 }
 
+/// The request for a value method of board `h`.
+pub fn value_request(method: Method, h: Handle) -> Request {
+    match method {
+        Method::Hamming => Request::Hamming(h),
+        Method::Manhattan => Request::Manhattan(h),
+        Method::Dimension => Request::Dimension(h),
+        Method::IsGoal => Request::IsGoal(h),
+    }
+}
+
+/// How reports name a value method.
+pub fn method_name(method: Method) -> &'static str {
+    match method {
+        Method::Hamming => "hamming()",
+        Method::Manhattan => "manhattan()",
+        Method::Dimension => "dimension()",
+        Method::IsGoal => "isGoal()",
+    }
+}
+
+/// Value methods asked of one board, in order.
+pub struct ValuesAt {
+    /// Each method and where its request is.
+    pub asked: Vec<(Method, At)>,
+}
+
+/// Writes value requests about board `h`.
+pub fn ask_values(s: &mut Script, h: Handle, methods: &[Method]) -> ValuesAt {
+    ValuesAt { asked: methods.iter().map(|&method| (method, s.push(value_request(method, h)))).collect() }
+}
+
 /// How many neighbors `board` has: 2, 3 or 4, by the blank's place (without building them).
 pub fn neighbor_count(board: &Board) -> usize {
     let ((row, col), last) = (board.blank(), board.dimension() - 1);
@@ -165,7 +198,39 @@ impl<'a> Replies<'a> {
 
     /// The answer at `at` as `toString()` text.
     pub fn text(&self, at: At) -> Asked<String> {
-        Ok(npuzzle_harness::protocol::unescape(&self.answer(at)?.1.values))
+        Ok(unescape(&self.answer(at)?.1.values))
+    }
+
+    /// The answer at `at` to a value method, checked to be an integer (or a boolean, for `isGoal()`), as text.
+    pub fn value(&self, method: Method, at: At) -> Asked<String> {
+        let (request, answer) = self.answer(at)?;
+        Ok(match method {
+            Method::IsGoal => ask::boolean_of(request, answer)?.to_string(),
+            _ => ask::int_of(request, answer)?.to_string(),
+        })
+    }
+
+    /// The answer at `at` as consecutive `COUNT HANDLE…` lists (`neighbors_after`, `neighbors_nested`).
+    pub fn handle_lists(&self, at: At) -> Asked<Vec<Vec<Handle>>> {
+        let (request, answer) = self.answer(at)?;
+        decode_handle_lists(&answer.values)
+            .map_err(|e| Failure::Wrong(Mismatch::new(format!("`{}` answered badly: {e}", request.verb()))))
+    }
+
+    /// The neighbors a script asked for, as their `toString()` texts (for checks that compare a board's
+    /// answers with its own, whatever its toString() format); texts beyond the speculative reads are asked
+    /// for directly.
+    pub fn neighbor_texts(&self, session: &mut Session, at: NeighborsAt) -> Asked<Vec<(Handle, String)>> {
+        let handles = self.handles(at.call)?;
+        let mut found = Vec::with_capacity(handles.len());
+        for (k, &h) in handles.iter().enumerate() {
+            let text = match at.reads[..at.read].get(k) {
+                Some(&read) => self.text(read)?,
+                None => unescape(&session.call(&Request::ToString(h))?.values),
+            };
+            found.push((h, text));
+        }
+        Ok(found)
     }
 
     /// The answer at `at` read as a board.

@@ -1,0 +1,115 @@
+package npuzzle;
+
+import java.lang.ref.WeakReference;
+import java.util.List;
+import java.util.function.Predicate;
+
+import npuzzle.Server.StudentFailure;
+
+/**
+ * The memory requests (`memory_board`, `memory_solver`, `memory_retained`, and the queues' deep size at
+ * `counters`): what each measures and over which span, on top of {@link DeepSize}. See the README's Memory
+ * section.
+ */
+final class Memory {
+    /** The Board class and its nested classes, whose statics a Board's measurement watches. */
+    private static final Predicate<String> BOARD_CLASSES = name -> name.equals("Board") || name.startsWith("Board$");
+
+    private final World ref;
+    /** The Solver `memory_solver` built last (weakly held) and what the statics reached before it was built. */
+    private WeakReference<Object> lastSolver = new WeakReference<>(null);
+    private DeepSize.Baseline lastSolverStatics;
+
+    Memory(World ref) {
+        this.ref = ref;
+    }
+
+    /** A Solver `memory_solver` built, and its bytes. */
+    static final class Measured {
+        final Object value;
+        final long bytes;
+
+        Measured(Object value, long bytes) {
+            this.value = value;
+            this.bytes = bytes;
+        }
+    }
+
+    /**
+     * `memory_board`: one new Board's bytes, and the net growth of what the Board classes' statics reach
+     * while it is built (a static the constructor rewrites with a value of the same size adds nothing, as in
+     * the official table, which sees no statics).
+     */
+    long ofNewBoard(World world, int[][] rows) throws StudentFailure {
+        // A Board built first from the same tiles sets what a constructor writes into statics, so the measured
+        // one is judged on what it adds, even in a program that has built no Board yet.
+        int[][] copy = new int[rows.length][];
+        for (int r = 0; r < rows.length; r++) copy[r] = rows[r].clone();
+        world.newBoard(copy);
+        DeepSize.Baseline statics = staticsBefore(world, BOARD_CLASSES);
+        Object board = world.newBoard(rows);
+        return DeepSize.retainedByNetGrowth(board, statics);
+    }
+
+    /** `memory_solver`: a new Solver's bytes after construction, and what the statics grew by meanwhile. */
+    Measured ofNewSolver(World world, Object board) throws StudentFailure {
+        DeepSize.Baseline statics = staticsBefore(world, name -> true);
+        Object solver = Server.solve(world, board);
+        long bytes = DeepSize.retained(solver, null, statics);
+        lastSolver = new WeakReference<>(solver);
+        lastSolverStatics = statics;
+        return new Measured(solver, bytes);
+    }
+
+    /**
+     * `memory_retained`: calls moves(), isSolvable() and solution() (an exception from any is ignored), then
+     * measures the Solver as {@link #ofNewSolver} measures a new one, without entering what solution()
+     * returned. The statics' growth counts from before the Solver was built when `memory_solver` built it,
+     * else from now.
+     */
+    long retainedBy(World world, Object solver) throws StudentFailure {
+        DeepSize.Baseline statics = lastSolver.get() == solver ? lastSolverStatics : null;
+        if (statics == null) statics = staticsBefore(world, name -> true);
+        callIgnoringFailure(world, solver, "moves");
+        callIgnoringFailure(world, solver, "isSolvable");
+        Object solution = callIgnoringFailure(world, solver, "solution");
+        return DeepSize.retained(solver, solution, statics);
+    }
+
+    /** The deep sizes of the queues that ended at `counters`, summed (each its own walk). */
+    long ofQueues(List<QueueRegistry.Tracked> ended) {
+        if (ended.isEmpty()) return 0;
+        referenceBoard();
+        return DeepSize.queues(ended);
+    }
+
+    /** A test that calls this method judges its exception; here the call only charges a lazy Solver's work. */
+    private static Object callIgnoringFailure(World world, Object solver, String method) {
+        try {
+            return world.call(solver, method);
+        } catch (StudentFailure ignored) {
+            return null;
+        }
+    }
+
+    /**
+     * What the statics of a world's classes (those `which` names) reach before a measured span, the classes
+     * initialized first so their initializers' work is never counted.
+     */
+    private DeepSize.Baseline staticsBefore(World world, Predicate<String> which) throws StudentFailure {
+        Class<?> standIn = referenceBoard();
+        ClassLoader loader = world.boardClass().getClassLoader();
+        return DeepSize.baseline(StaticRoots.of(loader, which, standIn));
+    }
+
+    /** Our reference Board class, told to DeepSize (loading it); null if it cannot be loaded. */
+    private Class<?> referenceBoard() {
+        try {
+            Class<?> board = ref.boardClass();
+            DeepSize.referenceBoardIs(board, "n");
+            return board;
+        } catch (StudentFailure e) {
+            return null;
+        }
+    }
+}

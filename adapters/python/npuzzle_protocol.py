@@ -1,0 +1,469 @@
+"""The requests of the submission protocol (specs/protocol.md) over the student's Board and Solver.
+
+A private module (see npuzzle_counters.py). Two worlds: `own` is the student's board.py and solver.py; `ref`
+is the student's solver.py loaded a second time with a module `board` holding our reference Board alone
+(the official grader's substitution). `Refusal` is raised by this module's own reading of a request and
+nowhere else: every call into student code goes through `World.run` (npuzzle_student.call), so what student
+code raises, the adapter's classes included, is the student's exception. Each reply carries the CPU time of
+the whole process during the request (every thread a student starts is charged).
+"""
+
+import gc
+import sys
+import time
+import tracemalloc
+import types
+
+import reference_board
+from npuzzle_counters import QUEUES, counts
+from npuzzle_student import StudentFailure, World, as_bool, as_int, as_text, failure, load_module
+
+VERSION = 1
+REPLY_WINDOW = 1 << 16
+RETURNS_HANDLES = {"board", "board_probe", "neighbors", "neighbors_after", "neighbors_nested", "twin", "solver",
+                   "solver_null", "solution", "memory_solver"}
+TAKES_HANDLES = {"dimension", "hamming", "manhattan", "to_string", "is_goal", "equals", "equals_as_object",
+                 "equals_null", "equals_foreign", "equals_uncastable", "neighbors", "neighbors_after",
+                 "neighbors_nested", "twin", "release", "solver", "is_solvable", "moves", "solution",
+                 "memory_solver"}
+INT_VERBS = {"dimension": "dimension()", "hamming": "hamming()", "manhattan": "manhattan()", "moves": "moves()"}
+BOOL_VERBS = {"is_goal": "is_goal()", "is_solvable": "is_solvable()"}
+OTHERS = {"equals_null": None, "equals_foreign": "a string", "equals_uncastable": None}
+
+_cpu_ns = time.process_time_ns
+
+# The ref world's `board`: the reference Board and nothing else of its module.
+REFERENCE_MODULE = types.ModuleType("board", "The grader's reference Board (the ref world).")
+REFERENCE_MODULE.Board = reference_board.Board
+
+
+class Refusal(Exception):
+    """A request the program refuses: the grader's side (protocol) or not expressible (unsupported)."""
+
+    def __init__(self, reason, unsupported=False):
+        super().__init__(reason)
+        self.unsupported = unsupported
+
+
+class Uncastable:
+    """An object of a type no Board can be (for equals_uncastable)."""
+
+    def __repr__(self):
+        return "an object of a private class"
+
+
+def escape(text):
+    return text.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
+
+
+def token(kind):
+    """An exception's class name as one protocol token (a class can be named anything)."""
+    return "".join("_" if c.isspace() else c for c in escape(kind)) or "_"
+
+
+class Server:
+    def __init__(self, submission, memory):
+        board_path = f"{submission}/board.py"
+        solver_path = f"{submission}/solver.py"
+
+        def load_own():
+            board = load_module("board", board_path)
+            sys.modules["board"] = board
+            return board, load_module("solver", solver_path)
+
+        def load_ref():
+            return REFERENCE_MODULE, load_module("solver_over_reference_board", solver_path, REFERENCE_MODULE)
+
+        self.own = World("own", load_own)
+        self.ref = World("ref", load_ref, reference_board.SERVING)
+        self.objects = {}
+        self.next_handle = 1
+        self.reply_handles = {}
+        self.recorded = []
+        self.memory = memory
+        self.verbs = {
+            "hello": self.hello, "board": self.new_board, "board_probe": self.new_board,
+            "memory_board": self.memory_board, "to_string": self.to_string, "equals": self.equals,
+            "equals_as_object": self.equals, "neighbors": self.neighbors, "neighbors_after": self.neighbors_after,
+            "neighbors_nested": self.neighbors_nested, "twin": self.twin,
+            "release": self.release, "solver": self.new_solver, "memory_solver": self.memory_solver,
+            "solver_null": self.solver_null, "solution": self.solution, "counters_reset": self.counters_reset,
+            "counters": self.counters, "bye": self.bye,
+        }
+        for verb in ("dimension", "hamming", "manhattan", "is_goal"):
+            self.verbs[verb] = self.board_value
+        for verb in ("moves", "is_solvable"):
+            self.verbs[verb] = self.solver_value
+        for verb in OTHERS:
+            self.verbs[verb] = self.equals_other
+
+    # ---------------------------------------------------------------- the loop
+
+    def serve(self, lines, outbox):
+        while True:
+            line = lines.next()
+            if line is None:
+                return
+            reply, bye = self.answer(line)
+            outbox.put(reply + "\n", bye or not lines.ready())
+            if bye:
+                return
+
+    def answer(self, line):
+        line = line.rstrip("\r")
+        tokens = line.split(" ")
+        try:
+            rid = int(tokens[0])
+            if rid < 0 or not tokens[0].isdigit():
+                raise ValueError
+        except ValueError:
+            return "0 err protocol 0 missing request id", False
+        if len(tokens) < 2:
+            return f"{rid} err protocol 0 missing verb", False
+        verb, args = tokens[1], tokens[2:]
+        try:
+            if verb in TAKES_HANDLES:
+                args = [self.resolve(a) if a.startswith("@") else a for a in args]
+        except Refusal as r:
+            return f"{rid} err protocol 0 {escape(str(r))}", False
+        start = _cpu_ns()
+
+        def cpu():
+            return max(0, (_cpu_ns() - start) // 1000)
+
+        try:
+            values = self.handle(verb, args)
+            if verb in RETURNS_HANDLES:
+                self.record(rid, values)
+            outcome = f"ok {cpu()} {values}" if values else f"ok {cpu()}"
+        except Refusal as r:  # this module's own: the request is the grader's fault
+            kind = "unsupported" if r.unsupported else "protocol"
+            outcome = f"err {kind} {cpu()} {escape(str(r))}"
+        except StudentFailure as f:
+            outcome = f"err exception {cpu()} {token(f.kind)} {escape(f.detail)}"
+        except BaseException as e:  # noqa: B036 (the adapter's code failed, maybe led there by student code)
+            f = failure(e)
+            outcome = f"err exception {cpu()} {token(f.kind)} {escape(f.detail)}"
+        return f"{rid} {outcome}", verb == "bye" and outcome.startswith("ok")
+
+    def handle(self, verb, args):
+        run = self.verbs.get(verb)
+        if run is None:
+            raise Refusal(f"unknown verb `{verb}` with {len(args)} arguments")
+        return run(verb, args)
+
+    # ---------------------------------------------------------------- boards
+
+    def hello(self, verb, args):
+        if len(args) != 1:
+            raise Refusal("`hello` takes the version")
+        if args[0] != str(VERSION):
+            raise Refusal(f"unsupported version {args[0]}")
+        memory = " memory" if self.memory else ""
+        return f"{VERSION} python ref_world counters refs null foreign iterables{memory}"
+
+    def new_board(self, verb, args):
+        world = self.world_of(verb, args)
+        rows = tiles(verb, args)
+        board_class = world.board()
+        board = world.run(lambda: board_class(rows))
+        if verb == "board_probe":
+            n = len(rows)
+            for r in range(n):
+                for c in range(n):
+                    rows[r][c] = r * n + c
+        return self.add("b", world, board)
+
+    def memory_board(self, verb, args):
+        world = self.world_of(verb, args)
+        return str(self.board_bytes(world, tiles(verb, args)))
+
+    def board_value(self, verb, args):
+        return value(verb, *self.board(one(verb, args)))
+
+    def solver_value(self, verb, args):
+        return value(verb, *self.solver(one(verb, args)))
+
+    def to_string(self, verb, args):
+        world, board = self.board(one(verb, args))
+        return escape(world.run(lambda: as_text(str(board), "__str__()")))
+
+    def equals(self, verb, args):
+        a, b = two(verb, args)
+        wa, x = self.board(a)
+        wb, y = self.board(b)
+        if wa is not wb:
+            raise Refusal(f"{a} and {b} are not boards of one world")
+        return wa.run(lambda: "true" if x == y else "false")
+
+    def equals_other(self, verb, args):
+        world, board = self.board(one(verb, args))
+        other = Uncastable() if verb == "equals_uncastable" else OTHERS[verb]
+        return world.run(lambda: "true" if board == other else "false")
+
+    def neighbors(self, verb, args):
+        world, board = self.board(one(verb, args))
+        return self.add_all(world, world.run(lambda: boards(board.neighbors(), "neighbors()")))
+
+    def neighbors_after(self, verb, args):
+        """a.neighbors(), then b.neighbors(), and only then both results listed: an iterable that a later call
+        refills shows it."""
+        a, b = two(verb, args)
+        wa, x = self.board(a)
+        wb, y = self.board(b)
+        if wa is not wb:
+            raise Refusal(f"{a} and {b} are not boards of one world")
+        first, second = wa.run(lambda: (x.neighbors(), y.neighbors()))
+        lists = wa.run(lambda: [boards(first, "neighbors()"), boards(second, "neighbors()")])
+        return " ".join(self.add_all(wa, items) for items in lists)
+
+    def neighbors_nested(self, verb, args):
+        world, board = self.board(one(verb, args))
+        lists = world.run(lambda: nested(board.neighbors(), "neighbors()"))
+        return " ".join(self.add_all(world, items) for items in lists)
+
+    def twin(self, verb, args):
+        world, board = self.board(one(verb, args))
+        twin = world.run(lambda: board.twin())
+        if twin is None:
+            raise StudentFailure("TypeError", "twin() returned None")
+        return self.add("b", world, twin)
+
+    def release(self, verb, args):
+        for h in args:
+            if self.objects.pop(handle(h), None) is None:
+                raise Refusal(f"unknown handle {handle(h)}")
+        return ""
+
+    def board_bytes(self, world, rows):
+        """The bytes one board built from `rows` retains (tracemalloc: allocated while building, still held)."""
+        board_class = world.board()
+        gc.collect()
+        tracemalloc.start()
+        try:
+            board = world.run(lambda: board_class(rows))
+            gc.collect()
+            retained, _ = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        del board
+        return retained
+
+    # ---------------------------------------------------------------- solvers and counters
+
+    def new_solver(self, verb, args):
+        world, board = self.board(one(verb, args))
+        return self.add("s", world, self.solve(world, board))
+
+    def memory_solver(self, verb, args):
+        world, board = self.board(one(verb, args))
+        if not self.memory:
+            raise Refusal("memory is not measured", unsupported=True)
+        solver, retained = self.measured_solve(world, board)
+        return f"{self.add('s', world, solver)} {retained}"
+
+    def solver_null(self, verb, args):
+        if len(args) != 1:
+            raise Refusal("`solver_null` takes a world")
+        world = self.world(args[0])
+        return self.add("s", world, self.solve(world, None))
+
+    def solution(self, verb, args):
+        world, solver = self.solver(one(verb, args))
+        path = world.run(lambda: solver.solution())
+        if path is None:
+            return "none"
+        return self.add_all(world, world.run(lambda: boards(path, "solution()")))
+
+    def counters_reset(self, verb, args):
+        no_args(verb, args)
+        counts.reset()
+        QUEUES.reset()
+        return ""
+
+    def counters(self, verb, args):
+        """The counters, with the queues used since counters_reset as they are now (their sizes, a last
+        heap-order check)."""
+        no_args(verb, args)
+        QUEUES.settle()
+        return counts.encode()
+
+    def bye(self, verb, args):
+        no_args(verb, args)
+        return ""
+
+    def solve(self, world, board):
+        """Runs a Solver constructor (its queues stay tracked until the counters are read)."""
+        solver_class = world.solver()
+        QUEUES.before_solve()
+        return world.run(lambda: solver_class(board))
+
+    def measured_solve(self, world, board):
+        """A Solver and the bytes it retains once constructed (tracemalloc, after a full collection)."""
+        gc.collect()
+        tracemalloc.start()
+        try:
+            solver = self.solve(world, board)
+            gc.collect()
+            retained, _ = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        return solver, retained
+
+    # ---------------------------------------------------------------- handles
+
+    def add(self, prefix, world, value):
+        h = f"{prefix}{self.next_handle}"
+        self.next_handle += 1
+        self.objects[h] = (world, value)
+        return h
+
+    def add_all(self, world, items):
+        return " ".join([str(len(items))] + [self.add("b", world, b) for b in items])
+
+    def lookup(self, token):
+        key = handle(token)
+        found = self.objects.get(key)
+        if found is None:
+            raise Refusal(f"unknown handle {key}")
+        return key, found
+
+    def board(self, token):
+        key, found = self.lookup(token)
+        if key[0] != "b":
+            raise Refusal(f"{key} is not a board")
+        return found
+
+    def solver(self, token):
+        key, found = self.lookup(token)
+        if key[0] != "s":
+            raise Refusal(f"{key} is not a solver")
+        return found
+
+    def world_of(self, verb, args):
+        if len(args) < 2:
+            raise Refusal(f"`{verb}` takes a world, n and n² tiles")
+        return self.world(args[0])
+
+    def world(self, name):
+        if name == "own":
+            return self.own
+        if name == "ref":
+            return self.ref
+        raise Refusal(f"unknown world `{name}` (expected own or ref)")
+
+    def record(self, rid, values):
+        self.reply_handles[rid] = [t for t in values.split(" ") if is_handle(t)]
+        self.recorded.append(rid)
+        while self.recorded and self.recorded[0] <= rid - REPLY_WINDOW:
+            self.reply_handles.pop(self.recorded.pop(0), None)
+
+    def resolve(self, token):
+        request, dot, index = token[1:].partition(".")
+        if not dot or not request.isdigit() or not index.isdigit() or int(index) > 0xFFFF_FFFF:
+            raise Refusal(not_a_handle(token))
+        request, index = int(request), int(index)
+        reference = f"@{request}.{index}"
+        found = self.reply_handles.get(request)
+        if found is None:
+            raise Refusal(f"{reference} refers to request {request}, which returned no handles (or is too old)")
+        if index >= len(found):
+            raise Refusal(f"{reference} refers to handle {index} of request {request}, which returned {len(found)}")
+        return found[index]
+
+
+# -------------------------------------------------------------------- helpers
+
+
+def value(verb, world, target):
+    """The int or bool a method of `target` returns, as the protocol writes it."""
+    if verb in INT_VERBS:
+        return world.run(lambda: as_int(getattr(target, verb)(), INT_VERBS[verb]))
+    return world.run(lambda: as_bool(getattr(target, verb)(), BOOL_VERBS[verb]))
+
+
+def boards(iterable, what):
+    """The boards of an iterable a student method returned (run inside the call: the iteration is theirs)."""
+    if iterable is None:
+        raise TypeError(f"{what} returned None")
+    items = list(iterable)
+    if any(b is None for b in items):
+        raise TypeError(f"{what} returned None among its boards")
+    return items
+
+
+def nested(iterable, what):
+    """The boards of `iterable` iterated in two nested loops: the outer loop's, then the inner loop's at each
+    outer step (run inside the call: the iteration is the student's). An iterator (`iter(it) is it`: a
+    generator, a map, an object that is its own iterator) is single-use by Python's iteration protocol, so it
+    is taken once and that list serves both loops; a re-iterable (a list, a tuple, a class whose __iter__
+    starts a new iterator) is iterated nested."""
+    if iterable is None:
+        raise TypeError(f"{what} returned None")
+    if iter(iterable) is iterable:
+        once = boards(iterable, what)
+        return [once] + [once for _ in once]
+    lists = [[]]
+    for board in iterable:
+        lists[0].append(board)
+        lists.append(list(iterable))
+    if any(b is None for items in lists for b in items):
+        raise TypeError(f"{what} returned None among its boards")
+    return lists
+
+
+def handle(token):
+    if len(token) >= 2 and token[0] in "bs" and token[1:].isdigit():
+        return f"{token[0]}{int(token[1:])}"
+    raise Refusal(not_a_handle(token))
+
+
+def is_handle(token):
+    return len(token) >= 2 and token[0] in "bs" and token[1:].isdigit()
+
+
+def not_a_handle(token):
+    return f"`{token}` is not a handle (expected b<number>, s<number> or @<id>.<index>)"
+
+
+def one(verb, args):
+    if len(args) != 1:
+        raise Refusal(f"`{verb}` takes one handle, got {len(args)} arguments")
+    return args[0]
+
+
+def two(verb, args):
+    if len(args) != 2:
+        raise Refusal(f"`{verb}` takes two handles, got {len(args)} arguments")
+    return args
+
+
+def no_args(verb, args):
+    if args:
+        raise Refusal(f"unknown verb `{verb}` with {len(args)} arguments")
+
+
+def tiles(verb, args):
+    """The rows of a valid board from `WORLD N T1 … Tn²`, or a protocol error."""
+    if not args[1].isdigit():
+        raise Refusal(f"bad dimension `{args[1]}`")
+    n = int(args[1])
+    given = len(args) - 2
+    if n < 2 or n > 127 or given != n * n:
+        raise Refusal(f"`{verb}` with n = {n} needs {n * n} tiles, got {given}")
+    rows = [[0] * n for _ in range(n)]
+    seen = bytearray(n * n)
+    for i, token in enumerate(args[2:]):
+        if not token.isdigit():
+            raise Refusal(f"bad tile `{token}`")
+        value = int(token)
+        row, col = divmod(i, n)
+        if value > n * n - 1:
+            raise Refusal(f"invalid board: tile {value} at row {row}, column {col} is out of range: "
+                          f"tiles must be 0..={n * n - 1}")
+        if seen[value]:
+            raise Refusal(f"invalid board: tile {value} appears more than once (at row {row}, column {col} again)")
+        seen[value] = 1
+        rows[row][col] = value
+    return rows
+

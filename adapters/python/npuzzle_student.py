@@ -1,0 +1,196 @@
+"""Calling the student's code, and reading what it returns, so that nothing it does speaks for the grader.
+
+A private module (see npuzzle_counters.py). Every call into student code goes through `call()`, which turns
+anything raised there into a `StudentFailure`, the adapter's own exception classes included (student code
+can reach them through `object.__subclasses__()`; raising one must not read as an adapter fault). Values are
+read inside the call too (`as_int`, `as_bool`, `as_text`, a comparison's truth), so that a `__str__`,
+`__eq__`, `__bool__` or `__index__` of the student's runs where its failure is the student's. Describing an
+exception trusts nothing of it: its class name and module are read through `type`'s own descriptors, its
+`__str__` runs guarded (what it raises is named, not propagated), and its message is cut at MAX_DETAIL.
+"""
+
+import gc
+import importlib.util
+import os
+import sys
+
+MAX_DETAIL = 4096
+
+STUDENT_ROOTS = []  # the submission folder, with a trailing separator (set by the server)
+MEMORY_MB = [0]  # the address-space cap, for the MemoryError's message (set by the server)
+
+_traceback_of = BaseException.__traceback__.__get__
+_name_of = type.__dict__["__name__"].__get__
+_module_of = type.__dict__["__module__"].__get__
+_plain = str.__str__
+_startswith = str.startswith
+
+
+class StudentFailure(Exception):
+    """The student's code raised, or returned something the API does not allow."""
+
+    def __init__(self, kind, detail):
+        super().__init__(kind)
+        self.kind = kind
+        self.detail = detail
+
+
+def call(function):
+    """Calls student code; anything it raises becomes a StudentFailure.
+
+    The failure is raised after the `except` clause has ended, so the exception's traceback, and with it
+    whatever the student's frames held (a whole search, after a MemoryError), is freed first.
+    """
+    try:
+        return function()
+    except MemoryError:
+        result = None
+    except BaseException as e:  # noqa: B036 (whatever student code raises is the student's)
+        result = failure(e)
+    if result is None:
+        gc.collect()
+        result = StudentFailure("MemoryError", f"out of memory (address space {MEMORY_MB[0]} MB)")
+    raise result
+
+
+def failure(e):
+    """The StudentFailure an exception raised by student code is reported as; never raises."""
+    try:
+        return _describe(e)
+    except BaseException:  # noqa: B036
+        return StudentFailure("exception", "(an exception that could not be described)")
+
+
+def _describe(e):
+    cls = type(e)
+    kind = class_name(cls)
+    if issubclass(cls, RecursionError):
+        message = "maximum recursion depth exceeded"
+    else:
+        message = _message(e)
+    where = student_frame(_traceback_of(e), tuple(STUDENT_ROOTS))
+    if where is not None:
+        filename, line = where
+        where = f"{os.path.basename(_plain(filename))}:{line}"
+        message = f"{message} (at {where})" if message else f"(at {where})"
+    return StudentFailure(kind, message)
+
+
+def class_name(cls):
+    """`module.Name` of a class (`Name` for builtins), read through `type`'s own descriptors."""
+    name = _plain(_name_of(cls))
+    try:
+        module = _module_of(cls)
+    except BaseException:  # noqa: B036
+        module = None
+    if type(module) is str and module != "builtins":
+        return f"{module}.{name}"
+    return name
+
+
+def _message(e):
+    try:
+        text = str(e)
+    except BaseException as inner:  # noqa: B036
+        return f"(its __str__ raised {class_name(type(inner))})"
+    text = _plain(text)
+    if len(text) > MAX_DETAIL:
+        text = text[:MAX_DETAIL] + "…"
+    return text
+
+
+def student_frame(tb, roots):
+    """The innermost traceback entry in one of the student's files, as (filename, line), or None.
+
+    The seal lets this function, and no other, read a traceback's frames: it reads their code's file name
+    and hands no frame out.
+    """
+    where = None
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        for root in roots:
+            if _startswith(filename, root):
+                where = (filename, tb.tb_lineno)
+        tb = tb.tb_next
+    return where
+
+
+def as_int(value, what):
+    """The protocol's text of an int a student method returned (TypeError for anything else)."""
+    kind = type(value)
+    if issubclass(kind, int) and not issubclass(kind, bool):
+        return int.__repr__(value)
+    raise TypeError(f"{what} returned {class_name(kind)}, not an int")
+
+
+def as_bool(value, what):
+    """The protocol's text of a bool a student method returned (TypeError for anything else)."""
+    if type(value) is bool:
+        return "true" if value else "false"
+    raise TypeError(f"{what} returned {class_name(type(value))}, not a bool")
+
+
+def as_text(value, what):
+    """A str a student method returned, as a plain str (TypeError for anything else)."""
+    if issubclass(type(value), str):
+        return _plain(value)
+    raise TypeError(f"{what} returned {class_name(type(value))}, not a str")
+
+
+def load_module(name, path, board_module=None):
+    """Loads a student file as module `name`; with `board_module`, `import board` inside it gets that."""
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    saved = sys.modules.get("board")
+    if board_module is not None:
+        sys.modules["board"] = board_module
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        if board_module is not None:
+            if saved is None:
+                sys.modules.pop("board", None)
+            else:
+                sys.modules["board"] = saved
+    return module
+
+
+class World:
+    """One world: a Board class and a Solver class, or why they could not be loaded. `serving` is the flag
+    the reference Board checks (the ref world's), or None."""
+
+    def __init__(self, name, load, serving=None):
+        self.name = name
+        self.serving = serving
+        self.board_class = self.solver_class = None
+        self.failure = None
+        try:
+            board_module, solver_module = load()
+            self.board_class = getattr(board_module, "Board", None)
+            self.solver_class = getattr(solver_module, "Solver", None)
+        except BaseException as e:  # noqa: B036 (a student module that raises at import)
+            self.failure = failure(e)
+
+    def board(self):
+        if self.failure:
+            raise self.failure
+        if self.board_class is None:
+            raise StudentFailure("AttributeError", "board.py defines no class Board")
+        return self.board_class
+
+    def solver(self):
+        if self.failure:
+            raise self.failure
+        if self.solver_class is None:
+            raise StudentFailure("AttributeError", "solver.py defines no class Solver")
+        return self.solver_class
+
+    def run(self, function):
+        """`call(function)` with this world's reference Board (if any) serving."""
+        if self.serving is None:
+            return call(function)
+        self.serving[0] = True
+        try:
+            return call(function)
+        finally:
+            self.serving[0] = False

@@ -1,0 +1,210 @@
+//! The child side of `grader batch`: a `grader batch-worker SETTINGS` process plans the tests once, then grades
+//! the students its parent sends, one at a time, writing each student's reports itself and answering with
+//! the grade. Whatever happens while it grades one student (a panic of the grader's own, the kernel's
+//! out-of-memory killer, a crash) ends this process only: the parent names that student's reason and goes on
+//! with a fresh worker.
+//!
+//! The conversation is JSON lines: standard input carries [`Job`]s, standard output [`Reply`]s (one `Ready`
+//! or `Failed` after planning, then one `Graded` per job). Nothing else is written to standard output.
+//!
+//! A test hook: `GRADER_BATCH_TEST_CRASH=MODE:ID[,MODE:ID…]` makes the worker end itself just before grading the
+//! student whose identity is `ID` (`panic`, `abort`, `segfault`, or `kill`: SIGKILL, as the out-of-memory
+//! killer sends), so the end-to-end tests can check that a class survives a grader that dies. Only whoever
+//! starts `grader batch` sets its environment; a submission runs later, in a sandbox whose environment the
+//! grader makes, and cannot reach its parent's, so no submission can trigger it.
+
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use serde::{Deserialize, Serialize};
+
+use crate::grade::{grade_prepared, BadFixtures, TestPlan};
+use crate::output::write_atomically;
+use crate::policy::Policy;
+use crate::report::{self, Format};
+use crate::results::{Report, Status};
+
+/// The environment variable of the test hook (module documentation).
+pub const CRASH_HOOK: &str = "GRADER_BATCH_TEST_CRASH";
+
+/// Everything a worker needs to grade as its parent would: written by the parent to a file of its own, so
+/// every worker grades against exactly the same settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Settings {
+    #[allow(missing_docs)]
+    pub fixtures: PathBuf,
+    /// As `--skip-bad-fixtures`.
+    pub skip_bad_fixtures: bool,
+    #[allow(missing_docs)]
+    pub seed: u64,
+    /// The effective policy, as TOML (defaults filled in).
+    pub policy: String,
+    /// As `--only`.
+    pub only: Vec<String>,
+    /// The report formats, by name.
+    pub formats: Vec<String>,
+    /// Where the reports go.
+    pub output_dir: PathBuf,
+    /// Where builds keep outputs and caches.
+    pub work_dir: PathBuf,
+    /// As `--checkstyle-config`.
+    #[serde(default)]
+    pub checkstyle_config: Option<PathBuf>,
+}
+
+impl Settings {
+    /// The report formats.
+    pub fn formats(&self) -> Vec<Format> {
+        self.formats.iter().filter_map(|name| name.parse().ok()).collect()
+    }
+
+    /// How the style section of Java submissions is made.
+    pub fn style(&self) -> crate::style::StyleOptions {
+        crate::style::StyleOptions { checkstyle_config: self.checkstyle_config.clone() }
+    }
+}
+
+/// One student to grade.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Job {
+    /// Their identity, as text.
+    pub id: String,
+    /// Their name, which their reports show.
+    pub name: String,
+    /// Their file stem: reports are `<output_dir>/<stem>.<extension>`.
+    pub stem: String,
+    /// The folder or executable to grade.
+    pub path: PathBuf,
+}
+
+/// What a student's grading gave.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Grade {
+    /// The aggregate score.
+    pub score: f64,
+    /// The most it could have been under the policy and `--only`.
+    pub max: f64,
+    /// Points per category, in catalog order.
+    pub categories: Vec<(String, f64)>,
+    /// Ids of tests that failed or errored.
+    pub failed: Vec<String>,
+}
+
+impl Grade {
+    /// The grade of a report.
+    pub fn of(report: &Report) -> Grade {
+        let failed = report
+            .tests
+            .iter()
+            .filter(|t| matches!(t.status, Status::Failed | Status::Error))
+            .map(|t| t.id.clone())
+            .collect();
+        Grade {
+            score: report.score.total,
+            max: report.score.max,
+            categories: report.score.categories.iter().map(|c| (c.category.name().to_string(), c.points)).collect(),
+            failed,
+        }
+    }
+
+    /// The score as a percentage of the maximum (0 when nothing could score).
+    pub fn percent(&self) -> f64 {
+        if self.max > 0.0 {
+            100.0 * self.score / self.max
+        } else {
+            0.0
+        }
+    }
+}
+
+/// A worker's line on standard output.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reply {
+    /// The tests are planned; the fixture files they need and the directory lacks (with `--skip-bad-fixtures`).
+    Ready {
+        #[allow(missing_docs)]
+        missing_fixtures: Vec<String>,
+    },
+    /// The tests could not be planned (the fixtures or the policy): the grader cannot run.
+    Failed {
+        #[allow(missing_docs)]
+        message: String,
+    },
+    /// A student's outcome: their grade, and why the grader could not grade them or write their reports.
+    Graded {
+        #[allow(missing_docs)]
+        grade: Option<Grade>,
+        #[allow(missing_docs)]
+        error: Option<String>,
+    },
+}
+
+/// Runs a worker with the settings in `settings_file` until its standard input ends.
+pub fn serve(settings_file: &Path) -> anyhow::Result<ExitCode> {
+    let text = std::fs::read_to_string(settings_file)?;
+    let settings: Settings = serde_json::from_str(&text)?;
+    let policy = Policy::parse(&settings.policy).map_err(anyhow::Error::msg)?;
+    let bad = if settings.skip_bad_fixtures { BadFixtures::Skip } else { BadFixtures::Refuse };
+    let mut out = std::io::stdout().lock();
+    let plan = match TestPlan::prepare(&settings.fixtures, settings.seed, policy, &settings.only, bad) {
+        Ok(plan) => plan.with_style(settings.style()),
+        Err(e) => {
+            send(&mut out, &Reply::Failed { message: format!("{:#}", anyhow::Error::from(e)) })?;
+            return Ok(ExitCode::from(2));
+        }
+    };
+    send(&mut out, &Reply::Ready { missing_fixtures: plan.missing_fixtures() })?;
+    for line in std::io::stdin().lock().lines() {
+        let job: Job = serde_json::from_str(&line?)?;
+        crash_if_asked(&job.id);
+        send(&mut out, &grade_one(&job, &plan, &settings))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn send(out: &mut impl Write, reply: &Reply) -> std::io::Result<()> {
+    serde_json::to_writer(&mut *out, reply)?;
+    out.write_all(b"\n")?;
+    out.flush()
+}
+
+fn grade_one(job: &Job, plan: &TestPlan, settings: &Settings) -> Reply {
+    match grade_prepared(plan, &job.path, &settings.work_dir, &mut |_| {}) {
+        Ok(mut report) => {
+            report.submission.name = job.name.clone();
+            // the student's processes are all gone: grade_prepared returns after the last sandbox is reaped
+            let written = settings.formats().into_iter().try_for_each(|format| {
+                let path = settings.output_dir.join(format!("{}.{}", job.stem, format.extension()));
+                write_atomically(&path, report::render(&report, format, false))
+            });
+            let error = written.err().map(|e| format!("failed to write the report: {e}"));
+            Reply::Graded { grade: Some(Grade::of(&report)), error }
+        }
+        Err(e) => Reply::Graded { grade: None, error: Some(e.to_string()) },
+    }
+}
+
+/// The test hook (module documentation).
+fn crash_if_asked(id: &str) {
+    let Some(hook) = std::env::var_os(CRASH_HOOK) else { return };
+    let hook = hook.to_string_lossy();
+    let Some((mode, _)) = hook.split(',').filter_map(|h| h.split_once(':')).find(|(_, target)| *target == id) else {
+        return;
+    };
+    match mode {
+        "panic" => panic!("the test hook {CRASH_HOOK} asked for a panic while grading `{id}`"),
+        "abort" => std::process::abort(),
+        // SAFETY: raising a signal at ourselves has no precondition; its default action ends the process.
+        "segfault" => unsafe {
+            libc::signal(libc::SIGSEGV, libc::SIG_DFL);
+            libc::raise(libc::SIGSEGV);
+        },
+        // SAFETY: as above.
+        "kill" => unsafe {
+            libc::raise(libc::SIGKILL);
+        },
+        _ => {}
+    }
+}

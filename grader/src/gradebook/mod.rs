@@ -1,0 +1,93 @@
+//! The class's gradebooks: ours (`gradebook.csv`, `gradebook.json`), and what each LMS reads back
+//! ([`canvas`]'s gradebook import, [`moodle`]'s offline grading worksheet). Every student of the class has a
+//! row in each gradebook that can hold them: graded, or with the reason they are not.
+//!
+//! Every text field goes through [`csv::text`], so no name or message can become a formula or split a row.
+
+pub mod canvas;
+pub mod csv;
+pub mod moodle;
+#[cfg(test)]
+mod sample;
+
+use serde::Serialize;
+
+use crate::batch::Row;
+use crate::catalog::Category;
+use crate::intake::Skipped;
+
+/// Our gradebook as CSV: the student's identity, name and report file stem, whether the LMS marked them
+/// late (`yes`, `no`, or empty where it does not say), one column per category, the score, its maximum, the
+/// failed test ids, and why the student could not be graded.
+pub fn ours_csv(rows: &[Row]) -> String {
+    let mut header: Vec<String> = ["id", "name", "report", "late"].map(String::from).to_vec();
+    header.extend(Category::ALL.iter().map(|c| c.name().to_string()));
+    header.extend(["score", "max", "failed", "error"].map(String::from));
+    let mut out = csv::row(&header);
+    for row in rows {
+        let late = match row.late {
+            Some(true) => "yes",
+            Some(false) => "no",
+            None => "",
+        };
+        let mut fields = vec![csv::text(row.id.as_str()), csv::text(&row.name), csv::text(&row.report), late.into()];
+        for c in Category::ALL {
+            let points = row.categories.iter().find(|(n, _)| n == c.name()).map(|(_, p)| csv::number(*p));
+            fields.push(points.unwrap_or_default());
+        }
+        fields.push(row.score.map(csv::number).unwrap_or_default());
+        fields.push(row.max.map(csv::number).unwrap_or_default());
+        fields.push(csv::text(&row.failed.join(" ")));
+        fields.push(csv::text(row.error.as_deref().unwrap_or("")));
+        out.push_str(&csv::row(&fields));
+    }
+    out
+}
+
+/// What a run of the class was graded under, recorded in `gradebook.json` so gradebooks of one class can be
+/// compared (and later joined).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunInfo {
+    /// The grader's version.
+    pub grader_version: String,
+    #[allow(missing_docs)]
+    pub seed: u64,
+    /// `--only`, as given.
+    pub only: Vec<String>,
+    /// The hash (hex) of the grader, the policy, the seed, `--only`, the formats and the fixtures together:
+    /// two runs with the same hash graded everyone the same way.
+    pub run_key: String,
+}
+
+/// Our gradebook as JSON: `run`, `students` (the rows), `skipped` (entries that are no one's, with why).
+pub fn ours_json(rows: &[Row], skipped: &[Skipped], run: &RunInfo) -> String {
+    let gradebook = serde_json::json!({ "run": run, "students": rows, "skipped": skipped });
+    serde_json::to_string_pretty(&gradebook).unwrap_or_default() + "\n"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sample::row;
+    use super::*;
+    use crate::identity::StudentId;
+
+    #[test]
+    fn our_csv_has_one_row_per_student_whatever_their_names_hold() {
+        let rows = vec![
+            row(StudentId::entry("ada"), "ada", Some(97.5), None),
+            row(StudentId::entry("=HYPERLINK(\"x\")"), "=HYPERLINK(\"x\")", None, Some("not a \"submission\"")),
+            row(StudentId::moodle("7"), "two\rlines", Some(50.0), None),
+        ];
+        let text = ours_csv(&rows);
+        let parsed = csv::parse(&text).unwrap();
+        assert_eq!(parsed.len(), 4, "{text}");
+        assert_eq!(
+            parsed[0].join(","),
+            "id,name,report,late,compile,api,board,solver,memory,timing,beyond,score,max,failed,error"
+        );
+        assert_eq!(parsed[1].join(","), "ada,ada,ada,,5.00,,30.00,,,,,97.50,100.00,board-5a timing-2/puzzle36,");
+        assert_eq!(parsed[2][0], "'=HYPERLINK(\"x\")");
+        assert_eq!(parsed[2][14], "not a \"submission\"");
+        assert_eq!((parsed[3][0].as_str(), parsed[3][1].as_str()), ("moodle-7", "two\rlines"));
+    }
+}

@@ -1,0 +1,134 @@
+//! The reference figures of the memory tables, in the official grader's memory model (OFFICIAL-TESTS.md
+//! section 4): a 64-bit JVM without compressed pointers, so 16-byte object headers, 8-byte references, arrays
+//! whose elements start at byte 24, every object padded to 8 bytes. The Java adapter measures submissions in
+//! the same model (`adapters/java/README.md`), and its reference Board weighs the official one's (96 bytes at
+//! 3-by-3), so Java figures compare like with like. Other languages measure their own objects and boards; their
+//! references take this program's measure of a reference board and the official model's nodes and queues.
+
+use corpus::ReferenceCounts;
+
+/// The official reference Board's bytes in the Board memory table: 4n² + 32n + 48, plus 4n for odd n (each
+/// `int[n]` row padded to 8 bytes).
+pub fn official_reference_board_bytes(n: usize) -> u64 {
+    let n = n as u64;
+    4 * n * n + 32 * n + 48 + if n % 2 == 1 { 4 * n } else { 0 }
+}
+
+/// The bound of the Board memory table: the policy's `a·n² + b·n + c` with the same row padding as the
+/// reference (at the official 4n² + 32n + 64, the reference plus 16 bytes at every n).
+pub fn board_memory_bound([a, b, c]: [f64; 3], n: usize) -> f64 {
+    let padding = if n % 2 == 1 { 4.0 * n as f64 } else { 0.0 };
+    a * (n * n) as f64 + b * n as f64 + c + padding
+}
+
+/// A search node of the official reference: header, board and predecessor references, moves and the cached
+/// priority.
+pub const SEARCH_NODE_BYTES: u64 = 40;
+
+/// The official reference Solver, which keeps the goal's search node and nothing else: header and one
+/// reference.
+pub const REFERENCE_SOLVER_BYTES: u64 = 24;
+
+/// A textbook MinPQ: header, its array and comparator references, n.
+pub const MINPQ_BYTES: u64 = 40;
+
+/// An array of references: its header and length, then one 8-byte slot per element.
+pub const ARRAY_BASE_BYTES: u64 = 24;
+/// One element of an array of references.
+pub const REFERENCE_BYTES: u64 = 8;
+
+/// Memory Solver 1's reference: the Solver and its goal's chain of `moves + 1` search nodes, each with its
+/// board (`board_bytes`, one reference board as this program measures it).
+pub fn reference_solver_bytes(moves: u64, board_bytes: u64) -> u64 {
+    REFERENCE_SOLVER_BYTES + (moves + 1) * (SEARCH_NODE_BYTES + board_bytes)
+}
+
+/// Memory Solver 2's reference deep memory: the canonical two-queue search at its end, as section 4 models
+/// it. Its queues reach every node ever inserted but the goal (which was dequeued and never expanded; every
+/// other dequeued node has a child still reachable), each with its board; and each queue is a MinPQ whose
+/// array holds half the items at the textbook's capacity (a power of two above the items, the array's slot 0
+/// unused).
+pub fn reference_queue_bytes(counts: &ReferenceCounts, board_bytes: u64) -> u64 {
+    let nodes = counts.inserts.saturating_sub(1);
+    let items_per_queue = counts.max_queue_size.div_ceil(2);
+    let slots = (items_per_queue + 1).next_power_of_two();
+    let queue = MINPQ_BYTES + ARRAY_BASE_BYTES + REFERENCE_BYTES * slots;
+    nodes.saturating_mul(SEARCH_NODE_BYTES + board_bytes).saturating_add(2 * queue)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::MEMORY_SIZES;
+
+    /// Reference counts with these inserts and maximum queue size (the rest do not enter the model).
+    fn counts(inserts: u64, max_queue_size: u64) -> ReferenceCounts {
+        ReferenceCounts {
+            inserts,
+            del_mins: 0,
+            max_queue_size,
+            ending_size: max_queue_size.saturating_sub(1),
+            boards_constructed: 0,
+            equals_calls: 0,
+            manhattan_calls: 0,
+        }
+    }
+
+    /// The official reference Board in the Solver section: a 32-byte object and an int[n²].
+    fn solver_section_board_bytes(n: u64) -> u64 {
+        32 + (ARRAY_BASE_BYTES + 4 * n * n).div_ceil(8) * 8
+    }
+
+    #[test]
+    fn the_official_board_memory_reference_and_bound() {
+        let official = [128, 192, 240, 560, 1008, 1584, 2288, 6856, 23088, 61488];
+        for (&n, &bytes) in MEMORY_SIZES.iter().zip(&official) {
+            assert_eq!(official_reference_board_bytes(n), bytes, "n = {n}");
+            assert_eq!(board_memory_bound([4.0, 32.0, 64.0], n), (bytes + 16) as f64, "n = {n}");
+        }
+    }
+
+    /// Section 4: the reference Board weighs 96, 120, 312 and 384 bytes at n = 3, 4, 8, 9, and the reference
+    /// Solver 4688, 5656, 2880, 3560, 4240 and 5784 bytes at puzzle10 (9-by-9, 10 moves), 15 (8-by-8), 20,
+    /// 25, 30 (3-by-3) and 35 (4-by-4).
+    #[test]
+    fn the_official_solver_references() {
+        let boards: Vec<u64> = [3, 4, 8, 9].into_iter().map(solver_section_board_bytes).collect();
+        assert_eq!(boards, [96, 120, 312, 384]);
+        let puzzles = [(10, 9), (15, 8), (20, 3), (25, 3), (30, 3), (35, 4)];
+        let solvers: Vec<u64> =
+            puzzles.iter().map(|&(moves, n)| reference_solver_bytes(moves, solver_section_board_bytes(n))).collect();
+        assert_eq!(solvers, [4688, 5656, 2880, 3560, 4240, 5784]);
+    }
+
+    /// Section 4's estimates of the canonical search's deep memory (23096, 29136, 203872, 1468488, 6122904 and
+    /// 88741136 bytes), from the official puzzles' summed maximum queue sizes and the reference solver's
+    /// inserts on them, come out 16 bytes higher here: the estimate takes 8 bytes less per MinPQ object than
+    /// the textbook MinPQ's 40 (header, two references, an int, padding). The textbook two-queue Solver
+    /// measures exactly this model's figure in the Java adapter.
+    #[test]
+    fn the_canonical_queue_memory_estimates() {
+        let rows = [
+            // inserts, max queue size, board n, section 4's estimate
+            (54, 34, 9, 23_096),
+            (82, 52, 8, 29_136),
+            (1_439, 587, 3, 203_872),
+            (10_316, 4_214, 3, 1_468_488),
+            (43_094, 17_038, 3, 6_122_904),
+            (528_418, 271_122, 4, 88_741_136),
+        ];
+        for (inserts, max_queue_size, n, estimate) in rows {
+            let bytes = reference_queue_bytes(&counts(inserts, max_queue_size), solver_section_board_bytes(n));
+            assert_eq!(bytes, estimate + 16, "inserts {inserts}, n = {n}");
+        }
+    }
+
+    #[test]
+    fn a_queue_array_holds_half_the_items_at_a_power_of_two() {
+        // 3 items per queue need 4 slots (slot 0 unused): 4 of 8 bytes each.
+        assert_eq!(reference_queue_bytes(&counts(10, 6), 0), 9 * 40 + 2 * (40 + 24 + 4 * 8));
+        // 4 items per queue need 5 slots: 8.
+        assert_eq!(reference_queue_bytes(&counts(10, 8), 0), 9 * 40 + 2 * (40 + 24 + 8 * 8));
+        assert_eq!(reference_queue_bytes(&counts(0, 0), 10), 2 * (40 + 24 + 8));
+    }
+}

@@ -1,0 +1,28 @@
+//! Java memory in the official model, end to end (OFFICIAL-TESTS.md 9.5): a lockstep two-queue Solver whose
+//! search nodes are inner classes and whose queues are Solver fields (`java/inner-class-nodes` of the gallery)
+//! measures MinPQ deep memory at exactly twice its Solver memory on every row, and fails all six MinPQ rows at
+//! (1.2x), as the official report of that pattern does. (The gallery grades the entry too; this test holds
+//! the figures to the 2x the official report prints.)
+
+use crate::support::{gallery_entry, grade, quick_policy};
+
+/// The bytes in a memory row (`puzzle10.txt  10  3  BYTES ...`).
+fn bytes(test: &serde_json::Value) -> u64 {
+    let row = test["rows"][0].as_str().unwrap_or_else(|| panic!("a row: {test}"));
+    row.split_whitespace().nth(3).and_then(|b| b.parse().ok()).unwrap_or_else(|| panic!("bytes in {row:?}"))
+}
+
+#[test]
+fn inner_class_nodes_make_each_queue_weigh_the_whole_solver() {
+    let (path, _copy) = gallery_entry("java/inner-class-nodes");
+    let policy = quick_policy();
+    let graded = grade(&path, &["--policy", policy.to_str().unwrap(), "--only", "memory-solver-*"]);
+    for puzzle in ["puzzle10", "puzzle15", "puzzle20", "puzzle25", "puzzle30", "puzzle35"] {
+        let solver = graded.test(&format!("memory-solver-1/{puzzle}"));
+        let queues = graded.test(&format!("memory-solver-2/{puzzle}"));
+        assert_eq!(bytes(queues), 2 * bytes(solver), "{puzzle}:\n{}", graded.text);
+        assert_eq!((solver["status"].as_str(), queues["status"].as_str()), (Some("failed"), Some("failed")));
+        let row = queues["rows"][0].as_str().unwrap();
+        assert_eq!(row.split_whitespace().nth(4), Some("(1.2x)"), "{row}");
+    }
+}
