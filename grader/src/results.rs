@@ -6,6 +6,10 @@
 
 use serde::Serialize;
 
+mod details;
+
+pub use details::{plural, Details, Finding, Style, StyleTool, SubmittedFile, Transcript};
+
 /// A section of the report, scored as one share.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -243,122 +247,6 @@ pub struct Report {
     pub withheld: usize,
 }
 
-/// What the official report prints before the tests: the files submitted, the compiler's transcript, and
-/// the style section (worth 0 points).
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
-pub struct Details {
-    /// The submission's files with their sizes, in path order (dates are left out: reports are
-    /// deterministic).
-    pub files: Vec<SubmittedFile>,
-    /// Each compile command as the official report prints it (`% javac Board.java`), with its output.
-    pub transcript: Vec<Transcript>,
-    /// The style checks' findings (Java submissions only).
-    pub style: Option<Style>,
-}
-
-/// A file of the submission.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct SubmittedFile {
-    /// Its path in the submission (`Board.java`, `src/board.rs`).
-    pub name: String,
-    #[allow(missing_docs)]
-    pub bytes: u64,
-}
-
-/// One command of the compile transcript and what it printed about the student's files.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Transcript {
-    /// `javac Board.java`, `cargo build --release`.
-    pub command: String,
-    /// Its diagnostics (empty when it compiled cleanly).
-    pub output: String,
-}
-
-/// The style section: each tool as the official report runs it, in its order.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Style {
-    #[allow(missing_docs)]
-    pub tools: Vec<StyleTool>,
-}
-
-/// One style tool's run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct StyleTool {
-    /// Its name in the summary (`SpotBugs`, `PMD`, `Checkstyle`); the custom checks share Checkstyle's.
-    pub name: &'static str,
-    /// Its command as the official report prints it (`checkstyle *.java`, `custom checkstyle checks for
-    /// Board.java`).
-    pub command: String,
-    /// What it found.
-    pub findings: Vec<Finding>,
-    /// Why it did not run, said plainly (not installable here, not installed); `None` when it ran.
-    pub not_run: Option<String>,
-}
-
-/// One finding of a style tool.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Finding {
-    /// An error rather than a warning.
-    pub error: bool,
-    /// The file, as submitted (`Solver.java`).
-    pub file: String,
-    #[allow(missing_docs)]
-    pub line: u32,
-    /// The column, when the tool gives one.
-    pub column: Option<u32>,
-    #[allow(missing_docs)]
-    pub message: String,
-    /// The check's name (`WhitespaceAround`, `Design`).
-    pub check: String,
-}
-
-impl Finding {
-    /// The line as Checkstyle prints it: `[WARN] Board.java:12:5: message [Check]`.
-    pub fn line_text(&self) -> String {
-        let column = self.column.map(|c| format!(":{c}")).unwrap_or_default();
-        let level = if self.error { "ERROR" } else { "WARN" };
-        format!("[{level}] {}:{}{column}: {} [{}]", self.file, self.line, self.message, self.check)
-    }
-}
-
-impl Style {
-    /// A tool's summary verdict as the official summary prints it (`PASSED`, `FAILED (0 errors, 2
-    /// warnings)`), or `not run`; Checkstyle's counts its custom checks' findings too.
-    pub fn verdict(&self, name: &str) -> Option<String> {
-        let tools: Vec<&StyleTool> = self.tools.iter().filter(|t| t.name == name).collect();
-        if tools.first()?.not_run.is_some() && tools.iter().all(|t| t.not_run.is_some()) {
-            return Some("not run".into());
-        }
-        let findings: Vec<&Finding> = tools.iter().flat_map(|t| &t.findings).collect();
-        let errors = findings.iter().filter(|f| f.error).count();
-        let warnings = findings.len() - errors;
-        Some(match (errors, warnings) {
-            (0, 0) => "PASSED".to_string(),
-            _ => format!("FAILED ({}, {})", plural(errors, "error"), plural(warnings, "warning")),
-        })
-    }
-
-    /// The tools' names in summary order, once each.
-    pub fn names(&self) -> Vec<&'static str> {
-        let mut names: Vec<&'static str> = Vec::new();
-        for tool in &self.tools {
-            if !names.contains(&tool.name) {
-                names.push(tool.name);
-            }
-        }
-        names
-    }
-}
-
-/// `1 warning`, `0 errors`.
-pub fn plural(n: usize, what: &str) -> String {
-    if n == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{n} {what}s")
-    }
-}
-
 impl CountCause {
     /// The cause in one line: `manhattan() is called 5.4-9.3× the allowed on 8/8 puzzles (Timing 4b): cache
     /// it: …`.
@@ -471,88 +359,6 @@ impl Report {
     /// Tests of one category, in order.
     pub fn tests_in(&self, category: Category) -> impl Iterator<Item = &TestResult> {
         self.tests.iter().filter(move |t| t.category == category)
-    }
-
-    /// The report as a student may see it before the due date: the tests the policy hides left out (their
-    /// number in [`Report::withheld`]), the score that of the visible tests, no cause or message naming a
-    /// hidden test, and not the submission's output (it may print what the hidden tests gave it). The
-    /// same report when nothing is hidden.
-    pub fn without_hidden(&self) -> Report {
-        let hidden_tests: Vec<&TestResult> = self.tests.iter().filter(|t| t.hidden).collect();
-        let hidden: Vec<&str> = hidden_tests.iter().map(|t| t.id.as_str()).collect();
-        if hidden.is_empty() {
-            return self.clone();
-        }
-        let shown = |id: &str| !hidden.contains(&id);
-        let mut report = self.clone();
-        report.tests.retain(|t| !t.hidden);
-        for test in &mut report.tests {
-            test.message = mask_hidden(&test.message, &hidden);
-        }
-        report.fix_first.retain(|cause| shown(&cause.test));
-        for cause in &mut report.fix_first {
-            cause.explains.retain(|id| shown(id));
-            cause.repeats.retain(|id| shown(id));
-        }
-        report.fix_first.retain(|cause| !cause.explains.is_empty());
-        report.count_causes.retain(|cause| cause.tests.iter().all(|id| shown(id)));
-        report.score = visible_score(&self.score, &hidden_tests, &report.tests);
-        report.output = String::new();
-        report.output_truncated = false;
-        report.withheld = hidden.len();
-        report
-    }
-}
-
-/// `text` with every mention of a `hidden` test id (a whole id, not part of a longer one) replaced by "a test
-/// hidden until the due date".
-pub fn mask_hidden(text: &str, hidden: &[&str]) -> String {
-    let part_of_id = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '/';
-    let mut text = text.to_string();
-    for id in hidden {
-        let mut from = 0;
-        while let Some(found) = text[from..].find(id).map(|i| i + from) {
-            let end = found + id.len();
-            let whole = !text[..found].ends_with(part_of_id) && !text[end..].starts_with(part_of_id);
-            if whole {
-                text.replace_range(found..end, "a test hidden until the due date");
-                from = found + "a test hidden until the due date".len();
-            } else {
-                from = end;
-            }
-        }
-    }
-    text
-}
-
-/// The score of the tests left: a category that lost hidden tests gets the tallies and points of its
-/// visible tests; the others stay as they were (a compiler-checked API keeps the points no test carries).
-fn visible_score(score: &Score, hidden: &[&TestResult], tests: &[TestResult]) -> Score {
-    let categories: Vec<CategoryScore> = score
-        .categories
-        .iter()
-        .map(|c| {
-            if !hidden.iter().any(|t| t.category == c.category) {
-                return c.clone();
-            }
-            let of: Vec<&TestResult> = tests.iter().filter(|t| t.category == c.category).collect();
-            let count = |status: &[Status]| of.iter().filter(|t| status.contains(&t.status)).count();
-            let cents = |x: f64| (x * 100.0).round() / 100.0;
-            CategoryScore {
-                category: c.category,
-                passed: count(&[Status::Passed]),
-                failed: count(&[Status::Failed, Status::Error]),
-                skipped: count(&[Status::Skipped]),
-                not_applicable: count(&[Status::NotApplicable]),
-                points: cents(of.iter().map(|t| t.score).sum()),
-                weight: cents(of.iter().map(|t| t.max_score).sum()),
-            }
-        })
-        .collect();
-    Score {
-        total: (categories.iter().map(|c| c.points).sum::<f64>() * 100.0).round() / 100.0,
-        max: (categories.iter().map(|c| c.weight).sum::<f64>() * 100.0).round() / 100.0,
-        categories,
     }
 }
 

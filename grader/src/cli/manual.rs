@@ -68,34 +68,3 @@ fn write_page(command: clap::Command, path: &Path) -> Result<()> {
     page(command, &mut bytes)?;
     crate::output::write_atomically(path, bytes).with_context(|| format!("failed to write `{}`", path.display()))
 }
-
-#[cfg(test)]
-mod tests {
-    use clap::CommandFactory;
-
-    use super::*;
-    use crate::cli::Cli;
-
-    #[test]
-    fn completions_know_the_commands_and_their_options() {
-        let mut bash = Vec::new();
-        completions(Cli::command(), clap_complete::Shell::Bash, &mut bash).unwrap();
-        let bash = String::from_utf8(bash).unwrap();
-        for word in ["grade", "batch", "explain", "--checkstyle-config", "--hide-hidden-tests", "completions"] {
-            assert!(bash.contains(word), "{word} is completed");
-        }
-        let mut zsh = Vec::new();
-        completions(Cli::command(), clap_complete::Shell::Zsh, &mut zsh).unwrap();
-        assert!(String::from_utf8(zsh).unwrap().starts_with("#compdef grader"));
-    }
-
-    #[test]
-    fn the_manual_has_a_page_per_command() {
-        let dir = tempfile::tempdir().unwrap();
-        write_pages(Cli::command(), dir.path()).unwrap();
-        let grade = std::fs::read_to_string(dir.path().join("grader-grade.1")).unwrap();
-        assert!(grade.contains(".TH grader-grade 1") && grade.contains("\\-\\-checkstyle\\-config"), "{grade}");
-        let main = std::fs::read_to_string(dir.path().join("grader.1")).unwrap();
-        assert!(main.contains(".TH grader 1") && main.contains("grader\\-grade(1)"), "{main}");
-    }
-}

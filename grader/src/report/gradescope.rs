@@ -13,7 +13,8 @@ use serde::Serialize;
 
 use super::entries::{entries, Entry};
 use super::visible;
-use crate::results::{mask_hidden, Report, TestResult};
+use super::withheld::mask_hidden;
+use crate::results::{Report, TestResult};
 
 #[derive(Serialize)]
 struct Results<'a> {

@@ -9,6 +9,7 @@ pub mod junit;
 pub mod markdown;
 pub mod text;
 pub mod visible;
+pub mod withheld;
 
 /// A report format. The command line names them by [`Format::name`]; report files end in
 /// [`Format::extension`].
