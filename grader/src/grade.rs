@@ -31,6 +31,7 @@ use crate::runner::process::{CpuUsed, ProcessLimits, ProcessSpec};
 use crate::runner::reply::ReadAhead;
 use crate::runner::session::{Fault, Handshake, Session, SessionLimits};
 use crate::score;
+use crate::style::{self, StyleError, StyleOptions};
 
 /// What to grade and how.
 #[derive(Debug, Clone)]
@@ -49,6 +50,8 @@ pub struct GradeOptions {
     pub work_dir: PathBuf,
     /// What to do with fixture files that cannot be used (`--skip-bad-fixtures`).
     pub bad_fixtures: BadFixtures,
+    /// How the style section is made (Java).
+    pub style: StyleOptions,
 }
 
 /// What to do when the fixture directory has files that cannot be used (corrupt, unreadable, contradicting
@@ -141,6 +144,9 @@ pub enum GradeError {
         /// The file names.
         missing: Vec<String>,
     },
+    /// The style section's options cannot be used (an unreadable Checkstyle configuration).
+    #[error(transparent)]
+    Style(#[from] StyleError),
 }
 
 /// The most problems or missing files an error lists before summing up the rest.
@@ -181,6 +187,7 @@ pub struct TestPlan {
     seed: u64,
     tests: Vec<PlannedTest>,
     skipped_fixtures: Vec<SkippedFixture>,
+    style: StyleOptions,
 }
 
 impl TestPlan {
@@ -222,7 +229,12 @@ impl TestPlan {
             return Err(GradeError::MissingFixtures { dir, missing });
         }
         let skipped_fixtures = corpus.problems.iter().map(|p| SkippedFixture::of(p, &corpus.root)).collect();
-        Ok(TestPlan { policy, seed, tests, skipped_fixtures })
+        Ok(TestPlan { policy, seed, tests, skipped_fixtures, style: StyleOptions::default() })
+    }
+
+    /// The plan with `style` for the style section of Java submissions.
+    pub fn with_style(self, style: StyleOptions) -> TestPlan {
+        TestPlan { style, ..self }
     }
 
     /// Fixture files the planned tests need and the directory lacks (only with [`BadFixtures::Skip`]).
@@ -242,15 +254,17 @@ impl TestPlan {
 /// The report's wall time includes the planning.
 pub fn grade(options: &GradeOptions, progress: &mut dyn FnMut(Progress<'_>)) -> Result<Report, GradeError> {
     let started = Instant::now();
-    let kind = build::detect(&options.submission)?;
+    let path = build::locate(&options.submission);
+    let kind = build::detect(&path)?;
     let plan = TestPlan::prepare(
         &options.fixtures,
         options.seed,
         options.policy.clone(),
         &options.only,
         options.bad_fixtures,
-    )?;
-    let student = Student { path: &options.submission, kind, work_dir: &options.work_dir };
+    )?
+    .with_style(options.style.clone());
+    let student = Student { path: &path, name: display_name(&options.submission), kind, work_dir: &options.work_dir };
     run_plan(&plan, &student, started, progress)
 }
 
@@ -265,13 +279,17 @@ pub fn grade_prepared(
     progress: &mut dyn FnMut(Progress<'_>),
 ) -> Result<Report, GradeError> {
     let started = Instant::now();
-    let student = Student { path: submission, kind: build::detect(submission)?, work_dir };
+    let path = build::locate(submission);
+    let student = Student { path: &path, name: display_name(submission), kind: build::detect(&path)?, work_dir };
     run_plan(plan, &student, started, progress)
 }
 
 /// A submission whose kind is known, and where its build may keep files.
 struct Student<'a> {
+    /// Where its files are (inside the one folder a student's upload may wrap them in).
     path: &'a Path,
+    /// The name the report shows: the submission as given.
+    name: String,
     kind: SubmissionKind,
     work_dir: &'a Path,
 }
@@ -287,15 +305,23 @@ fn run_plan(
     let build_started = Instant::now();
     let heap_mb = plan.policy.limits.java_heap_mb_on(build::java::machine_memory_mb());
     let build_limits = build::BuildLimits::from_policy(&plan.policy.limits);
-    let built = build::prepare(
-        student.path,
-        student.kind,
-        student.work_dir,
-        heap_mb,
-        &build_limits,
-        &plan.policy.rust,
-        &plan.policy.java,
-    )?;
+    let config = plan.style.config()?;
+    // The style section (Checkstyle is a JVM of its own) is made while the submission builds.
+    let (built, mut details) = std::thread::scope(|scope| {
+        let details =
+            scope.spawn(|| style::examine(student.path, student.kind, &config, student.work_dir, &build_limits));
+        let built = build::prepare(
+            student.path,
+            student.kind,
+            student.work_dir,
+            heap_mb,
+            &build_limits,
+            &plan.policy.rust,
+            &plan.policy.java,
+        );
+        (built, details.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+    });
+    let built = built?;
     let build_ms = elapsed_ms(build_started);
     progress(Progress::Planned { total: plan.tests.len() });
     let cpu_before = CpuUsed::now();
@@ -313,6 +339,7 @@ fn run_plan(
         },
         Prepared::CompileFailed { log } => not_built(&plan.tests, log),
     };
+    details.transcript = style::transcript(student.kind, run.compile_log.as_deref());
     let cpu = CpuUsed::now().since(cpu_before);
     let timings = Timings {
         wall_ms: elapsed_ms(started),
@@ -322,11 +349,17 @@ fn run_plan(
         grader_cpu_ms: cpu.grader.as_millis() as u64,
         submission_peak_memory_mb: run.peak_memory.map(|bytes| bytes >> 20),
     };
-    Ok(report(plan, student, run, timings))
+    Ok(report(plan, student, run, timings, details))
 }
 
 /// The report of a run: hidden tests marked, scores given, the submission's CPU time added to `timings`.
-fn report(plan: &TestPlan, student: &Student<'_>, run: Run, timings: Timings) -> Report {
+fn report(
+    plan: &TestPlan,
+    student: &Student<'_>,
+    run: Run,
+    timings: Timings,
+    details: crate::results::Details,
+) -> Report {
     let mut tests = run.tests;
     for test in &mut tests {
         test.hidden = Policy::matches(&plan.policy.tests.hidden, &test.id);
@@ -334,9 +367,10 @@ fn report(plan: &TestPlan, student: &Student<'_>, run: Run, timings: Timings) ->
     let score = score::score(&mut tests, &plan.policy.weights);
     let submission_cpu_ms = tests.iter().filter_map(|t| t.cpu_ms).sum();
     let fix_first = crate::triage::root_causes(&tests);
+    let count_causes = crate::triage::count_causes(&tests);
     Report {
         submission: Submission {
-            name: display_name(student.path),
+            name: student.name.clone(),
             language: run.language.unwrap_or_else(|| student.kind.language().into()),
         },
         seed: plan.seed,
@@ -351,6 +385,9 @@ fn report(plan: &TestPlan, student: &Student<'_>, run: Run, timings: Timings) ->
         skipped_fixtures: plan.skipped_fixtures.clone(),
         machine_stalls: run.machine_stalls,
         timings: Timings { submission_cpu_ms, ..timings },
+        count_causes,
+        details,
+        withheld: 0,
     }
 }
 
@@ -583,7 +620,7 @@ fn not_built(planned: &[PlannedTest], compile_log: String) -> Run {
         .iter()
         .map(|test| {
             let verdict = if test.item.check.is_build() {
-                failed("the submission did not compile (the compiler's output is below)".into())
+                failed("the submission did not compile (see the compiler's output)".into())
             } else {
                 Verdict::said(Status::Skipped, skipped_for(compile))
             };

@@ -24,4 +24,6 @@ pub mod results;
 pub mod runner;
 pub mod score;
 pub mod shard;
+pub mod starter;
+pub mod style;
 pub mod triage;

@@ -6,6 +6,10 @@
 
 use serde::Serialize;
 
+mod details;
+
+pub use details::{plural, Details, Finding, Style, StyleTool, SubmittedFile, Transcript};
+
 /// A section of the report, scored as one share.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -237,6 +241,64 @@ pub struct Report {
     pub machine_stalls: Vec<String>,
     /// Time spent (not deterministic).
     pub timings: Timings,
+    /// Count and memory cells that fail for one reason across a table's rows, in fixing order
+    /// ([`crate::triage::count_causes`]).
+    pub count_causes: Vec<CountCause>,
+    /// The first part of the official report's details: the files submitted, the compiler's transcript and
+    /// the style section.
+    pub details: Details,
+    /// Tests the policy hides that this view of the report leaves out ([`Report::without_hidden`]); 0 in a
+    /// whole report.
+    pub withheld: usize,
+}
+
+impl CountCause {
+    /// The cause in one line: `manhattan() is called 5.4-9.3× the allowed on 8/8 puzzles (Timing 4b): cache
+    /// it: …`.
+    pub fn summary(&self) -> String {
+        let subject = match self.what.as_str() {
+            "memory of the Solver" => "the Solver's memory is".to_string(),
+            "deep memory" | "max size" | "ending size" => format!("the queues' {} is", self.what),
+            call if call.ends_with("()") => format!("{call} is called"),
+            other => format!("{other} is"),
+        };
+        let ratio = |r: f64| if r.is_finite() { format!("{r:.1}") } else { "∞".to_string() };
+        let range = if ratio(self.lowest) == ratio(self.highest) {
+            ratio(self.lowest)
+        } else {
+            format!("{}-{}", ratio(self.lowest), ratio(self.highest))
+        };
+        format!(
+            "{subject} {range}× the allowed on {}/{} puzzles ({}): {}",
+            self.puzzles_failing,
+            self.puzzles_judged,
+            self.tables.join(", "),
+            self.hint
+        )
+    }
+}
+
+/// Count or memory cells of one column that fail across rows of their tables ([`crate::triage`]): the
+/// failures share one cause, which one line can name ("manhattan() is called 5.4-9.3x the allowed on 8/8
+/// puzzles: cache it").
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CountCause {
+    /// The column (`manhattan()`, `Board()`, `memory of the Solver`).
+    pub what: String,
+    /// The official tables it fails in (`Timing 4b`).
+    pub tables: Vec<String>,
+    /// The failing rows' test ids.
+    pub tests: Vec<String>,
+    /// Puzzles on which the cell fails, and puzzles on which it was judged.
+    pub puzzles_failing: usize,
+    #[allow(missing_docs)]
+    pub puzzles_judged: usize,
+    /// The smallest and largest failing ratio to the allowed (count ÷ (factor × the reference's)).
+    pub lowest: f64,
+    #[allow(missing_docs)]
+    pub highest: f64,
+    /// What to do about it.
+    pub hint: String,
 }
 
 impl Report {

@@ -38,6 +38,9 @@ pub fn run_key(settings: &Settings) -> u64 {
     hash.write_chunk(settings.only.join("\n").as_bytes());
     hash.write_chunk(&[u8::from(settings.skip_bad_fixtures)]);
     hash.write_chunk(settings.formats.join("\n").as_bytes());
+    // A course's Checkstyle configuration is read anew by every worker: its bytes, not its name.
+    let style = settings.style().config().unwrap_or_default();
+    hash.write_chunk(&style);
     hash_tree(&mut hash, &settings.fixtures);
     hash.finish()
 }

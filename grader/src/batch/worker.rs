@@ -48,12 +48,20 @@ pub struct Settings {
     pub output_dir: PathBuf,
     /// Where builds keep outputs and caches.
     pub work_dir: PathBuf,
+    /// As `--checkstyle-config`.
+    #[serde(default)]
+    pub checkstyle_config: Option<PathBuf>,
 }
 
 impl Settings {
     /// The report formats.
     pub fn formats(&self) -> Vec<Format> {
         self.formats.iter().filter_map(|name| name.parse().ok()).collect()
+    }
+
+    /// How the style section of Java submissions is made.
+    pub fn style(&self) -> crate::style::StyleOptions {
+        crate::style::StyleOptions { checkstyle_config: self.checkstyle_config.clone() }
     }
 }
 
@@ -154,7 +162,7 @@ pub fn serve(settings_file: &Path) -> anyhow::Result<ExitCode> {
     let bad = if settings.skip_bad_fixtures { BadFixtures::Skip } else { BadFixtures::Refuse };
     let mut out = std::io::stdout().lock();
     let plan = match TestPlan::prepare(&settings.fixtures, settings.seed, policy, &settings.only, bad) {
-        Ok(plan) => plan,
+        Ok(plan) => plan.with_style(settings.style()),
         Err(e) => {
             send(&mut out, &Reply::Failed { message: format!("{:#}", anyhow::Error::from(e)) })?;
             return Ok(ExitCode::from(2));

@@ -463,6 +463,20 @@ fn compile_student(
     Ok(())
 }
 
+/// The sources a student's own `javac` needs for the textbook classes this grader provides: the stand-ins
+/// (`edu/princeton/cs/algs4/…`) and the two classes their MinPQ reports to (`npuzzle/Counters.java`,
+/// `npuzzle/QueueRegistry.java`), as paths in the default package's folder and their text (`grader new java`).
+pub fn textbook_sources() -> impl Iterator<Item = (&'static str, &'static str)> {
+    ADAPTER_SOURCES.iter().filter_map(|&(path, text)| {
+        let kept = path.strip_prefix("algs4/").or_else(|| {
+            ["server/npuzzle/Counters.java", "server/npuzzle/QueueRegistry.java"]
+                .contains(&path)
+                .then(|| path.trim_start_matches("server/"))
+        });
+        kept.map(|name| (name, text))
+    })
+}
+
 /// The textbook classes this grader provides (its own stand-ins, under `adapters/java/algs4`).
 fn algs4_provided() -> Vec<&'static str> {
     ADAPTER_SOURCES

@@ -74,6 +74,9 @@ pub struct BatchArgs {
     /// No progress and no per-student lines: only problems (and the exit code) are reported.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Checkstyle's configuration for the style section of Java submissions (default: the grader's own).
+    #[arg(long, value_name = "FILE")]
+    pub checkstyle_config: Option<PathBuf>,
     #[command(flatten)]
     #[allow(missing_docs)]
     pub lms: LmsArgs,
@@ -163,7 +166,9 @@ fn read_and_grade(
         formats: formats(args).iter().map(|f| f.name().to_string()).collect(),
         output_dir: args.output_dir.clone(),
         work_dir: places.work_dir.clone(),
+        checkstyle_config: args.checkstyle_config.clone(),
     };
+    settings.style().config()?;
     if !args.quiet {
         let cpu = progress::duration(std::time::Duration::from_secs_f64(estimate.cpu_seconds));
         eprintln!(

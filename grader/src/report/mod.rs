@@ -9,6 +9,7 @@ pub mod junit;
 pub mod markdown;
 pub mod text;
 pub mod visible;
+pub mod withheld;
 
 /// A report format. The command line names them by [`Format::name`]; report files end in
 /// [`Format::extension`].
@@ -197,6 +198,53 @@ mod tests {
             }],
             machine_stalls: vec![],
             timings: Timings { wall_ms: 12_345, submission_cpu_ms: 2_000, build_ms: 100, ..Timings::default() },
+            count_causes: vec![crate::results::CountCause {
+                what: "manhattan()".into(),
+                tables: vec!["Timing 4b".into()],
+                tests: vec!["timing-2/puzzle36".into(), "timing-2/puzzle20".into()],
+                puzzles_failing: 2,
+                puzzles_judged: 2,
+                lowest: 5.4,
+                highest: 9.25,
+                hint: "cache it".into(),
+            }],
+            details: crate::results::Details {
+                files: vec![
+                    crate::results::SubmittedFile { name: "Board.java".into(), bytes: 6100 },
+                    crate::results::SubmittedFile { name: "Solver.java".into(), bytes: 812 },
+                ],
+                transcript: vec![
+                    crate::results::Transcript { command: "javac Board.java".into(), output: String::new() },
+                    crate::results::Transcript {
+                        command: "javac Solver.java".into(),
+                        output: "Solver.java:3: warning: <unchecked>".into(),
+                    },
+                ],
+                style: Some(crate::results::Style {
+                    tools: vec![
+                        crate::results::StyleTool {
+                            name: "PMD",
+                            command: "pmd .".into(),
+                            findings: vec![],
+                            not_run: Some("PMD cannot run here".into()),
+                        },
+                        crate::results::StyleTool {
+                            name: "Checkstyle",
+                            command: "custom checks for Solver.java".into(),
+                            findings: vec![crate::results::Finding {
+                                error: false,
+                                file: "Solver.java".into(),
+                                line: 51,
+                                column: Some(19),
+                                message: "'pq' (a MinPQ) is an instance variable <&>".into(),
+                                check: "Design".into(),
+                            }],
+                            not_run: None,
+                        },
+                    ],
+                }),
+            },
+            withheld: 0,
         }
     }
 

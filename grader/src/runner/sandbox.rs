@@ -17,7 +17,8 @@
 //! - **Network, IPC and UTS namespaces**: no interface but a down loopback.
 //! - **Identity**: a run becomes an unprivileged uid of its own (when the grader is root), so
 //!   `RLIMIT_NPROC` counts this sandbox's processes and threads alone; a build stays root (it writes
-//!   root-owned caches) without any capability, its process count left to the `pids` control group.
+//!   root-owned caches) without any capability, its process count left to the `pids` control group,
+//!   except without a mount namespace, where it becomes one unprivileged build uid owning what it writes.
 //! - **Limits**: the spec's rlimits (address space, CPU, file size, no core files, `RLIMIT_NPROC`), a
 //!   `pids` control group where `RLIMIT_NPROC` cannot count the sandbox alone (builds, or a grader that is
 //!   not root) and a `memory` one when the spec asks (see `cgroup.rs`).
@@ -238,13 +239,23 @@ fn decode(status: i32) -> Termination {
 pub(super) fn start(spec: &ProcessSpec, scratch: &Path, piped_stdin: bool) -> io::Result<Started> {
     let layers = layers();
     let program = resolve(&spec.program)?;
-    let become_ = match (layers.root, spec.identity) {
-        (false, _) => Become::Unchanged,
-        (true, Identity::Unprivileged) => Become::User(next_uid()),
-        (true, Identity::CaplessRoot) => Become::CaplessSelf,
-    };
+    let become_ = identity(layers.root, layers.namespaces, spec.identity);
     if let Become::User(uid) = become_ {
         rustix::fs::chown(scratch, Some(rustix::fs::Uid::from_raw(uid)), Some(rustix::fs::Gid::from_raw(uid)))?;
+    }
+    // A build owns what it writes: a cache written by the build uid (no namespaces) and later by a capless
+    // root (namespaces), or the other way round, changes hands once.
+    let builder = match become_ {
+        Become::User(uid) => Some(uid),
+        Become::CaplessSelf => Some(0),
+        Become::Unchanged => None,
+    };
+    if let (Some(uid), Identity::CaplessRoot) = (builder, spec.identity) {
+        for path in &spec.view.writable {
+            if std::os::unix::fs::MetadataExt::uid(&fs::symlink_metadata(path)?) != uid {
+                give_tree(path, uid)?;
+            }
+        }
     }
     let limits = &spec.limits;
     // A uid of its own makes RLIMIT_NPROC the process limit; a control group only where it cannot be (joining
@@ -399,6 +410,38 @@ fn rlimits(spec: &ProcessSpec, become_: Become) -> Vec<(Resource, u64)> {
         list.push((libc::RLIMIT_NPROC as Resource, processes));
     }
     list
+}
+
+/// Who a sandbox's program becomes. A run: a uid of its own. A build: root without capabilities, which
+/// writes root-owned caches and sees only its view; but where there is no mount namespace (a container
+/// without `CAP_SYS_ADMIN`, as on Gradescope) it would see every file, and as root read them all (an
+/// `include_str!` of the fixtures), so it becomes [`BUILD_UID`] and owns what it writes instead.
+fn identity(root: bool, namespaces: bool, wanted: Identity) -> Become {
+    match (root, wanted) {
+        (false, _) => Become::Unchanged,
+        (true, Identity::Unprivileged) => Become::User(next_uid()),
+        (true, Identity::CaplessRoot) if !namespaces => Become::User(BUILD_UID),
+        (true, Identity::CaplessRoot) => Become::CaplessSelf,
+    }
+}
+
+/// The one uid of builds where there is no mount namespace, below the runs' ([`FIRST_UID`]).
+const BUILD_UID: u32 = FIRST_UID - 1;
+
+/// Makes `uid` own the tree at `path` (a build's writable directory that another builder owns), changing
+/// only what it does not own yet.
+fn give_tree(path: &Path, uid: u32) -> io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = fs::symlink_metadata(path)?;
+    if meta.uid() != uid {
+        std::os::unix::fs::lchown(path, Some(uid), Some(uid))?;
+    }
+    if meta.is_dir() {
+        for entry in fs::read_dir(path)? {
+            give_tree(&entry?.path(), uid)?;
+        }
+    }
+    Ok(())
 }
 
 fn next_uid() -> u32 {
@@ -566,6 +609,15 @@ impl ViewBuilder<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Without a mount namespace a build sees every file: it must not do so as root.
+    #[test]
+    fn a_build_without_namespaces_becomes_the_build_uid() {
+        assert!(matches!(identity(true, true, Identity::CaplessRoot), Become::CaplessSelf));
+        assert!(matches!(identity(true, false, Identity::CaplessRoot), Become::User(BUILD_UID)));
+        assert!(matches!(identity(true, false, Identity::Unprivileged), Become::User(uid) if uid >= FIRST_UID));
+        assert!(matches!(identity(false, false, Identity::CaplessRoot), Become::Unchanged));
+    }
 
     /// What `script` prints in a sandbox as `identity` (its stderr follows its stdout).
     fn sandboxed(script: &str, identity: Identity) -> String {

@@ -23,4 +23,5 @@ mod sealed;
 mod shard;
 mod slurm;
 mod stalls;
+mod starter;
 mod support;
