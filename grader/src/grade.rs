@@ -8,14 +8,14 @@
 //! Only the grader's own problems are errors here (a path that is not a submission, an unreadable fixture
 //! directory). Everything the submission does wrong ends up in the report.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use corpus::Corpus;
 
 use crate::build::{self, Prepared, SubmissionKind};
-use crate::catalog::{self, Category, Item};
+use crate::catalog::{self, Category, Check, Item, Measure, TrialCheck};
 use crate::plan::{self, PlannedTest};
 use crate::policy::Policy;
 use crate::results::{Report, SkippedFixture, Status, Submission, TestResult, Timings};
@@ -310,6 +310,7 @@ fn run_plan(
         wall_ms: elapsed_ms(started),
         build_ms,
         submission_cpu_ms: 0,
+        counting_cpu_ms: run.counting_cpu_ms,
         processes_cpu_ms: cpu.children.as_millis() as u64,
         grader_cpu_ms: cpu.grader.as_millis() as u64,
     };
@@ -398,6 +399,8 @@ struct Run {
     compile_log: Option<String>,
     /// What the build changed that the student should know.
     notes: Vec<String>,
+    /// CPU the program reported for reading its counters (see [`Timings::counting_cpu_ms`]).
+    counting_cpu_ms: u64,
 }
 
 fn run_tests(
@@ -418,6 +421,7 @@ fn run_tests(
     let startup = session.handshake().cloned();
     let capabilities: BTreeSet<String> = startup.as_ref().map(|h| h.capabilities.clone()).unwrap_or_default();
     let mut lives = HashMap::new();
+    let deep_memory_boards = deep_memory_boards(planned);
     let mut statuses: HashMap<&str, Status> = HashMap::new();
     let mut tests = Vec::new();
     for (index, test) in planned.iter().enumerate() {
@@ -433,6 +437,7 @@ fn run_tests(
                     capabilities: &capabilities,
                     lives: &mut lives,
                     fresh_session: &fresh,
+                    deep_memory_boards: &deep_memory_boards,
                 };
                 run_one(&mut ctx, test)
             }
@@ -454,7 +459,18 @@ fn run_tests(
         output_truncated,
         compile_log: None,
         notes: vec![],
+        counting_cpu_ms: session.cpu_counting().as_millis() as u64,
     }
+}
+
+/// The boards of the queue-memory test's trials: the only lives whose counters must measure the queues' deep
+/// memory (a walk the Java adapter does only when asked).
+fn deep_memory_boards(planned: &[PlannedTest]) -> HashSet<reference::Board> {
+    planned
+        .iter()
+        .filter(|test| matches!(test.item.check, Check::PerTrial(TrialCheck::Measure(Measure::QueueMemory))))
+        .flat_map(|test| test.trials.iter().map(|trial| trial.board.clone()))
+        .collect()
 }
 
 fn run_one(ctx: &mut Ctx<'_>, test: &PlannedTest) -> Verdict {
@@ -510,6 +526,7 @@ fn not_built(planned: &[PlannedTest], compile_log: String) -> Run {
         output_truncated: false,
         compile_log: Some(compile_log),
         notes: vec![],
+        counting_cpu_ms: 0,
     }
 }
 

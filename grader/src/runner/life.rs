@@ -26,6 +26,19 @@ use crate::judge::Mismatch;
 /// a method that returns a stored answer needs microseconds, but the CPU clock ticks in 10 ms.
 const LEAST_FOR_CALLS: Duration = Duration::from_millis(100);
 
+/// Whether a life's operations are counted, and whether reading the counters also measures the queues' deep
+/// memory (an adapter announcing `counters_deep` walks the queues only when asked: `counters deep`; only the
+/// queue-memory test needs it, and the walk can visit over a million objects).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Counted {
+    /// Not counted (the own world, the re-run check).
+    No,
+    /// The operation counts.
+    Counts,
+    /// The counts and the queues' deep memory.
+    WithDeepMemory,
+}
+
 /// What one Solver answered over its life, and what it was charged.
 #[derive(Debug, Clone)]
 pub struct Life {
@@ -43,15 +56,16 @@ pub struct Life {
 impl Life {
     /// Builds `board` in `world`, constructs a Solver for it within `budget` of CPU, calls its methods in the
     /// order `calls` then [`SolverCall::REST`] give (within what is left of `budget`), and reads the counters
-    /// (zeroed after the grader built the board) when `counted`.
+    /// (zeroed after the grader built the board) as `counting` says.
     pub fn live(
         s: &mut Session,
         world: World,
         board: &Board,
         calls: &[SolverCall],
         budget: Duration,
-        counted: bool,
+        counting: Counted,
     ) -> Life {
+        let counted = counting != Counted::No;
         let order = SolverCall::life(calls);
         let built = if counted { built_with_counters_zeroed(s, world, board) } else { ask::build(s, world, board) };
         let b = match built {
@@ -71,14 +85,17 @@ impl Life {
         };
         let spent = elapsed(s, starts, before).unwrap_or(budget);
         let mut requests: Vec<Request> = order.iter().map(|call| call.request(solver)).collect();
-        if counted {
-            requests.push(Request::Counters);
+        match counting {
+            Counted::No => {}
+            Counted::Counts => requests.push(Request::Counters),
+            Counted::WithDeepMemory => requests.push(Request::CountersDeep),
         }
         let answers = s.call_each_within(&requests, budget.saturating_sub(spent).max(LEAST_FOR_CALLS));
         // The adapter's own work answering `counters` (a walk over the queues' deep memory) is not the
         // Solver's: what it reports for that request comes off the life's CPU.
         let counting =
             answers.last().filter(|_| counted).and_then(|a| a.as_ref().ok()).map_or(Duration::ZERO, |a| a.cpu);
+        s.add_counting(counting);
         let cpu = elapsed(s, starts, before).map(|cpu| cpu.saturating_sub(counting));
         let life = Life::from_answers(s, order, &requests, answers, counted, cpu);
         ask::release(s, vec![b, solver]);
@@ -294,7 +311,14 @@ mod tests {
             "echo '6 err exception 0 java.lang.NullPointerException oops'",
             "echo '7 ok 0 pq_inserts=5 pq_del_mins=2'",
         ]);
-        let life = Life::live(&mut s, World::Ref, &board(), &[SolverCall::IsSolvable], Duration::from_secs(2), true);
+        let life = Life::live(
+            &mut s,
+            World::Ref,
+            &board(),
+            &[SolverCall::IsSolvable],
+            Duration::from_secs(2),
+            Counted::Counts,
+        );
         assert_eq!(life.order, [SolverCall::IsSolvable, SolverCall::Moves, SolverCall::Solution]);
         assert!(matches!(life.is_solvable(), Ok(true)));
         assert!(matches!(life.moves(), Ok(1)));
@@ -313,7 +337,8 @@ mod tests {
             "echo '4 ok 0 12'",
             "while :; do :; done",
         ]);
-        let life = Life::live(&mut s, World::Ref, &board(), &[SolverCall::Moves], Duration::from_millis(300), true);
+        let life =
+            Life::live(&mut s, World::Ref, &board(), &[SolverCall::Moves], Duration::from_millis(300), Counted::Counts);
         assert!(matches!(life.moves(), Ok(12)));
         assert!(matches!(life.solution(), Err(Failure::Fault(Fault::Timeout(_)))));
         let Err(Failure::Wrong(why)) = life.counters() else { panic!("{:?}", life.counters()) };
@@ -325,7 +350,7 @@ mod tests {
     #[test]
     fn a_constructor_that_throws_is_every_answer() {
         let mut s = program(&["echo '1 ok 0 b1'", "echo '2 ok 0'", "echo '3 err exception 0 panic no'"]);
-        let life = Life::live(&mut s, World::Ref, &board(), &[], Duration::from_secs(2), true);
+        let life = Life::live(&mut s, World::Ref, &board(), &[], Duration::from_secs(2), Counted::Counts);
         for answer in [life.moves().err(), life.is_solvable().err(), life.counters().err()] {
             assert!(matches!(answer, Some(Failure::Fault(Fault::Exception { .. }))), "{answer:?}");
         }

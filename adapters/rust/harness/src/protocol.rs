@@ -159,9 +159,17 @@ impl Tiles {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[allow(missing_docs)] // each variant is the verb of the same name in specs/protocol.md
 pub enum Request {
-    Hello { version: u32 },
-    Board { world: World, tiles: Tiles },
-    BoardProbe { world: World, tiles: Tiles },
+    Hello {
+        version: u32,
+    },
+    Board {
+        world: World,
+        tiles: Tiles,
+    },
+    BoardProbe {
+        world: World,
+        tiles: Tiles,
+    },
     Dimension(Handle),
     Hamming(Handle),
     Manhattan(Handle),
@@ -184,7 +192,13 @@ pub enum Request {
     Solution(Handle),
     CountersReset,
     Counters,
-    MemoryBoard { world: World, tiles: Tiles },
+    /// `counters deep`: the counters, and the queues' deep memory measured (for adapters announcing
+    /// `counters_deep`, which walk the queues only when asked).
+    CountersDeep,
+    MemoryBoard {
+        world: World,
+        tiles: Tiles,
+    },
     MemorySolver(Handle),
     MemoryRetained(Handle),
     Api,
@@ -219,7 +233,7 @@ impl Request {
             Request::Moves(_) => "moves",
             Request::Solution(_) => "solution",
             Request::CountersReset => "counters_reset",
-            Request::Counters => "counters",
+            Request::Counters | Request::CountersDeep => "counters",
             Request::MemoryBoard { .. } => "memory_board",
             Request::MemorySolver(_) => "memory_solver",
             Request::MemoryRetained(_) => "memory_retained",
@@ -274,6 +288,7 @@ impl Request {
             | Request::SolverNull(_)
             | Request::CountersReset
             | Request::Counters
+            | Request::CountersDeep
             | Request::Api
             | Request::Bye => vec![],
         }
@@ -322,6 +337,7 @@ impl Request {
             }
             Request::Release(hs) => hs.iter().for_each(|h| push(h)),
             Request::SolverNull(world) => push(&world.name()),
+            Request::CountersDeep => push(&"deep"),
             Request::CountersReset | Request::Counters | Request::Api | Request::Bye => {}
         }
         line
@@ -396,6 +412,7 @@ fn decode_args(verb: &str, args: &[&str]) -> Result<Request, WireError> {
         "memory_retained" => Request::MemoryRetained(one()?),
         "counters_reset" if args.is_empty() => Request::CountersReset,
         "counters" if args.is_empty() => Request::Counters,
+        "counters" if args == ["deep"] => Request::CountersDeep,
         "api" if args.is_empty() => Request::Api,
         "bye" if args.is_empty() => Request::Bye,
         _ => return Err(wire_error(format!("unknown verb `{verb}` with {} arguments", args.len()))),
@@ -634,6 +651,7 @@ mod tests {
             proptest::collection::vec(handle(), 0..5).prop_map(Request::Release),
             world.prop_map(Request::SolverNull),
             Just(Request::Counters),
+            Just(Request::CountersDeep),
             Just(Request::CountersReset),
             Just(Request::Api),
             Just(Request::Bye),

@@ -10,7 +10,7 @@
 //! the real stdout moved to descriptor 3, so what libtest prints before the test runs never reaches the
 //! protocol channel.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -398,6 +398,7 @@ fn run_board_tests(bug: &Misbehaviour, trials: &[Trial], which: impl Fn(&Planned
                 capabilities: &capabilities,
                 lives: &mut lives,
                 fresh_session: &fresh,
+                deep_memory_boards: &HashSet::new(),
             };
             let outcome = super::run(&mut ctx, &test);
             Ran { id: test.id, outcome, trials: test.trials.len() }
