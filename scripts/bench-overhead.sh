@@ -12,8 +12,8 @@
 #
 #   LABEL SUBMISSION CORPUS total=CPU requests=CPU counting=CPU overhead=CPU ratio=PCT wall=S score=PCT
 #
-# total: user + sys of the grader's whole process tree (`/usr/bin/time`; the build is cached, so this is the
-# tests). requests: the CPU the program reported for the student's requests (`--timings`). counting: what of
+# total: user + sys of the grader's whole process tree (scripts/bench-overhead-run.py; the build is cached, so
+# this is the tests). requests: the CPU the program reported for the student's requests (`--timings`). counting: what of
 # `requests` the adapter spent reading the counters (its deep-memory walk), when the grader reports it
 # (`--timings`' third line; 0 for graders before it). overhead = total - (requests - counting); ratio =
 # overhead / (requests - counting). Figures vary with the machine's load: compare alternated runs only.
@@ -75,25 +75,7 @@ EOF
 }
 
 run_one() { # grader label submission corpus-name corpus-dir
-    local grader=$1 label=$2 sub=$3 name=$4 dir=$5
-    local err=$scratch/err json=$scratch/report.json
-    /usr/bin/time -f 'TIME %U %S %e' "$grader" grade "$sub" --fixtures "$dir" --timings --quiet \
-        --format json --output "$json" 2>"$err" || true
-    python3 - "$label" "$sub" "$name" "$err" "$json" <<'EOF'
-import json, re, sys
-label, sub, name, err, report = sys.argv[1:]
-text = open(err).read()
-user, system, wall = map(float, re.search(r"TIME ([\d.]+) ([\d.]+) ([\d.]+)", text).groups())
-requests = float(re.search(r"requests ([\d.]+) s", text).group(1))
-m = re.search(r"counting ([\d.]+) s", text)
-counting = float(m.group(1)) if m else 0.0
-student = requests - counting
-total = user + system
-score = json.load(open(report))["score"]
-print(f"{label} {sub.rstrip('/').split('/')[-1]} {name} total={total:.2f} requests={requests:.2f} "
-      f"counting={counting:.2f} overhead={total - student:.2f} ratio={100 * (total - student) / student:.0f}% "
-      f"wall={wall:.1f} score={score}", flush=True)
-EOF
+    python3 "$root/scripts/bench-overhead-run.py" "$@"
 }
 
 for name in "${corpora[@]}"; do
