@@ -256,7 +256,8 @@ fn timings_line(report: &Report) -> String {
     let share = if run > 0 { 100.0 * grader as f64 / run as f64 } else { 0.0 };
     format!(
         "timings: wall {:.2} s (build {:.2} s, tests {:.2} s: inside the submission {:.2} s, grader and transport {:.2} s = {share:.1}%)\n\
-         cpu of the tests: submission processes {:.2} s (requests {:.2} s, the adapter around them {:.2} s), grader {:.2} s",
+         cpu of the tests: submission processes {:.2} s (requests {:.2} s, the adapter around them {:.2} s), grader {:.2} s\n\
+         of the requests, the adapter's counting {:.2} s (the queues' deep-memory walk when `counters deep` is read, call-site sampling)",
         seconds(t.wall_ms),
         seconds(t.build_ms),
         seconds(run),
@@ -266,6 +267,7 @@ fn timings_line(report: &Report) -> String {
         seconds(t.submission_cpu_ms),
         seconds(t.processes_cpu_ms.saturating_sub(t.submission_cpu_ms)),
         seconds(t.grader_cpu_ms),
+        seconds(t.counting_cpu_ms),
     ) + &format!(
         "\npeak memory: grader {} MiB, submission {}",
         crate::runner::process::grader_peak_memory_kib() >> 10,

@@ -13,7 +13,7 @@
 //! the machine stalled the submission is replayed once, from its first request, in a fresh process; a
 //! second stall is the grader's problem, named at the top of the report).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use corpus::Corpus;
 
 use crate::build::{self, Prepared, SubmissionKind};
-use crate::catalog::{self, Category, Item};
+use crate::catalog::{self, Category, Check, Item, Measure, TrialCheck};
 use crate::plan::{self, PlannedTest};
 use crate::policy::Policy;
 use crate::results::{Report, SkippedFixture, Status, Submission, TestResult, Timings};
@@ -345,6 +345,7 @@ fn run_plan(
         wall_ms: elapsed_ms(started),
         build_ms,
         submission_cpu_ms: 0,
+        counting_cpu_ms: run.counting_cpu_ms,
         processes_cpu_ms: cpu.children.as_millis() as u64,
         grader_cpu_ms: cpu.grader.as_millis() as u64,
         submission_peak_memory_mb: run.peak_memory.map(|bytes| bytes >> 20),
@@ -463,6 +464,8 @@ struct Run {
     peak_memory: Option<u64>,
     /// What the build changed that the student should know.
     notes: Vec<String>,
+    /// CPU the program reported for reading its counters (see [`Timings::counting_cpu_ms`]).
+    counting_cpu_ms: u64,
 }
 
 fn run_tests(
@@ -486,6 +489,7 @@ fn run_tests(
     let startup = start(&mut session, &mut machine_stalls);
     let capabilities: BTreeSet<String> = startup.as_ref().map(|h| h.capabilities.clone()).unwrap_or_default();
     let mut lives = Lives::default();
+    let deep_memory_boards = deep_memory_boards(planned);
     let mut statuses: HashMap<&str, Status> = HashMap::new();
     let mut tests = Vec::new();
     for (index, test) in planned.iter().enumerate() {
@@ -506,6 +510,7 @@ fn run_tests(
                     capabilities: &capabilities,
                     lives: &mut lives,
                     fresh_session: &fresh,
+                    deep_memory_boards: &deep_memory_boards,
                 };
                 run_replayed(&mut ctx, test, &mut machine_stalls)
             }
@@ -529,6 +534,7 @@ fn run_tests(
         machine_stalls,
         peak_memory: session.peak_memory(),
         notes: vec![],
+        counting_cpu_ms: session.cpu_counting().as_millis() as u64,
     }
 }
 
@@ -576,6 +582,16 @@ fn run_replayed(ctx: &mut Ctx<'_>, test: &PlannedTest, machine_stalls: &mut Vec<
          own): a grader problem, not yours; grade again on a less busy machine"
             .into(),
     )
+}
+
+/// The boards of the queue-memory test's trials: the only lives whose counters must measure the queues' deep
+/// memory (a walk the Java adapter does only when asked).
+fn deep_memory_boards(planned: &[PlannedTest]) -> HashSet<reference::Board> {
+    planned
+        .iter()
+        .filter(|test| matches!(test.item.check, Check::PerTrial(TrialCheck::Measure(Measure::QueueMemory))))
+        .flat_map(|test| test.trials.iter().map(|trial| trial.board.clone()))
+        .collect()
 }
 
 fn run_one(ctx: &mut Ctx<'_>, test: &PlannedTest) -> Verdict {
@@ -636,6 +652,7 @@ fn not_built(planned: &[PlannedTest], compile_log: String) -> Run {
         machine_stalls: Vec::new(),
         peak_memory: None,
         notes: vec![],
+        counting_cpu_ms: 0,
     }
 }
 

@@ -198,6 +198,9 @@ pub struct Timings {
     pub wall_ms: u64,
     /// CPU time the submission reported spending on requests, in milliseconds.
     pub submission_cpu_ms: u64,
+    /// Of `submission_cpu_ms`, what the program reported for reading its counters (the adapter's walk over
+    /// the queues' deep memory, not the Solver's work), in milliseconds.
+    pub counting_cpu_ms: u64,
     /// Wall time spent building the submission, in milliseconds.
     pub build_ms: u64,
     /// CPU time of the submission's processes while the tests ran (its requests and everything around them

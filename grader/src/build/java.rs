@@ -759,7 +759,7 @@ mod tests {
         let mut c = Conversation::start(build);
         let hello = c.ask("hello 1");
         let (fixed, thread) = hello.split_once(" cpu_thread=").expect("the request thread is named");
-        assert_eq!(fixed, "ok 1 java ref_world counters refs memory null foreign api_check iterables");
+        assert_eq!(fixed, "ok 1 java ref_world counters refs memory counters_deep null foreign api_check iterables");
         assert!(thread.parse::<u32>().is_ok_and(|tid| tid != c.child.id()), "{thread}");
         assert_eq!(c.ask("board own 3 8 1 3 4 0 2 7 6 5"), "ok b1");
         assert_eq!(c.ask("manhattan b1"), "ok 10");
@@ -775,7 +775,7 @@ mod tests {
         assert_eq!(c.ask("board ref 3 0 1 3 4 2 5 7 8 6"), "ok b6");
         assert_eq!(c.ask("counters_reset"), "ok");
         assert_eq!(c.ask("solver b6"), "ok s7");
-        let counters = c.ask("counters");
+        let counters = c.ask("counters deep");
         // the Rust reference's figures for this board (`solver --stats`)
         for (name, value) in [
             ("pq_inserts", 20),

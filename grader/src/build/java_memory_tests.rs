@@ -160,7 +160,7 @@ fn the_valid_submission_measures_the_official_figures() {
     assert_eq!(c.ask("memory_retained s2"), "ok 704");
     assert_eq!(c.ask("counters_reset"), "ok");
     assert_eq!(c.ask("solver b1"), "ok s3");
-    let counters = c.ask("counters");
+    let counters = c.ask("counters deep");
     // 20 inserts, both queues at 8 slots: 19 × (40 + 96) + 2 × (40 + 24 + 8 × 8)
     assert_eq!(counter(&counters, "pq_deep_bytes"), 19 * 136 + 2 * (40 + 24 + 64), "{counters}");
     c.finish();
@@ -183,7 +183,7 @@ fn each_queue_reaches_the_other_through_its_nodes_outer_solver() {
     assert!(solver > 704, "{solver}");
     assert_eq!(c.ask("counters_reset"), "ok");
     assert_eq!(c.ask("solver b1"), "ok s3");
-    assert_eq!(counter(&c.ask("counters"), "pq_deep_bytes"), 2 * solver);
+    assert_eq!(counter(&c.ask("counters deep"), "pq_deep_bytes"), 2 * solver);
     c.finish();
 }
 
@@ -250,7 +250,7 @@ fn a_lazy_solver_is_measured_like_an_eager_one() {
         c.ask("counters_reset");
         c.ask("solver b1");
         c.ask("moves s2");
-        c.ask("counters")
+        c.ask("counters deep")
     };
     let mut c = Conversation::start(
         build_java(&gallery("valid"), &work(), 256, &BuildLimits::default(), &Default::default()).unwrap(),
@@ -287,7 +287,7 @@ fn figures(name: &str) -> Vec<(u64, u64)> {
         let b = c.ask(&format!("board ref {board}"))[3..].to_string();
         c.ask("counters_reset");
         c.ask(&format!("solver {b}"));
-        let deep = counter(&c.ask("counters"), "pq_deep_bytes");
+        let deep = counter(&c.ask("counters deep"), "pq_deep_bytes");
         let solver: u64 = c.ask(&format!("memory_solver {b}")).split(' ').nth(2).unwrap().parse().unwrap();
         figures.push((deep, solver));
     }

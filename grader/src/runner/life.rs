@@ -26,6 +26,19 @@ use crate::judge::Mismatch;
 /// a method that returns a stored answer needs microseconds, but the CPU clock ticks in 10 ms.
 const LEAST_FOR_CALLS: Duration = Duration::from_millis(100);
 
+/// Whether a life's operations are counted, and whether reading the counters also measures the queues' deep
+/// memory (an adapter announcing `counters_deep` walks the queues only when asked: `counters deep`; only the
+/// queue-memory test needs it, and the walk can visit over a million objects).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Counted {
+    /// Not counted (the own world, the re-run check).
+    No,
+    /// The operation counts.
+    Counts,
+    /// The counts and the queues' deep memory.
+    WithDeepMemory,
+}
+
 /// What one Solver answered over its life, and what it was charged.
 #[derive(Debug, Clone)]
 pub struct Life {
@@ -46,16 +59,17 @@ pub struct Life {
 impl Life {
     /// Builds `board` in `world`, constructs a Solver for it within `budget` of CPU, calls its methods in the
     /// order `calls` then [`SolverCall::REST`] give (within what is left of `budget`), and reads the counters
-    /// (zeroed after the grader built the board) when `counted`, then where they came from when `sampled`.
+    /// (zeroed after the grader built the board) as `counting` says, then where they came from when `sampled`.
     pub fn live(
         s: &mut Session,
         world: World,
         board: &Board,
         calls: &[SolverCall],
         budget: Duration,
-        counted: bool,
+        counting: Counted,
         sampled: bool,
     ) -> Life {
+        let counted = counting != Counted::No;
         let sampled = counted && sampled;
         let order = SolverCall::life(calls);
         let built = if counted { built_with_counters_zeroed(s, world, board) } else { ask::build(s, world, board) };
@@ -76,8 +90,10 @@ impl Life {
         };
         let spent = elapsed(s, starts, before).unwrap_or(budget);
         let mut requests: Vec<Request> = order.iter().map(|call| call.request(solver)).collect();
-        if counted {
-            requests.push(Request::Counters);
+        match counting {
+            Counted::No => {}
+            Counted::Counts => requests.push(Request::Counters),
+            Counted::WithDeepMemory => requests.push(Request::CountersDeep),
         }
         if sampled {
             requests.push(Request::CallSites);
@@ -89,6 +105,7 @@ impl Life {
         let grading: Duration = answers.iter().skip(order.len()).filter_map(|a| a.as_ref().ok()).map(|a| a.cpu).sum();
         let mut life = Life::from_answers(s, order, &requests, answers, counted, cpu);
         let sampling = Duration::from_nanos(life.sites.as_ref().map_or(0, |s| s.sampling_cpu_ns));
+        s.add_counting(grading + sampling);
         life.cpu = life.cpu.map(|cpu| cpu.saturating_sub(grading + sampling));
         ask::release(s, vec![b, solver]);
         life
@@ -322,8 +339,15 @@ mod tests {
             "echo '6 err exception 0 java.lang.NullPointerException oops'",
             "echo '7 ok 0 pq_inserts=5 pq_del_mins=2'",
         ]);
-        let life =
-            Life::live(&mut s, World::Ref, &board(), &[SolverCall::IsSolvable], Duration::from_secs(2), true, false);
+        let life = Life::live(
+            &mut s,
+            World::Ref,
+            &board(),
+            &[SolverCall::IsSolvable],
+            Duration::from_secs(2),
+            Counted::Counts,
+            false,
+        );
         assert_eq!(life.order, [SolverCall::IsSolvable, SolverCall::Moves, SolverCall::Solution]);
         assert!(matches!(life.is_solvable(), Ok(true)));
         assert!(matches!(life.moves(), Ok(1)));
@@ -342,8 +366,15 @@ mod tests {
             "echo '4 ok 0 12'",
             "while :; do :; done",
         ]);
-        let life =
-            Life::live(&mut s, World::Ref, &board(), &[SolverCall::Moves], Duration::from_millis(300), true, false);
+        let life = Life::live(
+            &mut s,
+            World::Ref,
+            &board(),
+            &[SolverCall::Moves],
+            Duration::from_millis(300),
+            Counted::Counts,
+            false,
+        );
         assert!(matches!(life.moves(), Ok(12)));
         assert!(matches!(life.solution(), Err(Failure::Fault(Fault::Timeout(_)))));
         let Err(Failure::Wrong(why)) = life.counters() else { panic!("{:?}", life.counters()) };
@@ -355,7 +386,7 @@ mod tests {
     #[test]
     fn a_constructor_that_throws_is_every_answer() {
         let mut s = program(&["echo '1 ok 0 b1'", "echo '2 ok 0'", "echo '3 err exception 0 panic no'"]);
-        let life = Life::live(&mut s, World::Ref, &board(), &[], Duration::from_secs(2), true, false);
+        let life = Life::live(&mut s, World::Ref, &board(), &[], Duration::from_secs(2), Counted::Counts, false);
         for answer in [life.moves().err(), life.is_solvable().err(), life.counters().err()] {
             assert!(matches!(answer, Some(Failure::Fault(Fault::Exception { .. }))), "{answer:?}");
         }
@@ -373,7 +404,15 @@ mod tests {
             "echo '7 ok 0 pq_inserts=300'",
             "echo '8 ok 0 sampling_cpu_ns=5 pq_inserts@Solver.java:9=1 pq_inserts@Solver.java:40=2'",
         ]);
-        let life = Life::live(&mut s, World::Ref, &board(), &[SolverCall::Moves], Duration::from_secs(2), true, true);
+        let life = Life::live(
+            &mut s,
+            World::Ref,
+            &board(),
+            &[SolverCall::Moves],
+            Duration::from_secs(2),
+            Counted::Counts,
+            true,
+        );
         assert_eq!(life.required("pq_inserts").ok(), Some(300));
         let sites = life.sites_of("pq_inserts");
         assert_eq!(

@@ -76,6 +76,8 @@ pub struct Session {
     output: Output,
     starts: u32,
     cpu_reported: Duration,
+    /// Of `cpu_reported`, what the adapter reported for reading the counters (its own work, not the Solver's).
+    cpu_counting: Duration,
     losses_in_a_row: u32,
     /// Handles to release with the next batch (see `ask::release`); dropped when the process is lost.
     pub(crate) pending_release: Vec<npuzzle_harness::protocol::Handle>,
@@ -169,6 +171,7 @@ impl Session {
             output: Output::default(),
             starts: 0,
             cpu_reported: Duration::ZERO,
+            cpu_counting: Duration::ZERO,
             losses_in_a_row: 0,
             pending_release: Vec::new(),
             in_flight: VecDeque::new(),
@@ -204,6 +207,17 @@ impl Session {
     /// The CPU time the program reported for all requests so far (not deterministic: for benchmarks only).
     pub fn cpu_reported(&self) -> Duration {
         self.cpu_reported
+    }
+
+    /// Of [`Session::cpu_reported`], the CPU the adapter reported for answering `counters` (its deep-memory
+    /// walk over the queues: the adapter's work, not the submission's; for benchmarks only).
+    pub fn cpu_counting(&self) -> Duration {
+        self.cpu_counting
+    }
+
+    /// Records what the adapter reported for answering a `counters` request (see [`Session::cpu_counting`]).
+    pub fn add_counting(&mut self, cpu: Duration) {
+        self.cpu_counting += cpu;
     }
 
     /// The CPU time the running program has been charged so far: what the deadlines count

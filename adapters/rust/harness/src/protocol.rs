@@ -159,9 +159,17 @@ impl Tiles {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[allow(missing_docs)] // each variant is the verb of the same name in specs/protocol.md
 pub enum Request {
-    Hello { version: u32 },
-    Board { world: World, tiles: Tiles },
-    BoardProbe { world: World, tiles: Tiles },
+    Hello {
+        version: u32,
+    },
+    Board {
+        world: World,
+        tiles: Tiles,
+    },
+    BoardProbe {
+        world: World,
+        tiles: Tiles,
+    },
     Dimension(Handle),
     Hamming(Handle),
     Manhattan(Handle),
@@ -185,7 +193,13 @@ pub enum Request {
     CountersReset,
     Counters,
     CallSites,
-    MemoryBoard { world: World, tiles: Tiles },
+    /// `counters deep`: the counters, and the queues' deep memory measured (for adapters announcing
+    /// `counters_deep`, which walk the queues only when asked).
+    CountersDeep,
+    MemoryBoard {
+        world: World,
+        tiles: Tiles,
+    },
     MemorySolver(Handle),
     MemoryRetained(Handle),
     Api,
@@ -220,7 +234,7 @@ impl Request {
             Request::Moves(_) => "moves",
             Request::Solution(_) => "solution",
             Request::CountersReset => "counters_reset",
-            Request::Counters => "counters",
+            Request::Counters | Request::CountersDeep => "counters",
             Request::CallSites => "call_sites",
             Request::MemoryBoard { .. } => "memory_board",
             Request::MemorySolver(_) => "memory_solver",
@@ -277,6 +291,7 @@ impl Request {
             | Request::CountersReset
             | Request::Counters
             | Request::CallSites
+            | Request::CountersDeep
             | Request::Api
             | Request::Bye => vec![],
         }
@@ -325,6 +340,7 @@ impl Request {
             }
             Request::Release(hs) => hs.iter().for_each(|h| push(h)),
             Request::SolverNull(world) => push(&world.name()),
+            Request::CountersDeep => push(&"deep"),
             Request::CountersReset | Request::Counters | Request::CallSites | Request::Api | Request::Bye => {}
         }
         line
@@ -400,6 +416,7 @@ fn decode_args(verb: &str, args: &[&str]) -> Result<Request, WireError> {
         "counters_reset" if args.is_empty() => Request::CountersReset,
         "counters" if args.is_empty() => Request::Counters,
         "call_sites" if args.is_empty() => Request::CallSites,
+        "counters" if args == ["deep"] => Request::CountersDeep,
         "api" if args.is_empty() => Request::Api,
         "bye" if args.is_empty() => Request::Bye,
         _ => return Err(wire_error(format!("unknown verb `{verb}` with {} arguments", args.len()))),
@@ -678,6 +695,7 @@ mod tests {
             world.prop_map(Request::SolverNull),
             Just(Request::Counters),
             Just(Request::CallSites),
+            Just(Request::CountersDeep),
             Just(Request::CountersReset),
             Just(Request::Api),
             Just(Request::Bye),

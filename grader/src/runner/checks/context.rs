@@ -3,7 +3,7 @@
 //! Executors import from here and from `ask`, `judge` and `plan`, never from `checks/mod.rs`, which imports
 //! them.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::time::Duration;
 
 use npuzzle_harness::protocol::World;
@@ -16,7 +16,7 @@ use crate::plan::Trial;
 use crate::policy::Policy;
 use crate::results::Status;
 use crate::runner::ask::{Asked, Failure};
-use crate::runner::life::Life;
+use crate::runner::life::{Counted, Life};
 use crate::runner::session::{Fault, Session};
 
 /// What identifies a life in the cache: the world, the board, and the order of the Solver's calls.
@@ -68,6 +68,9 @@ pub struct Ctx<'a> {
     pub lives: &'a mut Lives,
     /// Starts a fresh session on the same program (for the re-run check).
     pub fresh_session: &'a dyn Fn() -> Session,
+    /// The boards whose lives must measure the queues' deep memory (the queue-memory test's): any life of
+    /// such a board in the `ref` world asks for it, since the lives of one board are shared between tests.
+    pub deep_memory_boards: &'a HashSet<Board>,
 }
 
 impl Ctx<'_> {
@@ -88,7 +91,13 @@ impl Ctx<'_> {
         if let Some(lived) = self.lives.get(&key) {
             return lived.clone();
         }
-        let counted = self.has("counters") && world == World::Ref;
+        let counted = match self.has("counters") && world == World::Ref {
+            false => Counted::No,
+            true if self.has("counters_deep") && self.deep_memory_boards.contains(&trial.board) => {
+                Counted::WithDeepMemory
+            }
+            true => Counted::Counts,
+        };
         let budget = self.solve_cpu();
         let sampled = self.has("call_sites");
         let life = Life::live(self.session, world, &trial.board, calls, budget, counted, sampled);

@@ -401,6 +401,7 @@ fn run_board_tests(bug: &Misbehaviour, trials: &[Trial], which: impl Fn(&Planned
                 capabilities: &capabilities,
                 lives: &mut lives,
                 fresh_session: &fresh,
+                deep_memory_boards: &HashSet::new(),
             };
             let outcome = super::run(&mut ctx, &test);
             Ran { id: test.id, outcome, trials: test.trials.len() }
