@@ -10,6 +10,7 @@
 //! the real stdout moved to descriptor 3, so what libtest prints before the test runs never reaches the
 //! protocol channel.
 
+use std::collections::HashSet;
 use std::fmt;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
