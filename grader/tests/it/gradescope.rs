@@ -216,7 +216,7 @@ fn run_autograder_keeps_a_report_that_names_a_grader_problem_and_exits_2() {
     let grader = bin.join("grader");
     std::fs::write(
         &grader,
-        "#!/bin/sh\nwhile [ $# -gt 0 ]; do [ \"$1\" = --output ] && out=$2; shift; done\n\
+        "#!/bin/sh\nwhile [ $# -gt 0 ]; do case \"$1\" in gradescope=*) out=${1#gradescope=};; esac; shift; done\n\
          echo '{\"score\": 7, \"output\": \"GRADER PROBLEM (not the submission): the machine stalled\", \"tests\": []}' > \"$out\"\n\
          exit 2\n",
     )

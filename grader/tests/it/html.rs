@@ -140,6 +140,7 @@ fn html_report_fits_a_phone_and_keeps_every_chart_label_whole() {
         assert_ne!(attribute("data-labels"), "0", "the chart has labels to measure");
     }
     let shot = root().join("target/artifacts/html-report-phone.png");
+    std::fs::create_dir_all(shot.parent().unwrap()).unwrap();
     let _ = std::fs::remove_file(&shot);
     let phone = path.with_file_name("phone.html");
     std::fs::write(&phone, page(frame(420, html))).unwrap();
