@@ -8,6 +8,7 @@ use std::fmt::Write;
 
 use super::Overview;
 use crate::batch::Row;
+use crate::report::html::escape;
 use crate::report::Format;
 
 const STYLE: &str = include_str!("style.css");
@@ -292,22 +293,6 @@ fn link(name: &str, id: &str, report: &str, extension: Option<&str>) -> String {
         ),
         None => format!("{} <span class=\"id\">{}</span>", escape(name), escape(id)),
     }
-}
-
-/// Escapes text for HTML content and attribute values (the student report's rule).
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

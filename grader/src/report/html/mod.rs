@@ -10,13 +10,16 @@ mod chart;
 mod details;
 mod draw;
 mod escape;
+
+/// The page's one escaping rule, for other pages that show student-controlled text (the class overview).
+pub use escape::escape;
 mod groups;
 
 use std::fmt::Write;
 
 use super::text::{bounded, head_and_tail};
 use crate::results::{Category, Report, RootCause, Status, TestResult};
-use escape::{anchor, escape};
+use escape::anchor;
 
 /// Bytes of the program's stderr shown.
 const MAX_OUTPUT_BYTES: usize = 8 * 1024;
