@@ -317,31 +317,10 @@ impl Request {
                     reference::decimal::push(&mut line, u64::from(tile));
                 }
             }
-            Request::Dimension(h)
-            | Request::Hamming(h)
-            | Request::Manhattan(h)
-            | Request::IsGoal(h)
-            | Request::ToString(h)
-            | Request::EqualsNull(h)
-            | Request::EqualsForeign(h)
-            | Request::EqualsUncastable(h)
-            | Request::Neighbors(h)
-            | Request::NeighborsNested(h)
-            | Request::Twin(h)
-            | Request::Solver(h)
-            | Request::IsSolvable(h)
-            | Request::Moves(h)
-            | Request::Solution(h)
-            | Request::MemorySolver(h)
-            | Request::MemoryRetained(h) => push(h),
-            Request::Equals(a, b) | Request::EqualsAsObject(a, b) | Request::NeighborsAfter(a, b) => {
-                push(a);
-                push(b);
-            }
-            Request::Release(hs) => hs.iter().for_each(|h| push(h)),
             Request::SolverNull(world) => push(&world.name()),
             Request::CountersDeep => push(&"deep"),
-            Request::CountersReset | Request::Counters | Request::CallSites | Request::Api | Request::Bye => {}
+            // Every other verb's arguments are its handles, in order: `handles_mut` is their one list.
+            other => other.clone().handles_mut().into_iter().for_each(|h| push(h)),
         }
         line
     }
