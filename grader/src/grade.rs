@@ -28,7 +28,6 @@ use crate::results::{Report, SkippedFixture, Status, Submission, TestResult, Tim
 use crate::runner::checks::{self, Ctx, Lives, Verdict};
 use crate::runner::meter::Meter;
 use crate::runner::process::{CpuUsed, ProcessLimits, ProcessSpec};
-use crate::runner::reply::ReadAhead;
 use crate::runner::session::{Fault, Handshake, Session, SessionLimits};
 use crate::score;
 use crate::style::{self, StyleError, StyleOptions};
@@ -474,11 +473,7 @@ fn run_tests(
     planned: &[PlannedTest],
     progress: &mut dyn FnMut(Progress<'_>),
 ) -> Run {
-    let limits = SessionLimits {
-        startup: Duration::from_secs_f64(policy.limits.startup_cpu_seconds),
-        request: Duration::from_secs_f64(policy.limits.request_cpu_seconds),
-        read_ahead: ReadAhead { mib: policy.limits.reply_buffer_mb as usize },
-    };
+    let limits = SessionLimits::from_policy(&policy.limits);
     let meter = Arc::new(Meter::new(Some(Duration::from_secs_f64(policy.limits.grade_cpu_seconds))));
     let fresh = {
         let (spec, meter) = (spec.clone(), Arc::clone(&meter));
@@ -541,10 +536,10 @@ fn run_tests(
 /// The submission's handshake, started once more if the machine stalled the first start. A second stall is
 /// the grader's problem: it is added to `machine_stalls`, and every test then reads as an error.
 fn start(session: &mut Session, machine_stalls: &mut Vec<String>) -> Result<Handshake, Fault> {
+    let meter = Arc::clone(session.meter());
     for attempt in 0..2 {
-        let stalls = session.meter().stalls();
-        let handshake = session.handshake().cloned();
-        if session.meter().stalls() == stalls {
+        let (handshake, stalled) = watching_stalls(&meter, || session.handshake().cloned());
+        if !stalled {
             return handshake;
         }
         if attempt == 0 {
@@ -561,17 +556,16 @@ fn start(session: &mut Session, machine_stalls: &mut Vec<String>) -> Result<Hand
 /// `machine_stalls`.
 fn run_replayed(ctx: &mut Ctx<'_>, test: &PlannedTest, machine_stalls: &mut Vec<String>) -> Verdict {
     let meter = Arc::clone(ctx.session.meter());
-    let (stalls, mark, checkpoint) = (meter.stalls(), ctx.lives.mark(), ctx.session.checkpoint());
-    let verdict = run_one(ctx, test);
-    if meter.stalls() == stalls {
+    let (mark, checkpoint) = (ctx.lives.mark(), ctx.session.checkpoint());
+    let (verdict, stalled) = watching_stalls(&meter, || run_one(ctx, test));
+    if !stalled {
         return verdict;
     }
     eprintln!("grader: the machine stalled the submission during {}; replaying the test in a fresh process", test.id);
     ctx.lives.forget_since(mark);
     ctx.session.rewind(checkpoint);
-    let stalls = meter.stalls();
-    let verdict = run_one(ctx, test);
-    if meter.stalls() == stalls {
+    let (verdict, stalled) = watching_stalls(&meter, || run_one(ctx, test));
+    if !stalled {
         return verdict;
     }
     eprintln!("grader: the machine stalled the submission during {} again: the test is the grader's problem", test.id);
@@ -582,6 +576,13 @@ fn run_replayed(ctx: &mut Ctx<'_>, test: &PlannedTest, machine_stalls: &mut Vec<
          own): a grader problem, not yours; grade again on a less busy machine"
             .into(),
     )
+}
+
+/// What `attempt` returns, and whether the machine stalled the submission while it ran.
+fn watching_stalls<T>(meter: &Meter, attempt: impl FnOnce() -> T) -> (T, bool) {
+    let stalls = meter.stalls();
+    let result = attempt();
+    (result, meter.stalls() != stalls)
 }
 
 /// The boards of the queue-memory test's trials: the only lives whose counters must measure the queues' deep

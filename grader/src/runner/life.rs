@@ -328,6 +328,11 @@ mod tests {
         Board::from_row_major(2, &[1, 2, 0, 3]).unwrap()
     }
 
+    /// The life of [`board`]'s Solver in the `ref` world, counted (and its call sites sampled if `sampled`).
+    fn counted_life(s: &mut Session, calls: &[SolverCall], budget: Duration, sampled: bool) -> Life {
+        Life::live(s, World::Ref, &board(), calls, budget, Counted::Counts, sampled)
+    }
+
     #[test]
     fn the_tests_own_calls_come_first_and_the_counts_come_after_every_method() {
         let mut s = program(&[
@@ -339,15 +344,7 @@ mod tests {
             "echo '6 err exception 0 java.lang.NullPointerException oops'",
             "echo '7 ok 0 pq_inserts=5 pq_del_mins=2'",
         ]);
-        let life = Life::live(
-            &mut s,
-            World::Ref,
-            &board(),
-            &[SolverCall::IsSolvable],
-            Duration::from_secs(2),
-            Counted::Counts,
-            false,
-        );
+        let life = counted_life(&mut s, &[SolverCall::IsSolvable], Duration::from_secs(2), false);
         assert_eq!(life.order, [SolverCall::IsSolvable, SolverCall::Moves, SolverCall::Solution]);
         assert!(matches!(life.is_solvable(), Ok(true)));
         assert!(matches!(life.moves(), Ok(1)));
@@ -366,15 +363,7 @@ mod tests {
             "echo '4 ok 0 12'",
             "while :; do :; done",
         ]);
-        let life = Life::live(
-            &mut s,
-            World::Ref,
-            &board(),
-            &[SolverCall::Moves],
-            Duration::from_millis(300),
-            Counted::Counts,
-            false,
-        );
+        let life = counted_life(&mut s, &[SolverCall::Moves], Duration::from_millis(300), false);
         assert!(matches!(life.moves(), Ok(12)));
         assert!(matches!(life.solution(), Err(Failure::Fault(Fault::Timeout(_)))));
         let Err(Failure::Wrong(why)) = life.counters() else { panic!("{:?}", life.counters()) };
@@ -386,7 +375,7 @@ mod tests {
     #[test]
     fn a_constructor_that_throws_is_every_answer() {
         let mut s = program(&["echo '1 ok 0 b1'", "echo '2 ok 0'", "echo '3 err exception 0 panic no'"]);
-        let life = Life::live(&mut s, World::Ref, &board(), &[], Duration::from_secs(2), Counted::Counts, false);
+        let life = counted_life(&mut s, &[], Duration::from_secs(2), false);
         for answer in [life.moves().err(), life.is_solvable().err(), life.counters().err()] {
             assert!(matches!(answer, Some(Failure::Fault(Fault::Exception { .. }))), "{answer:?}");
         }
@@ -404,15 +393,7 @@ mod tests {
             "echo '7 ok 0 pq_inserts=300'",
             "echo '8 ok 0 sampling_cpu_ns=5 pq_inserts@Solver.java:9=1 pq_inserts@Solver.java:40=2'",
         ]);
-        let life = Life::live(
-            &mut s,
-            World::Ref,
-            &board(),
-            &[SolverCall::Moves],
-            Duration::from_secs(2),
-            Counted::Counts,
-            true,
-        );
+        let life = counted_life(&mut s, &[SolverCall::Moves], Duration::from_secs(2), true);
         assert_eq!(life.required("pq_inserts").ok(), Some(300));
         let sites = life.sites_of("pq_inserts");
         assert_eq!(

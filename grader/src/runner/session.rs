@@ -54,15 +54,21 @@ pub struct SessionLimits {
     pub read_ahead: ReadAhead,
 }
 
-impl Default for SessionLimits {
-    /// The default policy's limits.
-    fn default() -> Self {
-        let limits = crate::policy::Limits::default();
+impl SessionLimits {
+    /// The session limits a policy's limits set.
+    pub fn from_policy(limits: &crate::policy::Limits) -> SessionLimits {
         SessionLimits {
             startup: Duration::from_secs_f64(limits.startup_cpu_seconds),
             request: Duration::from_secs_f64(limits.request_cpu_seconds),
             read_ahead: ReadAhead { mib: limits.reply_buffer_mb as usize },
         }
+    }
+}
+
+impl Default for SessionLimits {
+    /// The default policy's limits.
+    fn default() -> Self {
+        SessionLimits::from_policy(&crate::policy::Limits::default())
     }
 }
 

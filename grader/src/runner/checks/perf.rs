@@ -304,6 +304,15 @@ fn within_cpu(life: &Life, limit: std::time::Duration) -> Result<(), Mismatch> {
     )))
 }
 
+/// A count cell: its label in the table, and the counter it reads ([`count_cells`], and [`where_from`] for
+/// the lines its operations came from).
+type CountCell = (&'static str, &'static str);
+const INSERTS: CountCell = ("insert()", "pq_inserts");
+const DEL_MINS: CountCell = ("delMin()", "pq_del_mins");
+const BOARDS: CountCell = ("Board()", "board_constructed");
+const EQUALS: CountCell = ("equals()", "board_equals");
+const MANHATTANS: CountCell = ("manhattan()", "board_manhattan");
+
 /// The judged cells of a count row: the submission's count, judged against the reference's, and the
 /// reference's count. Empty for rows that judge no count.
 fn count_cells(
@@ -312,26 +321,23 @@ fn count_cells(
     reference: &corpus::ReferenceCounts,
     factor: f64,
 ) -> Asked<Vec<(&'static str, Cell, u64)>> {
-    let cell = |what, counter, reference| -> Asked<(&'static str, Cell, u64)> {
+    let cell = |(what, counter): CountCell, reference| -> Asked<(&'static str, Cell, u64)> {
         Ok((what, Cell::new(seen.required(counter)?, reference, factor), reference))
     };
     Ok(match aspect {
         TimingAspect::QueueCounts => {
-            vec![
-                cell("insert()", "pq_inserts", reference.inserts)?,
-                cell("delMin()", "pq_del_mins", reference.del_mins)?,
-            ]
+            vec![cell(INSERTS, reference.inserts)?, cell(DEL_MINS, reference.del_mins)?]
         }
         TimingAspect::BoardCounts | TimingAspect::StrictBoardCounts => {
             // Board() counts the initial board the grader builds, as the official count does.
-            let built = seen.required("board_constructed")? + 1;
+            let built = seen.required(BOARDS.1)? + 1;
             let reference_built = reference.boards_constructed + 1;
             let mut cells = vec![
-                ("Board()", Cell::new(built, reference_built, factor), reference_built),
-                cell("equals()", "board_equals", reference.equals_calls)?,
+                (BOARDS.0, Cell::new(built, reference_built, factor), reference_built),
+                cell(EQUALS, reference.equals_calls)?,
             ];
             if aspect == TimingAspect::StrictBoardCounts {
-                cells.push(cell("manhattan()", "board_manhattan", reference.inserts + reference.del_mins)?);
+                cells.push(cell(MANHATTANS, reference.inserts + reference.del_mins)?);
             }
             cells
         }
@@ -365,14 +371,7 @@ fn table_row(head: String, cells: &[(&str, Cell, u64)], factor: f64, seen: &Life
 /// The most sampled lines of the student's code that a count cell's operations came from: "81% of Board()
 /// calls: Solver.java:42", or nothing where the adapter does not sample.
 fn where_from(what: &str, seen: &Life) -> Option<String> {
-    let counter = match what {
-        "insert()" => "pq_inserts",
-        "delMin()" => "pq_del_mins",
-        "Board()" => "board_constructed",
-        "equals()" => "board_equals",
-        "manhattan()" => "board_manhattan",
-        _ => return None,
-    };
+    let &(_, counter) = [INSERTS, DEL_MINS, BOARDS, EQUALS, MANHATTANS].iter().find(|(label, _)| *label == what)?;
     let sites = seen.sites_of(counter);
     let shown: Vec<String> =
         sites.iter().take(3).map(|(site, share)| format!("{:.0}% at {site}", share * 100.0)).collect();
