@@ -13,6 +13,7 @@
 //! not cached. Each such column becomes one line with what to do, instead of 25 rows that say the same.
 
 use crate::evidence::Evidence;
+use crate::judge::Cell;
 use crate::results::{BoardMethod as Method, CountCause, RootCause, Status, TestResult};
 
 /// The root causes among `tests`' failures, in fixing order (only those that explain another failure).
@@ -75,11 +76,7 @@ pub fn count_causes(tests: &[TestResult]) -> Vec<CountCause> {
             if !(count.fails && matches!(test.status, Status::Failed)) {
                 continue;
             }
-            let ratio = if count.reference == 0 {
-                f64::INFINITY
-            } else {
-                count.value as f64 / (count.factor * count.reference as f64)
-            };
+            let ratio = Cell::new(count.value, count.reference, count.factor).ratio;
             let table = test.official.clone().unwrap_or_else(|| test.id.clone());
             match causes.iter_mut().find(|c| c.what == count.what) {
                 Some(cause) => {

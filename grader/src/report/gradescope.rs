@@ -44,7 +44,7 @@ struct GsTest<'a> {
 /// hidden (`run_autograder` prints the visible tests alone there anyway).
 pub fn render(report: &Report) -> String {
     let entries = entries(report);
-    let hidden: Vec<&str> = report.tests.iter().filter(|t| t.hidden).map(|t| t.id.as_str()).collect();
+    let hidden = report.hidden_ids();
     let tests: Vec<GsTest> = entries
         .iter()
         .map(|e| GsTest {

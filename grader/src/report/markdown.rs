@@ -47,9 +47,7 @@ pub fn render(report: &Report) -> String {
         let _ = writeln!(out, "\n**Grader problem:** {}", report.stalls_line());
     }
     if let Some(style) = &report.details.style {
-        let verdicts: Vec<String> =
-            style.names().iter().map(|n| format!("{n}: {}", style.verdict(n).unwrap_or_default())).collect();
-        let _ = writeln!(out, "\nStyle (0 points): {}", verdicts.join(" · "));
+        let _ = writeln!(out, "\nStyle (0 points): {}", style.verdicts());
     }
     for cause in &report.count_causes {
         let _ = writeln!(out, "\n**Fix first:** {}", cause.summary().replace('|', "\\|"));

@@ -2,6 +2,7 @@
 //! a Gradescope run): the tests the policy hides left out, and nothing else that tells of them.
 
 use crate::results::{CategoryScore, Report, Score, Status, TestResult};
+use crate::score::round2;
 
 impl Report {
     /// The report as a student may see it before the due date: the tests the policy hides left out (their
@@ -10,7 +11,7 @@ impl Report {
     /// same report when nothing is hidden.
     pub fn without_hidden(&self) -> Report {
         let hidden_tests: Vec<&TestResult> = self.tests.iter().filter(|t| t.hidden).collect();
-        let hidden: Vec<&str> = hidden_tests.iter().map(|t| t.id.as_str()).collect();
+        let hidden = self.hidden_ids();
         if hidden.is_empty() {
             return self.clone();
         }
@@ -32,6 +33,11 @@ impl Report {
         report.output_truncated = false;
         report.withheld = hidden.len();
         report
+    }
+
+    /// The ids of the tests the policy hides until the due date, in report order.
+    pub fn hidden_ids(&self) -> Vec<&str> {
+        self.tests.iter().filter(|t| t.hidden).map(|t| t.id.as_str()).collect()
     }
 }
 
@@ -68,21 +74,20 @@ fn visible_score(score: &Score, hidden: &[&TestResult], tests: &[TestResult]) ->
             }
             let of: Vec<&TestResult> = tests.iter().filter(|t| t.category == c.category).collect();
             let count = |status: &[Status]| of.iter().filter(|t| status.contains(&t.status)).count();
-            let cents = |x: f64| (x * 100.0).round() / 100.0;
             CategoryScore {
                 category: c.category,
                 passed: count(&[Status::Passed]),
                 failed: count(&[Status::Failed, Status::Error]),
                 skipped: count(&[Status::Skipped]),
                 not_applicable: count(&[Status::NotApplicable]),
-                points: cents(of.iter().map(|t| t.score).sum()),
-                weight: cents(of.iter().map(|t| t.max_score).sum()),
+                points: round2(of.iter().map(|t| t.score).sum()),
+                weight: round2(of.iter().map(|t| t.max_score).sum()),
             }
         })
         .collect();
     Score {
-        total: (categories.iter().map(|c| c.points).sum::<f64>() * 100.0).round() / 100.0,
-        max: (categories.iter().map(|c| c.weight).sum::<f64>() * 100.0).round() / 100.0,
+        total: round2(categories.iter().map(|c| c.points).sum()),
+        max: round2(categories.iter().map(|c| c.weight).sum()),
         categories,
     }
 }

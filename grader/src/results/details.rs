@@ -98,6 +98,13 @@ impl Style {
         })
     }
 
+    /// Every tool's verdict in one line: `SpotBugs: not run · Checkstyle: PASSED`.
+    pub fn verdicts(&self) -> String {
+        let verdicts: Vec<String> =
+            self.names().iter().map(|name| format!("{name}: {}", self.verdict(name).unwrap_or_default())).collect();
+        verdicts.join(" · ")
+    }
+
     /// The tools' names in summary order, once each.
     pub fn names(&self) -> Vec<&'static str> {
         let mut names: Vec<&'static str> = Vec::new();

@@ -237,16 +237,22 @@ impl Graded {
 
     /// Base ids (before `/`) of tests that failed or errored, sorted and deduplicated.
     pub fn failed_ids(&self) -> Vec<String> {
-        let mut ids: Vec<String> = self
-            .statuses()
-            .into_iter()
-            .filter(|(_, s)| s == "failed" || s == "error")
-            .map(|(id, _)| id.split('/').next().unwrap_or("").to_string())
-            .collect();
-        ids.sort();
-        ids.dedup();
-        ids
+        failed_base_ids(&self.json)
     }
+}
+
+/// Base ids (before `/`) of the tests that failed or errored in a JSON report, sorted and deduplicated.
+pub fn failed_base_ids(report: &Value) -> Vec<String> {
+    let mut ids: Vec<String> = report["tests"]
+        .as_array()
+        .unwrap_or(&vec![])
+        .iter()
+        .filter(|t| t["status"] == "failed" || t["status"] == "error")
+        .map(|t| t["id"].as_str().unwrap_or("").split('/').next().unwrap_or("").to_string())
+        .collect();
+    ids.sort();
+    ids.dedup();
+    ids
 }
 
 /// `../shared/calibration` beside the repository (a real submission with its official verdict, and the 25

@@ -35,12 +35,10 @@ pub fn details(out: &mut String, details: &Details) {
         out.push_str("</details>");
     }
     if let Some(style) = &details.style {
-        let verdicts: Vec<String> =
-            style.names().iter().map(|name| format!("{name}: {}", style.verdict(name).unwrap_or_default())).collect();
         let _ = write!(
             out,
             "<details id=\"style\"><summary>Style and common bug patterns (0 points): {}</summary>",
-            escape(&verdicts.join(" · "))
+            escape(&style.verdicts())
         );
         for tool in &style.tools {
             let _ = write!(out, "<h4><code>% {}</code></h4>", escape(&tool.command));

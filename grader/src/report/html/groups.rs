@@ -13,11 +13,11 @@ pub fn count_anchor(cause: &CountCause) -> String {
     format!("cause-{}", escape(&cause.what.replace(|c: char| !c.is_ascii_alphanumeric(), "")))
 }
 
-/// One card for a count cause: what fails and what to do, then its failing rows.
-pub fn count_card(out: &mut String, report: &Report, cause: &CountCause) {
+/// One card for the report's count cause at `position`: what fails and what to do, then its failing rows.
+pub fn count_card(out: &mut String, report: &Report, position: usize) {
+    let cause = &report.count_causes[position];
     let rows: Vec<&TestResult> =
         cause.tests.iter().filter_map(|id| report.tests.iter().find(|t| &t.id == id)).collect();
-    let position = report.count_causes.iter().position(|c| std::ptr::eq(c, cause)).unwrap_or(0);
     // A row failing in two columns is listed under both causes; only the first holds its anchor.
     let anchored = |id: &str| !report.count_causes[..position].iter().any(|c| c.tests.iter().any(|t| t == id));
     let _ = write!(

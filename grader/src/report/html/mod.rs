@@ -178,8 +178,8 @@ fn failures(out: &mut String, report: &Report) {
     for cause in &report.fix_first {
         cause_group(out, report, cause);
     }
-    for cause in &report.count_causes {
-        groups::count_card(out, report, cause);
+    for position in 0..report.count_causes.len() {
+        groups::count_card(out, report, position);
     }
     let others: Vec<&TestResult> = failed.iter().copied().filter(|t| !explained(report, &t.id)).collect();
     if !others.is_empty() {
