@@ -65,13 +65,7 @@ pub struct Row {
 
 impl Row {
     fn of(student: &Student, grade: Option<Grade>, error: Option<String>) -> Row {
-        let enrolled = Enrolled {
-            id: student.id.clone(),
-            name: student.name.clone(),
-            lms: student.lms.clone(),
-            late: student.late,
-        };
-        Row::graded(&enrolled, grade, error)
+        Row::graded(&student.enrolled(), grade, error)
     }
 
     /// The row of a student the class names, graded or not (then `error` says why).

@@ -32,7 +32,7 @@ pub struct Stamp {
 pub fn run_key(settings: &Settings) -> u64 {
     let mut hash = StableHash::default();
     hash.write_chunk(env!("CARGO_PKG_VERSION").as_bytes());
-    hash.write_chunk(&grader_executable());
+    hash.write_chunk(grader_build().as_bytes());
     hash.write_chunk(settings.policy.as_bytes());
     hash.write_chunk(&settings.seed.to_le_bytes());
     hash.write_chunk(settings.only.join("\n").as_bytes());
@@ -45,13 +45,16 @@ pub fn run_key(settings: &Settings) -> u64 {
     hash.finish()
 }
 
-fn grader_executable() -> Vec<u8> {
-    std::env::current_exe().and_then(std::fs::read).unwrap_or_default()
-}
-
-/// A hash of the grader's executable, in hex: two runs with equal hashes ran the same grader.
+/// A hash of the grader's executable, in hex: two runs with equal hashes ran the same grader. The
+/// executable (tens of megabytes) is read once per process: the run key and `gradebook.json` share it.
 pub fn grader_build() -> String {
-    format!("{:016x}", StableHash::of(grader_executable()))
+    static BUILD: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    BUILD
+        .get_or_init(|| {
+            let executable = std::env::current_exe().and_then(std::fs::read).unwrap_or_default();
+            format!("{:016x}", StableHash::of(executable))
+        })
+        .clone()
 }
 
 /// Every file under the fixture directory `root`, by its relative path, with a hash (hex) of its bytes and

@@ -17,13 +17,10 @@ use anyhow::{bail, Context, Result};
 
 use super::write::{self, LmsArgs};
 use crate::batch::resume;
-use crate::gradebook::merge::{merge, Merged, ShardBook};
+use crate::gradebook::merge::{merge, Merged, ShardBook, NAMED};
 use crate::gradebook::Document;
 use crate::output::write_atomically;
 use crate::report::{visible, Format};
-
-/// Students named on one line before the rest are counted.
-const NAMED: usize = 10;
 
 /// Arguments of `grader gradebook merge`.
 #[derive(Debug, clap::Args)]

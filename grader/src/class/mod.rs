@@ -110,7 +110,7 @@ pub fn run(args: BatchArgs, places: Places) -> Result<ExitCode> {
     let _ = std::fs::remove_dir_all(&scratch);
     let Some((graded, class, run)) = graded? else { return Ok(ExitCode::SUCCESS) };
     let students = graded.rows.clone();
-    let skipped = class.skipped.clone();
+    let skipped = class.skipped;
     match args.shard {
         Some(shard) => {
             let part = ShardPart { shard, roster: class.roster };

@@ -17,8 +17,8 @@ use crate::identity::StudentId;
 use crate::intake::Enrolled;
 use crate::shard::Shard;
 
-/// Students named in a message before the rest are counted.
-const NAMED: usize = 10;
+/// Students named in a message before the rest are counted (here and in `grader gradebook merge`'s summary).
+pub const NAMED: usize = 10;
 
 /// A shard's gradebook, and where it was read from (for messages).
 #[derive(Debug, Clone)]

@@ -74,6 +74,13 @@ pub struct Student {
     pub submission: Result<PathBuf, String>,
 }
 
+impl Student {
+    /// Who they are, without their submission (as the class's roster names them).
+    pub fn enrolled(&self) -> Enrolled {
+        Enrolled { id: self.id.clone(), name: self.name.clone(), lms: self.lms.clone(), late: self.late }
+    }
+}
+
 /// Something in the class that is not graded, and why.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Skipped {

@@ -156,7 +156,10 @@ fn shards_merged_equal_the_class_graded_in_one_process() {
 
     // The same shard twice: refused.
     let output = merge(&[dirs[0].clone(), dirs[0].clone(), dirs[1].clone()], &out.join("refused"));
-    assert_eq!(output.status.code(), Some(2), "{}", String::from_utf8_lossy(&output.stderr));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains(&format!("shard 0/{SHARDS} is given twice")), "{stderr}");
+    assert!(!out.join("refused/gradebook.csv").exists());
 }
 
 #[test]
