@@ -12,6 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::batch::Row;
 use crate::catalog::Category;
+use crate::score::round2;
 
 /// Width of a bar of the score distribution, in percentage points.
 const BIN_WIDTH: u32 = 10;
@@ -216,10 +217,6 @@ fn causes(graded: &[&Row]) -> Vec<CauseCount> {
 }
 
 /// Rounds to hundredths, so the figures print the same digits on every machine.
-fn round2(x: f64) -> f64 {
-    (x * 100.0).round() / 100.0
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
