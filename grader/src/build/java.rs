@@ -750,12 +750,17 @@ mod tests {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/submissions/java").join(name)
     }
 
+    /// The submission at `dir` built as the tests build it: a 256 MB heap, the default limits and policy.
+    pub(super) fn build(dir: &Path) -> Prepared {
+        build_java(dir, &work(), 256, &BuildLimits::default(), &Default::default()).unwrap()
+    }
+
     #[test]
     fn valid_submission_speaks_the_protocol_with_reference_counts() {
         if !java_available() {
             return;
         }
-        let build = build_java(&gallery("valid"), &work(), 256, &BuildLimits::default(), &Default::default()).unwrap();
+        let build = build(&gallery("valid"));
         let mut c = Conversation::start(build);
         let hello = c.ask("hello 1");
         let (fixed, thread) = hello.split_once(" cpu_thread=").expect("the request thread is named");
@@ -837,9 +842,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         fs::write(dir.path().join("Board.java"), board).unwrap();
         fs::copy(gallery("valid").join("Solver.java"), dir.path().join("Solver.java")).unwrap();
-        let mut c = Conversation::start(
-            build_java(dir.path(), &work(), 256, &BuildLimits::default(), &Default::default()).unwrap(),
-        );
+        let mut c = Conversation::start(build(dir.path()));
         c.ask("hello 1");
         assert_eq!(c.ask("board own 3 8 1 3 4 0 2 7 6 5"), "ok b1");
         assert_eq!(c.ask("board own 2 1 2 3 0"), "ok b2");
@@ -906,9 +909,7 @@ mod tests {
                 "if (initial.dimension() == 3) { Thread helper = new Thread(() -> { long end = System.nanoTime()                  + 2_000_000_000L; while (System.nanoTime() < end) { } }); helper.start();                  try { helper.join(); } catch (InterruptedException e) { } }\n                         if (initial.dimension() == 2) { while (System.nanoTime() != 0) { } }\n        MinPQ<SearchNode> pq = new",
             )
         });
-        let Prepared::Ready(Launch { program, args, env, read_only, .. }) =
-            build_java(dir.path(), &work(), 256, &BuildLimits::default(), &Default::default()).unwrap()
-        else {
+        let Prepared::Ready(Launch { program, args, env, read_only, .. }) = build(dir.path()) else {
             panic!("the submission compiles")
         };
         let mut spec = ProcessSpec::new(program).args(args);
@@ -971,14 +972,13 @@ mod tests {
             return;
         }
         // the gallery entry links the valid Board.java, and a link is refused by name: compile a copy
-        let linked =
-            build_java(&gallery("compile-error"), &work(), 256, &BuildLimits::default(), &Default::default()).unwrap();
+        let linked = build(&gallery("compile-error"));
         assert!(matches!(&linked, Prepared::CompileFailed { log } if log.starts_with("Board.java is a symbolic link")));
         let dir = tempfile::tempdir().unwrap();
         for file in ["Board.java", "Solver.java"] {
             fs::copy(gallery("compile-error").join(file), dir.path().join(file)).unwrap();
         }
-        let build = build_java(dir.path(), &work(), 256, &BuildLimits::default(), &Default::default()).unwrap();
+        let build = build(dir.path());
         let Prepared::CompileFailed { log } = build else { panic!("{build:?}") };
         assert!(log.contains("Solver.java:") && log.contains("error"), "{log}");
         assert!(!log.contains(&*work().to_string_lossy()), "{log}");
@@ -1001,7 +1001,7 @@ mod tests {
         if !java_available() {
             return;
         }
-        let build = build_java(dir.path(), &work(), 256, &BuildLimits::default(), &Default::default()).unwrap();
+        let build = build(dir.path());
         let Prepared::CompileFailed { log } = build else { panic!("{build:?}") };
         assert!(log.starts_with("Board.java:3: error: `package puzzle . eight;`"), "{log}");
         assert!(log.contains("default package"), "{log}");
@@ -1031,7 +1031,7 @@ mod tests {
         );
         fs::write(dir.path().join("Board.java"), board).unwrap();
         fs::write(dir.path().join("Solver.java"), solver).unwrap();
-        let build = build_java(dir.path(), &work(), 256, &BuildLimits::default(), &Default::default()).unwrap();
+        let build = build(dir.path());
         let mut c = Conversation::start(build);
         c.ask("hello 1");
         assert_eq!(c.ask("api"), "ok 1 Board.tileAt(int,int)");

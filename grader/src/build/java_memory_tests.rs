@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::Command;
 
 use super::super::conversation::{counter, Conversation};
-use super::tests::{gallery, java_available, valid_with_solver, work};
+use super::tests::{build, gallery, java_available, valid_with_solver};
 use super::*;
 
 /// A 4-move puzzle in the `ref` world: 5 boards on its solution.
@@ -104,7 +104,7 @@ fn the_layout_model_measures_what_the_jvm_lays_out() {
     if !java_available() {
         return;
     }
-    let build = build_java(&gallery("valid"), &work(), 256, &BuildLimits::default(), &Default::default()).unwrap();
+    let build = build(&gallery("valid"));
     let (agent, classes) = agent_and_classes(&build);
     let dir = tempfile::tempdir().unwrap();
     let source = dir.path().join("LayoutCheck.java");
@@ -145,9 +145,7 @@ fn the_valid_submission_measures_the_official_figures() {
     if !java_available() {
         return;
     }
-    let mut c = Conversation::start(
-        build_java(&gallery("valid"), &work(), 256, &BuildLimits::default(), &Default::default()).unwrap(),
-    );
+    let mut c = Conversation::start(build(&gallery("valid")));
     c.ask("hello 1");
     assert_eq!(c.ask("memory_board ref 3 1 2 3 4 5 6 7 8 0"), "ok 96");
     assert_eq!(c.ask("memory_board ref 4 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0"), "ok 120");
@@ -175,8 +173,7 @@ fn each_queue_reaches_the_other_through_its_nodes_outer_solver() {
         return;
     }
     let (entry, _copy) = resolved(&gallery("inner-class-nodes"));
-    let mut c =
-        Conversation::start(build_java(&entry, &work(), 256, &BuildLimits::default(), &Default::default()).unwrap());
+    let mut c = Conversation::start(build(&entry));
     c.ask("hello 1");
     assert_eq!(c.ask(&format!("board ref {FOUR_MOVES}")), "ok b1");
     let solver: u64 = c.ask("memory_solver b1").split(' ').nth(2).unwrap().parse().unwrap();
@@ -208,8 +205,7 @@ fn statics_count_by_their_growth_and_referents_count() {
         assert_eq!(soft[k].1, 168 + 56 + 40 + queues, "board {k}: {soft:?} against {valid:?}");
     }
     let (entry, _copy) = resolved(&gallery("board-static-table"));
-    let mut c =
-        Conversation::start(build_java(&entry, &work(), 256, &BuildLimits::default(), &Default::default()).unwrap());
+    let mut c = Conversation::start(build(&entry));
     c.ask("hello 1");
     assert_eq!(c.ask("memory_board own 3 1 2 3 4 5 6 7 8 0"), "ok 208");
     assert_eq!(c.ask("memory_board own 2 1 2 3 0"), "ok 144");
@@ -252,15 +248,11 @@ fn a_lazy_solver_is_measured_like_an_eager_one() {
         c.ask("moves s2");
         c.ask("counters deep")
     };
-    let mut c = Conversation::start(
-        build_java(&gallery("valid"), &work(), 256, &BuildLimits::default(), &Default::default()).unwrap(),
-    );
+    let mut c = Conversation::start(build(&gallery("valid")));
     c.ask("hello 1");
     let expected = eager(&mut c);
     c.finish();
-    let mut c = Conversation::start(
-        build_java(lazy.path(), &work(), 256, &BuildLimits::default(), &Default::default()).unwrap(),
-    );
+    let mut c = Conversation::start(build(lazy.path()));
     c.ask("hello 1");
     let seen = eager(&mut c);
     for name in ["pq_inserts", "pq_del_mins", "pq_max_size", "pq_ending_size", "pq_deep_bytes"] {
@@ -279,8 +271,7 @@ fn a_lazy_solver_is_measured_like_an_eager_one() {
 /// `memory_solver` builds next, for a gallery entry.
 fn figures(name: &str) -> Vec<(u64, u64)> {
     let (entry, _copy) = resolved(&gallery(name));
-    let mut c =
-        Conversation::start(build_java(&entry, &work(), 256, &BuildLimits::default(), &Default::default()).unwrap());
+    let mut c = Conversation::start(build(&entry));
     c.ask("hello 1");
     let mut figures = Vec::new();
     for board in [FOUR_MOVES, "3 8 1 3 4 0 2 7 6 5"] {
