@@ -6,7 +6,7 @@ GRADE_ARGS ?=
 PUZZLE ?= fixtures/puzzles/puzzle04.txt
 GRADER := target/release/grader
 
-.PHONY: build grade test lint fmt browser bench solve fixtures fixtures-check gradescope korf
+.PHONY: build grade test lint fmt browser slurm checkstyle install-check bench solve fixtures fixtures-check gradescope korf
 
 build:
 	$(CARGO) build --release -p reference -p npuzzle-harness -p grader -p corpus
@@ -16,10 +16,12 @@ grade: build
 
 # Tests run in release mode: they share the build's artifacts, and the end-to-end tests grade real solves.
 # The HTML report's test loads it in headless Chromium (`browser`); its screenshot is target/artifacts/html-report.png.
-test: lint build browser
+# The sharded class's test starts a one-node Slurm cluster (`slurm`).
+test: lint build browser slurm checkstyle
 	$(CARGO) test --release --workspace --all-targets
 	$(CARGO) test --release --workspace --doc
 	$(MAKE) fixtures-check
+	$(MAKE) install-check
 
 lint:
 	$(CARGO) fmt --all -- --check
@@ -32,6 +34,23 @@ fmt:
 # Headless Chromium for the HTML report's browser test (Debian's package), installed when missing.
 browser:
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y --no-install-recommends chromium)
+
+# Slurm and munge for the sharded class's test (grader/tests/it/slurm.rs), installed when missing; nothing is started.
+slurm:
+	scripts/slurm/install-packages.sh
+# Checkstyle for the style section of Java reports (Debian's package), installed when missing.
+checkstyle:
+	command -v checkstyle >/dev/null || (apt-get update && apt-get install -y --no-install-recommends checkstyle)
+
+# `cargo install --path` works from a checkout: install grader and solver into a temporary root and run them.
+# The install reuses target/ (the build `make build` made), so it copies rather than compiles again.
+install-check: build
+	root="$$(mktemp -d)" && trap 'rm -rf "$$root"' EXIT && \
+	CARGO_TARGET_DIR=$(CURDIR)/target $(CARGO) install --locked --quiet --path grader --root "$$root" && \
+	CARGO_TARGET_DIR=$(CURDIR)/target $(CARGO) install --locked --quiet --path reference --root "$$root" && \
+	"$$root/bin/grader" --version && "$$root/bin/grader" catalog | grep -q 'board-1a' && \
+	"$$root/bin/grader" completions bash | grep -q _grader && "$$root/bin/solver" --version && \
+	echo "install-check: grader and solver install and run from $$root"
 
 # The reference solver on 4x4 puzzles, then a whole grading run of the reference submission (BENCHMARKS.md).
 bench: build
@@ -54,6 +73,6 @@ gradescope: build
 	mkdir -p dist
 	gradescope/package.sh $(CURDIR)/dist/gradescope.zip
 
-# Korf's 100 solved optimally three ways side by side (BENCHMARKS.md "Korf's 100"); databases cached in target/release/pdb.
+# Korf's 100 solved optimally three ways side by side (BENCHMARKS.md "Korf's 100"); databases cached in ~/.cache/npuzzle-solver.
 korf:
 	$(CARGO) run --release -q -p corpus --bin korf-bench

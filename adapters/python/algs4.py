@@ -55,8 +55,7 @@ class MinPQ:
         entry = QUEUES.entry(self, self._n, _KIND)
         _insert(self._pq, self._n, x, self._key)
         self._n += 1
-        counts.pq_inserts += 1
-        counts.inserted()
+        counts.inserted_one()
         entry[LIVE] += 1
         _after_operation(self, entry)
 

@@ -8,6 +8,79 @@ their heap order is checked a last time.
 """
 
 
+PERIOD = 128
+MOST_SITES = 1000
+
+
+class Sites:
+    """Where in the student's code the counted operations come from (`call_sites`, specs/protocol.md).
+
+    Every PERIOD-th operation of each sampled counter (the 1st, the 129th, ...) records the innermost line of a
+    student file on the stack, so a count that fails can name the lines it comes from. Deterministic (it
+    depends on the counts alone), and its own CPU is measured: the grader takes it off the Solver's. The one
+    function that reads frames, `_student_line`, is trusted by the seal to call sys._getframe(); it hands no
+    frame out. At most MOST_SITES lines are told apart; samples past them count as "elsewhere".
+    """
+
+    def __init__(self):
+        import sys
+        import time
+
+        self.roots = []
+        self._names = {}  # a student file's name as a protocol token, by its path
+        self._getframe = sys._getframe
+        self._thread_time_ns = time.thread_time_ns
+        self.reset()
+
+    def reset(self):
+        self.samples = {}
+        self.cpu_ns = 0
+
+    def note(self, counter, before, after):
+        """`counter` went from `before` to `after`: samples the sampling points it passed."""
+        passed = (after - 1) // PERIOD - (before - 1) // PERIOD
+        if passed > 0:
+            self.sample(counter, passed)
+
+    def sample(self, counter, weight):
+        start = self._thread_time_ns()
+        site = self._student_line()
+        if site is not None:
+            key = (counter, site)
+            if key not in self.samples and len(self.samples) >= MOST_SITES:
+                key = (counter, "elsewhere")
+            self.samples[key] = self.samples.get(key, 0) + weight
+        self.cpu_ns += self._thread_time_ns() - start
+
+    def _student_line(self):
+        """The innermost `file:line` of the student's code on the stack, relative to the submission."""
+        frame = self._getframe(1)
+        while frame is not None:
+            filename = frame.f_code.co_filename
+            name = self._names.get(filename)
+            if name is None:
+                name = self._names[filename] = self._token(filename)
+            if name:
+                return f"{name}:{frame.f_lineno}"
+            frame = frame.f_back
+        return None
+
+    def _token(self, filename):
+        """A student file's path below the submission, as one protocol token; "" for a file not the student's."""
+        for root in self.roots:
+            if filename.startswith(root):
+                return "".join(c if c.isprintable() and c not in " =@" else "_" for c in filename[len(root):])
+        return ""
+
+    def encode(self):
+        tokens = [f"sampling_cpu_ns={self.cpu_ns}"]
+        tokens.extend(f"{counter}@{site}={n}" for (counter, site), n in sorted(self.samples.items()))
+        return " ".join(tokens)
+
+
+SITES = Sites()
+
+
 class Counts:
     """The protocol's counters (specs/protocol.md, "Counter names")."""
 
@@ -27,6 +100,14 @@ class Counts:
         for name in self.PQ_FIELDS + self.BOARD_FIELDS:
             setattr(self, name, 0)
         self.pq_live = 0
+        SITES.reset()
+
+    def inserted_one(self):
+        """One insert (a MinPQ insert, a heappush, ...)."""
+        self.pq_inserts += 1
+        if self.pq_inserts % PERIOD == 1:
+            SITES.sample("pq_inserts", 1)
+        self.inserted()
 
     def inserted(self, items=1):
         self.pq_live += items
@@ -35,6 +116,8 @@ class Counts:
 
     def deleted(self):
         self.pq_del_mins += 1
+        if self.pq_del_mins % PERIOD == 1:
+            SITES.sample("pq_del_mins", 1)
         if self.pq_live > 0:
             self.pq_live -= 1
 

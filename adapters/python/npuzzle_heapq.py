@@ -23,18 +23,16 @@ _heapify = heapq.heapify
 
 def _track(heap):
     """The entry of a heapq list (its size before the operation at hand is its length)."""
-    if not QUEUES.used_heapq:
-        QUEUES.used_heapq = True
-        print("npuzzle adapter: the Solver uses heapq, not algs4.MinPQ: heapq operations are counted as "
-              "MinPQ operations", file=sys.stderr)
+    # Nothing is written to stderr, which the report shows as the submission's own output: that heapq
+    # operations count as MinPQ operations is documented (README "Writing a Python submission").
+    QUEUES.used_heapq = True
     return QUEUES.entry(heap, len(heap), _KIND)
 
 
 def heappush(heap, item):
     entry = _track(heap)
     _push(heap, item)
-    counts.pq_inserts += 1
-    counts.inserted()
+    counts.inserted_one()
     entry[LIVE] += 1
 
 
@@ -50,8 +48,7 @@ def heappop(heap):
 def heappushpop(heap, item):
     _track(heap)
     result = _pushpop(heap, item)
-    counts.pq_inserts += 1
-    counts.inserted()
+    counts.inserted_one()
     counts.deleted()
     return result
 
@@ -60,8 +57,7 @@ def heapreplace(heap, item):
     _track(heap)
     result = _replace(heap, item)
     counts.deleted()
-    counts.pq_inserts += 1
-    counts.inserted()
+    counts.inserted_one()
     return result
 
 

@@ -13,9 +13,10 @@ import sys
 import time
 import tracemalloc
 import types
+from collections import deque
 
 import reference_board
-from npuzzle_counters import QUEUES, counts
+from npuzzle_counters import QUEUES, SITES, counts
 from npuzzle_student import StudentFailure, World, as_bool, as_int, as_text, failure, load_module
 
 VERSION = 1
@@ -79,7 +80,7 @@ class Server:
         self.objects = {}
         self.next_handle = 1
         self.reply_handles = {}
-        self.recorded = []
+        self.recorded = deque()
         self.memory = memory
         self.verbs = {
             "hello": self.hello, "board": self.new_board, "board_probe": self.new_board,
@@ -88,7 +89,7 @@ class Server:
             "neighbors_nested": self.neighbors_nested, "twin": self.twin,
             "release": self.release, "solver": self.new_solver, "memory_solver": self.memory_solver,
             "solver_null": self.solver_null, "solution": self.solution, "counters_reset": self.counters_reset,
-            "counters": self.counters, "bye": self.bye,
+            "counters": self.counters, "call_sites": self.call_sites, "bye": self.bye,
         }
         for verb in ("dimension", "hamming", "manhattan", "is_goal"):
             self.verbs[verb] = self.board_value
@@ -160,7 +161,7 @@ class Server:
         if args[0] != str(VERSION):
             raise Refusal(f"unsupported version {args[0]}")
         memory = " memory" if self.memory else ""
-        return f"{VERSION} python ref_world counters refs null foreign iterables{memory}"
+        return f"{VERSION} python ref_world counters call_sites refs null foreign iterables{memory}"
 
     def new_board(self, verb, args):
         world = self.world_of(verb, args)
@@ -238,15 +239,7 @@ class Server:
     def board_bytes(self, world, rows):
         """The bytes one board built from `rows` retains (tracemalloc: allocated while building, still held)."""
         board_class = world.board()
-        gc.collect()
-        tracemalloc.start()
-        try:
-            board = world.run(lambda: board_class(rows))
-            gc.collect()
-            retained, _ = tracemalloc.get_traced_memory()
-        finally:
-            tracemalloc.stop()
-        del board
+        _, retained = retained_by(lambda: world.run(lambda: board_class(rows)))
         return retained
 
     # ---------------------------------------------------------------- solvers and counters
@@ -288,6 +281,11 @@ class Server:
         QUEUES.settle()
         return counts.encode()
 
+    def call_sites(self, verb, args):
+        """Where the sampled operations since counters_reset came from (npuzzle_counters.Sites)."""
+        no_args(verb, args)
+        return SITES.encode()
+
     def bye(self, verb, args):
         no_args(verb, args)
         return ""
@@ -300,15 +298,7 @@ class Server:
 
     def measured_solve(self, world, board):
         """A Solver and the bytes it retains once constructed (tracemalloc, after a full collection)."""
-        gc.collect()
-        tracemalloc.start()
-        try:
-            solver = self.solve(world, board)
-            gc.collect()
-            retained, _ = tracemalloc.get_traced_memory()
-        finally:
-            tracemalloc.stop()
-        return solver, retained
+        return retained_by(lambda: self.solve(world, board))
 
     # ---------------------------------------------------------------- handles
 
@@ -356,7 +346,7 @@ class Server:
         self.reply_handles[rid] = [t for t in values.split(" ") if is_handle(t)]
         self.recorded.append(rid)
         while self.recorded and self.recorded[0] <= rid - REPLY_WINDOW:
-            self.reply_handles.pop(self.recorded.pop(0), None)
+            self.reply_handles.pop(self.recorded.popleft(), None)
 
     def resolve(self, token):
         request, dot, index = token[1:].partition(".")
@@ -373,6 +363,20 @@ class Server:
 
 
 # -------------------------------------------------------------------- helpers
+
+
+def retained_by(make):
+    """What `make()` returns and the bytes allocated while it ran that are still held after a full collection
+    (tracemalloc, started after a collection of its own)."""
+    gc.collect()
+    tracemalloc.start()
+    try:
+        made = make()
+        gc.collect()
+        retained, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return made, retained
 
 
 def value(verb, world, target):
@@ -413,7 +417,7 @@ def nested(iterable, what):
 
 
 def handle(token):
-    if len(token) >= 2 and token[0] in "bs" and token[1:].isdigit():
+    if is_handle(token):
         return f"{token[0]}{int(token[1:])}"
     raise Refusal(not_a_handle(token))
 

@@ -10,7 +10,7 @@ reaches the grader's side)"), which fails the request as the student's exception
   Allowed from a few callers that read a frame and hand none out: the functions of `collections`, `enum` and
   `typing` that read the caller's module name (namedtuple, Enum's functional API, TypeVar, NamedTuple...;
   checked on their bytecode: `sys._getframe(n).f_globals` and nothing else), and the adapter's own search of
-  a traceback for the student's line. (`traceback.print_exc()` and the like are refused: they walk frames.)
+  a traceback for the student's line and its call-site sampler. (`traceback.print_exc()` and the like are refused: they walk frames.)
   Python 3.8 reports a hook's refusal of a tracer as "Exception ignored" and leaves the tracer out.
 - `gc.get_objects()`, `gc.get_referrers()`, `gc.get_referents()`: they reach every object;
 - imports of `ctypes` (it writes memory), `_heapq` (the uncounted C heap behind heapq), the adapter's private
@@ -35,14 +35,16 @@ import types
 # code): a student can rebind module attributes and builtins, not these.
 
 
-def install(adapter_files, trusted_frame_readers):
+def install(adapter_files, trusted_frame_readers, trusted_frame_getters=()):
     """Installs the hook. `adapter_files`: the adapter's files and folder (refused to `open`);
-    `trusted_frame_readers`: code objects of the adapter's own that may read a traceback's frames."""
+    `trusted_frame_readers`: code objects of the adapter's own that may read a traceback's frames;
+    `trusted_frame_getters`: code objects of the adapter's own that may call sys._getframe() (the call-site
+    sampler, which hands no frame out)."""
     import sys
 
     refuse = _refuse_with(RuntimeError)
     handlers = _refusals(refuse)
-    handlers.update(_frame_handlers(refuse, tuple(trusted_frame_readers)))
+    handlers.update(_frame_handlers(refuse, tuple(trusted_frame_readers), tuple(trusted_frame_getters)))
     handlers["import"] = _import_handler(refuse)
     handlers["open"] = _open_handler(refuse, adapter_files)
     handlers["sys.addaudithook"] = _refuse_hooks(AuditHookRefused)
@@ -107,7 +109,7 @@ def _refusals(refuse):
     return {event: _refuser(refuse, *said) for event, said in refusals.items()}
 
 
-def _frame_handlers(refuse, trusted_frame_readers):
+def _frame_handlers(refuse, trusted_frame_readers, trusted_frame_getters):
     """sys._getframe() and the frame attributes, allowed from trusted code alone."""
     import _thread
     import collections
@@ -118,7 +120,7 @@ def _frame_handlers(refuse, trusted_frame_readers):
     get_ident = _thread.get_ident
     getframe = sys._getframe
     frame_attributes = FRAME_ATTRIBUTES
-    getframe_callers = tuple(_getframe_callers(collections, enum, typing))
+    getframe_callers = tuple(_getframe_callers(collections, enum, typing)) + trusted_frame_getters
     busy = set()  # threads inside the hook's own sys._getframe() call
 
     def caller_is_one_of(trusted):

@@ -14,7 +14,7 @@ built at no other time, so a board.py that builds on this one (reached through `
 say) is refused.
 """
 
-from npuzzle_counters import counts
+from npuzzle_counters import PERIOD, SITES, counts
 
 _MAX_BYTE_DIMENSION = 15
 
@@ -56,6 +56,8 @@ class Board:
                     m += _distance(n, tile, i)
         self._init(bytes(t), n, blank, h, m, 0, 0)
         counts.board_constructed += 1
+        if counts.board_constructed % PERIOD == 1:
+            SITES.sample("board_constructed", 1)
 
     def _init(self, t, n, blank, h, m, parent, grand):
         if not SERVING[0]:
@@ -88,10 +90,14 @@ class Board:
 
     def hamming(self):
         counts.board_hamming += 1
+        if counts.board_hamming % PERIOD == 1:
+            SITES.sample("board_hamming", 1)
         return self._h
 
     def manhattan(self):
         counts.board_manhattan += 1
+        if counts.board_manhattan % PERIOD == 1:
+            SITES.sample("board_manhattan", 1)
         return self._m
 
     def is_goal(self):
@@ -101,6 +107,8 @@ class Board:
 
     def __eq__(self, other):
         counts.board_equals += 1
+        if counts.board_equals % PERIOD == 1:
+            SITES.sample("board_equals", 1)
         if other is None:  # a root node's missing predecessor is allowed, as officially (Solver 10b)
             return False
         if not isinstance(other, Board):
@@ -119,12 +127,16 @@ class Board:
     def neighbors(self):
         out = self._slides(self._id, self._parent)
         counts.board_neighbors += 1
+        before = counts.board_constructed
         counts.board_constructed += len(out)
+        SITES.note("board_constructed", before, counts.board_constructed)
         return out
 
     def twin(self):
         counts.board_twin += 1
         counts.board_constructed += 1
+        if counts.board_constructed % PERIOD == 1:
+            SITES.sample("board_constructed", 1)
         n = self._n
         cells = n * n
         a, b = 0, 1

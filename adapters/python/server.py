@@ -179,7 +179,9 @@ def main():
     student.MEMORY_MB[0] = memory_mb
     sys.modules["__main__"] = types.ModuleType("__main__")
     adapter_files = [here] + [os.path.join(here, name) for name in os.listdir(here)]
-    modules["npuzzle_seal"].install(adapter_files, [student.student_frame.__code__])
+    sites = modules["npuzzle_counters"].SITES
+    sites.roots = student.STUDENT_ROOTS
+    modules["npuzzle_seal"].install(adapter_files, [student.student_frame.__code__], [sites._student_line.__code__])
     serve(modules["npuzzle_protocol"], submission, Lines(stdin_fd), Outbox(protocol_fd))
 
 

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
-use clap::{Parser, Subcommand};
+use clap::{ArgMatches, CommandFactory, Parser, Subcommand};
 
 use crate::catalog;
 use crate::grade::{grade, BadFixtures, GradeOptions};
@@ -17,6 +17,11 @@ use crate::policy::Policy;
 use crate::progress::ProgressDisplay;
 use crate::report::{self, Format};
 use crate::results::{Report, Status};
+pub use targets::FormatSpec;
+
+mod manual;
+mod new_starter;
+mod targets;
 
 /// Grades 8-puzzle submissions the way Princeton's autograder does.
 #[derive(Debug, Parser)]
@@ -27,36 +32,6 @@ pub struct Cli {
     pub command: Command,
 }
 
-/// `--format`'s values; [`report::Format`] stays free of the argument parser.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum FormatArg {
-    /// The official-style text report.
-    Text,
-    /// The versioned JSON schema of specs/reports.md.
-    Json,
-    /// Gradescope's results.json.
-    Gradescope,
-    /// JUnit XML for CI dashboards.
-    Junit,
-    /// A Markdown summary for CI job pages.
-    Markdown,
-    /// One self-contained HTML page for a browser (boards drawn, failures first).
-    Html,
-}
-
-impl From<FormatArg> for Format {
-    fn from(arg: FormatArg) -> Format {
-        match arg {
-            FormatArg::Text => Format::Text,
-            FormatArg::Json => Format::Json,
-            FormatArg::Gradescope => Format::Gradescope,
-            FormatArg::Junit => Format::Junit,
-            FormatArg::Markdown => Format::Markdown,
-            FormatArg::Html => Format::Html,
-        }
-    }
-}
-
 /// The grader's commands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
@@ -64,6 +39,9 @@ pub enum Command {
     Grade(GradeArgs),
     /// Grade a class (a directory or zip: folders, per-student zips, Canvas/Moodle/Gradescope exports) and write a gradebook.
     Batch(crate::class::BatchArgs),
+    /// Work on gradebooks `grader batch` wrote: join a class's shards.
+    #[command(subcommand)]
+    Gradebook(GradebookCommand),
     /// A worker of `grader batch` (started by it, not by people): grades the students it is sent.
     #[command(hide = true)]
     BatchWorker {
@@ -90,6 +68,22 @@ pub enum Command {
         #[arg(long, value_name = "FILE")]
         check: Option<PathBuf>,
     },
+    /// Write a starter submission into DIR that builds and runs there (the assignment's test client on the
+    /// puzzle04.txt beside it), offline: a Cargo crate with the grader's `npuzzle`, a Java folder with the
+    /// textbook classes as sources, or a Python folder with a local `algs4` module.
+    New(new_starter::NewArgs),
+    /// Print a completion script for a shell (e.g. `grader completions bash > ~/.local/share/bash-completion/completions/grader`).
+    Completions(manual::CompletionsArgs),
+    /// Print the manual page (roff), or write one page per command into a directory.
+    Man(manual::ManArgs),
+}
+
+/// `grader gradebook` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum GradebookCommand {
+    /// Join the gradebooks of a class graded in shards (`grader batch --shard K/N`) into the class's
+    /// gradebooks, LMS imports and overview, checking that the shards were graded alike.
+    Merge(crate::class::merge::MergeArgs),
 }
 
 /// Arguments of `grader grade`.
@@ -113,12 +107,22 @@ pub struct GradeArgs {
     /// The grading policy (TOML); defaults mirror the official grader.
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
-    /// Report format; repeat to write several, each paired with the --output at the same position.
-    #[arg(long, value_enum)]
-    pub format: Vec<FormatArg>,
-    /// Where to write the report of the --format at the same position (default: standard output).
+    /// A report to write, as FMT or FMT=PATH (text, json, gradescope, junit, markdown, html; without PATH,
+    /// to standard output); repeat for several: `--format text --format html=report.html`.
+    #[arg(long, value_name = "FMT[=PATH]")]
+    pub format: Vec<FormatSpec>,
+    /// The file of the --format written just before it (the older spelling of FMT=PATH; refused where it
+    /// could be misread).
     #[arg(long, value_name = "FILE")]
     pub output: Vec<PathBuf>,
+    /// Checkstyle's configuration for the style section of a Java submission (default: the grader's own,
+    /// which checks what the official reports cite).
+    #[arg(long, value_name = "FILE")]
+    pub checkstyle_config: Option<PathBuf>,
+    /// Leave the tests the policy hides (`tests.hidden`), the aggregate score and the submission's output
+    /// out of every report but Gradescope's: what a student may see before the due date.
+    #[arg(long)]
+    pub hide_hidden_tests: bool,
     /// Exit 0 if the aggregate score is at least this (percent), 1 otherwise.
     #[arg(long, value_name = "PERCENT")]
     pub min_score: Option<f64>,
@@ -137,13 +141,26 @@ pub struct GradeArgs {
     pub failures_only: bool,
 }
 
-/// Runs a parsed command line.
-pub fn run(cli: Cli) -> Result<ExitCode> {
+/// Parses the process's arguments, exiting with clap's message (status 2) when they cannot be parsed.
+pub fn parse() -> (Cli, ArgMatches) {
+    let matches = Cli::command().get_matches();
+    let cli = <Cli as clap::FromArgMatches>::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    (cli, matches)
+}
+
+/// Runs a parsed command line; `matches` are the arguments as clap saw them (where each `--format` and
+/// `--output` stood).
+pub fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
     match cli.command {
-        Command::Grade(args) => run_grade(args),
+        Command::Grade(args) => {
+            let targets =
+                matches.subcommand_matches("grade").map(|m| targets::of_command(m, &args.format, &args.output));
+            run_grade(args, targets.unwrap_or_else(|| Ok(vec![]))?)
+        }
         Command::Batch(args) => {
             crate::class::run(args, crate::class::Places { work_dir: work_dir(), default_fixtures: default_fixtures() })
         }
+        Command::Gradebook(GradebookCommand::Merge(args)) => crate::class::merge::run(args),
         Command::BatchWorker { settings } => crate::batch::worker::serve(&settings),
         Command::Catalog { markdown } => {
             print!("{}", if markdown { crate::catalog_doc::markdown() } else { crate::catalog_doc::plain() });
@@ -175,17 +192,13 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::New(args) => new_starter::run(&args),
+        Command::Completions(args) => manual::run_completions(Cli::command(), &args),
+        Command::Man(args) => manual::run_man(Cli::command(), &args),
     }
 }
 
-fn run_grade(args: GradeArgs) -> Result<ExitCode> {
-    if args.output.len() > args.format.len().max(1) {
-        bail!(
-            "each --output needs a --format before it ({} outputs, {} formats)",
-            args.output.len(),
-            args.format.len()
-        );
-    }
+fn run_grade(args: GradeArgs, targets: Vec<targets::Target>) -> Result<ExitCode> {
     let mut policy = load_policy(args.policy.as_deref())?;
     if args.self_check {
         policy.tests.trials_scale /= 3.0;
@@ -198,6 +211,7 @@ fn run_grade(args: GradeArgs) -> Result<ExitCode> {
         only: args.only.clone(),
         work_dir: work_dir(),
         bad_fixtures: bad_fixtures(args.skip_bad_fixtures),
+        style: crate::style::StyleOptions { checkstyle_config: args.checkstyle_config.clone() },
     };
     let mut display = ProgressDisplay::new(args.quiet);
     let report = grade(&options, &mut |p| display.show(p)).context("grading failed")?;
@@ -205,12 +219,17 @@ fn run_grade(args: GradeArgs) -> Result<ExitCode> {
     if args.timings {
         eprintln!("{}", timings_line(&report));
     }
-    write_reports(&report, &args)?;
+    write_reports(&report, &targets, &args)?;
     if !report.skipped_fixtures.is_empty() {
         eprintln!(
             "grader: skipped {} fixture file(s) that could not be used (listed at the top of the report)",
             report.skipped_fixtures.len()
         );
+    }
+    if !report.machine_stalls.is_empty() {
+        // The report is written (it names them at its top), but those tests have no grade: the machine's fault.
+        eprintln!("grader: {}", report.stalls_line());
+        return Ok(ExitCode::from(2));
     }
     if !report.missing_fixtures.is_empty() {
         // The report is written (it names them too), but its grade is incomplete: an instructor's problem.
@@ -227,7 +246,8 @@ fn run_grade(args: GradeArgs) -> Result<ExitCode> {
 /// Where the time of a run went. The submission's share is the CPU time it reported for its requests (thread
 /// CPU, measured inside the program); the grader's share is the rest of the wall time after the build. The
 /// second line splits the CPU of the tests between the submission's processes (its requests, and the adapter
-/// around them: the protocol, and for Java the JVM's compiler and collector) and the grader's own threads.
+/// around them: the protocol, and for Java the JVM's compiler and collector) and the grader's own threads;
+/// the third gives the peak memory of the grader's own process and of one sandbox of the submission.
 fn timings_line(report: &Report) -> String {
     let t = report.timings;
     let seconds = |ms: u64| ms as f64 / 1000.0;
@@ -236,7 +256,8 @@ fn timings_line(report: &Report) -> String {
     let share = if run > 0 { 100.0 * grader as f64 / run as f64 } else { 0.0 };
     format!(
         "timings: wall {:.2} s (build {:.2} s, tests {:.2} s: inside the submission {:.2} s, grader and transport {:.2} s = {share:.1}%)\n\
-         cpu of the tests: submission processes {:.2} s (requests {:.2} s, the adapter around them {:.2} s), grader {:.2} s",
+         cpu of the tests: submission processes {:.2} s (requests {:.2} s, the adapter around them {:.2} s), grader {:.2} s\n\
+         of the requests, the adapter's counting {:.2} s (the queues' deep-memory walk when `counters deep` is read, call-site sampling)",
         seconds(t.wall_ms),
         seconds(t.build_ms),
         seconds(run),
@@ -246,6 +267,11 @@ fn timings_line(report: &Report) -> String {
         seconds(t.submission_cpu_ms),
         seconds(t.processes_cpu_ms.saturating_sub(t.submission_cpu_ms)),
         seconds(t.grader_cpu_ms),
+        seconds(t.counting_cpu_ms),
+    ) + &format!(
+        "\npeak memory: grader {} MiB, submission {}",
+        crate::runner::process::grader_peak_memory_kib() >> 10,
+        t.submission_peak_memory_mb.map_or("unmeasured (no memory control group)".into(), |mb| format!("{mb} MiB"))
     )
 }
 
@@ -256,9 +282,13 @@ fn load_policy(path: Option<&Path>) -> Result<Policy> {
     })
 }
 
-/// Where builds keep outputs and caches: one directory per user, reused across runs.
+/// Where builds keep outputs and caches: `GRADER_WORK_DIR` (a cache warmed ahead, as on Gradescope), else
+/// one directory per user in the temporary directory, reused across runs.
 fn work_dir() -> PathBuf {
-    std::env::temp_dir().join(format!("npuzzle-grader-{}", unsafe_uid()))
+    match std::env::var_os("GRADER_WORK_DIR").filter(|dir| !dir.is_empty()) {
+        Some(dir) => PathBuf::from(dir),
+        None => std::env::temp_dir().join(format!("npuzzle-grader-{}", unsafe_uid())),
+    }
 }
 
 fn render(report: &Report, format: Format, color: bool, args: &GradeArgs) -> String {
@@ -276,21 +306,26 @@ fn bad_fixtures(skip: bool) -> BadFixtures {
     }
 }
 
-fn write_reports(report: &Report, args: &GradeArgs) -> Result<()> {
-    let formats: Vec<Format> =
-        if args.format.is_empty() { vec![Format::Text] } else { args.format.iter().map(|&f| f.into()).collect() };
-    for (i, format) in formats.iter().enumerate() {
-        match args.output.get(i) {
+/// Writes each report to its target; with `--hide-hidden-tests`, every one but Gradescope's (which marks
+/// hidden tests for Gradescope to hold back) shows the visible tests alone.
+fn write_reports(report: &Report, targets: &[targets::Target], args: &GradeArgs) -> Result<()> {
+    let visible = args.hide_hidden_tests.then(|| report.without_hidden());
+    for target in targets {
+        let shown = match &visible {
+            Some(visible) if target.format != Format::Gradescope => visible,
+            _ => report,
+        };
+        match &target.path {
             Some(path) => {
-                let text = render(report, *format, false, args);
+                let text = render(shown, target.format, false, args);
                 write_atomically(path, text)
                     .with_context(|| format!("failed to write the report to `{}`", path.display()))?;
             }
             None => {
-                let color = *format == Format::Text
+                let color = target.format == Format::Text
                     && std::io::stdout().is_terminal()
                     && std::env::var_os("NO_COLOR").is_none();
-                print!("{}", render(report, *format, color, args));
+                print!("{}", render(shown, target.format, color, args));
             }
         }
     }
@@ -322,4 +357,32 @@ fn default_fixtures() -> PathBuf {
 fn unsafe_uid() -> u32 {
     // SAFETY: getuid has no preconditions and cannot fail.
     unsafe { libc::getuid() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn completions_know_the_commands_and_their_options() {
+        let mut bash = Vec::new();
+        manual::completions(Cli::command(), clap_complete::Shell::Bash, &mut bash).unwrap();
+        let bash = String::from_utf8(bash).unwrap();
+        for word in ["grade", "batch", "explain", "--checkstyle-config", "--hide-hidden-tests", "completions"] {
+            assert!(bash.contains(word), "{word} is completed");
+        }
+        let mut zsh = Vec::new();
+        manual::completions(Cli::command(), clap_complete::Shell::Zsh, &mut zsh).unwrap();
+        assert!(String::from_utf8(zsh).unwrap().starts_with("#compdef grader"));
+    }
+
+    #[test]
+    fn the_manual_has_a_page_per_command() {
+        let dir = tempfile::tempdir().unwrap();
+        manual::write_pages(Cli::command(), dir.path()).unwrap();
+        let grade = std::fs::read_to_string(dir.path().join("grader-grade.1")).unwrap();
+        assert!(grade.contains(".TH grader-grade 1") && grade.contains("\\-\\-checkstyle\\-config"), "{grade}");
+        let main = std::fs::read_to_string(dir.path().join("grader.1")).unwrap();
+        assert!(main.contains(".TH grader 1") && main.contains("grader\\-grade(1)"), "{main}");
+    }
 }

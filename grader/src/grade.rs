@@ -7,23 +7,31 @@
 //!
 //! Only the grader's own problems are errors here (a path that is not a submission, an unreadable fixture
 //! directory). Everything the submission does wrong ends up in the report.
+//!
+//! Two things a test's verdict must not depend on are handled here, between tests: the grade's CPU budget
+//! (past it, the remaining tests fail at once with one line), and the machine's load (a test during which
+//! the machine stalled the submission is replayed once, from its first request, in a fresh process; a
+//! second stall is the grader's problem, named at the top of the report).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use corpus::Corpus;
 
 use crate::build::{self, Prepared, SubmissionKind};
-use crate::catalog::{self, Category, Item};
+use crate::catalog::{self, Category, Check, Item, Measure, TrialCheck};
 use crate::plan::{self, PlannedTest};
 use crate::policy::Policy;
 use crate::results::{Report, SkippedFixture, Status, Submission, TestResult, Timings};
-use crate::runner::checks::{self, Ctx, Verdict};
+use crate::runner::checks::{self, Ctx, Lives, Verdict};
+use crate::runner::meter::Meter;
 use crate::runner::process::{CpuUsed, ProcessLimits, ProcessSpec};
-use crate::runner::session::SessionLimits;
+use crate::runner::session::{Fault, SessionLimits};
 use crate::runner::worlds::{Programs, WorldSessions};
 use crate::score;
+use crate::style::{self, StyleError, StyleOptions};
 
 /// What to grade and how.
 #[derive(Debug, Clone)]
@@ -42,6 +50,8 @@ pub struct GradeOptions {
     pub work_dir: PathBuf,
     /// What to do with fixture files that cannot be used (`--skip-bad-fixtures`).
     pub bad_fixtures: BadFixtures,
+    /// How the style section is made (Java).
+    pub style: StyleOptions,
 }
 
 /// What to do when the fixture directory has files that cannot be used (corrupt, unreadable, contradicting
@@ -134,6 +144,9 @@ pub enum GradeError {
         /// The file names.
         missing: Vec<String>,
     },
+    /// The style section's options cannot be used (an unreadable Checkstyle configuration).
+    #[error(transparent)]
+    Style(#[from] StyleError),
 }
 
 /// The most problems or missing files an error lists before summing up the rest.
@@ -174,6 +187,7 @@ pub struct TestPlan {
     seed: u64,
     tests: Vec<PlannedTest>,
     skipped_fixtures: Vec<SkippedFixture>,
+    style: StyleOptions,
 }
 
 impl TestPlan {
@@ -215,7 +229,12 @@ impl TestPlan {
             return Err(GradeError::MissingFixtures { dir, missing });
         }
         let skipped_fixtures = corpus.problems.iter().map(|p| SkippedFixture::of(p, &corpus.root)).collect();
-        Ok(TestPlan { policy, seed, tests, skipped_fixtures })
+        Ok(TestPlan { policy, seed, tests, skipped_fixtures, style: StyleOptions::default() })
+    }
+
+    /// The plan with `style` for the style section of Java submissions.
+    pub fn with_style(self, style: StyleOptions) -> TestPlan {
+        TestPlan { style, ..self }
     }
 
     /// Fixture files the planned tests need and the directory lacks (only with [`BadFixtures::Skip`]).
@@ -235,15 +254,17 @@ impl TestPlan {
 /// The report's wall time includes the planning.
 pub fn grade(options: &GradeOptions, progress: &mut dyn FnMut(Progress<'_>)) -> Result<Report, GradeError> {
     let started = Instant::now();
-    let kind = build::detect(&options.submission)?;
+    let path = build::locate(&options.submission);
+    let kind = build::detect(&path)?;
     let plan = TestPlan::prepare(
         &options.fixtures,
         options.seed,
         options.policy.clone(),
         &options.only,
         options.bad_fixtures,
-    )?;
-    let student = Student { path: &options.submission, kind, work_dir: &options.work_dir };
+    )?
+    .with_style(options.style.clone());
+    let student = Student { path: &path, name: display_name(&options.submission), kind, work_dir: &options.work_dir };
     run_plan(&plan, &student, started, progress)
 }
 
@@ -258,13 +279,17 @@ pub fn grade_prepared(
     progress: &mut dyn FnMut(Progress<'_>),
 ) -> Result<Report, GradeError> {
     let started = Instant::now();
-    let student = Student { path: submission, kind: build::detect(submission)?, work_dir };
+    let path = build::locate(submission);
+    let student = Student { path: &path, name: display_name(submission), kind: build::detect(&path)?, work_dir };
     run_plan(plan, &student, started, progress)
 }
 
 /// A submission whose kind is known, and where its build may keep files.
 struct Student<'a> {
+    /// Where its files are (inside the one folder a student's upload may wrap them in).
     path: &'a Path,
+    /// The name the report shows: the submission as given.
+    name: String,
     kind: SubmissionKind,
     work_dir: &'a Path,
 }
@@ -280,15 +305,23 @@ fn run_plan(
     let build_started = Instant::now();
     let heap_mb = plan.policy.limits.java_heap_mb_on(build::java::machine_memory_mb());
     let build_limits = build::BuildLimits::from_policy(&plan.policy.limits);
-    let built = build::prepare(
-        student.path,
-        student.kind,
-        student.work_dir,
-        heap_mb,
-        &build_limits,
-        &plan.policy.rust,
-        &plan.policy.java,
-    )?;
+    let config = plan.style.config()?;
+    // The style section (Checkstyle is a JVM of its own) is made while the submission builds.
+    let (built, mut details) = std::thread::scope(|scope| {
+        let details =
+            scope.spawn(|| style::examine(student.path, student.kind, &config, student.work_dir, &build_limits));
+        let built = build::prepare(
+            student.path,
+            student.kind,
+            student.work_dir,
+            heap_mb,
+            &build_limits,
+            &plan.policy.rust,
+            &plan.policy.java,
+        );
+        (built, details.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+    });
+    let built = built?;
     let build_ms = elapsed_ms(build_started);
     progress(Progress::Planned { total: plan.tests.len() });
     let cpu_before = CpuUsed::now();
@@ -301,33 +334,42 @@ fn run_plan(
     };
     let run = match built {
         Prepared::Ready(launch) => {
-            let programs =
-                Programs { own: process_spec(&launch, policy), reference: None, trusted_runtime_threads: false };
+            let own = process_spec(&launch, policy, heap_mb);
+            let programs = Programs { own, reference: None, trusted_runtime_threads: false };
             Run { notes: launch.notes.clone(), ..run_tests(programs, policy, &plan.tests, progress) }
         }
         Prepared::PerWorld(launches) => {
             let programs = Programs {
-                own: process_spec(&launches.own, policy),
-                reference: Some(process_spec(&launches.reference, policy)),
+                own: process_spec(&launches.own, policy, heap_mb),
+                reference: Some(process_spec(&launches.reference, policy, heap_mb)),
                 trusted_runtime_threads: true,
             };
             Run { notes: launches.own.notes.clone(), ..run_tests(programs, policy, &plan.tests, progress) }
         }
         Prepared::CompileFailed { log } => not_built(&plan.tests, log),
     };
+    details.transcript = style::transcript(student.kind, run.compile_log.as_deref());
     let cpu = CpuUsed::now().since(cpu_before);
     let timings = Timings {
         wall_ms: elapsed_ms(started),
         build_ms,
         submission_cpu_ms: 0,
+        counting_cpu_ms: run.counting_cpu_ms,
         processes_cpu_ms: cpu.children.as_millis() as u64,
         grader_cpu_ms: cpu.grader.as_millis() as u64,
+        submission_peak_memory_mb: run.peak_memory.map(|bytes| bytes >> 20),
     };
-    Ok(report(plan, student, run, timings))
+    Ok(report(plan, student, run, timings, details))
 }
 
 /// The report of a run: hidden tests marked, scores given, the submission's CPU time added to `timings`.
-fn report(plan: &TestPlan, student: &Student<'_>, run: Run, timings: Timings) -> Report {
+fn report(
+    plan: &TestPlan,
+    student: &Student<'_>,
+    run: Run,
+    timings: Timings,
+    details: crate::results::Details,
+) -> Report {
     let mut tests = run.tests;
     for test in &mut tests {
         test.hidden = Policy::matches(&plan.policy.tests.hidden, &test.id);
@@ -335,9 +377,10 @@ fn report(plan: &TestPlan, student: &Student<'_>, run: Run, timings: Timings) ->
     let score = score::score(&mut tests, &plan.policy.weights);
     let submission_cpu_ms = tests.iter().filter_map(|t| t.cpu_ms).sum();
     let fix_first = crate::triage::root_causes(&tests);
+    let count_causes = crate::triage::count_causes(&tests);
     Report {
         submission: Submission {
-            name: display_name(student.path),
+            name: student.name.clone(),
             language: run.language.unwrap_or_else(|| student.kind.language().into()),
         },
         seed: plan.seed,
@@ -350,7 +393,11 @@ fn report(plan: &TestPlan, student: &Student<'_>, run: Run, timings: Timings) ->
         fix_first,
         missing_fixtures: missing_fixtures(&plan.tests),
         skipped_fixtures: plan.skipped_fixtures.clone(),
+        machine_stalls: run.machine_stalls,
         timings: Timings { submission_cpu_ms, ..timings },
+        count_causes,
+        details,
+        withheld: 0,
     }
 }
 
@@ -382,17 +429,31 @@ fn only_matches(only: &[String], id: &str) -> bool {
         || only.iter().any(|p| p.split('/').next().is_some_and(|base| Policy::matches(&[base.to_string()], id)))
 }
 
-fn process_spec(launch: &build::Launch, policy: &Policy) -> ProcessSpec {
+/// How a prepared submission runs: the policy's limits, and a memory group of the native program's address
+/// space, or of the runtime's heap (`heap_mb`, which a Python server caps its address space at too) and a
+/// margin for the runtime's own memory. Where the machine has no memory groups, a runtime that fits an
+/// address-space limit (the JVM, its reservations bounded) gets one of its heap, the margin and those
+/// reservations instead.
+fn process_spec(launch: &build::Launch, policy: &Policy, heap_mb: u64) -> ProcessSpec {
     let mut limits = ProcessLimits::default();
-    let memory = policy.limits.memory_mb + policy.limits.address_space_slack_mb;
-    limits.address_space = launch.address_space_limit.then_some(memory << 20);
+    let native = policy.limits.memory_mb + policy.limits.address_space_slack_mb;
+    limits.address_space = launch.address_space_limit.then_some(native << 20);
+    let memory = if launch.address_space_limit { native } else { heap_mb + policy.limits.runtime_margin_mb };
+    limits.memory = Some(memory << 20);
+    let fit = launch.address_space_fit.as_ref().filter(|_| !crate::runner::sandbox::memory_groups());
+    if let Some(fit) = fit {
+        limits.address_space = Some((memory + fit.reserved_mb) << 20);
+    }
+    limits.scratch = Some(policy.limits.scratch_mb << 20);
+    limits.file_size = Some(policy.limits.scratch_mb << 20);
     // Every session is created and dropped on one thread, so the kernel's parent-death signal (tied to the
     // spawning thread) is safe here: no submission survives a grader that is killed.
     limits.die_with_grader = true;
     limits.processes = Some(policy.limits.processes);
-    let mut spec = ProcessSpec::new(&launch.program).args(&launch.args).limits(limits);
+    let fitting = fit.map(|fit| (fit.args.as_slice(), fit.env.as_slice())).unwrap_or_default();
+    let mut spec = ProcessSpec::new(&launch.program).args(fitting.0).args(&launch.args).limits(limits);
     spec.view.read_only = launch.read_only.clone();
-    for (key, value) in &launch.env {
+    for (key, value) in launch.env.iter().chain(fitting.1) {
         spec = spec.env(key, value);
     }
     spec
@@ -406,8 +467,14 @@ struct Run {
     output_truncated: bool,
     /// The compiler's output, when the submission did not compile.
     compile_log: Option<String>,
+    /// What the machine stalled twice in a row (a test, or the submission's start).
+    machine_stalls: Vec<String>,
+    /// The most memory one sandbox of the submission held at once.
+    peak_memory: Option<u64>,
     /// What the build changed that the student should know.
     notes: Vec<String>,
+    /// CPU the program reported for reading its counters (see [`Timings::counting_cpu_ms`]).
+    counting_cpu_ms: u64,
 }
 
 /// Runs the planned tests, each in the session of the world it uses (see `runner::worlds`).
@@ -417,23 +484,28 @@ fn run_tests(
     planned: &[PlannedTest],
     progress: &mut dyn FnMut(Progress<'_>),
 ) -> Run {
-    let limits = SessionLimits {
-        startup: Duration::from_secs_f64(policy.limits.startup_cpu_seconds),
-        request: Duration::from_secs_f64(policy.limits.request_cpu_seconds),
-    };
-    let mut sessions = WorldSessions::start(programs, limits);
-    let mut lives = HashMap::new();
+    let limits = SessionLimits::from_policy(&policy.limits);
+    let meter = Arc::new(Meter::new(Some(Duration::from_secs_f64(policy.limits.grade_cpu_seconds))));
+    let mut machine_stalls = Vec::new();
+    let mut sessions = WorldSessions::start(programs, limits, meter, &mut machine_stalls);
+    let mut lives = Lives::default();
+    let deep_memory_boards = deep_memory_boards(planned);
     let mut statuses: HashMap<&str, Status> = HashMap::new();
     let mut tests = Vec::new();
     for (index, test) in planned.iter().enumerate() {
         progress(Progress::Started { index, id: &test.id, category: test.item.category });
         let cpu_before = sessions.cpu_reported();
+        let runs = !test.item.check.is_build();
         let verdict = match blocked_by(test, &statuses) {
             Some(reason) => Verdict::said(Status::Skipped, reason),
+            None if runs && sessions.grade_cpu_left().is_some_and(|left| left.is_zero()) => {
+                failed(sessions.meter().used_up())
+            }
             None => {
-                let world = sessions.for_test(test.item.needs.contains(&"ref_world"));
+                let world = sessions.for_test(test.item.needs.contains(&"ref_world"), &mut machine_stalls);
                 match world.startup {
-                    Err(fault) if !test.item.check.is_build() => failed(fault.describe()),
+                    Err(fault @ Fault::Stalled(_)) if runs => Verdict::said(Status::Error, fault.describe()),
+                    Err(fault) if runs => failed(fault.describe()),
                     startup => {
                         let capabilities: BTreeSet<String> =
                             startup.as_ref().map(|h| h.capabilities.clone()).unwrap_or_default();
@@ -443,8 +515,9 @@ fn run_tests(
                             capabilities: &capabilities,
                             lives: &mut lives,
                             fresh_session: world.fresh,
+                            deep_memory_boards: &deep_memory_boards,
                         };
-                        run_one(&mut ctx, test)
+                        run_replayed(&mut ctx, test, &mut machine_stalls)
                     }
                 }
             }
@@ -459,7 +532,55 @@ fn run_tests(
     }
     let language = sessions.own_startup().and_then(|startup| startup.as_ref().ok()).map(|h| h.language.clone());
     let (output, output_truncated) = sessions.finish();
-    Run { tests, language, output, output_truncated, compile_log: None, notes: vec![] }
+    Run {
+        tests,
+        language,
+        output,
+        output_truncated,
+        compile_log: None,
+        machine_stalls,
+        peak_memory: sessions.peak_memory(),
+        notes: vec![],
+        counting_cpu_ms: sessions.cpu_counting().as_millis() as u64,
+    }
+}
+
+/// Runs a test; if the machine stalled the submission meanwhile, forgets what the attempt left (the Solvers'
+/// lives it lived, its standard error, the processes it lost) and runs it once more from its first request,
+/// in a fresh process. A second stall is the grader's problem: the test is an error and its id goes to
+/// `machine_stalls`.
+fn run_replayed(ctx: &mut Ctx<'_>, test: &PlannedTest, machine_stalls: &mut Vec<String>) -> Verdict {
+    let meter = Arc::clone(ctx.session.meter());
+    let (mark, checkpoint) = (ctx.lives.mark(), ctx.session.checkpoint());
+    let (verdict, stalled) = meter.watching(|| run_one(ctx, test));
+    if !stalled {
+        return verdict;
+    }
+    eprintln!("grader: the machine stalled the submission during {}; replaying the test in a fresh process", test.id);
+    ctx.lives.forget_since(mark);
+    ctx.session.rewind(checkpoint);
+    let (verdict, stalled) = meter.watching(|| run_one(ctx, test));
+    if !stalled {
+        return verdict;
+    }
+    eprintln!("grader: the machine stalled the submission during {} again: the test is the grader's problem", test.id);
+    machine_stalls.push(test.id.clone());
+    Verdict::said(
+        Status::Error,
+        "the machine stalled the submission twice during this test (it was kept from running, not slow on its \
+         own): a grader problem, not yours; grade again on a less busy machine"
+            .into(),
+    )
+}
+
+/// The boards of the queue-memory test's trials: the only lives whose counters must measure the queues' deep
+/// memory (a walk the Java adapter does only when asked).
+fn deep_memory_boards(planned: &[PlannedTest]) -> HashSet<reference::Board> {
+    planned
+        .iter()
+        .filter(|test| matches!(test.item.check, Check::PerTrial(TrialCheck::Measure(Measure::QueueMemory))))
+        .flat_map(|test| test.trials.iter().map(|trial| trial.board.clone()))
+        .collect()
 }
 
 fn run_one(ctx: &mut Ctx<'_>, test: &PlannedTest) -> Verdict {
@@ -477,6 +598,9 @@ fn run_one(ctx: &mut Ctx<'_>, test: &PlannedTest) -> Verdict {
     }
     checks::run(ctx, test)
 }
+
+/// The most of a test's message a report keeps (every part of it is bounded already; this bounds the whole).
+const MESSAGE_KEEP: usize = 64 << 10;
 
 fn failed(message: String) -> Verdict {
     Verdict::said(Status::Failed, message)
@@ -501,7 +625,7 @@ fn not_built(planned: &[PlannedTest], compile_log: String) -> Run {
         .iter()
         .map(|test| {
             let verdict = if test.item.check.is_build() {
-                failed("the submission did not compile (the compiler's output is below)".into())
+                failed("the submission did not compile (see the compiler's output)".into())
             } else {
                 Verdict::said(Status::Skipped, skipped_for(compile))
             };
@@ -514,7 +638,10 @@ fn not_built(planned: &[PlannedTest], compile_log: String) -> Run {
         output: String::new(),
         output_truncated: false,
         compile_log: Some(compile_log),
+        machine_stalls: Vec::new(),
+        peak_memory: None,
         notes: vec![],
+        counting_cpu_ms: 0,
     }
 }
 
@@ -533,7 +660,7 @@ fn result(test: &PlannedTest, verdict: Verdict, cpu_ms: Option<u64>) -> TestResu
         max_score: 0.0,
         inputs,
         rows: verdict.rows,
-        message: verdict.message,
+        message: crate::clip::clipped(verdict.message, MESSAGE_KEEP),
         evidence: verdict.evidence,
         leans: test.item.leans,
         hidden: false,

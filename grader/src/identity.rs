@@ -14,7 +14,7 @@
 use std::fmt;
 
 use corpus::rng::StableHash;
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The longest identity kept as its own file stem, and the longest readable part of a hashed stem.
 const STEM_CHARS: usize = 64;
@@ -90,6 +90,13 @@ impl fmt::Display for StudentId {
 impl Serialize for StudentId {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for StudentId {
+    /// An identity as a gradebook recorded it (`gradebook merge` reads them back).
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        String::deserialize(deserializer).map(StudentId)
     }
 }
 

@@ -2,11 +2,9 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
-    let cli = grader::cli::Cli::parse();
-    match grader::cli::run(cli) {
+    let (cli, matches) = grader::cli::parse();
+    match grader::cli::run(cli, &matches) {
         Ok(code) => code,
         Err(error) => {
             eprintln!("grader: {error:#}");

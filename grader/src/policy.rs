@@ -44,6 +44,10 @@ pub struct Limits {
     pub request_cpu_seconds: f64,
     /// CPU seconds allowed for the program to start and answer the handshake.
     pub startup_cpu_seconds: f64,
+    /// CPU seconds the submission's processes may use in the whole grade, every thread and restart counted;
+    /// past it the test running fails and the rest fail at once with one line. Far above what a correct
+    /// submission needs (see `specs/policy.md`): a bound on a runaway one, not a speed test.
+    pub grade_cpu_seconds: f64,
     /// Memory of a native submission process, in MB: an address-space cap of this plus
     /// `address_space_slack_mb`. (The official "200 MB per puzzle" is judged from measured memory in the
     /// Solver-memory tests, not enforced here.)
@@ -54,6 +58,14 @@ pub struct Limits {
     pub java_heap_mb: u64,
     /// Extra address space native programs get for their runtime's reservations (thread stacks, arenas).
     pub address_space_slack_mb: u64,
+    /// Memory a JVM or a Python interpreter may use beyond its heap (or address-space cap) in its sandbox's
+    /// memory control group: its code, threads and native allocations.
+    pub runtime_margin_mb: u64,
+    /// Size of a submission's scratch directory (its working directory, `HOME` and `TMPDIR`), in MB.
+    pub scratch_mb: u64,
+    /// Most bytes of replies the grader holds read ahead of the checks that judge them, in MiB; past it a
+    /// reply's request fails with "reply too long".
+    pub reply_buffer_mb: u64,
     /// Processes and threads a submission's sandbox may hold at once.
     pub processes: u64,
     /// Wall-clock seconds one build step (cargo, javac, jar) may take; past it the step and everything it
@@ -63,7 +75,10 @@ pub struct Limits {
     pub build_memory_mb: u64,
     /// Processes and threads one build step may hold at once.
     pub build_processes: u64,
-    /// Multiplies `solve_cpu_seconds` and `request_cpu_seconds` for a Python submission: CPython runs the
+    /// Disk of one build step, in MB: its scratch directory, and the largest file it may write.
+    pub build_disk_mb: u64,
+    /// Multiplies `solve_cpu_seconds`, `request_cpu_seconds` and `grade_cpu_seconds` for a Python
+    /// submission: CPython runs the
     /// same search with the same counts many times slower than native code or the JVM (BENCHMARKS.md), and
     /// the counts, not the time, carry the grade.
     pub python_cpu_scale: f64,
@@ -75,13 +90,18 @@ impl Default for Limits {
             solve_cpu_seconds: 5.0,
             request_cpu_seconds: 2.0,
             startup_cpu_seconds: 20.0,
+            grade_cpu_seconds: 300.0,
             memory_mb: 200,
             java_heap_mb: 0,
             address_space_slack_mb: 1024,
+            runtime_margin_mb: 512,
+            scratch_mb: 64,
+            reply_buffer_mb: 64,
             processes: 128,
             build_seconds: 600.0,
             build_memory_mb: 4096,
             build_processes: 512,
+            build_disk_mb: 1024,
             python_cpu_scale: 10.0,
         }
     }
@@ -94,12 +114,13 @@ pub const JAVA_HEAP_FLOOR_MB: u64 = 1024;
 pub const JAVA_HEAP_CEILING_MB: u64 = 8192;
 
 impl Limits {
-    /// These limits with the CPU limits of one solve and of any other request multiplied by
-    /// `python_cpu_scale`, for a Python submission.
+    /// These limits with the CPU limits of one solve, of any other request and of the whole grade
+    /// multiplied by `python_cpu_scale`, for a Python submission.
     pub fn scaled_for_python(&self) -> Limits {
         Limits {
             solve_cpu_seconds: self.solve_cpu_seconds * self.python_cpu_scale,
             request_cpu_seconds: self.request_cpu_seconds * self.python_cpu_scale,
+            grade_cpu_seconds: self.grade_cpu_seconds * self.python_cpu_scale,
             ..self.clone()
         }
     }
@@ -250,6 +271,7 @@ impl Policy {
             ("limits.solve_cpu_seconds", self.limits.solve_cpu_seconds),
             ("limits.request_cpu_seconds", self.limits.request_cpu_seconds),
             ("limits.startup_cpu_seconds", self.limits.startup_cpu_seconds),
+            ("limits.grade_cpu_seconds", self.limits.grade_cpu_seconds),
             ("limits.build_seconds", self.limits.build_seconds),
             ("limits.python_cpu_scale", self.limits.python_cpu_scale),
             ("thresholds.count_ratio", self.thresholds.count_ratio),
@@ -268,6 +290,10 @@ impl Policy {
             ("limits.processes", self.limits.processes, 8),
             ("limits.build_processes", self.limits.build_processes, 8),
             ("limits.build_memory_mb", self.limits.build_memory_mb, 64),
+            ("limits.build_disk_mb", self.limits.build_disk_mb, 64),
+            ("limits.runtime_margin_mb", self.limits.runtime_margin_mb, 64),
+            ("limits.scratch_mb", self.limits.scratch_mb, 1),
+            ("limits.reply_buffer_mb", self.limits.reply_buffer_mb, 16),
         ] {
             if value < least {
                 return Err(format!("{name} must be at least {least}, got {value}"));
@@ -351,9 +377,20 @@ mod tests {
     }
 
     #[test]
+    fn the_budgets_of_a_submission_are_checked() {
+        let small = Policy::parse("[limits]\nreply_buffer_mb = 8\n").unwrap_err();
+        assert_eq!(small, "limits.reply_buffer_mb must be at least 16, got 8");
+        let none = Policy::parse("[limits]\ngrade_cpu_seconds = 0\n").unwrap_err();
+        assert_eq!(none, "limits.grade_cpu_seconds must be a positive number, got 0");
+        let scratch = Policy::parse("[limits]\nscratch_mb = 0\n").unwrap_err();
+        assert_eq!(scratch, "limits.scratch_mb must be at least 1, got 0");
+    }
+
+    #[test]
     fn python_cpu_limits_are_scaled_by_the_policy() {
         let python = Limits::default().scaled_for_python();
         assert_eq!((python.solve_cpu_seconds, python.request_cpu_seconds), (50.0, 20.0));
+        assert_eq!(python.grade_cpu_seconds, Limits::default().grade_cpu_seconds * 10.0);
         assert_eq!(python.startup_cpu_seconds, Limits::default().startup_cpu_seconds);
         let custom = Policy::parse("[limits]\nsolve_cpu_seconds = 2.0\npython_cpu_scale = 3\n").unwrap().limits;
         assert_eq!(custom.scaled_for_python().solve_cpu_seconds, 6.0);

@@ -6,6 +6,10 @@
 
 use serde::Serialize;
 
+mod details;
+
+pub use details::{plural, Details, Finding, Style, StyleTool, SubmittedFile, Transcript};
+
 /// A section of the report, scored as one share.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -194,6 +198,9 @@ pub struct Timings {
     pub wall_ms: u64,
     /// CPU time the submission reported spending on requests, in milliseconds.
     pub submission_cpu_ms: u64,
+    /// Of `submission_cpu_ms`, what the program reported for reading its counters (the adapter's walk over
+    /// the queues' deep memory, not the Solver's work), in milliseconds.
+    pub counting_cpu_ms: u64,
     /// Wall time spent building the submission, in milliseconds.
     pub build_ms: u64,
     /// CPU time of the submission's processes while the tests ran (its requests and everything around them
@@ -202,6 +209,8 @@ pub struct Timings {
     pub processes_cpu_ms: u64,
     /// CPU time of the grader's own threads while the tests ran, in milliseconds (as `processes_cpu_ms`).
     pub grader_cpu_ms: u64,
+    /// The most memory one sandbox of the submission held at once (its memory group's peak), in MiB.
+    pub submission_peak_memory_mb: Option<u64>,
 }
 
 /// A whole grading run.
@@ -230,8 +239,81 @@ pub struct Report {
     pub missing_fixtures: Vec<String>,
     /// Fixture files that could not be used and were left out (`--skip-bad-fixtures`), in path order.
     pub skipped_fixtures: Vec<SkippedFixture>,
+    /// What the machine stalled twice in a row (test ids, or the submission's start): the grader's problem,
+    /// not the submission's; those tests are errors, and the grader exits 2 after writing the report.
+    pub machine_stalls: Vec<String>,
     /// Time spent (not deterministic).
     pub timings: Timings,
+    /// Count and memory cells that fail for one reason across a table's rows, in fixing order
+    /// ([`crate::triage::count_causes`]).
+    pub count_causes: Vec<CountCause>,
+    /// The first part of the official report's details: the files submitted, the compiler's transcript and
+    /// the style section.
+    pub details: Details,
+    /// Tests the policy hides that this view of the report leaves out ([`Report::without_hidden`]); 0 in a
+    /// whole report.
+    pub withheld: usize,
+}
+
+impl CountCause {
+    /// The cause in one line: `manhattan() is called 5.4-9.3× the allowed on 8/8 puzzles (Timing 4b): cache
+    /// it: …`.
+    pub fn summary(&self) -> String {
+        let subject = match self.what.as_str() {
+            "memory of the Solver" => "the Solver's memory is".to_string(),
+            "deep memory" | "max size" | "ending size" => format!("the queues' {} is", self.what),
+            call if call.ends_with("()") => format!("{call} is called"),
+            other => format!("{other} is"),
+        };
+        let ratio = |r: f64| if r.is_finite() { format!("{r:.1}") } else { "∞".to_string() };
+        let range = if ratio(self.lowest) == ratio(self.highest) {
+            ratio(self.lowest)
+        } else {
+            format!("{}-{}", ratio(self.lowest), ratio(self.highest))
+        };
+        format!(
+            "{subject} {range}× the allowed on {}/{} puzzles ({}): {}",
+            self.puzzles_failing,
+            self.puzzles_judged,
+            self.tables.join(", "),
+            self.hint
+        )
+    }
+}
+
+/// Count or memory cells of one column that fail across rows of their tables ([`crate::triage`]): the
+/// failures share one cause, which one line can name ("manhattan() is called 5.4-9.3x the allowed on 8/8
+/// puzzles: cache it").
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CountCause {
+    /// The column (`manhattan()`, `Board()`, `memory of the Solver`).
+    pub what: String,
+    /// The official tables it fails in (`Timing 4b`).
+    pub tables: Vec<String>,
+    /// The failing rows' test ids.
+    pub tests: Vec<String>,
+    /// Puzzles on which the cell fails, and puzzles on which it was judged.
+    pub puzzles_failing: usize,
+    #[allow(missing_docs)]
+    pub puzzles_judged: usize,
+    /// The smallest and largest failing ratio to the allowed (count ÷ (factor × the reference's)).
+    pub lowest: f64,
+    #[allow(missing_docs)]
+    pub highest: f64,
+    /// What to do about it.
+    pub hint: String,
+}
+
+impl Report {
+    /// The line that names what the machine stalled twice in a row ([`Report::machine_stalls`]), a grader
+    /// problem every format states at its top.
+    pub fn stalls_line(&self) -> String {
+        format!(
+            "the machine stalled the submission twice in a row during {} (it was kept from running, not slow on \
+             its own); those tests are errors, not the submission's failures: grade again on a less busy machine",
+            self.machine_stalls.join(", ")
+        )
+    }
 }
 
 /// A fixture file left out of a run because it could not be used.

@@ -71,7 +71,7 @@ fn share(part: usize, whole: usize) -> f64 {
 }
 
 /// Rounds to hundredths, so reports print the same digits on every machine.
-fn round2(x: f64) -> f64 {
+pub(crate) fn round2(x: f64) -> f64 {
     (x * 100.0).round() / 100.0
 }
 

@@ -7,8 +7,14 @@
 //! beside the item), and its result carries that; a method is *broken* when one of its own tests fails for a
 //! reason of its own; a failing test that leans on a broken method is put under that method's first failing
 //! test. Pure over results: it runs after scoring and before rendering.
+//!
+//! The memory and timing tables fail differently: one cell (a column) fails row after row, for one reason
+//! ([`count_causes`]): `manhattan()` is called 5.4-9.3x the allowed on 8/8 puzzles because the priority is
+//! not cached. Each such column becomes one line with what to do, instead of 25 rows that say the same.
 
-use crate::results::{BoardMethod as Method, RootCause, Status, TestResult};
+use crate::evidence::Evidence;
+use crate::judge::Cell;
+use crate::results::{BoardMethod as Method, CountCause, RootCause, Status, TestResult};
 
 /// The root causes among `tests`' failures, in fixing order (only those that explain another failure).
 ///
@@ -46,6 +52,86 @@ pub fn root_causes(tests: &[TestResult]) -> Vec<RootCause> {
         }
     }
     causes
+}
+
+/// Count and memory cells that fail on two or more rows, a cause per column (`manhattan()`, `Board()`,
+/// `memory of the Solver`), in the order of their first failing row. A row's counts come from its evidence;
+/// a column is *judged* on every row whose evidence has it, and *fails* where its cell does.
+pub fn count_causes(tests: &[TestResult]) -> Vec<CountCause> {
+    let mut causes: Vec<CountCause> = Vec::new();
+    let mut judged: Vec<(String, Vec<&str>)> = Vec::new();
+    for test in tests {
+        let (Some(row), Some(Evidence::Counts(counts))) = (test.row.as_deref(), &test.evidence) else { continue };
+        for count in counts {
+            let index = match judged.iter().position(|(what, _)| *what == count.what) {
+                Some(index) => index,
+                None => {
+                    judged.push((count.what.clone(), vec![]));
+                    judged.len() - 1
+                }
+            };
+            if !judged[index].1.contains(&row) {
+                judged[index].1.push(row);
+            }
+            if !(count.fails && matches!(test.status, Status::Failed)) {
+                continue;
+            }
+            let ratio = Cell::new(count.value, count.reference, count.factor).ratio;
+            let table = test.official.clone().unwrap_or_else(|| test.id.clone());
+            match causes.iter_mut().find(|c| c.what == count.what) {
+                Some(cause) => {
+                    if !cause.tables.contains(&table) {
+                        cause.tables.push(table);
+                    }
+                    cause.tests.push(test.id.clone());
+                    cause.lowest = cause.lowest.min(ratio);
+                    cause.highest = cause.highest.max(ratio);
+                }
+                None => causes.push(CountCause {
+                    what: count.what.clone(),
+                    tables: vec![table],
+                    tests: vec![test.id.clone()],
+                    puzzles_failing: 0,
+                    puzzles_judged: 0,
+                    lowest: ratio,
+                    highest: ratio,
+                    hint: hint(&count.what).to_string(),
+                }),
+            }
+        }
+    }
+    for cause in &mut causes {
+        cause.puzzles_failing = distinct_rows(&cause.tests);
+        cause.puzzles_judged = judged.iter().find(|(what, _)| *what == cause.what).map_or(0, |(_, rows)| rows.len());
+    }
+    causes.retain(|c| c.tests.len() >= 2);
+    causes
+}
+
+/// How many rows (puzzles) the test ids `timing-4b/puzzle23`, … name, each once.
+fn distinct_rows(ids: &[String]) -> usize {
+    let mut rows: Vec<&str> = ids.iter().filter_map(|id| id.split_once('/').map(|(_, row)| row)).collect();
+    rows.sort_unstable();
+    rows.dedup();
+    rows.len()
+}
+
+/// What to do when a column's cells fail row after row.
+fn hint(what: &str) -> &'static str {
+    match what {
+        "manhattan()" => "cache it: compute the priority, moves + manhattan(), once, when the search node is made",
+        "Board()" => {
+            "build fewer boards: skip the neighbor equal to the predecessor's board (the critical optimization) \
+             and stop when the goal is dequeued"
+        }
+        "equals()" => "compare a neighbor with its predecessor's board only, not with every board seen",
+        "insert()" | "delMin()" => {
+            "the search goes wider than the reference's: priority moves + manhattan(), the critical \
+             optimization, and the twin in a queue of its own searched in lockstep"
+        }
+        "memory of the Solver" => "keep the solution, not the search: let the queue and the visited boards go",
+        _ => "a search node needs its board, moves, priority and predecessor; nothing more",
+    }
 }
 
 #[cfg(test)]

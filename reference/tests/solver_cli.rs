@@ -177,3 +177,31 @@ fn optimal_solves_many_files_one_line_each() {
     assert_eq!(code, 1);
     assert!(err.contains("gave up after expanding 100 positions"), "{err}");
 }
+
+/// Under an address-space limit (a container's, a course server's `ulimit -v`), the default budget is half
+/// of what the process may use, so a search too big for it gives up with its message instead of failing an
+/// allocation and aborting.
+#[test]
+fn the_default_budget_keeps_within_the_address_space_limit() {
+    use std::os::unix::process::CommandExt;
+    let hard = concat!(env!("CARGO_MANIFEST_DIR"), "/../fixtures/puzzles/puzzle4x4-hard1.txt");
+    let limit: u64 = 120 << 20;
+    let mut command = Command::new(env!("CARGO_BIN_EXE_solver"));
+    command.arg(hard);
+    // SAFETY: setrlimit is async-signal-safe, and the closure touches no memory but its own copy of `limit`.
+    unsafe {
+        command.pre_exec(move || {
+            let rlimit = libc::rlimit { rlim_cur: limit, rlim_max: limit };
+            match libc::setrlimit(libc::RLIMIT_AS, &rlimit) {
+                0 => Ok(()),
+                _ => Err(std::io::Error::last_os_error()),
+            }
+        });
+    }
+    let out = command.output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    let about =
+        err.split("(about ").nth(1).and_then(|rest| rest.split(" MB)").next()).and_then(|mb| mb.parse::<f64>().ok());
+    assert!(about.is_some_and(|mb| mb < 120.0 / 2.0 * 1.1), "the budget is about half the limit: {err}");
+}

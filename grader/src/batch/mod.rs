@@ -19,15 +19,15 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::identity::StudentId;
-use crate::intake::{Lms, Student};
+use crate::intake::{Enrolled, Lms, Student};
 use child::{StartError, Worker};
 use worker::{Grade, Job, Reply, Settings};
 
 /// One gradebook row: who the student is, and their grade or why they have none.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     /// Their identity.
     pub id: StudentId,
@@ -46,16 +46,30 @@ pub struct Row {
     /// The score as a percentage of that most.
     pub percent: Option<f64>,
     /// Points per category, in catalog order (`compile`, `api`, `board`, …); an object keyed by name in JSON.
-    #[serde(serialize_with = "as_object")]
+    #[serde(serialize_with = "as_object", deserialize_with = "from_object")]
     pub categories: Vec<(String, f64)>,
+    /// The most each category could give them, as [`Row::categories`].
+    #[serde(serialize_with = "as_object", deserialize_with = "from_object")]
+    pub category_max: Vec<(String, f64)>,
     /// Ids of tests that failed or errored.
     pub failed: Vec<String>,
+    /// Their submission's language, when graded.
+    pub language: Option<String>,
+    /// Whether their submission built, when graded.
+    pub compiled: Option<bool>,
+    /// The Board methods fix-first found broken in their submission, in fixing order.
+    pub root_causes: Vec<String>,
     /// Why the grader could not grade them (or write their reports), if so.
     pub error: Option<String>,
 }
 
 impl Row {
     fn of(student: &Student, grade: Option<Grade>, error: Option<String>) -> Row {
+        Row::graded(&student.enrolled(), grade, error)
+    }
+
+    /// The row of a student the class names, graded or not (then `error` says why).
+    pub fn graded(student: &Enrolled, grade: Option<Grade>, error: Option<String>) -> Row {
         let grade = grade.as_ref();
         Row {
             id: student.id.clone(),
@@ -67,13 +81,15 @@ impl Row {
             max: grade.map(|g| g.max),
             percent: grade.map(Grade::percent),
             categories: grade.map(|g| g.categories.clone()).unwrap_or_default(),
+            category_max: grade.map(|g| g.category_max.clone()).unwrap_or_default(),
             failed: grade.map(|g| g.failed.clone()).unwrap_or_default(),
+            language: grade.map(|g| g.language.clone()),
+            compiled: grade.map(|g| g.compiled),
+            root_causes: grade.map(|g| g.root_causes.clone()).unwrap_or_default(),
             error,
         }
     }
-}
 
-impl Row {
     /// The grade on an LMS's scale: the percentage of `max_grade`, or `None` when not graded.
     pub fn scaled(&self, max_grade: f64) -> Option<f64> {
         self.percent.map(|p| p * max_grade / 100.0)
@@ -83,6 +99,25 @@ impl Row {
 /// The categories as a JSON object in catalog order (`{"compile": 5.0, "api": 5.0, …}`).
 fn as_object<S: Serializer>(categories: &[(String, f64)], serializer: S) -> Result<S::Ok, S::Error> {
     serializer.collect_map(categories.iter().map(|(name, points)| (name, points)))
+}
+
+/// The categories back from that object, in its order.
+fn from_object<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<(String, f64)>, D::Error> {
+    struct InOrder;
+    impl<'de> serde::de::Visitor<'de> for InOrder {
+        type Value = Vec<(String, f64)>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("an object of points by category")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut categories = Vec::new();
+            while let Some(entry) = map.next_entry()? {
+                categories.push(entry);
+            }
+            Ok(categories)
+        }
+    }
+    deserializer.deserialize_map(InOrder)
 }
 
 /// A graded class.
@@ -120,6 +155,23 @@ pub struct Run<'a> {
     pub jobs: usize,
     /// Grade everyone, even students whose reports are current.
     pub regrade: bool,
+    /// Told how the class goes, as it goes (a progress display: nothing flows back into the rows).
+    pub progress: &'a (dyn Fn(Progress<'_>) + Sync),
+}
+
+/// How grading a class goes.
+#[derive(Debug, Clone, Copy)]
+pub enum Progress<'a> {
+    /// Grading starts: `settled` students need no grading (their reports are current, or they have no
+    /// submission), `queued` are to be graded.
+    Queued {
+        #[allow(missing_docs)]
+        settled: usize,
+        #[allow(missing_docs)]
+        queued: usize,
+    },
+    /// One queued student is done, graded or not.
+    Done(&'a Row),
 }
 
 /// Grades every student who is not current, `jobs` at a time, and returns every student's row.
@@ -158,6 +210,7 @@ pub fn grade_class(students: &[Student], run: &Run<'_>) -> Result<Graded, BatchE
         }
     }
     let resumed = rows.iter().flatten().filter(|r| r.error.is_none()).count();
+    (run.progress)(Progress::Queued { settled: students.len() - queue.len(), queued: queue.len() });
     if !queue.is_empty() {
         let (graded, planned_missing) = grade_queue(students, &queue, &settings_file, run)?;
         missing.extend(planned_missing);
@@ -209,6 +262,7 @@ fn grade_queue(
             scope.spawn(move || {
                 while let Some((i, key)) = queue.get(next.fetch_add(1, Ordering::SeqCst)) {
                     let row = grade_one(&students[*i], key, &mut worker, settings_file, run, missing);
+                    (run.progress)(Progress::Done(&row));
                     rows.lock().unwrap_or_else(|e| e.into_inner()).push((*i, row));
                 }
             });

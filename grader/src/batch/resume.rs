@@ -8,6 +8,7 @@
 //! itself (its version and the bytes of its executable, so a rebuilt grader grades everyone again). A
 //! student who could not be graded gets no stamp, so the next run tries them again.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use corpus::rng::StableHash;
@@ -31,15 +32,43 @@ pub struct Stamp {
 pub fn run_key(settings: &Settings) -> u64 {
     let mut hash = StableHash::default();
     hash.write_chunk(env!("CARGO_PKG_VERSION").as_bytes());
-    let grader = std::env::current_exe().and_then(std::fs::read).unwrap_or_default();
-    hash.write_chunk(&grader);
+    hash.write_chunk(grader_build().as_bytes());
     hash.write_chunk(settings.policy.as_bytes());
     hash.write_chunk(&settings.seed.to_le_bytes());
     hash.write_chunk(settings.only.join("\n").as_bytes());
     hash.write_chunk(&[u8::from(settings.skip_bad_fixtures)]);
     hash.write_chunk(settings.formats.join("\n").as_bytes());
+    // A course's Checkstyle configuration is read anew by every worker: its bytes, not its name.
+    let style = settings.style().config().unwrap_or_default();
+    hash.write_chunk(&style);
     hash_tree(&mut hash, &settings.fixtures);
     hash.finish()
+}
+
+/// A hash of the grader's executable, in hex: two runs with equal hashes ran the same grader. The
+/// executable (tens of megabytes) is read once per process: the run key and `gradebook.json` share it.
+pub fn grader_build() -> String {
+    static BUILD: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    BUILD
+        .get_or_init(|| {
+            let executable = std::env::current_exe().and_then(std::fs::read).unwrap_or_default();
+            format!("{:016x}", StableHash::of(executable))
+        })
+        .clone()
+}
+
+/// Every file under the fixture directory `root`, by its relative path, with a hash (hex) of its bytes and
+/// executable bit, as the run key counts them.
+pub fn fixture_hashes(root: &Path) -> BTreeMap<String, String> {
+    files_under(root)
+        .into_iter()
+        .map(|file| {
+            let mut hash = StableHash::default();
+            hash_file(&mut hash, &file);
+            let name = file.strip_prefix(root).unwrap_or(&file).to_string_lossy().into_owned();
+            (name, format!("{:016x}", hash.finish()))
+        })
+        .collect()
 }
 
 /// A student's key: the run's, their name, identity and file stem, and their submission's content.
@@ -57,6 +86,14 @@ pub fn student_key(run: u64, id: &str, name: &str, stem: &str, submission: &Path
 /// executable, in path order. Unreadable files add their path and a marker, so the key still changes when
 /// they do.
 fn hash_tree(hash: &mut StableHash, root: &Path) {
+    for file in files_under(root) {
+        hash.write_chunk(file.strip_prefix(root).unwrap_or(&file).as_os_str().as_encoded_bytes());
+        hash_file(hash, &file);
+    }
+}
+
+/// Every file under `root` (or `root` itself, a file), in path order; links are not followed.
+fn files_under(root: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = walkdir::WalkDir::new(root)
         .follow_links(false)
         .into_iter()
@@ -65,16 +102,18 @@ fn hash_tree(hash: &mut StableHash, root: &Path) {
         .map(|e| e.into_path())
         .collect();
     files.sort();
-    for file in files {
-        hash.write_chunk(file.strip_prefix(root).unwrap_or(&file).as_os_str().as_encoded_bytes());
-        match (std::fs::symlink_metadata(&file), std::fs::read(&file)) {
-            (Ok(meta), Ok(bytes)) => {
-                use std::os::unix::fs::PermissionsExt;
-                hash.write_chunk(&[u8::from(meta.permissions().mode() & 0o111 != 0)]);
-                hash.write_chunk(&bytes);
-            }
-            _ => hash.write_chunk(b"\0unreadable"),
+    files
+}
+
+/// Adds a file's executable bit and bytes, or a marker when it cannot be read.
+fn hash_file(hash: &mut StableHash, file: &Path) {
+    match (std::fs::symlink_metadata(file), std::fs::read(file)) {
+        (Ok(meta), Ok(bytes)) => {
+            use std::os::unix::fs::PermissionsExt;
+            hash.write_chunk(&[u8::from(meta.permissions().mode() & 0o111 != 0)]);
+            hash.write_chunk(&bytes);
         }
+        _ => hash.write_chunk(b"\0unreadable"),
     }
 }
 
@@ -131,7 +170,16 @@ mod tests {
     #[test]
     fn a_stamp_is_current_only_with_its_key_and_every_report() {
         let out = tempfile::tempdir().unwrap();
-        let grade = Grade { score: 1.0, max: 2.0, categories: vec![], failed: vec![] };
+        let grade = Grade {
+            score: 1.0,
+            max: 2.0,
+            categories: vec![],
+            category_max: vec![],
+            failed: vec![],
+            language: "rust".into(),
+            compiled: true,
+            root_causes: vec![],
+        };
         let stamp = Stamp { key: "k".into(), grade, missing_fixtures: vec![] };
         record(out.path(), "ada", &stamp).unwrap();
         assert_eq!(current(out.path(), "ada", "k", &["txt"]), None, "the report is missing");

@@ -48,12 +48,20 @@ pub struct Settings {
     pub output_dir: PathBuf,
     /// Where builds keep outputs and caches.
     pub work_dir: PathBuf,
+    /// As `--checkstyle-config`.
+    #[serde(default)]
+    pub checkstyle_config: Option<PathBuf>,
 }
 
 impl Settings {
     /// The report formats.
     pub fn formats(&self) -> Vec<Format> {
         self.formats.iter().filter_map(|name| name.parse().ok()).collect()
+    }
+
+    /// How the style section of Java submissions is made.
+    pub fn style(&self) -> crate::style::StyleOptions {
+        crate::style::StyleOptions { checkstyle_config: self.checkstyle_config.clone() }
     }
 }
 
@@ -79,8 +87,16 @@ pub struct Grade {
     pub max: f64,
     /// Points per category, in catalog order.
     pub categories: Vec<(String, f64)>,
+    /// The most each category could give, in the same order.
+    pub category_max: Vec<(String, f64)>,
     /// Ids of tests that failed or errored.
     pub failed: Vec<String>,
+    /// The submission's language (`rust`, `java`, `python`, `program`).
+    pub language: String,
+    /// Whether it built.
+    pub compiled: bool,
+    /// The Board methods fix-first found broken, in fixing order (`toString()`, `manhattan()`).
+    pub root_causes: Vec<String>,
 }
 
 impl Grade {
@@ -92,11 +108,16 @@ impl Grade {
             .filter(|t| matches!(t.status, Status::Failed | Status::Error))
             .map(|t| t.id.clone())
             .collect();
+        let name = |c: &crate::results::CategoryScore| c.category.name().to_string();
         Grade {
             score: report.score.total,
             max: report.score.max,
-            categories: report.score.categories.iter().map(|c| (c.category.name().to_string(), c.points)).collect(),
+            categories: report.score.categories.iter().map(|c| (name(c), c.points)).collect(),
+            category_max: report.score.categories.iter().map(|c| (name(c), c.weight)).collect(),
             failed,
+            language: report.submission.language.clone(),
+            compiled: report.compile_log.is_none(),
+            root_causes: report.fix_first.iter().map(|cause| cause.method.call().to_string()).collect(),
         }
     }
 
@@ -141,7 +162,7 @@ pub fn serve(settings_file: &Path) -> anyhow::Result<ExitCode> {
     let bad = if settings.skip_bad_fixtures { BadFixtures::Skip } else { BadFixtures::Refuse };
     let mut out = std::io::stdout().lock();
     let plan = match TestPlan::prepare(&settings.fixtures, settings.seed, policy, &settings.only, bad) {
-        Ok(plan) => plan,
+        Ok(plan) => plan.with_style(settings.style()),
         Err(e) => {
             send(&mut out, &Reply::Failed { message: format!("{:#}", anyhow::Error::from(e)) })?;
             return Ok(ExitCode::from(2));

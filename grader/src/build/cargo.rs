@@ -43,7 +43,8 @@ pub fn build_cargo(dir: &Path, work: &Path, policy: &RustBuild, limits: &BuildLi
         Err(log) => return Ok(Prepared::CompileFailed { log }),
     };
     let cache = work.join("rust");
-    let api = build_api(&cache, &pinned, limits)?;
+    let shared_target = cache.join("target");
+    let api = build_api(&cache, &shared_target, &pinned, limits)?;
     let key = scratch.key(&api);
     let ws = cache.join(format!("ws-{key}"));
     // One grader at a time per workspace: two may grade the same submission at once (a batch, the tests).
@@ -52,13 +53,14 @@ pub fn build_cargo(dir: &Path, work: &Path, policy: &RustBuild, limits: &BuildLi
         Built::Ok(student) => student,
         Built::Failed(log) => return Ok(Prepared::CompileFailed { log }),
     };
-    match build_wrapper(&key, &ws, (&student, scratch.has_dependencies()), &api, &pinned, limits)? {
+    match build_wrapper(&key, &ws, &shared_target, (&student, scratch.has_dependencies()), &api, &pinned, limits)? {
         Built::Ok(program) => Ok(Prepared::Ready(Launch {
             program,
             args: vec![],
             env: vec![],
             address_space_limit: true,
             read_only: vec![],
+            address_space_fit: None,
             notes: vec![],
         })),
         Built::Failed(log) => Ok(Prepared::CompileFailed { log }),
@@ -71,15 +73,21 @@ enum Built {
     Failed(String),
 }
 
-/// Step 1: the grader's `npuzzle`, built in the API workspace. Any failure is the grader's.
-fn build_api(cache: &Path, pinned: &Pinned, limits: &BuildLimits) -> Result<ApiCrate, BuildError> {
+/// Step 1: the grader's `npuzzle`, built in the API workspace into the shared target directory. Any failure
+/// is the grader's.
+fn build_api(
+    cache: &Path,
+    shared_target: &Path,
+    pinned: &Pinned,
+    limits: &BuildLimits,
+) -> Result<ApiCrate, BuildError> {
     let ws = link::api_workspace(cache, pinned);
     std::fs::create_dir_all(&ws).map_err(scratch_error)?;
     let _lock = lock(&ws.with_extension("lock")).map_err(scratch_error)?;
     link::write_api_workspace(&ws, pinned).map_err(scratch_error)?;
     // The API package itself, not `-p npuzzle`: cargo reports (and uplifts) a package asked for by name at
     // `target/release/`, a file every location of the grader's crates shares; a dependency stays in `deps/`.
-    let mut spec = cargo(&["build", "--lib"], &ws, &cache.join("target"), limits)?;
+    let mut spec = cargo(&["build", "--lib"], &ws, shared_target, limits)?;
     for shown in pinned.view() {
         spec = spec.read_only(shown);
     }
@@ -118,11 +126,13 @@ fn build_student(
     })
 }
 
-/// Step 3: the wrapper binary, linking the student's library (its rlib, and whether it has dependencies of
-/// its own) with the harness; the executable.
+/// Step 3: the wrapper binary, built into the shared target directory (where step 1 left `npuzzle`), linking
+/// the student's library (its rlib, and whether it has dependencies of its own) with the harness; the
+/// executable.
 fn build_wrapper(
     key: &str,
     ws: &Path,
+    shared_target: &Path,
     (student, with_dependencies): (&Path, bool),
     api: &ApiCrate,
     pinned: &Pinned,
@@ -132,9 +142,8 @@ fn build_wrapper(
     let library = link::fingerprint(student).map_err(scratch_error)?;
     link::write_link_workspace(&link_dir, key, pinned, library).map_err(scratch_error)?;
     let binary = link::binary(key);
-    let target = ws.parent().expect("a workspace is in the cache").join("target");
     let student_deps = student.parent().expect("an rlib is in a folder");
-    let mut spec = cargo(&["rustc", "--bin", &binary], &link_dir, &target, limits)?
+    let mut spec = cargo(&["rustc", "--bin", &binary], &link_dir, shared_target, limits)?
         .args([OsString::from("--"), extern_arg("student", student)])
         .read_only(student);
     // The student's own dependencies, compiled in step 2 beside their library.

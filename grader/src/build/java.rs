@@ -434,6 +434,20 @@ fn compile_student(
     Ok(())
 }
 
+/// The sources a student's own `javac` needs for the textbook classes this grader provides: the stand-ins
+/// (`edu/princeton/cs/algs4/…`) and the two classes their MinPQ reports to (`npuzzle/Counters.java`,
+/// `npuzzle/QueueRegistry.java`), as paths in the default package's folder and their text (`grader new java`).
+pub fn textbook_sources() -> impl Iterator<Item = (&'static str, &'static str)> {
+    ADAPTER_SOURCES.iter().filter_map(|&(path, text)| {
+        let kept = path.strip_prefix("algs4/").or_else(|| {
+            ["server/npuzzle/Counters.java", "server/npuzzle/QueueRegistry.java"]
+                .contains(&path)
+                .then(|| path.trim_start_matches("server/"))
+        });
+        kept.map(|name| (name, text))
+    })
+}
+
 /// The textbook classes this grader provides (its own stand-ins, under `adapters/java/algs4`).
 fn algs4_provided() -> Vec<&'static str> {
     ADAPTER_SOURCES
@@ -710,8 +724,13 @@ mod tests {
     fn runtime_threads(c: &mut Conversation) -> Vec<u32> {
         let hello = c.ask("hello 1");
         let (fixed, threads) = hello.split_once(" runtime_threads=").expect("the runtime's threads are named");
-        assert_eq!(fixed, "ok 1 java ref_world counters refs memory null foreign api_check iterables");
+        assert_eq!(fixed, "ok 1 java ref_world counters refs memory counters_deep null foreign api_check iterables");
         threads.split(',').map(|tid| tid.parse().expect("a thread id")).collect()
+    }
+
+    /// The submission at `dir` built as the tests build it: a 256 MB heap, the default limits and policy.
+    pub(super) fn build(dir: &Path) -> Prepared {
+        build_java(dir, &work(), 256, &BuildLimits::default(), &Default::default()).unwrap()
     }
 
     #[test]
@@ -719,7 +738,7 @@ mod tests {
         if !java_available() {
             return;
         }
-        let build = build_java(&gallery("valid"), &work(), 256, &BuildLimits::default(), &Default::default()).unwrap();
+        let build = build(&gallery("valid"));
         let mut c = Conversation::start(build.clone());
         let threads = runtime_threads(&mut c);
         // the garbage collector's 2 and the compilers' 2 at least; never the process's first thread
@@ -756,7 +775,7 @@ mod tests {
         assert_eq!(c.ask("board ref 3 0 1 3 4 2 5 7 8 6"), "ok b1");
         assert_eq!(c.ask("counters_reset"), "ok");
         assert_eq!(c.ask("solver b1"), "ok s2");
-        let counters = c.ask("counters");
+        let counters = c.ask("counters deep");
         // the Rust reference's figures for this board (`solver --stats`)
         for (name, value) in [
             ("pq_inserts", 20),
@@ -813,9 +832,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         fs::write(dir.path().join("Board.java"), board).unwrap();
         fs::copy(gallery("valid").join("Solver.java"), dir.path().join("Solver.java")).unwrap();
-        let mut c = Conversation::start(
-            build_java(dir.path(), &work(), 256, &BuildLimits::default(), &Default::default()).unwrap(),
-        );
+        let mut c = Conversation::start(build(dir.path()));
         c.ask("hello 1");
         assert_eq!(c.ask("board own 3 8 1 3 4 0 2 7 6 5"), "ok b1");
         assert_eq!(c.ask("board own 2 1 2 3 0"), "ok b2");
@@ -959,7 +976,11 @@ mod tests {
             return;
         }
         let dir = cpu_spending_solver();
-        let limits = SessionLimits { startup: Duration::from_secs(20), request: Duration::from_secs(1) };
+        let limits = SessionLimits {
+            startup: Duration::from_secs(20),
+            request: Duration::from_secs(1),
+            ..SessionLimits::default()
+        };
         let mut session = Session::new(ref_world_spec(dir.path()), limits).trusting_runtime_threads();
         assert!(!session.handshake().unwrap().runtime_threads.is_empty());
         let board =
@@ -1026,9 +1047,7 @@ mod tests {
         assert_eq!(solver.matches("solved").count(), 4, "the edits apply");
         fs::write(dir.path().join("Board.java"), board).unwrap();
         fs::write(dir.path().join("Solver.java"), solver).unwrap();
-        let mut c = Conversation::start(
-            build_java(dir.path(), &work(), 256, &BuildLimits::default(), &Default::default()).unwrap(),
-        );
+        let mut c = Conversation::start(build(dir.path()));
         c.ask("hello 1");
         assert_eq!(c.ask("board own 2 1 2 3 0"), "ok b1");
         assert_eq!(
@@ -1076,14 +1095,13 @@ mod tests {
             return;
         }
         // the gallery entry links the valid Board.java, and a link is refused by name: compile a copy
-        let linked =
-            build_java(&gallery("compile-error"), &work(), 256, &BuildLimits::default(), &Default::default()).unwrap();
+        let linked = build(&gallery("compile-error"));
         assert!(matches!(&linked, Prepared::CompileFailed { log } if log.starts_with("Board.java is a symbolic link")));
         let dir = tempfile::tempdir().unwrap();
         for file in ["Board.java", "Solver.java"] {
             fs::copy(gallery("compile-error").join(file), dir.path().join(file)).unwrap();
         }
-        let build = build_java(dir.path(), &work(), 256, &BuildLimits::default(), &Default::default()).unwrap();
+        let build = build(dir.path());
         let Prepared::CompileFailed { log } = build else { panic!("{build:?}") };
         assert!(log.contains("Solver.java:") && log.contains("error"), "{log}");
         assert!(!log.contains(&*work().to_string_lossy()), "{log}");
@@ -1106,7 +1124,7 @@ mod tests {
         if !java_available() {
             return;
         }
-        let build = build_java(dir.path(), &work(), 256, &BuildLimits::default(), &Default::default()).unwrap();
+        let build = build(dir.path());
         let Prepared::CompileFailed { log } = build else { panic!("{build:?}") };
         assert!(log.starts_with("Board.java:3: error: `package puzzle . eight;`"), "{log}");
         assert!(log.contains("default package"), "{log}");
@@ -1136,7 +1154,7 @@ mod tests {
         );
         fs::write(dir.path().join("Board.java"), board).unwrap();
         fs::write(dir.path().join("Solver.java"), solver).unwrap();
-        let build = build_java(dir.path(), &work(), 256, &BuildLimits::default(), &Default::default()).unwrap();
+        let build = build(dir.path());
         let mut c = Conversation::start(build.clone());
         c.ask("hello 1");
         assert_eq!(c.ask("api"), "ok 1 Board.tileAt(int,int)");

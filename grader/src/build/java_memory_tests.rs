@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::Command;
 
 use super::super::conversation::{counter, Conversation};
-use super::tests::{gallery, java_available, valid_with_solver, work};
+use super::tests::{build, gallery, java_available, valid_with_solver};
 use super::*;
 
 /// A 4-move puzzle in the `ref` world: 5 boards on its solution.
@@ -105,7 +105,7 @@ fn the_layout_model_measures_what_the_jvm_lays_out() {
     if !java_available() {
         return;
     }
-    let build = build_java(&gallery("valid"), &work(), 256, &BuildLimits::default(), &Default::default()).unwrap();
+    let build = build(&gallery("valid"));
     let (agent, classes) = agent_and_classes(&build);
     let dir = tempfile::tempdir().unwrap();
     let source = dir.path().join("LayoutCheck.java");
@@ -146,7 +146,7 @@ fn the_valid_submission_measures_the_official_figures() {
     if !java_available() {
         return;
     }
-    let build = build_java(&gallery("valid"), &work(), 256, &BuildLimits::default(), &Default::default()).unwrap();
+    let build = build(&gallery("valid"));
     let mut own = Conversation::start(build.clone());
     own.ask("hello 1");
     // 40 + (24 + 3 × 8) + 3 × (24 + 3 × 4, padded): 192 + 16
@@ -163,7 +163,7 @@ fn the_valid_submission_measures_the_official_figures() {
     assert_eq!(c.ask("memory_retained s2"), "ok 704");
     assert_eq!(c.ask("counters_reset"), "ok");
     assert_eq!(c.ask("solver b1"), "ok s3");
-    let counters = c.ask("counters");
+    let counters = c.ask("counters deep");
     // 20 inserts, both queues at 8 slots: 19 × (40 + 96) + 2 × (40 + 24 + 8 × 8)
     assert_eq!(counter(&counters, "pq_deep_bytes"), 19 * 136 + 2 * (40 + 24 + 64), "{counters}");
     c.finish();
@@ -178,16 +178,14 @@ fn each_queue_reaches_the_other_through_its_nodes_outer_solver() {
         return;
     }
     let (entry, _copy) = resolved(&gallery("inner-class-nodes"));
-    let mut c = Conversation::start_ref(
-        build_java(&entry, &work(), 256, &BuildLimits::default(), &Default::default()).unwrap(),
-    );
+    let mut c = Conversation::start_ref(build(&entry));
     c.ask("hello 1");
     assert_eq!(c.ask(&format!("board ref {FOUR_MOVES}")), "ok b1");
     let solver: u64 = c.ask("memory_solver b1").split(' ').nth(2).unwrap().parse().unwrap();
     assert!(solver > 704, "{solver}");
     assert_eq!(c.ask("counters_reset"), "ok");
     assert_eq!(c.ask("solver b1"), "ok s3");
-    assert_eq!(counter(&c.ask("counters"), "pq_deep_bytes"), 2 * solver);
+    assert_eq!(counter(&c.ask("counters deep"), "pq_deep_bytes"), 2 * solver);
     c.finish();
 }
 
@@ -212,8 +210,7 @@ fn statics_count_by_their_growth_and_referents_count() {
         assert_eq!(soft[k].1, 168 + 56 + 40 + queues, "board {k}: {soft:?} against {valid:?}");
     }
     let (entry, _copy) = resolved(&gallery("board-static-table"));
-    let mut c =
-        Conversation::start(build_java(&entry, &work(), 256, &BuildLimits::default(), &Default::default()).unwrap());
+    let mut c = Conversation::start(build(&entry));
     c.ask("hello 1");
     assert_eq!(c.ask("memory_board own 3 1 2 3 4 5 6 7 8 0"), "ok 208");
     assert_eq!(c.ask("memory_board own 2 1 2 3 0"), "ok 144");
@@ -254,17 +251,13 @@ fn a_lazy_solver_is_measured_like_an_eager_one() {
         c.ask("counters_reset");
         c.ask("solver b1");
         c.ask("moves s2");
-        c.ask("counters")
+        c.ask("counters deep")
     };
-    let mut c = Conversation::start_ref(
-        build_java(&gallery("valid"), &work(), 256, &BuildLimits::default(), &Default::default()).unwrap(),
-    );
+    let mut c = Conversation::start_ref(build(&gallery("valid")));
     c.ask("hello 1");
     let expected = eager(&mut c);
     c.finish();
-    let mut c = Conversation::start_ref(
-        build_java(lazy.path(), &work(), 256, &BuildLimits::default(), &Default::default()).unwrap(),
-    );
+    let mut c = Conversation::start_ref(build(lazy.path()));
     c.ask("hello 1");
     let seen = eager(&mut c);
     for name in ["pq_inserts", "pq_del_mins", "pq_max_size", "pq_ending_size", "pq_deep_bytes"] {
@@ -283,16 +276,14 @@ fn a_lazy_solver_is_measured_like_an_eager_one() {
 /// `memory_solver` builds next, for a gallery entry.
 fn figures(name: &str) -> Vec<(u64, u64)> {
     let (entry, _copy) = resolved(&gallery(name));
-    let mut c = Conversation::start_ref(
-        build_java(&entry, &work(), 256, &BuildLimits::default(), &Default::default()).unwrap(),
-    );
+    let mut c = Conversation::start_ref(build(&entry));
     c.ask("hello 1");
     let mut figures = Vec::new();
     for board in [FOUR_MOVES, "3 8 1 3 4 0 2 7 6 5"] {
         let b = c.ask(&format!("board ref {board}"))[3..].to_string();
         c.ask("counters_reset");
         c.ask(&format!("solver {b}"));
-        let deep = counter(&c.ask("counters"), "pq_deep_bytes");
+        let deep = counter(&c.ask("counters deep"), "pq_deep_bytes");
         let solver: u64 = c.ask(&format!("memory_solver {b}")).split(' ').nth(2).unwrap().parse().unwrap();
         figures.push((deep, solver));
     }

@@ -10,7 +10,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use super::step::Launch;
+use super::step::{AddressSpaceFit, Launch};
 
 /// Stack size of JVM threads other than the request thread (which the server starts with 64 MB).
 const THREAD_STACK: &str = "-Xss8m";
@@ -77,7 +77,29 @@ impl Jvm {
         let mut read_only = vec![self.home.clone(), self.module.clone()];
         read_only.extend(self.agent.clone());
         read_only.extend(shown);
-        Launch { program: self.java.clone(), args, env, address_space_limit: false, read_only, notes: vec![] }
+        Launch {
+            program: self.java.clone(),
+            args,
+            env,
+            address_space_limit: false,
+            read_only,
+            address_space_fit: Some(address_space_fit()),
+            notes: vec![],
+        }
+    }
+}
+
+/// How a JVM fits an address-space limit, where no memory control group bounds its native memory: it
+/// reserves far more address space than it uses (a 1 GB compressed class space, a 240 MB code cache, a
+/// malloc arena of 64 MB per thread), so `-version` with a 256 MB heap needs 2 GB of address space; with these
+/// reservations bounded, 800 MB. The rest of the allowance is thread stacks (`-Xss8m` each) and the margin.
+fn address_space_fit() -> AddressSpaceFit {
+    AddressSpaceFit {
+        args: ["-XX:ReservedCodeCacheSize=64m", "-XX:CompressedClassSpaceSize=64m", "-XX:MaxMetaspaceSize=128m"]
+            .map(OsString::from)
+            .to_vec(),
+        env: vec![("MALLOC_ARENA_MAX".into(), "2".into())],
+        reserved_mb: 1024,
     }
 }
 

@@ -14,6 +14,7 @@
 //! the host which interpreter `python3` is).
 
 pub mod cargo;
+pub mod checkstyle;
 #[cfg(test)]
 mod conversation;
 pub mod java;
@@ -26,7 +27,7 @@ pub mod step;
 use std::path::Path;
 
 use crate::runner::sandbox::is_executable;
-pub use step::{BuildError, BuildLimits, Launch, Prepared, WorldLaunches};
+pub use step::{AddressSpaceFit, BuildError, BuildLimits, Launch, Prepared, WorldLaunches};
 
 /// The kind of submission found at a path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,6 +51,24 @@ impl SubmissionKind {
             SubmissionKind::Java => "java",
             SubmissionKind::Python => "python",
         }
+    }
+}
+
+/// Where a submission's files are: inside the one folder `path` holds when it holds nothing else (an upload
+/// zipped with its folder; hidden files and `__MACOSX` do not count), else `path` itself. A link is not
+/// followed, and a path that is a submission already is left as it is.
+pub fn locate(path: &Path) -> std::path::PathBuf {
+    if detect(path).is_ok() {
+        return path.to_path_buf();
+    }
+    let Ok(entries) = std::fs::read_dir(path) else { return path.to_path_buf() };
+    let shown: Vec<std::fs::DirEntry> = entries
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name() != "__MACOSX" && !e.file_name().to_string_lossy().starts_with('.'))
+        .collect();
+    match shown.as_slice() {
+        [only] if only.file_type().is_ok_and(|t| t.is_dir()) => locate(&only.path()),
+        _ => path.to_path_buf(),
     }
 }
 
@@ -91,6 +110,7 @@ pub fn prepare(
             env: vec![],
             address_space_limit: true,
             read_only: vec![],
+            address_space_fit: None,
             notes: vec![],
         })),
         SubmissionKind::Cargo => cargo::build_cargo(path, work, rust, limits),
@@ -115,5 +135,21 @@ mod tests {
         assert_eq!(detect(&root.join("fixtures/submissions/python/valid")).unwrap(), SubmissionKind::Python);
         let e = detect(&root.join("specs")).unwrap_err();
         assert!(e.to_string().contains("is not a submission"), "{e}");
+    }
+
+    #[test]
+    fn an_upload_wrapped_in_one_folder_is_found_inside_it() {
+        let upload = tempfile::tempdir().unwrap();
+        let inner = upload.path().join("My 8puzzle/src");
+        std::fs::create_dir_all(&inner).unwrap();
+        std::fs::create_dir(upload.path().join("__MACOSX")).unwrap();
+        std::fs::write(upload.path().join(".DS_Store"), "").unwrap();
+        std::fs::write(inner.join("Board.java"), "").unwrap();
+        assert_eq!(locate(upload.path()), inner);
+        assert_eq!(detect(&locate(upload.path())).unwrap(), SubmissionKind::Java);
+        // Two folders, or a link to one, are left alone: the grader follows no link of a submission.
+        let linked = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(&inner, linked.path().join("elsewhere")).unwrap();
+        assert_eq!(locate(linked.path()), linked.path());
     }
 }

@@ -159,7 +159,16 @@ pub fn build_python(
     // what the sandbox shows, read-only: the interpreter's installation, the adapter and the student's folder
     let mut read_only = installation;
     read_only.extend([adapter, submission]);
-    Ok(Prepared::Ready(Launch { program: python, args, env, address_space_limit: false, read_only, notes: vec![] }))
+    // the server caps its own address space: it fits one already
+    Ok(Prepared::Ready(Launch {
+        program: python,
+        args,
+        env,
+        address_space_limit: false,
+        read_only,
+        address_space_fit: None,
+        notes: vec![],
+    }))
 }
 
 /// Writes the embedded adapter into `work/python-adapter-HASH/` unless it is there already.

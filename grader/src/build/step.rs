@@ -20,6 +20,9 @@ pub struct BuildLimits {
     pub memory_mb: u64,
     /// Processes and threads of one step's sandbox.
     pub processes: u64,
+    /// Disk of one step, in MB: its scratch directory (a tmpfs), and the largest file it may write anywhere
+    /// (its output directory included).
+    pub disk_mb: u64,
 }
 
 impl BuildLimits {
@@ -29,6 +32,7 @@ impl BuildLimits {
             wall: Duration::from_secs_f64(limits.build_seconds),
             memory_mb: limits.build_memory_mb,
             processes: limits.build_processes,
+            disk_mb: limits.build_disk_mb,
         }
     }
 }
@@ -39,14 +43,16 @@ impl Default for BuildLimits {
     }
 }
 
-/// A build step running `program`: sandboxed as root without capabilities, with `limits`' memory and
-/// process caps, no CPU limit of its own. Add its arguments, environment, working directory and the paths
+/// A build step running `program`: sandboxed as root without capabilities, with `limits`' memory, process
+/// and disk caps, no CPU limit of its own. Add its arguments, environment, working directory and the paths
 /// it reads ([`ProcessSpec::read_only`]) and writes ([`ProcessSpec::writable`]), then [`run_step`] it.
 pub fn step(program: impl Into<PathBuf>, limits: &BuildLimits) -> ProcessSpec {
     let limits = ProcessLimits {
         cpu: None,
         processes: Some(limits.processes),
         memory: Some(limits.memory_mb << 20),
+        scratch: Some(limits.disk_mb << 20),
+        file_size: Some(limits.disk_mb << 20),
         ..ProcessLimits::default()
     };
     let mut spec = ProcessSpec::new(program).limits(limits);
@@ -82,6 +88,9 @@ pub struct Launch {
     pub address_space_limit: bool,
     /// What the program reads besides itself and the system directories (shown read-only by its sandbox).
     pub read_only: Vec<PathBuf>,
+    /// How a runtime without an address-space limit of its own (the JVM) fits one, for a machine where no
+    /// memory control group bounds its native memory.
+    pub address_space_fit: Option<AddressSpaceFit>,
     /// What the build changed in the submission that the student should know (a `package` line removed),
     /// shown at the top of the report.
     pub notes: Vec<String>,
@@ -96,6 +105,18 @@ pub struct WorldLaunches {
     pub own: Launch,
     /// Serves the `ref` world: the reference Board under the submission's Solver.
     pub reference: Launch,
+}
+
+/// What a runtime needs to run under an address-space limit: options that bound what it reserves up front,
+/// and how much address space those reservations take beyond its heap.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AddressSpaceFit {
+    /// Arguments placed before the runtime's own.
+    pub args: Vec<OsString>,
+    /// Environment variables.
+    pub env: Vec<(OsString, OsString)>,
+    /// Address space its reservations take beyond the heap, in MB.
+    pub reserved_mb: u64,
 }
 
 /// The result of preparing a submission.
@@ -151,4 +172,23 @@ pub fn link_refused(path: &Path, shown: &str) -> Option<String> {
              itself, e.g. with `cp -L`)"
         )
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A build step writes no file past `disk_mb`, in its writable target directory or its scratch: the write
+    /// fails (`EFBIG`, or the tmpfs full) and the file stops at the limit.
+    #[test]
+    fn a_build_step_writes_no_file_past_its_disk_limit() {
+        let target = tempfile::tempdir().unwrap();
+        let limits = BuildLimits { disk_mb: 1, ..BuildLimits::default() };
+        let script = "trap '' XFSZ; for dir in \"$0\" \"$HOME\"; do head -c 3000000 /dev/zero > \"$dir/big\" \
+                      2>/dev/null; echo $?; done; wc -c < \"$0/big\"";
+        let spec = step("/bin/sh", &limits).args(["-c", script]).args([target.path()]).writable(target.path());
+        let output = run_step(&spec, &limits, "sh").unwrap();
+        let shown = String::from_utf8_lossy(&output.stdout);
+        assert_eq!(shown.split_whitespace().collect::<Vec<_>>(), ["1", "1", "1048576"], "{output:?}");
+    }
 }

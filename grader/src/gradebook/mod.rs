@@ -1,20 +1,22 @@
-//! The class's gradebooks: ours (`gradebook.csv`, `gradebook.json`), and what each LMS reads back
-//! ([`canvas`]'s gradebook import, [`moodle`]'s offline grading worksheet). Every student of the class has a
-//! row in each gradebook that can hold them: graded, or with the reason they are not.
+//! The class's gradebooks: ours (`gradebook.csv`, and [`document`]'s `gradebook.json`), what each LMS reads
+//! back ([`canvas`]'s gradebook import, [`moodle`]'s offline grading worksheet), and the class [`overview`].
+//! Every student of the class has a row in each gradebook that can hold them: graded, or with the reason they
+//! are not. [`merge`] joins the gradebooks of a class's shards into the class's.
 //!
 //! Every text field goes through [`csv::text`], so no name or message can become a formula or split a row.
 
 pub mod canvas;
 pub mod csv;
+pub mod document;
+pub mod merge;
 pub mod moodle;
+pub mod overview;
 #[cfg(test)]
 mod sample;
 
-use serde::Serialize;
-
 use crate::batch::Row;
 use crate::catalog::Category;
-use crate::intake::Skipped;
+pub use document::{Document, RunInfo};
 
 /// Our gradebook as CSV: the student's identity, name and report file stem, whether the LMS marked them
 /// late (`yes`, `no`, or empty where it does not say), one column per category, the score, its maximum, the
@@ -42,27 +44,6 @@ pub fn ours_csv(rows: &[Row]) -> String {
         out.push_str(&csv::row(&fields));
     }
     out
-}
-
-/// What a run of the class was graded under, recorded in `gradebook.json` so gradebooks of one class can be
-/// compared (and later joined).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct RunInfo {
-    /// The grader's version.
-    pub grader_version: String,
-    #[allow(missing_docs)]
-    pub seed: u64,
-    /// `--only`, as given.
-    pub only: Vec<String>,
-    /// The hash (hex) of the grader, the policy, the seed, `--only`, the formats and the fixtures together:
-    /// two runs with the same hash graded everyone the same way.
-    pub run_key: String,
-}
-
-/// Our gradebook as JSON: `run`, `students` (the rows), `skipped` (entries that are no one's, with why).
-pub fn ours_json(rows: &[Row], skipped: &[Skipped], run: &RunInfo) -> String {
-    let gradebook = serde_json::json!({ "run": run, "students": rows, "skipped": skipped });
-    serde_json::to_string_pretty(&gradebook).unwrap_or_default() + "\n"
 }
 
 #[cfg(test)]

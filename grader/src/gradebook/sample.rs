@@ -15,7 +15,11 @@ pub fn row(id: StudentId, name: &str, percent: Option<f64>, error: Option<&str>)
         max: percent.map(|_| 100.0),
         percent,
         categories: percent.map(|_| vec![("compile".into(), 5.0), ("board".into(), 30.0)]).unwrap_or_default(),
+        category_max: percent.map(|_| vec![("compile".into(), 5.0), ("board".into(), 60.0)]).unwrap_or_default(),
         failed: if percent.is_some() { vec!["board-5a".into(), "timing-2/puzzle36".into()] } else { vec![] },
+        language: percent.map(|_| "java".into()),
+        compiled: percent.map(|_| true),
+        root_causes: vec![],
         error: error.map(str::to_string),
     }
 }

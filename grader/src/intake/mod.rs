@@ -19,7 +19,7 @@ mod unzip;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::identity::StudentId;
 use unzip::{single_folder, unzip};
@@ -42,7 +42,7 @@ impl Default for Caps {
 }
 
 /// What an LMS export says about who a student is.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Lms {
     /// A student of a Canvas export.
@@ -74,8 +74,15 @@ pub struct Student {
     pub submission: Result<PathBuf, String>,
 }
 
+impl Student {
+    /// Who they are, without their submission (as the class's roster names them).
+    pub fn enrolled(&self) -> Enrolled {
+        Enrolled { id: self.id.clone(), name: self.name.clone(), lms: self.lms.clone(), late: self.late }
+    }
+}
+
 /// Something in the class that is not graded, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Skipped {
     /// Its name, relative to what the grader was given (`alice.zip`, `alice.zip: ../evil.sh`).
     pub entry: String,
@@ -83,11 +90,26 @@ pub struct Skipped {
     pub reason: String,
 }
 
+/// A student the class names, graded here or not (a shard grades some): who they are and what the export says.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Enrolled {
+    #[allow(missing_docs)]
+    pub id: StudentId,
+    #[allow(missing_docs)]
+    pub name: String,
+    #[allow(missing_docs)]
+    pub lms: Option<Lms>,
+    #[allow(missing_docs)]
+    pub late: Option<bool>,
+}
+
 /// The class: who is graded and what was left out.
 #[derive(Debug, Default)]
 pub struct Class {
-    /// The students, by name, then identity.
+    /// The students graded, by name, then identity.
     pub students: Vec<Student>,
+    /// Every student the class names, in the same order: the graded ones and those left to other shards.
+    pub roster: Vec<Enrolled>,
     /// Everything left out, each reported on standard error; never silently dropped.
     pub skipped: Vec<Skipped>,
 }
@@ -127,9 +149,27 @@ struct Pending {
     parts: Vec<Part>,
 }
 
+impl Pending {
+    /// The student an entry names, before any of their parts (lateness comes with each part).
+    fn clone_empty(&self) -> Pending {
+        Pending { name: self.name.clone(), lms: self.lms.clone(), late: None, parts: vec![] }
+    }
+}
+
 /// Reads the class at `input` (a directory or a zip file), unpacking into `scratch` (which must be empty
 /// or absent: the caller owns it and removes it after grading).
 pub fn gather(input: &Path, scratch: &Path, caps: Caps) -> Result<Class, IntakeError> {
+    gather_where(input, scratch, caps, &|_| true)
+}
+
+/// As [`gather`], but only the students `keep` accepts are put together and in [`Class::students`] (a shard's);
+/// [`Class::roster`] still names everyone.
+pub fn gather_where(
+    input: &Path,
+    scratch: &Path,
+    caps: Caps,
+    keep: &dyn Fn(&StudentId) -> bool,
+) -> Result<Class, IntakeError> {
     let read_error = |source| IntakeError::Read { path: input.to_path_buf(), source };
     std::fs::create_dir_all(scratch).map_err(read_error)?;
     let mut class = Class::default();
@@ -149,35 +189,53 @@ pub fn gather(input: &Path, scratch: &Path, caps: Caps) -> Result<Class, IntakeE
         let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         match classify(&path, &file_name) {
             Ok((id, student, part)) => {
-                let entry = pending.entry(id).or_insert_with(|| Pending {
-                    name: student.name.clone(),
-                    lms: student.lms.clone(),
-                    late: None,
-                    parts: vec![],
-                });
-                entry.late = match (entry.late, student.late) {
-                    (Some(a), Some(b)) => Some(a || b),
-                    (a, b) => a.or(b),
-                };
-                if let (Some(Lms::Canvas { submission_ids, .. }), Some(Lms::Canvas { submission_ids: new, .. })) =
-                    (&mut entry.lms, &student.lms)
-                {
-                    submission_ids.extend(new.iter().cloned());
-                    submission_ids.sort();
-                    submission_ids.dedup();
-                }
-                entry.parts.push(part);
+                add_part(pending.entry(id).or_insert_with(|| student.clone_empty()), student, part)
             }
             Err(reason) => class.skipped.push(Skipped { entry: file_name, reason }),
         }
     }
-    for (id, student) in pending {
-        let submission = assemble(&id, student.parts, scratch, caps, &mut class.skipped);
+    let mut everyone: Vec<(StudentId, Pending)> = pending.into_iter().collect();
+    everyone.sort_by(|(a_id, a), (b_id, b)| (a.name.to_lowercase(), a_id).cmp(&(b.name.to_lowercase(), b_id)));
+    let mut stems = BTreeSet::new();
+    for (id, student) in everyone {
+        class.roster.push(Enrolled {
+            id: id.clone(),
+            name: student.name.clone(),
+            lms: student.lms.clone(),
+            late: student.late,
+        });
+        // Two identities whose file stems are equal (a hash collision, which only a crafted name could cause)
+        // would share report files: the later student of the two is not graded, and says why.
+        let stem = id.file_stem();
+        let shared = !stems.insert(stem.clone());
+        if !keep(&id) {
+            continue;
+        }
+        let submission = if shared {
+            Err(format!("its report file name `{stem}` is another student's too: rename the entry and grade again"))
+        } else {
+            assemble(&id, student.parts, scratch, caps, &mut class.skipped)
+        };
         class.students.push(Student { id, name: student.name, lms: student.lms, late: student.late, submission });
     }
-    class.students.sort_by(|a, b| (a.name.to_lowercase(), &a.id).cmp(&(b.name.to_lowercase(), &b.id)));
-    refuse_shared_stems(&mut class.students);
+    class.skipped.sort();
     Ok(class)
+}
+
+/// Adds one entry's part (and what its name says: late, Canvas submission ids) to its student.
+fn add_part(entry: &mut Pending, student: Pending, part: Part) {
+    entry.late = match (entry.late, student.late) {
+        (Some(a), Some(b)) => Some(a || b),
+        (a, b) => a.or(b),
+    };
+    if let (Some(Lms::Canvas { submission_ids, .. }), Some(Lms::Canvas { submission_ids: new, .. })) =
+        (&mut entry.lms, &student.lms)
+    {
+        submission_ids.extend(new.iter().cloned());
+        submission_ids.sort();
+        submission_ids.dedup();
+    }
+    entry.parts.push(part);
 }
 
 /// The student an entry belongs to and the part it is of their submission, or why it is no one's.
@@ -304,20 +362,6 @@ fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
         }
     }
     Ok(())
-}
-
-/// Two identities whose file stems are equal (a hash collision, which only a crafted name could cause)
-/// would share report files: the later student of the two is not graded, and says why.
-fn refuse_shared_stems(students: &mut [Student]) {
-    let mut seen = BTreeSet::new();
-    for student in students {
-        let stem = student.id.file_stem();
-        if !seen.insert(stem.clone()) {
-            student.submission = Err(format!(
-                "its report file name `{stem}` is another student's too: rename the entry and grade again"
-            ));
-        }
-    }
 }
 
 #[cfg(test)]

@@ -4,14 +4,16 @@
 //! One Gradescope test per official test ([`super::entries`]): a table such as Timing 2 is one test with its
 //! rows in the output, tests that do not apply are left out, and points are whole cents that add up exactly,
 //! so the tests' `max_score`s sum to the report's maximum and the top-level `score` is the sum of the tests'.
-//! Tests the policy hides are shown `after_due_date`. The compiler's output, when the build failed, is in the
-//! top-level output. `execution_time` is the run's wall time, the only non-deterministic field. Student text
-//! in any output shows its control characters as codes ([`visible`]): Gradescope shows outputs as text.
+//! Tests the policy hides are shown `after_due_date`, and nothing else tells of them before then ([`render`]).
+//! The compiler's output, when the build failed, is in the top-level output. `execution_time` is the run's
+//! wall time, the only non-deterministic field. Student text in any output shows its control characters as
+//! codes ([`visible`]): Gradescope shows outputs as text.
 
 use serde::Serialize;
 
 use super::entries::{entries, Entry};
 use super::visible;
+use super::withheld::mask_hidden;
 use crate::results::{Report, TestResult};
 
 #[derive(Serialize)]
@@ -35,8 +37,14 @@ struct GsTest<'a> {
 }
 
 /// Renders `results.json`.
+///
+/// Nothing a student sees before the due date tells of a hidden test: the top-level output gives the score
+/// of the visible tests (the aggregate would tell how the hidden ones went), a visible test's output names
+/// no hidden test, and `stdout_visibility` holds back the autograder's standard output too while tests are
+/// hidden (`run_autograder` prints the visible tests alone there anyway).
 pub fn render(report: &Report) -> String {
     let entries = entries(report);
+    let hidden = report.hidden_ids();
     let tests: Vec<GsTest> = entries
         .iter()
         .map(|e| GsTest {
@@ -45,17 +53,34 @@ pub fn render(report: &Report) -> String {
             status: if e.passed() { "passed" } else { "failed" },
             name: e.name.clone(),
             number: &e.id,
-            output: visible::block(&entry_output(e)).into_owned(),
+            output: visible::block(&if e.hidden { entry_output(e) } else { mask_hidden(&entry_output(e), &hidden) })
+                .into_owned(),
             visibility: if e.hidden { "after_due_date" } else { "visible" },
         })
         .collect();
     let score: u64 = entries.iter().map(|e| e.score_cents).sum();
     let max: u64 = entries.iter().map(|e| e.max_cents).sum();
-    let mut output = format!(
-        "Aggregate score: {:.2} / {:.2}. The full report is below each test; run `grader explain ID` locally for hints.",
-        dollars(score),
-        dollars(max)
-    );
+    let mut output = if hidden.is_empty() {
+        format!(
+            "Aggregate score: {:.2} / {:.2}. The full report is below each test; run `grader explain ID` locally \
+             for hints.",
+            dollars(score),
+            dollars(max)
+        )
+    } else {
+        let visible = entries.iter().filter(|e| !e.hidden);
+        let (score, max) = visible.fold((0, 0), |(s, m), e| (s + e.score_cents, m + e.max_cents));
+        let held = match entries.iter().filter(|e| e.hidden).count() {
+            1 => "1 test is".to_string(),
+            n => format!("{n} tests are"),
+        };
+        format!(
+            "Score of the visible tests: {:.2} / {:.2}. {held} hidden until the due date, and the aggregate score \
+             with them. The report is below each test; run `grader explain ID` locally for hints.",
+            dollars(score),
+            dollars(max)
+        )
+    };
     for note in &report.notes {
         output.push_str(&format!("\nNote: {}", visible::block(note)));
     }
@@ -65,6 +90,9 @@ pub fn render(report: &Report) -> String {
             report.missing_fixtures.join(", ")
         ));
     }
+    if !report.machine_stalls.is_empty() {
+        output.push_str(&format!("\nGRADER PROBLEM (not the submission's): {}", report.stalls_line()));
+    }
     if let Some(log) = &report.compile_log {
         output.push_str("\n\nThe compiler's output:\n");
         output.push_str(&visible::block(log));
@@ -73,7 +101,7 @@ pub fn render(report: &Report) -> String {
         score: dollars(score),
         execution_time: report.timings.wall_ms.div_ceil(1000),
         output,
-        stdout_visibility: "visible",
+        stdout_visibility: if hidden.is_empty() { "visible" } else { "after_due_date" },
         tests,
     };
     let mut text = serde_json::to_string_pretty(&results).unwrap_or_default();
@@ -184,7 +212,11 @@ mod tests {
             fix_first: vec![],
             missing_fixtures: vec![],
             skipped_fixtures: vec![],
+            machine_stalls: vec![],
             timings: Timings::default(),
+            count_causes: vec![],
+            details: Default::default(),
+            withheld: 0,
         }
     }
 
@@ -212,6 +244,28 @@ mod tests {
             assert_eq!(numbers.iter().filter(|n| n.starts_with("timing-")).count(), 5, "one entry per timing table");
             assert_eq!(numbers.iter().filter(|n| n.starts_with("memory-")).count(), 3, "one entry per memory table");
         }
+    }
+
+    #[test]
+    fn nothing_visible_tells_of_a_hidden_test() {
+        let mut report = rust_report(3);
+        for test in report.tests.iter_mut().filter(|t| t.id.starts_with("solver-1")) {
+            test.hidden = true;
+        }
+        let skipped = report.tests.iter_mut().find(|t| t.id == "solver-20").unwrap();
+        skipped.status = Status::Skipped;
+        skipped.message = "skipped: it depends on solver-1, which did not pass".into();
+        let json: serde_json::Value = serde_json::from_str(&render(&report)).unwrap();
+        let output = json["output"].as_str().unwrap();
+        assert!(output.starts_with("Score of the visible tests: ") && !output.contains("Aggregate"), "{output}");
+        assert!(output.contains(" 11 tests are hidden until the due date"), "{output}");
+        assert_eq!(json["stdout_visibility"], "after_due_date");
+        for test in json["tests"].as_array().unwrap().iter().filter(|t| t["visibility"] == "visible") {
+            let shown = test["output"].as_str().unwrap();
+            assert!(!shown.contains("solver-1,") && !shown.contains("solver-1 "), "{shown}");
+        }
+        let solver_20 = json["tests"].as_array().unwrap().iter().find(|t| t["number"] == "solver-20").unwrap();
+        assert!(solver_20["output"].as_str().unwrap().contains("it depends on a test hidden until the due date"));
     }
 
     #[test]

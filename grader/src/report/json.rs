@@ -25,8 +25,14 @@ struct JsonReport<'a> {
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     notes: &'a [String],
     fix_first: &'a [crate::results::RootCause],
+    fix_first_counts: &'a [crate::results::CountCause],
+    details: &'a crate::results::Details,
+    withheld_tests: usize,
     missing_fixtures: &'a [String],
     skipped_fixtures: &'a [SkippedFixture],
+    /// Only when there were any (a grader problem), so reports without one keep their bytes.
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    machine_stalls: &'a [String],
     output: &'a str,
     output_truncated: bool,
 }
@@ -107,8 +113,12 @@ pub fn render(report: &Report) -> String {
         compile_log: report.compile_log.as_deref(),
         notes: &report.notes,
         fix_first: &report.fix_first,
+        fix_first_counts: &report.count_causes,
+        details: &report.details,
+        withheld_tests: report.withheld,
         missing_fixtures: &report.missing_fixtures,
         skipped_fixtures: &report.skipped_fixtures,
+        machine_stalls: &report.machine_stalls,
         output: &report.output,
         output_truncated: report.output_truncated,
     };

@@ -20,9 +20,10 @@ pub fn render(report: &Report) -> String {
         visible::markdown_inline(&report.submission.name),
         visible::markdown_inline(&report.submission.language)
     );
+    let label = if report.withheld > 0 { "Score of the visible tests" } else { "Score" };
     let _ = writeln!(
         out,
-        "**Score: {:.2} / {:.2} ({percent:.1}%)** — seed {}\n",
+        "**{label}: {:.2} / {:.2} ({percent:.1}%)** — seed {}\n",
         report.score.total, report.score.max, report.seed
     );
     for note in &report.notes {
@@ -41,6 +42,15 @@ pub fn render(report: &Report) -> String {
             c.points,
             c.weight
         );
+    }
+    if !report.machine_stalls.is_empty() {
+        let _ = writeln!(out, "\n**Grader problem:** {}", report.stalls_line());
+    }
+    if let Some(style) = &report.details.style {
+        let _ = writeln!(out, "\nStyle (0 points): {}", style.verdicts());
+    }
+    for cause in &report.count_causes {
+        let _ = writeln!(out, "\n**Fix first:** {}", cause.summary().replace('|', "\\|"));
     }
     if let Some(log) = &report.compile_log {
         let log = visible::block(log.trim_end()).replace("```", "` ` `").replace("~~~", "~ ~ ~");

@@ -9,6 +9,7 @@ pub mod junit;
 pub mod markdown;
 pub mod text;
 pub mod visible;
+pub mod withheld;
 
 /// A report format. The command line names them by [`Format::name`]; report files end in
 /// [`Format::extension`].
@@ -195,7 +196,55 @@ mod tests {
                 file: "puzzle99.txt".into(),
                 problem: "line 4: expected 9 tiles after the size, found 8".into(),
             }],
+            machine_stalls: vec![],
             timings: Timings { wall_ms: 12_345, submission_cpu_ms: 2_000, build_ms: 100, ..Timings::default() },
+            count_causes: vec![crate::results::CountCause {
+                what: "manhattan()".into(),
+                tables: vec!["Timing 4b".into()],
+                tests: vec!["timing-2/puzzle36".into(), "timing-2/puzzle20".into()],
+                puzzles_failing: 2,
+                puzzles_judged: 2,
+                lowest: 5.4,
+                highest: 9.25,
+                hint: "cache it".into(),
+            }],
+            details: crate::results::Details {
+                files: vec![
+                    crate::results::SubmittedFile { name: "Board.java".into(), bytes: 6100 },
+                    crate::results::SubmittedFile { name: "Solver.java".into(), bytes: 812 },
+                ],
+                transcript: vec![
+                    crate::results::Transcript { command: "javac Board.java".into(), output: String::new() },
+                    crate::results::Transcript {
+                        command: "javac Solver.java".into(),
+                        output: "Solver.java:3: warning: <unchecked>".into(),
+                    },
+                ],
+                style: Some(crate::results::Style {
+                    tools: vec![
+                        crate::results::StyleTool {
+                            name: "PMD",
+                            command: "pmd .".into(),
+                            findings: vec![],
+                            not_run: Some("PMD cannot run here".into()),
+                        },
+                        crate::results::StyleTool {
+                            name: "Checkstyle",
+                            command: "custom checks for Solver.java".into(),
+                            findings: vec![crate::results::Finding {
+                                error: false,
+                                file: "Solver.java".into(),
+                                line: 51,
+                                column: Some(19),
+                                message: "'pq' (a MinPQ) is an instance variable <&>".into(),
+                                check: "Design".into(),
+                            }],
+                            not_run: None,
+                        },
+                    ],
+                }),
+            },
+            withheld: 0,
         }
     }
 
@@ -247,6 +296,22 @@ mod tests {
         assert_eq!(page.matches("<script").count(), 1, "only the page's own script");
         assert!(!page.contains("<img"));
         assert!(page.contains("threw &lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"));
+    }
+
+    /// What the machine stalled twice is the grader's problem, named at the top of every human format and
+    /// listed in the JSON; without one, the JSON has no such field (reports keep their bytes).
+    #[test]
+    fn every_format_names_what_the_machine_stalled_at_its_top() {
+        assert!(!render(&report(), Format::Json, false).contains("machine_stalls"));
+        let mut report = report();
+        report.machine_stalls = vec!["board-1a".into()];
+        for format in [Format::Text, Format::Markdown, Format::Html, Format::Gradescope] {
+            let shown = render(&report, format, false);
+            let at = shown.find("stalled the submission twice in a row during board-1a");
+            let first_test = shown.find("board-4a").unwrap_or(shown.len());
+            assert!(at.is_some_and(|at| at < first_test), "{format}: {shown}");
+        }
+        assert!(render(&report, Format::Json, false).contains("\"machine_stalls\": [\n    \"board-1a\"\n  ]"));
     }
 
     /// A name, a message, a row and the program's output that hold terminal escapes reach no reader raw.

@@ -20,6 +20,8 @@ const MAX_INPUT_ROWS: usize = 12;
 const MAX_MESSAGE_LINES: usize = 40;
 /// Bytes of the program's stderr shown.
 const MAX_OUTPUT_BYTES: usize = 8 * 1024;
+/// Findings listed per style tool.
+const MAX_FINDINGS: usize = 40;
 
 /// Renders the text report; `failures_only` leaves out the tests that passed, did not apply or were skipped
 /// (the summary and the fix-first list stay).
@@ -27,6 +29,7 @@ pub fn render(report: &Report, color: bool, failures_only: bool) -> String {
     let mut out = String::new();
     summary(&mut out, report, color);
     fix_first(&mut out, report);
+    files(&mut out, report);
     for category in Category::ALL {
         let all: Vec<&TestResult> = report.tests_in(category).collect();
         let failing = |t: &TestResult| matches!(t.status, Status::Failed | Status::Error);
@@ -41,13 +44,20 @@ pub fn render(report: &Report, color: bool, failures_only: bool) -> String {
         } else {
             all.clone()
         };
-        if failures_only && tests.is_empty() && !(category == Category::Compile && report.compile_log.is_some()) {
+        if category == Category::Compile {
+            compiling(&mut out, report, &tests, color, failures_only);
             continue;
         }
-        if tests.is_empty() || (category == Category::Compile && report.compile_log.is_none()) {
+        if category == Category::Board {
+            if let Some(style) = report.details.style.as_ref().filter(|_| !failures_only) {
+                style_section(&mut out, style);
+            }
+        }
+        if tests.is_empty() {
             continue;
         }
         banner(&mut out, category.heading());
+        let _ = writeln!(out, "Running {} total {}.\n", all.len(), if all.len() == 1 { "test" } else { "tests" });
         let mut rest = &tests[..];
         while let Some(first) = rest.first() {
             let table = rest.iter().take_while(|t| t.row.is_some() && t.official == first.official).count();
@@ -58,9 +68,6 @@ pub fn render(report: &Report, color: bool, failures_only: bool) -> String {
                 test_block(&mut out, first, report, color);
                 rest = &rest[1..];
             }
-        }
-        if let (Category::Compile, Some(log)) = (category, &report.compile_log) {
-            let _ = writeln!(out, "The compiler's output:\n\n{}\n", visible::block(&bounded(log, MAX_OUTPUT_BYTES)));
         }
         let passed = all.iter().filter(|t| t.status == Status::Passed).count();
         let counted = all.iter().filter(|t| t.status != Status::NotApplicable).count();
@@ -106,6 +113,9 @@ fn summary(out: &mut String, report: &Report, color: bool) {
             report.missing_fixtures.join(", ")
         );
     }
+    if !report.machine_stalls.is_empty() {
+        let _ = writeln!(out, "GRADER PROBLEM: {}\n", report.stalls_line());
+    }
     if !report.skipped_fixtures.is_empty() {
         let _ = writeln!(
             out,
@@ -118,6 +128,9 @@ fn summary(out: &mut String, report: &Report, color: bool) {
         let _ = writeln!(out);
     }
     for (label, categories) in SUMMARY_LINES {
+        if label == "Correctness" {
+            style_summary(out, report, color);
+        }
         let parts: Vec<&CategoryScore> =
             report.score.categories.iter().filter(|c| categories.contains(&c.category)).collect();
         let (passed, failed, skipped, not_applicable) = parts.iter().fold((0, 0, 0, 0), |acc, c| {
@@ -142,22 +155,46 @@ fn summary(out: &mut String, report: &Report, color: bool) {
         };
         let _ = writeln!(out, "{:<28} {verdict}", format!("{label}:"));
     }
-    let _ = writeln!(out, "\nAggregate score: {:.2}%", report.score.percent());
+    if report.withheld > 0 {
+        let _ = writeln!(
+            out,
+            "\nScore of the visible tests: {:.2}% ({} hidden until the due date, and the aggregate score with them)",
+            report.score.percent(),
+            crate::results::plural(report.withheld, "test")
+        );
+    } else {
+        let _ = writeln!(out, "\nAggregate score: {:.2}%", report.score.percent());
+    }
     let _ = writeln!(out, "{}\n", weight_line(&report.score.categories));
 }
 
-/// The weight line. Under the official weights it is the official report's line, which prints Timing 10%
-/// and Memory 20% although every official aggregate is computed with Memory 10 and Timing 20, as ours is
-/// (specs/policy.md); under other weights, the weights used.
+/// The style tools' verdicts, as the official summary prints them between API and Correctness.
+fn style_summary(out: &mut String, report: &Report, color: bool) {
+    let Some(style) = &report.details.style else { return };
+    let _ = writeln!(out);
+    for name in style.names() {
+        let verdict = style.verdict(name).unwrap_or_default();
+        let shown = match verdict.as_str() {
+            "PASSED" => paint(&verdict, Status::Passed, color),
+            v if v.starts_with("FAILED") => paint(&verdict, Status::Failed, color),
+            _ => format!("{verdict} (see the style section)"),
+        };
+        let _ = writeln!(out, "{:<28} {shown}", format!("{name}:"));
+    }
+    let _ = writeln!(out);
+}
+
+/// The weight line: the weights the score uses. Under the official weights it says what the official
+/// report prints instead (Timing 10%, Memory 20%), although every official aggregate is computed, as ours is,
+/// with Memory 10% and Timing 20% (specs/policy.md).
 fn weight_line(categories: &[CategoryScore]) -> String {
     let weight =
         |of: &[Category]| categories.iter().filter(|c| of.contains(&c.category)).map(|c| c.weight).sum::<f64>();
     let weights: Vec<f64> = SUMMARY_LINES.iter().map(|(_, of)| weight(of)).collect();
     let official = [5.0, 5.0, 60.0, 10.0, 20.0, 0.0];
     if weights.iter().zip(official).all(|(w, o)| (w - o).abs() < 0.005) {
-        return "[ Compilation: 5%, API: 5%, Style: 0%, Correctness: 60%, Timing: 10%, Memory: 20% ]\n\
-                (as the official report prints it; the score is computed as the official one is: \
-                5 + 5 + 60 x correctness + 10 x memory + 20 x timing)"
+        return "[ Compilation: 5%, API: 5%, Style: 0%, Correctness: 60%, Memory: 10%, Timing: 20% ] (the official \
+                report prints \"Timing: 10%, Memory: 20%\" but computes its score with these, as this one does)"
             .into();
     }
     let total: f64 = weights.iter().sum();
@@ -172,10 +209,13 @@ fn weight_line(categories: &[CategoryScore]) -> String {
 
 /// "Fix first": each root cause and the failures it explains, so a student starts where it matters.
 fn fix_first(out: &mut String, report: &Report) {
-    if report.fix_first.is_empty() {
+    if report.fix_first.is_empty() && report.count_causes.is_empty() {
         return;
     }
-    let _ = writeln!(out, "Fix first (one wrong method fails the tests that lean on it):");
+    let _ = writeln!(out, "Fix first (one cause fails many tests):");
+    for cause in &report.count_causes {
+        let _ = writeln!(out, "  * {}", cause.summary());
+    }
     for cause in &report.fix_first {
         let _ = writeln!(
             out,
@@ -187,6 +227,87 @@ fn fix_first(out: &mut String, report: &Report) {
         );
     }
     let _ = writeln!(out);
+}
+
+/// The files submitted, with their sizes (no dates: the report is the same wherever it is made).
+fn files(out: &mut String, report: &Report) {
+    if report.details.files.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "The following files were submitted:\n----------------------------------");
+    for file in &report.details.files {
+        let _ = writeln!(out, "{:>6} {}", human_size(file.bytes), visible::line(&file.name));
+    }
+    let _ = writeln!(out);
+}
+
+/// A size as `ls -lh` prints it: bytes, then K and M with one decimal, rounded up.
+fn human_size(bytes: u64) -> String {
+    let up = |value: f64| (value * 10.0).ceil() / 10.0;
+    match bytes {
+        0..=1023 => bytes.to_string(),
+        1024..=1_048_575 => format!("{:.1}K", up(bytes as f64 / 1024.0)),
+        _ => format!("{:.1}M", up(bytes as f64 / 1_048_576.0)),
+    }
+}
+
+/// The COMPILING section: each compile command with what it printed about its file, then the compile test
+/// (shown when it failed, or when there is no transcript to show instead).
+fn compiling(out: &mut String, report: &Report, tests: &[&TestResult], color: bool, failures_only: bool) {
+    let transcript = &report.details.transcript;
+    let failed = report.compile_log.is_some() || tests.iter().any(|t| t.status != Status::Passed);
+    if !failed && (transcript.is_empty() || failures_only) {
+        return;
+    }
+    banner(out, "COMPILING");
+    for step in transcript {
+        let _ = writeln!(out, "% {}\n{RULE}", step.command);
+        if !step.output.is_empty() {
+            let _ = writeln!(out, "{}", visible::block(&bounded(&step.output, MAX_OUTPUT_BYTES)));
+        }
+        let _ = writeln!(out);
+    }
+    if let (true, Some(log)) = (transcript.is_empty(), &report.compile_log) {
+        let _ = writeln!(out, "The compiler's output:\n\n{}\n", visible::block(&bounded(log, MAX_OUTPUT_BYTES)));
+    }
+    if failed {
+        for test in tests {
+            test_block(out, test, report, color);
+        }
+    }
+}
+
+/// The rule under a command, as the official report draws it.
+const RULE: &str = "*-----------------------------------------------------------";
+
+/// CHECKING STYLE AND COMMON BUG PATTERNS: each tool's command, then its findings (or why it did not run)
+/// and its tally.
+fn style_section(out: &mut String, style: &crate::results::Style) {
+    banner(out, "CHECKING STYLE AND COMMON BUG PATTERNS (0 points)");
+    for tool in &style.tools {
+        let _ = writeln!(out, "% {}\n{RULE}", tool.command);
+        if let Some(why) = &tool.not_run {
+            let _ = writeln!(out, "not run: {why}");
+        }
+        for finding in tool.findings.iter().take(MAX_FINDINGS) {
+            let _ = writeln!(out, "{}", visible::line(&finding.line_text()));
+        }
+        if tool.findings.len() > MAX_FINDINGS {
+            let _ = writeln!(out, "... and {} more", tool.findings.len() - MAX_FINDINGS);
+        }
+        if !tool.findings.is_empty() {
+            let errors = tool.findings.iter().filter(|f| f.error).count();
+            let warnings = tool.findings.len() - errors;
+            let _ = writeln!(
+                out,
+                "{} ends with {} and {}.",
+                tool.name,
+                crate::results::plural(errors, "error"),
+                crate::results::plural(warnings, "warning")
+            );
+        }
+        let _ = writeln!(out);
+    }
 }
 
 fn banner(out: &mut String, title: &str) {

@@ -14,7 +14,7 @@
 
 use std::time::Duration;
 
-use npuzzle_harness::protocol::{decode_counters, Handle, Request, World};
+use npuzzle_harness::protocol::{decode_call_sites, decode_counters, CallSites, Handle, Request, World};
 use reference::Board;
 
 use super::ask::{self, Asked, Failure};
@@ -26,6 +26,19 @@ use crate::judge::Mismatch;
 /// a method that returns a stored answer needs microseconds, but the CPU clock ticks in 10 ms.
 const LEAST_FOR_CALLS: Duration = Duration::from_millis(100);
 
+/// Whether a life's operations are counted, and whether reading the counters also measures the queues' deep
+/// memory (an adapter announcing `counters_deep` walks the queues only when asked: `counters deep`; only the
+/// queue-memory test needs it, and the walk can visit over a million objects).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Counted {
+    /// Not counted (the own world, the re-run check).
+    No,
+    /// The operation counts.
+    Counts,
+    /// The counts and the queues' deep memory.
+    WithDeepMemory,
+}
+
 /// What one Solver answered over its life, and what it was charged.
 #[derive(Debug, Clone)]
 pub struct Life {
@@ -35,6 +48,9 @@ pub struct Life {
     solvable: Asked<bool>,
     solution: Asked<Option<Vec<Board>>>,
     counters: Asked<Vec<(String, u64)>>,
+    /// Where in the student's code the counted operations came from, sampled (`call_sites`), when the
+    /// adapter samples and the life was counted.
+    sites: Option<CallSites>,
     /// CPU charged from the constructor's start to the last call's end; `None` when it could not be
     /// measured (the program was lost on the way).
     pub cpu: Option<Duration>,
@@ -43,15 +59,18 @@ pub struct Life {
 impl Life {
     /// Builds `board` in `world`, constructs a Solver for it within `budget` of CPU, calls its methods in the
     /// order `calls` then [`SolverCall::REST`] give (within what is left of `budget`), and reads the counters
-    /// (zeroed after the grader built the board) when `counted`.
+    /// (zeroed after the grader built the board) as `counting` says, then where they came from when `sampled`.
     pub fn live(
         s: &mut Session,
         world: World,
         board: &Board,
         calls: &[SolverCall],
         budget: Duration,
-        counted: bool,
+        counting: Counted,
+        sampled: bool,
     ) -> Life {
+        let counted = counting != Counted::No;
+        let sampled = counted && sampled;
         let order = SolverCall::life(calls);
         let built = if counted { built_with_counters_zeroed(s, world, board) } else { ask::build(s, world, board) };
         let b = match built {
@@ -71,16 +90,23 @@ impl Life {
         };
         let spent = elapsed(s, starts, before).unwrap_or(budget);
         let mut requests: Vec<Request> = order.iter().map(|call| call.request(solver)).collect();
-        if counted {
-            requests.push(Request::Counters);
+        match counting {
+            Counted::No => {}
+            Counted::Counts => requests.push(Request::Counters),
+            Counted::WithDeepMemory => requests.push(Request::CountersDeep),
+        }
+        if sampled {
+            requests.push(Request::CallSites);
         }
         let answers = s.call_each_within(&requests, budget.saturating_sub(spent).max(LEAST_FOR_CALLS));
-        // The adapter's own work answering `counters` (a walk over the queues' deep memory) is not the
-        // Solver's: what it reports for that request comes off the life's CPU.
-        let counting =
-            answers.last().filter(|_| counted).and_then(|a| a.as_ref().ok()).map_or(Duration::ZERO, |a| a.cpu);
-        let cpu = elapsed(s, starts, before).map(|cpu| cpu.saturating_sub(counting));
-        let life = Life::from_answers(s, order, &requests, answers, counted, cpu);
+        let cpu = elapsed(s, starts, before);
+        // The adapter's own work is not the Solver's: answering `counters` (a walk over the queues' deep
+        // memory) and `call_sites`, and the sampling itself while the Solver ran, come off the life's CPU.
+        let grading: Duration = answers.iter().skip(order.len()).filter_map(|a| a.as_ref().ok()).map(|a| a.cpu).sum();
+        let mut life = Life::from_answers(s, order, &requests, answers, counted, cpu);
+        let sampling = Duration::from_nanos(life.sites.as_ref().map_or(0, |s| s.sampling_cpu_ns));
+        s.add_counting(grading + sampling);
+        life.cpu = life.cpu.map(|cpu| cpu.saturating_sub(grading + sampling));
         ask::release(s, vec![b, solver]);
         life
     }
@@ -93,6 +119,7 @@ impl Life {
             solvable: Err(failure.clone()),
             solution: Err(failure.clone()),
             counters: Err(failure),
+            sites: None,
             cpu: None,
         }
     }
@@ -112,6 +139,7 @@ impl Life {
             solvable: Err(not_called()),
             solution: Err(not_called()),
             counters: Err(Fault::Unsupported("the adapter does not report counters".into()).into()),
+            sites: None,
             cpu,
         };
         let mut answers = answers.into_iter();
@@ -141,6 +169,9 @@ impl Life {
                         .map_err(|e| Failure::Wrong(Mismatch::new(format!("`counters` answered badly: {e}"))))
                 }),
             };
+            // Where the operations came from: an aid to the message, never a verdict of its own.
+            let sites = answers.next().and_then(Result::ok).and_then(|a| decode_call_sites(&a.values).ok());
+            life.sites = sites.filter(|_| life.counters.is_ok());
         }
         // Read after the counters: the grader's toString() calls on the solution's boards are its own.
         life.solution = solution.and_then(|(request, answer)| ask::solution_of(s, &request, &answer));
@@ -189,6 +220,16 @@ impl Life {
     /// A counter's value, if the adapter reported it (and the life was counted).
     pub fn counter(&self, name: &str) -> Option<u64> {
         self.counters.as_ref().ok()?.iter().find(|(n, _)| n == name).map(|(_, v)| *v)
+    }
+
+    /// The student's lines a counter's operations came from, most sampled first, each with its share of the
+    /// samples; empty when the adapter does not sample.
+    pub fn sites_of(&self, counter: &str) -> Vec<(String, f64)> {
+        let Some(sites) = &self.sites else { return vec![] };
+        let mut mine: Vec<_> = sites.sites.iter().filter(|s| s.counter == counter).collect();
+        let total: u64 = mine.iter().map(|s| s.samples).sum();
+        mine.sort_by(|a, b| b.samples.cmp(&a.samples).then_with(|| a.site.cmp(&b.site)));
+        mine.into_iter().map(|s| (s.site.clone(), s.samples as f64 / total as f64)).collect()
     }
 
     /// A counter the check cannot do without: its absence makes the check not applicable; a life that could
@@ -275,12 +316,21 @@ mod tests {
             body.push_str(&format!("read l; {reply}; "));
         }
         body.push_str("while read l; do :; done");
-        let limits = SessionLimits { startup: Duration::from_secs(5), request: Duration::from_secs(5) };
+        let limits = SessionLimits {
+            startup: Duration::from_secs(5),
+            request: Duration::from_secs(5),
+            ..SessionLimits::default()
+        };
         Session::new(ProcessSpec::new("/bin/sh").args(["-c", &body]), limits)
     }
 
     fn board() -> Board {
         Board::from_row_major(2, &[1, 2, 0, 3]).unwrap()
+    }
+
+    /// The life of [`board`]'s Solver in the `ref` world, counted (and its call sites sampled if `sampled`).
+    fn counted_life(s: &mut Session, calls: &[SolverCall], budget: Duration, sampled: bool) -> Life {
+        Life::live(s, World::Ref, &board(), calls, budget, Counted::Counts, sampled)
     }
 
     #[test]
@@ -294,7 +344,7 @@ mod tests {
             "echo '6 err exception 0 java.lang.NullPointerException oops'",
             "echo '7 ok 0 pq_inserts=5 pq_del_mins=2'",
         ]);
-        let life = Life::live(&mut s, World::Ref, &board(), &[SolverCall::IsSolvable], Duration::from_secs(2), true);
+        let life = counted_life(&mut s, &[SolverCall::IsSolvable], Duration::from_secs(2), false);
         assert_eq!(life.order, [SolverCall::IsSolvable, SolverCall::Moves, SolverCall::Solution]);
         assert!(matches!(life.is_solvable(), Ok(true)));
         assert!(matches!(life.moves(), Ok(1)));
@@ -313,7 +363,7 @@ mod tests {
             "echo '4 ok 0 12'",
             "while :; do :; done",
         ]);
-        let life = Life::live(&mut s, World::Ref, &board(), &[SolverCall::Moves], Duration::from_millis(300), true);
+        let life = counted_life(&mut s, &[SolverCall::Moves], Duration::from_millis(300), false);
         assert!(matches!(life.moves(), Ok(12)));
         assert!(matches!(life.solution(), Err(Failure::Fault(Fault::Timeout(_)))));
         let Err(Failure::Wrong(why)) = life.counters() else { panic!("{:?}", life.counters()) };
@@ -325,9 +375,32 @@ mod tests {
     #[test]
     fn a_constructor_that_throws_is_every_answer() {
         let mut s = program(&["echo '1 ok 0 b1'", "echo '2 ok 0'", "echo '3 err exception 0 panic no'"]);
-        let life = Life::live(&mut s, World::Ref, &board(), &[], Duration::from_secs(2), true);
+        let life = counted_life(&mut s, &[], Duration::from_secs(2), false);
         for answer in [life.moves().err(), life.is_solvable().err(), life.counters().err()] {
             assert!(matches!(answer, Some(Failure::Fault(Fault::Exception { .. }))), "{answer:?}");
         }
+    }
+
+    #[test]
+    fn sampled_call_sites_come_after_the_counts_most_sampled_first() {
+        let mut s = program(&[
+            "echo '1 ok 0 b1'",
+            "echo '2 ok 0'",
+            "echo '3 ok 0 s2'",
+            "echo '4 ok 0 3'",
+            "echo '5 ok 0 none'",
+            "echo '6 ok 0 false'",
+            "echo '7 ok 0 pq_inserts=300'",
+            "echo '8 ok 0 sampling_cpu_ns=5 pq_inserts@Solver.java:9=1 pq_inserts@Solver.java:40=2'",
+        ]);
+        let life = counted_life(&mut s, &[SolverCall::Moves], Duration::from_secs(2), true);
+        assert_eq!(life.required("pq_inserts").ok(), Some(300));
+        let sites = life.sites_of("pq_inserts");
+        assert_eq!(
+            sites.iter().map(|(site, _)| site.as_str()).collect::<Vec<_>>(),
+            ["Solver.java:40", "Solver.java:9"]
+        );
+        assert!((sites[0].1 - 2.0 / 3.0).abs() < 1e-9, "{sites:?}");
+        assert!(life.sites_of("board_equals").is_empty());
     }
 }

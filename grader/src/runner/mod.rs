@@ -3,12 +3,16 @@
 
 pub mod ask;
 pub mod checks;
+mod fault;
 pub mod life;
+pub mod meter;
 mod pipes;
 pub mod process;
+pub mod reply;
 pub mod sandbox;
 pub mod session;
 pub mod spec;
+pub mod stall;
 pub mod tool;
 mod unix;
 pub mod worlds;

@@ -14,6 +14,10 @@
 //! the children it has reaped (`SubmissionProcess::cpu_time`, polled every
 //! 20 ms). A program blocked on nothing (waiting for input that never comes)
 //! uses no CPU, so a generous wall-clock cap ([`Deadline::wall`]) ends it too.
+//! When a wait passes half that cap, the sandbox's threads are sampled, and
+//! when it reaches the cap what they did since says whether the machine kept
+//! the program from running or it was waiting on its own ([`stall`]); the
+//! time-out carries that [`Cause`].
 //!
 //! # Why a sandbox
 //! A submission may start helpers (a shell script, a `java` launcher, a stray
@@ -54,6 +58,7 @@ use std::time::{Duration, Instant};
 use super::pipes::{Conduit, StderrCapture, StdoutEvent};
 use super::sandbox::{self, Sandbox};
 pub use super::spec::{CapturedOutput, ProcessLimits, ProcessSpec, Termination, MAX_REPLY_BYTES};
+use super::stall::{self, Cause};
 use super::unix;
 
 /// How often a waiting call looks at the program's CPU time and exit.
@@ -108,6 +113,8 @@ pub enum ProcessFault {
         wall: Duration,
         /// The deadline that ran out.
         limit: Deadline,
+        /// For the wall-clock net, what kept the program from answering ([`stall`]).
+        cause: Option<Cause>,
     },
     /// The program ended before answering.
     #[error("the program ended before answering: {status}")]
@@ -210,6 +217,12 @@ impl CpuUsed {
     }
 }
 
+/// The most memory the grader's own process has held at once, in KiB (its peak resident set; the
+/// submission's processes are not in it).
+pub fn grader_peak_memory_kib() -> u64 {
+    unix::own_peak_memory_kib()
+}
+
 /// A submission program started by [`SubmissionProcess::spawn`]; dropping it
 /// kills the program's process group and removes its working directory.
 ///
@@ -242,6 +255,21 @@ pub struct SubmissionProcess {
     /// each with its time when last read (kept once it has ended: it stays in the process's total).
     runtime_threads: Vec<(u32, Cell<Duration>)>,
     status: Option<Termination>,
+    /// What the sandbox's threads had done when the current wait passed half its wall-clock net.
+    stall_watch: Option<stall::Sample>,
+    /// What the sandbox ended with: its whole CPU time, and whether its memory group killed a process.
+    ended: Ended,
+}
+
+/// How a sandbox ended, read before its init is reaped (its control groups go with it).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Ended {
+    /// CPU time of every process the sandbox held (all threads, reaped children included).
+    pub cpu: Duration,
+    /// Whether the kernel killed a process of the sandbox for passing its memory limit.
+    pub out_of_memory: bool,
+    /// The most memory the sandbox's processes held at once (its memory group's peak), when it had one.
+    pub peak_memory: Option<u64>,
 }
 
 impl SubmissionProcess {
@@ -277,6 +305,8 @@ impl SubmissionProcess {
                 last_cpu: Cell::new(Duration::ZERO),
                 runtime_threads: Vec::new(),
                 status: None,
+                stall_watch: None,
+                ended: Ended::default(),
             }),
             Err(error) => {
                 sandbox.kill();
@@ -308,6 +338,7 @@ impl SubmissionProcess {
             });
         }
         self.last_exchange = (None, Instant::now());
+        self.stall_watch = None;
         Ok(())
     }
 
@@ -324,7 +355,7 @@ impl SubmissionProcess {
     pub fn recv_line(&mut self, deadline: Deadline) -> Result<String, ProcessFault> {
         let received = self.wait_for_line(deadline);
         match &received {
-            Ok(_) => self.last_exchange = (None, Instant::now()),
+            Ok(_) => (self.last_exchange, self.stall_watch) = ((None, Instant::now()), None),
             Err(_) => drop(self.finish()),
         }
         received
@@ -354,13 +385,26 @@ impl SubmissionProcess {
         let now = self.cpu_time();
         let cpu = now.saturating_sub(*self.last_exchange.0.get_or_insert(now));
         let wall = self.last_exchange.1.elapsed();
+        if wall * 2 > deadline.wall && self.stall_watch.is_none() {
+            self.stall_watch = Some(stall::sample(self.sandbox.pid()));
+        }
         let kind = match () {
             () if cpu > deadline.cpu => TimeoutKind::Cpu,
             () if wall > deadline.wall => TimeoutKind::Wall,
             () => return Ok(()),
         };
+        let cause = (kind == TimeoutKind::Wall).then(|| self.wall_cause());
         let limit = deadline;
-        Err(ProcessFault::Timeout { kind, cpu, wall, limit })
+        Err(ProcessFault::Timeout { kind, cpu, wall, limit, cause })
+    }
+
+    /// What kept the program from answering before the wall-clock net, from what its threads did since the
+    /// wait passed half the net.
+    fn wall_cause(&self) -> Cause {
+        match &self.stall_watch {
+            Some(before) => stall::classify(before, &stall::sample(self.sandbox.pid()), sandbox::stops_are_refused()),
+            None => Cause::Program,
+        }
     }
 
     /// A pipe closed: an exit (whose status may lag a moment behind the pipe), or else `fault`.
@@ -393,6 +437,7 @@ impl SubmissionProcess {
         // A new clock: the next check takes a fresh baseline.
         self.last_cpu.set(Duration::ZERO);
         self.last_exchange.0 = None;
+        self.stall_watch = None;
     }
 
     /// The CPU time charged to the program so far: that of every process of its sandbox, each with every
@@ -464,6 +509,14 @@ impl SubmissionProcess {
         self.status
     }
 
+    /// What the sandbox ended with, once the program has ended (until then, the CPU used so far).
+    pub fn ended(&self) -> Ended {
+        match self.status {
+            Some(_) => self.ended,
+            None => Ended { cpu: self.sandbox.cpu_time().unwrap_or_default(), ..Ended::default() },
+        }
+    }
+
     /// If the program has exited, kills its leftover group and reaps it.
     fn poll_exit(&mut self) -> Option<Termination> {
         if self.status.is_none() && !matches!(self.sandbox.peek_exit(false), Ok(Some(_))) {
@@ -491,8 +544,14 @@ impl SubmissionProcess {
         if let Some(status) = self.status {
             return status;
         }
+        // Read before the kill: a PID namespace torn down with its program alive reaps that program without
+        // adding its CPU time to the init's (the kernel makes the dying init ignore SIGCHLD).
+        let alive = self.sandbox.cpu_time();
         let process_clock = self.runtime_threads.is_empty().then_some(&self.last_cpu);
         let status = end_sandbox(&mut self.sandbox, process_clock);
+        let (out_of_memory, peak_memory) = self.sandbox.memory_record();
+        let cpu = alive.max(self.sandbox.cpu_time()).unwrap_or_default();
+        self.ended = Ended { cpu, out_of_memory, peak_memory };
         self.sandbox.reap();
         self.conduit.close_stdin();
         self.status = Some(status);

@@ -6,7 +6,9 @@
 //!   toolchain directories (`/usr`, `/bin`, `/lib*`, and of `/etc` what the linker, name lookups and the
 //!   JDK read: never `/etc/shadow`), the few devices a program uses, a private
 //!   `/proc`, a small `/tmp`, the paths of the spec's [`View`](super::spec::View) (read-only or writable) and the process's
-//!   fresh scratch directory (writable: its working directory, `HOME` and `TMPDIR`). Nothing else of the
+//!   fresh scratch directory (writable: its working directory, `HOME` and `TMPDIR`; a tmpfs of the spec's
+//!   `scratch` size, mounted at the host directory's path, so nothing it writes reaches the host's disk and
+//!   its pages count against the memory group). Nothing else of the
 //!   grader's: no fixtures, no policy, no report paths, no other student's folder. Paths keep their names,
 //!   so a command line needs no rewriting. No bind honours set-uid bits.
 //! - **PID namespace**: the sandbox's own init (see `child.rs`) starts the program and, when it ends, exits,
@@ -15,10 +17,13 @@
 //! - **Network, IPC and UTS namespaces**: no interface but a down loopback.
 //! - **Identity**: a run becomes an unprivileged uid of its own (when the grader is root), so
 //!   `RLIMIT_NPROC` counts this sandbox's processes and threads alone; a build stays root (it writes
-//!   root-owned caches) without any capability, its process count left to the `pids` control group.
-//! - **Limits**: the spec's rlimits (address space, CPU, no core files, `RLIMIT_NPROC`), a `pids` control
-//!   group where `RLIMIT_NPROC` cannot count the sandbox alone (builds, or a grader that is not root) and
-//!   a `memory` one when the spec asks (see `cgroup.rs`).
+//!   root-owned caches) without any capability, its process count left to the `pids` control group,
+//!   except without a mount namespace, where it becomes one unprivileged build uid owning what it writes.
+//! - **Limits**: the spec's rlimits (address space, CPU, file size, no core files, `RLIMIT_NPROC`), a
+//!   `pids` control group where `RLIMIT_NPROC` cannot count the sandbox alone (builds, or a grader that is
+//!   not root) and a `memory` one when the spec asks (see `cgroup.rs`).
+//! - **System calls**: a seccomp filter refuses the signals that would stop a process (`seccomp.rs`), so a
+//!   stopped program was stopped from outside.
 //!
 //! The grader probes the kernel once per run; a layer it refuses is named on stderr once and the sandbox
 //! goes on without it (without namespaces a program still runs in its own session, with its rlimits).
@@ -29,6 +34,7 @@
 
 mod cgroup;
 mod child;
+mod seccomp;
 
 use std::ffi::{CString, OsStr, OsString};
 use std::fs;
@@ -76,6 +82,8 @@ struct Layers {
     root: bool,
     pids: bool,
     memory: bool,
+    /// The seccomp filter, when the kernel takes it.
+    seccomp: Option<Vec<libc::sock_filter>>,
 }
 
 fn layers() -> &'static Layers {
@@ -89,15 +97,40 @@ fn layers() -> &'static Layers {
         if !root {
             missing("an unprivileged uid and RLIMIT_NPROC", "the grader does not run as root");
         }
-        let (pids, memory) = (Groups::available("pids"), Groups::available("memory"));
+        // An instructor (or a test) can see what holds where the kernel refuses control groups.
+        let refused = std::env::var_os(WITHOUT_CGROUPS).is_some();
+        let (pids, memory) = (!refused && Groups::available("pids"), !refused && Groups::available("memory"));
+        let why = |controller: &str| match refused {
+            true => format!("turned off by {WITHOUT_CGROUPS}"),
+            false => format!("no cgroup v1 `{controller}` controller"),
+        };
         if !pids {
-            missing("the pids control group (process limit of builds)", "no cgroup v1 `pids` controller");
+            missing("the pids control group (process limit of builds)", &why("pids"));
         }
         if !memory {
-            missing("the memory control group (memory limit of builds)", "no cgroup v1 `memory` controller");
+            missing("the memory control group (memory limits)", &why("memory"));
         }
-        Layers { namespaces: namespaces.is_ok(), root, pids, memory }
+        let seccomp = seccomp::program().filter(|filter| child::probe_filter(filter));
+        if seccomp.is_none() {
+            missing("seccomp filter (a stopped submission counts as its own time-out)", "the kernel refused it");
+        }
+        Layers { namespaces: namespaces.is_ok(), root, pids, memory, seccomp }
     })
+}
+
+/// The variable that makes the sandbox run without control groups, as on a machine that refuses them.
+pub const WITHOUT_CGROUPS: &str = "GRADER_SANDBOX_WITHOUT_CGROUPS";
+
+/// Whether every sandbox's memory is bounded by a memory control group (else a runtime without an
+/// address-space limit of its own needs one).
+pub fn memory_groups() -> bool {
+    layers().memory
+}
+
+/// Whether sandboxed programs cannot stop themselves (the seccomp layer holds), so a stopped one was stopped
+/// from outside.
+pub(super) fn stops_are_refused() -> bool {
+    layers().seccomp.is_some()
 }
 
 fn missing(layer: &str, why: &str) {
@@ -194,6 +227,12 @@ impl Sandbox {
         Some(total)
     }
 
+    /// Whether the kernel killed a process of the sandbox for passing its memory limit, and the peak memory
+    /// of its processes, while its memory group lasts (until [`Sandbox::reap`]).
+    pub(super) fn memory_record(&self) -> (bool, Option<u64>) {
+        self.groups.as_ref().map_or((false, None), Groups::memory_record)
+    }
+
     /// The grader's name for the program's thread `tid`, as the program knows it (its namespace's number).
     pub(super) fn thread(&self, tid: u32) -> Option<u32> {
         let program = self.program?;
@@ -230,13 +269,23 @@ fn decode(status: i32) -> Termination {
 pub(super) fn start(spec: &ProcessSpec, scratch: &Path, piped_stdin: bool) -> io::Result<Started> {
     let layers = layers();
     let program = resolve(&spec.program)?;
-    let become_ = match (layers.root, spec.identity) {
-        (false, _) => Become::Unchanged,
-        (true, Identity::Unprivileged) => Become::User(next_uid()),
-        (true, Identity::CaplessRoot) => Become::CaplessSelf,
-    };
+    let become_ = identity(layers.root, layers.namespaces, spec.identity);
     if let Become::User(uid) = become_ {
         rustix::fs::chown(scratch, Some(rustix::fs::Uid::from_raw(uid)), Some(rustix::fs::Gid::from_raw(uid)))?;
+    }
+    // A build owns what it writes: a cache written by the build uid (no namespaces) and later by a capless
+    // root (namespaces), or the other way round, changes hands once.
+    let builder = match become_ {
+        Become::User(uid) => Some(uid),
+        Become::CaplessSelf => Some(0),
+        Become::Unchanged => None,
+    };
+    if let (Some(uid), Identity::CaplessRoot) = (builder, spec.identity) {
+        for path in &spec.view.writable {
+            if std::os::unix::fs::MetadataExt::uid(&fs::symlink_metadata(path)?) != uid {
+                give_tree(path, uid)?;
+            }
+        }
     }
     let limits = &spec.limits;
     // A uid of its own makes RLIMIT_NPROC the process limit; a control group only where it cannot be (joining
@@ -266,10 +315,11 @@ pub(super) fn start(spec: &ProcessSpec, scratch: &Path, piped_stdin: bool) -> io
             .collect::<io::Result<_>>()?,
         envp: environment(spec, scratch).iter().map(c_string).collect::<io::Result<_>>()?,
         cwd: c_string(cwd.as_os_str())?,
-        root: if layers.namespaces { Some(root_plan(spec, &program, scratch)?) } else { None },
+        root: if layers.namespaces { Some(root_plan(spec, &program, scratch, become_)?) } else { None },
         rlimits: rlimits(spec, become_),
         become_,
         cgroup_procs: groups.as_ref().map(Groups::procs).unwrap_or_default(),
+        seccomp: layers.seccomp.clone(),
         die_with_parent: limits.die_with_grader,
         stdio: [
             stdin.as_ref().map(|(_, child)| child.as_raw_fd()),
@@ -382,11 +432,46 @@ fn rlimits(spec: &ProcessSpec, become_: Become) -> Vec<(Resource, u64)> {
         let seconds = cpu.as_secs() + u64::from(cpu.subsec_nanos() > 0);
         list.push((libc::RLIMIT_CPU as Resource, seconds.max(1)));
     }
+    if let Some(bytes) = limits.file_size {
+        list.push((libc::RLIMIT_FSIZE as Resource, bytes));
+    }
     // RLIMIT_NPROC counts every process of the uid: meaningful only for a uid of the sandbox's own
     if let (Some(processes), Become::User(_)) = (limits.processes, become_) {
         list.push((libc::RLIMIT_NPROC as Resource, processes));
     }
     list
+}
+
+/// Who a sandbox's program becomes. A run: a uid of its own. A build: root without capabilities, which
+/// writes root-owned caches and sees only its view; but where there is no mount namespace (a container
+/// without `CAP_SYS_ADMIN`, as on Gradescope) it would see every file, and as root read them all (an
+/// `include_str!` of the fixtures), so it becomes [`BUILD_UID`] and owns what it writes instead.
+fn identity(root: bool, namespaces: bool, wanted: Identity) -> Become {
+    match (root, wanted) {
+        (false, _) => Become::Unchanged,
+        (true, Identity::Unprivileged) => Become::User(next_uid()),
+        (true, Identity::CaplessRoot) if !namespaces => Become::User(BUILD_UID),
+        (true, Identity::CaplessRoot) => Become::CaplessSelf,
+    }
+}
+
+/// The one uid of builds where there is no mount namespace, below the runs' ([`FIRST_UID`]).
+const BUILD_UID: u32 = FIRST_UID - 1;
+
+/// Makes `uid` own the tree at `path` (a build's writable directory that another builder owns), changing
+/// only what it does not own yet.
+fn give_tree(path: &Path, uid: u32) -> io::Result<()> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = fs::symlink_metadata(path)?;
+    if meta.uid() != uid {
+        std::os::unix::fs::lchown(path, Some(uid), Some(uid))?;
+    }
+    if meta.is_dir() {
+        for entry in fs::read_dir(path)? {
+            give_tree(&entry?.path(), uid)?;
+        }
+    }
+    Ok(())
 }
 
 fn next_uid() -> u32 {
@@ -412,8 +497,8 @@ fn root_dir() -> io::Result<&'static Path> {
     Ok(ROOT.get_or_init(|| dir))
 }
 
-/// The steps that build the view of `spec` under the root directory.
-fn root_plan(spec: &ProcessSpec, program: &Path, scratch: &Path) -> io::Result<(CString, Vec<Step>)> {
+/// The steps that build the view of `spec` under the root directory, for a program that becomes `who`.
+fn root_plan(spec: &ProcessSpec, program: &Path, scratch: &Path, who: Become) -> io::Result<(CString, Vec<Step>)> {
     let root = root_dir()?;
     let mut view = ViewBuilder { root, steps: Vec::new(), made: Vec::new() };
     for dir in SYSTEM {
@@ -448,7 +533,6 @@ fn root_plan(spec: &ProcessSpec, program: &Path, scratch: &Path) -> io::Result<(
     binds.push((program.to_owned(), false));
     binds.extend(spec.view.read_only.iter().map(|p| (p.clone(), false)));
     binds.extend(spec.view.writable.iter().map(|p| (p.clone(), true)));
-    binds.push((scratch.to_owned(), true));
     if let Some(cwd) = &spec.cwd {
         binds.push((cwd.clone(), false));
     }
@@ -467,6 +551,15 @@ fn root_plan(spec: &ProcessSpec, program: &Path, scratch: &Path) -> io::Result<(
             view.bind(path, *writable, false)?;
         }
     }
+    // the scratch directory last, over whatever holds its path: a tmpfs of its own, owned by the program
+    let scratch = fs::canonicalize(scratch)?;
+    view.dir(&scratch)?;
+    let owner = match who {
+        Become::User(uid) => format!(",uid={uid},gid={uid}"),
+        Become::CaplessSelf | Become::Unchanged => String::new(),
+    };
+    let size = spec.limits.scratch.map(|bytes| format!(",size={bytes}")).unwrap_or_default();
+    view.steps.push(Step::Tmpfs { at: view.inside(&scratch)?, options: c_string(format!("mode=0700{owner}{size}"))? });
     Ok((c_string(root.as_os_str())?, view.steps))
 }
 
@@ -547,6 +640,15 @@ impl ViewBuilder<'_> {
 mod tests {
     use super::*;
 
+    /// Without a mount namespace a build sees every file: it must not do so as root.
+    #[test]
+    fn a_build_without_namespaces_becomes_the_build_uid() {
+        assert!(matches!(identity(true, true, Identity::CaplessRoot), Become::CaplessSelf));
+        assert!(matches!(identity(true, false, Identity::CaplessRoot), Become::User(BUILD_UID)));
+        assert!(matches!(identity(true, false, Identity::Unprivileged), Become::User(uid) if uid >= FIRST_UID));
+        assert!(matches!(identity(false, false, Identity::CaplessRoot), Become::Unchanged));
+    }
+
     /// What `script` prints in a sandbox as `identity` (its stderr follows its stdout).
     fn sandboxed(script: &str, identity: Identity) -> String {
         let mut spec = ProcessSpec::new("/bin/sh").args(["-c", script]);
@@ -591,6 +693,55 @@ mod tests {
         }
         // the init, pid 1, keeps the grader's credentials: hidden
         assert_eq!(lines[1..], ["0", "hidden"], "{seen}");
+    }
+
+    #[test]
+    fn the_scratch_directory_is_a_tmpfs_of_its_own_size() {
+        if !layers().namespaces {
+            return;
+        }
+        let mut spec = ProcessSpec::new("/bin/sh")
+            .args(["-c", "head -c 3000000 /dev/zero > \"$HOME/big\" 2>/dev/null; echo $?; stat -f -c %T \"$HOME\""]);
+        spec.limits.scratch = Some(1 << 20);
+        spec.limits.file_size = None;
+        let scratch = tempfile::Builder::new().prefix("sandbox-test-").tempdir().unwrap();
+        let mut started = start(&spec, scratch.path(), false).unwrap();
+        let mut seen = String::new();
+        fs::File::from(started.stdout).read_to_string(&mut seen).unwrap();
+        started.sandbox.peek_exit(true).unwrap();
+        started.sandbox.kill();
+        started.sandbox.reap();
+        assert_eq!(seen, "1\ntmpfs\n", "the write stops at the scratch's size");
+        assert_eq!(fs::read_dir(scratch.path()).unwrap().count(), 0, "nothing reached the host's directory");
+    }
+
+    #[test]
+    fn a_program_cannot_stop_itself() {
+        if !stops_are_refused() {
+            return;
+        }
+        let seen = sandboxed("kill -STOP $$ 2>/dev/null; echo $?; kill -CONT $$; echo $?", Identity::Unprivileged);
+        assert_eq!(seen, "1\n0\n", "SIGSTOP is refused, other signals are not");
+    }
+
+    #[test]
+    fn a_program_past_its_memory_group_is_killed_and_the_sandbox_says_so() {
+        if !layers().memory {
+            return;
+        }
+        let hog = "x=$(head -c 150000000 /dev/zero | tr '\\0' x); echo ${#x}";
+        let mut spec = ProcessSpec::new("/bin/sh").args(["-c", hog]);
+        spec.limits.memory = Some(64 << 20);
+        let scratch = tempfile::Builder::new().prefix("sandbox-test-").tempdir().unwrap();
+        let mut started = start(&spec, scratch.path(), false).unwrap();
+        let mut seen = String::new();
+        fs::File::from(started.stdout).read_to_string(&mut seen).unwrap();
+        let status = started.sandbox.peek_exit(true).unwrap();
+        let (killed, peak) = started.sandbox.memory_record();
+        started.sandbox.kill();
+        started.sandbox.reap();
+        assert_eq!((status, killed, seen.as_str()), (Some(Termination::Signal(libc::SIGKILL)), true, ""));
+        assert!(peak.is_some_and(|bytes| bytes > 60 << 20), "{peak:?}");
     }
 
     #[test]

@@ -4,73 +4,24 @@
 //! protocol channel fails the request in flight (returned as a [`Fault`]), the process group is killed, and
 //! the next request starts a fresh process with a new handshake. Callers never see a dead process, only
 //! faults attached to the requests that met them.
+//!
+//! Every reply is read through [`reply`](super::reply)'s bounds (text cut as it is read, a cap on the
+//! replies read ahead of their checks), and every process the session ends is charged to the grade's
+//! [`Meter`], which also counts the waits the machine stalled ([`Fault::Stalled`]).
 
 use std::collections::{BTreeSet, VecDeque};
+use std::sync::Arc;
 use std::time::Duration;
 
 use npuzzle_harness::protocol::{Handle, Outcome, Reply, ReplyHandles, Request, VERSION};
 
+pub use super::fault::Fault;
+use super::fault::{is_capacity_overflow, process_fault, CAPACITY_OVERFLOW, DISK_FULL};
+use super::meter::Meter;
 use super::process::{self, CapturedOutput, Deadline, ProcessFault, ProcessSpec, SubmissionProcess};
-
-/// Why a request did not come back `ok`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Fault {
-    /// The submission's code threw or panicked.
-    Exception {
-        /// The exception type (`panic` in Rust).
-        kind: String,
-        #[allow(missing_docs)]
-        message: String,
-    },
-    /// The submission's language cannot express the request.
-    Unsupported(String),
-    /// The adapter rejected the request as malformed: the grader's or the adapter's fault.
-    Protocol(String),
-    /// The program ran out of time on this request.
-    Timeout(String),
-    /// The program ended (crashed, exited, closed its output).
-    Crashed(String),
-    /// The program wrote something that is not a reply to this request.
-    Garbage(String),
-    /// The program wrote a line longer than the protocol allows (`specs/protocol.md`).
-    ReplyTooLong(String),
-    /// The program ran out of memory: its runtime said so (the detail names the limit and the words).
-    OutOfMemory(String),
-    /// The program could not be started or did not complete the handshake.
-    Startup(String),
-}
-
-impl Fault {
-    /// A one-line, student-readable description.
-    pub fn describe(&self) -> String {
-        match self {
-            Fault::Exception { kind, message } if kind == OUT_OF_MEMORY => format!("ran out of memory: {message}"),
-            Fault::Exception { kind, message } if message.is_empty() => format!("threw {kind}"),
-            Fault::Exception { kind, message } => format!("threw {kind}: {message}"),
-            Fault::Unsupported(reason) => format!("not expressible in this language: {reason}"),
-            Fault::Protocol(reason) => format!("protocol error (a grader or adapter fault, not yours): {reason}"),
-            Fault::Timeout(what) => what.clone(),
-            Fault::Crashed(what) => format!("crashed: {what}"),
-            Fault::Garbage(line) => format!("garbage on the protocol channel: `{line}`"),
-            Fault::ReplyTooLong(what) => format!("reply too long: {what}"),
-            Fault::OutOfMemory(what) => format!("ran out of memory: {what}"),
-            Fault::Startup(what) => format!("could not start the submission: {what}"),
-        }
-    }
-}
-
-/// The exception a JVM throws when its heap (or another memory area) is exhausted; the Java adapter's message
-/// names the kind of memory and the heap, as in `Java heap space (heap 2048 MB)`.
-const OUT_OF_MEMORY: &str = "java.lang.OutOfMemoryError";
-
-/// The panic of a Rust collection asked for more than `isize::MAX` bytes: out of memory on any machine.
-const CAPACITY_OVERFLOW: &str = "capacity overflow";
-
-/// Whether a panic's message (as the Rust harness sends it: the message, then ` (at FILE:LINE)` when the
-/// location is known) is the standard library's capacity overflow.
-fn is_capacity_overflow(message: &str) -> bool {
-    message.strip_prefix(CAPACITY_OVERFLOW).is_some_and(|rest| rest.is_empty() || rest.starts_with(" (at "))
-}
+use super::reply::{self, ReadAhead};
+use super::stall::Cause;
+use crate::clip::clip;
 
 /// A successful reply: the verb-specific values and the CPU time the program reported.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,13 +44,33 @@ pub struct Handshake {
     pub runtime_threads: Vec<u32>,
 }
 
-/// Time limits for requests.
+/// Time limits for requests, and the cap on replies read ahead.
 #[derive(Debug, Clone, Copy)]
 pub struct SessionLimits {
     /// CPU allowed for the handshake (a JVM starting up needs more).
     pub startup: Duration,
     /// CPU allowed for any single request, unless the caller gives its own.
     pub request: Duration,
+    /// The most bytes of replies held before the checks that read them do.
+    pub read_ahead: ReadAhead,
+}
+
+impl SessionLimits {
+    /// The session limits a policy's limits set.
+    pub fn from_policy(limits: &crate::policy::Limits) -> SessionLimits {
+        SessionLimits {
+            startup: Duration::from_secs_f64(limits.startup_cpu_seconds),
+            request: Duration::from_secs_f64(limits.request_cpu_seconds),
+            read_ahead: ReadAhead { mib: limits.reply_buffer_mb as usize },
+        }
+    }
+}
+
+impl Default for SessionLimits {
+    /// The default policy's limits.
+    fn default() -> Self {
+        SessionLimits::from_policy(&crate::policy::Limits::default())
+    }
 }
 
 /// A conversation with a submission program, restarted on demand.
@@ -114,6 +85,8 @@ pub struct Session {
     /// Whether the program's `runtime_threads=` is believed (see [`Session::trusting_runtime_threads`]).
     trusts_runtime_threads: bool,
     cpu_reported: Duration,
+    /// Of `cpu_reported`, what the adapter reported for reading the counters (its own work, not the Solver's).
+    cpu_counting: Duration,
     losses_in_a_row: u32,
     /// Handles to release with the next batch (see `ask::release`); dropped when the process is lost.
     pub(crate) pending_release: Vec<npuzzle_harness::protocol::Handle>,
@@ -122,6 +95,12 @@ pub struct Session {
     /// stays here until its own [`Sent`] redeems it (one never redeemed stays until the session ends).
     in_flight: VecDeque<InFlight>,
     next_ticket: u64,
+    /// The grade's CPU and stalls, shared with the sessions it starts beside this one.
+    meter: Arc<Meter>,
+    /// The most memory one of its processes' sandboxes held at once (where a memory group measured it).
+    peak_memory: Option<u64>,
+    /// The CPU limit the running process got from what was left of the grade's budget, if the budget set it.
+    budget_limit: Option<Duration>,
 }
 
 /// A batch sent with [`Session::send_each`]; [`Session::receive_each`] turns it into its results.
@@ -143,7 +122,11 @@ struct InFlight {
     deadline: Deadline,
     /// The handshake's reply does not count as an answer that ends a run of lost processes.
     handshake: bool,
+    /// Which requests are `to_string` (their answers are text, cut past any board's).
+    texts: Vec<bool>,
     results: Vec<Result<Answer, Fault>>,
+    /// The bytes its results hold ([`reply::weight`]).
+    held: usize,
 }
 
 impl InFlight {
@@ -161,7 +144,9 @@ impl InFlight {
             len,
             deadline: Deadline::from_cpu(Duration::ZERO),
             handshake: false,
+            texts: Vec::new(),
             results,
+            held: 0,
         }
     }
 }
@@ -175,10 +160,17 @@ pub const MAX_LOSSES_IN_A_ROW: u32 = 3;
 const OUTPUT_KEEP_BYTES: usize = 64 * 1024;
 /// The longest garbage line quoted back.
 const QUOTE_BYTES: usize = 120;
+/// The longest handshake reply read (a language and a few capabilities).
+const HELLO_BYTES: usize = 4 << 10;
 
 impl Session {
-    /// A session that will start `spec` on the first request.
+    /// A session that will start `spec` on the first request, with a grade of its own (no CPU budget).
     pub fn new(spec: ProcessSpec, limits: SessionLimits) -> Session {
+        Session::metered(spec, limits, Arc::new(Meter::new(None)))
+    }
+
+    /// A session charging `meter`, which the grade's other sessions share.
+    pub fn metered(spec: ProcessSpec, limits: SessionLimits, meter: Arc<Meter>) -> Session {
         Session {
             spec,
             limits,
@@ -189,10 +181,14 @@ impl Session {
             starts: 0,
             trusts_runtime_threads: false,
             cpu_reported: Duration::ZERO,
+            cpu_counting: Duration::ZERO,
             losses_in_a_row: 0,
             pending_release: Vec::new(),
             in_flight: VecDeque::new(),
             next_ticket: 0,
+            meter,
+            peak_memory: None,
+            budget_limit: None,
         }
     }
 
@@ -204,6 +200,23 @@ impl Session {
         self
     }
 
+    /// The grade's meter.
+    pub fn meter(&self) -> &Arc<Meter> {
+        &self.meter
+    }
+
+    /// The CPU time of the running process so far, all its threads (zero when none runs): what the grade's
+    /// meter is charged when it ends.
+    pub fn running_cpu(&self) -> Duration {
+        self.process.as_ref().map(|p| p.ended().cpu).unwrap_or_default()
+    }
+
+    /// The most memory the sandbox of one of this session's processes held at once, in bytes, where its
+    /// memory group measured it (not deterministic: for the record only).
+    pub fn peak_memory(&self) -> Option<u64> {
+        self.peak_memory
+    }
+
     /// Starts the program if needed and returns what its handshake announced.
     pub fn handshake(&mut self) -> Result<&Handshake, Fault> {
         self.ensure_started()?;
@@ -213,6 +226,17 @@ impl Session {
     /// The CPU time the program reported for all requests so far (not deterministic: for benchmarks only).
     pub fn cpu_reported(&self) -> Duration {
         self.cpu_reported
+    }
+
+    /// Of [`Session::cpu_reported`], the CPU the adapter reported for answering `counters` (its deep-memory
+    /// walk over the queues: the adapter's work, not the submission's; for benchmarks only).
+    pub fn cpu_counting(&self) -> Duration {
+        self.cpu_counting
+    }
+
+    /// Records what the adapter reported for answering a `counters` request (see [`Session::cpu_counting`]).
+    pub fn add_counting(&mut self, cpu: Duration) {
+        self.cpu_counting += cpu;
     }
 
     /// The CPU time the running program has been charged so far: what the deadlines count
@@ -361,6 +385,21 @@ impl Session {
         std::mem::take(&mut self.output).into_text()
     }
 
+    /// What a replay goes back to ([`Session::rewind`]): the stderr kept so far and the run of lost processes.
+    pub fn checkpoint(&mut self) -> Checkpoint {
+        self.collect_output();
+        Checkpoint { output: self.output.clone(), losses_in_a_row: self.losses_in_a_row }
+    }
+
+    /// Ends the running process and goes back to `checkpoint`, for a test replayed from its first request in
+    /// a fresh process: what the abandoned attempt wrote to stderr, and the processes it lost, are forgotten,
+    /// so the replay's report is the one an unstalled run writes. Its CPU stays charged to the grade.
+    pub fn rewind(&mut self, checkpoint: Checkpoint) {
+        self.finish();
+        self.output = checkpoint.output;
+        self.losses_in_a_row = checkpoint.losses_in_a_row;
+    }
+
     /// Ends the conversation politely (`bye`), then kills whatever is left.
     pub fn finish(&mut self) {
         self.settle();
@@ -369,9 +408,18 @@ impl Session {
         }
         if let Some(mut process) = self.process.take() {
             let _ = process.wait_exit(Duration::from_secs(2));
-            // Everything it wrote to stderr up to its exit (the capture thread may still be draining).
-            self.append_output(process.take_output());
+            process.kill();
+            self.retire(process);
         }
+    }
+
+    /// Keeps what an ended process leaves: everything it wrote to stderr up to its exit (the capture thread
+    /// may still be draining), its CPU time (charged to the grade) and its peak memory.
+    fn retire(&mut self, mut process: SubmissionProcess) {
+        self.append_output(process.take_output());
+        let ended = process.ended();
+        self.meter.charge(ended.cpu);
+        self.peak_memory = self.peak_memory.max(ended.peak_memory);
     }
 
     fn ensure_started(&mut self) -> Result<(), Fault> {
@@ -386,7 +434,19 @@ impl Session {
         // Handles released since the last process was lost belong to it: a new process must not see them
         // (and `hello` must be its first request).
         self.pending_release.clear();
-        let process = SubmissionProcess::spawn(&self.spec)
+        let mut spec = self.spec.clone();
+        self.budget_limit = None;
+        if let Some(left) = self.meter.left(Duration::ZERO) {
+            if left.is_zero() {
+                return Err(Fault::Timeout(self.meter.used_up()));
+            }
+            // the kernel ends a process past what is left of the grade's budget
+            if spec.limits.cpu.is_none_or(|cpu| left < cpu) {
+                spec.limits.cpu = Some(left);
+                self.budget_limit = Some(left);
+            }
+        }
+        let process = SubmissionProcess::spawn(&spec)
             .map_err(|e| Fault::Startup(format!("failed to run `{}`: {e}", self.spec.program.display())))?;
         self.process = Some(process);
         self.starts += 1;
@@ -455,7 +515,14 @@ impl Session {
         }
         let handshake = matches!(requests, [Request::Hello { .. }]);
         let release_unread = release.is_some();
-        InFlight { ticket, base, release_unread, len: requests.len(), deadline, handshake, results: Vec::new() }
+        let texts = requests.iter().map(|request| matches!(request, Request::ToString(_))).collect();
+        let len = requests.len();
+        InFlight { ticket, base, release_unread, len, deadline, handshake, texts, results: Vec::new(), held: 0 }
+    }
+
+    /// The bytes of results the session holds for batches not yet redeemed.
+    fn held(&self) -> usize {
+        self.in_flight.iter().map(|batch| batch.held).sum()
     }
 
     /// Reads the replies of every batch still in flight (keeping them for whoever redeems them).
@@ -471,20 +538,31 @@ impl Session {
             let is_release = batch.release_unread;
             let id = if is_release { batch.base - 1 } else { batch.base + batch.results.len() as u64 };
             let (deadline, handshake) = (batch.deadline, batch.handshake);
-            match self.receive(id, deadline, handshake) {
+            let text = !is_release && batch.texts.get(batch.results.len()).copied().unwrap_or(false);
+            match self.receive(id, deadline, handshake, text) {
                 Ok(_) if is_release => {
                     // The release riding along: best effort; its reply is read, so the batch's own come next.
                     self.in_flight[at].release_unread = false;
                 }
-                Ok(result) => self.in_flight[at].results.push(result),
+                Ok((result, weight)) => {
+                    let refused = self.limits.read_ahead.refuses(self.held(), weight);
+                    let batch = &mut self.in_flight[at];
+                    if let Some(why) = refused {
+                        batch.results.push(Err(Fault::ReplyTooLong(why)));
+                    } else {
+                        batch.held += weight;
+                        batch.results.push(result);
+                    }
+                }
                 // `lose_process` has already failed every request still waiting; this makes sure the loop ends.
                 Err(fault) => fail_waiting(&mut self.in_flight, &fault),
             }
         }
     }
 
-    /// Reads the reply to request `id`: the request's own result, or the fault that lost the process.
-    fn receive(&mut self, id: u64, deadline: Deadline, handshake: bool) -> Result<Result<Answer, Fault>, Fault> {
+    /// Reads the reply to request `id` (`text`: a `to_string`): the request's own result and the bytes it
+    /// holds, or the fault that lost the process.
+    fn receive(&mut self, id: u64, deadline: Deadline, handshake: bool, text: bool) -> Result<Received, Fault> {
         let Some(process) = self.process.as_mut() else {
             return Err(Fault::Startup("no running process".into()));
         };
@@ -497,25 +575,31 @@ impl Session {
         };
         match Reply::decode(&line) {
             Ok(reply) if reply.id == id => {
+                drop(line);
                 self.cpu_reported += Duration::from_micros(reply.cpu_micros);
                 if !handshake {
                     self.losses_in_a_row = 0;
                 }
-                Ok(outcome_to_result(reply).map_err(|fault| self.memory_panic(fault)))
+                let reply = Reply { outcome: reply::kept(reply.outcome, text), ..reply };
+                let weight = reply::weight(&reply.outcome);
+                Ok((outcome_to_result(reply).map_err(|fault| self.explained(fault)), weight))
             }
             _ => Err(self.lose_process(Fault::Garbage(quote(&line)))),
         }
     }
 
-    /// Kills the process after a fault that leaves it unusable; returns the fault for chaining.
+    /// Kills the process after a fault that leaves it unusable; returns the fault for chaining. A stall is
+    /// the machine's, so it does not count toward giving up on the program.
     fn lose_process(&mut self, fault: Fault) -> Fault {
-        self.losses_in_a_row += 1;
+        if !matches!(fault, Fault::Stalled(_)) {
+            self.losses_in_a_row += 1;
+        }
         self.pending_release.clear();
         // Every batch still waiting for replies went to this process: none will come.
         fail_waiting(&mut self.in_flight, &fault);
         if let Some(mut process) = self.process.take() {
             process.kill();
-            self.append_output(process.take_output());
+            self.retire(process);
         }
         fault
     }
@@ -531,23 +615,58 @@ impl Session {
         self.output.append(&captured);
     }
 
-    /// The session's fault for a process fault. A program that died is read to its last words first: those
-    /// of a runtime that ran out of memory make the fault [`Fault::OutOfMemory`].
+    /// The session's fault for a process fault. A wait the machine stalled is [`Fault::Stalled`] (and counted
+    /// on the meter). A program that died is read to its last words first: those of a runtime that ran out
+    /// of memory, or a kill by its memory group, make the fault [`Fault::OutOfMemory`]; a kill past the
+    /// grade's CPU budget says so.
     fn classify(&mut self, fault: ProcessFault) -> Fault {
+        if let ProcessFault::Timeout { cause: Some(Cause::Machine(how)), .. } = &fault {
+            self.meter.stalled();
+            return Fault::Stalled(how.clone());
+        }
         let ProcessFault::Exited { status } = fault else { return process_fault(fault) };
         let Some(process) = self.process.as_mut() else { return process_fault(fault) };
         let captured = process.take_output();
+        let ended = process.ended();
         self.append_output(captured);
+        if ended.out_of_memory {
+            return Fault::OutOfMemory(format!("{} (the kernel ended it there)", self.group_memory_limit()));
+        }
+        if self.ended_by_budget(status, ended.cpu) {
+            self.meter.use_up();
+            return Fault::Timeout(self.meter.used_up());
+        }
         let last_words = self.output.latest();
         match process::out_of_memory_message(status, &last_words) {
-            Some(words) => Fault::OutOfMemory(format!("{} ({words})", self.memory_limit())),
+            Some(words) => {
+                Fault::OutOfMemory(format!("{} ({})", self.memory_limit(), clip(words, reply::MESSAGE_KEEP)))
+            }
             None => process_fault(fault),
         }
     }
 
-    /// A panic that is Rust's way of running out of memory, as [`Fault::OutOfMemory`]; other faults as they are.
-    fn memory_panic(&self, fault: Fault) -> Fault {
+    /// Whether the kernel ended the process at the CPU limit the grade's budget gave it: `SIGXCPU` at the
+    /// limit (rounded up to whole seconds), or `SIGKILL` a second later if the program ignored that.
+    fn ended_by_budget(&self, status: process::Termination, cpu: Duration) -> bool {
+        let Some(limit) = self.budget_limit else { return false };
+        let reached = cpu + Duration::from_millis(100) >= limit;
+        matches!(status, process::Termination::Signal(libc::SIGXCPU))
+            || (reached && status == process::Termination::Signal(libc::SIGKILL))
+    }
+
+    /// A fault with what the grader knows about it: a panic that is Rust's way of running out of memory is
+    /// [`Fault::OutOfMemory`]; an exception of a write that hit the scratch directory's size or the file-size
+    /// limit names that limit. Other faults are as they are.
+    fn explained(&self, fault: Fault) -> Fault {
         match fault {
+            Fault::Exception { kind, message } if DISK_FULL.iter().any(|words| message.contains(words)) => {
+                let scratch = self.spec.limits.scratch.or(self.spec.limits.file_size).unwrap_or_default() >> 20;
+                let message = format!(
+                    "{message} (a submission may write at most {scratch} MB, in its working directory, and no \
+                     file larger: `limits.scratch_mb`)"
+                );
+                Fault::Exception { kind, message }
+            }
             Fault::Exception { kind, message } if kind == "panic" && is_capacity_overflow(&message) => {
                 Fault::OutOfMemory(format!(
                     "{} (a collection asked for more than any machine has: {CAPACITY_OVERFLOW})",
@@ -565,20 +684,41 @@ impl Session {
             None => "the limit is the one the runtime was started with".into(),
         }
     }
+
+    /// The sandbox's memory limit in words, for a process its memory group killed.
+    fn group_memory_limit(&self) -> String {
+        match self.spec.limits.memory {
+            Some(bytes) => {
+                format!("the limit is {} MB for all its processes together, native memory included", bytes >> 20)
+            }
+            None => "the sandbox's memory limit".into(),
+        }
+    }
 }
 
 impl Drop for Session {
     fn drop(&mut self) {
         if let Some(mut process) = self.process.take() {
             process.kill();
+            self.meter.charge(process.ended().cpu);
         }
     }
 }
 
+/// A session's state before a test, for [`Session::rewind`].
+#[derive(Debug)]
+pub struct Checkpoint {
+    output: Output,
+    losses_in_a_row: u32,
+}
+
+/// A reply read: the request's own result, and the bytes it holds.
+type Received = (Result<Answer, Fault>, usize);
+
 /// The stderr a session keeps: the first half of [`OUTPUT_KEEP_BYTES`] from the start, the latest half from
 /// the end, and how many bytes between them were left out. Which bytes are kept depends only on what the
 /// program wrote, not on when the grader read it, so reports stay reproducible.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 struct Output {
     head: String,
     tail: String,
@@ -677,26 +817,10 @@ fn rebased(request: &Request, base: u64) -> std::borrow::Cow<'_, Request> {
     std::borrow::Cow::Owned(copy)
 }
 
-fn process_fault(fault: ProcessFault) -> Fault {
-    match fault {
-        // Built from the limits alone, and the same whichever limit ended the wait: on a busy machine a
-        // spinning program may reach the wall-clock safety net before its CPU limit, and a report must not
-        // depend on how busy the machine was.
-        ProcessFault::Timeout { limit, .. } => Fault::Timeout(format!(
-            "timed out: the program did not answer within its limit of {:.2} s of CPU time ({:.0} s of wall time \
-             at most)",
-            limit.cpu.as_secs_f64(),
-            limit.wall.as_secs_f64()
-        )),
-        ProcessFault::LineTooLong { .. } => Fault::ReplyTooLong(format!(
-            "{}, the protocol's limit for one reply (a toString() or solution() that never ends?)",
-            fault
-        )),
-        other => Fault::Crashed(other.to_string()),
-    }
-}
-
 fn parse_hello(values: &str) -> Result<Handshake, String> {
+    if values.len() > HELLO_BYTES {
+        return Err(format!("the handshake's reply is longer than {HELLO_BYTES} bytes"));
+    }
     let mut tokens = values.split(' ').filter(|t| !t.is_empty());
     let version = tokens.next().unwrap_or("");
     if version != VERSION.to_string() {
@@ -728,7 +852,11 @@ mod tests {
     }
 
     fn limits() -> SessionLimits {
-        SessionLimits { startup: Duration::from_secs(5), request: Duration::from_millis(500) }
+        SessionLimits {
+            startup: Duration::from_secs(5),
+            request: Duration::from_millis(500),
+            ..SessionLimits::default()
+        }
     }
 
     const HELLO: &str = "read l; echo '0 ok 0 1 sh counters'; ";
@@ -781,6 +909,60 @@ mod tests {
             "reply too long: the program printed a line longer than 16 MiB, the protocol's limit for one reply \
              (a toString() or solution() that never ends?)"
         );
+    }
+
+    #[test]
+    fn a_huge_exception_message_is_kept_by_its_start_and_end() {
+        let body = format!(
+            "{HELLO} read l; printf '1 err exception 0 Boom start'; head -c 5000000 /dev/zero | tr '\\0' m; \
+             echo end; read l"
+        );
+        let mut s = Session::new(script(&body), SessionLimits { request: Duration::from_secs(5), ..limits() });
+        let Err(Fault::Exception { kind, message }) = s.call(&Request::Counters) else { panic!("an exception") };
+        assert_eq!(kind, "Boom");
+        assert!(message.starts_with("start") && message.ends_with("mmend"), "{message:.40}");
+        assert!(message.len() < reply::MESSAGE_KEEP + 64, "{}", message.len());
+        assert!(message.contains(&format!("({} bytes left out)", 5_000_008 - reply::MESSAGE_KEEP)), "{message:.3000}");
+    }
+
+    #[test]
+    fn a_write_past_the_scratch_space_names_its_limit() {
+        let body = format!("{HELLO} read l; echo '1 err exception 0 OSError [Errno 28] No space left on device'");
+        let mut s = Session::new(script(&body), limits());
+        let Err(Fault::Exception { message, .. }) = s.call(&Request::Counters) else { panic!("an exception") };
+        assert_eq!(
+            message,
+            "[Errno 28] No space left on device (a submission may write at most 64 MB, in its working directory, \
+             and no file larger: `limits.scratch_mb`)"
+        );
+    }
+
+    #[test]
+    fn replies_read_ahead_past_the_budget_fail_with_reply_too_long() {
+        let body = "read l; echo '0 ok 0 1 sh refs'; read a; read b; read c; \
+                    for i in 1 2 3; do printf '%s ok 0 ' $i; head -c 600000 /dev/zero | tr '\\0' 7; echo; done; \
+                    read d; echo '4 ok 0 small'";
+        let limits = SessionLimits { read_ahead: ReadAhead { mib: 1 }, request: Duration::from_secs(5), ..limits() };
+        let mut s = Session::new(script(body), limits);
+        let results = s.call_each(&[Request::Counters, Request::Counters, Request::Counters]);
+        assert_eq!(results[0].as_ref().map(|a| a.values.len()), Ok(600_000));
+        for refused in &results[1..] {
+            assert!(matches!(refused, Err(Fault::ReplyTooLong(why)) if why.contains("more than 1 MiB")), "{refused:?}");
+        }
+        assert_eq!(s.call(&Request::Counters).unwrap().values, "small", "the program is still the same one");
+        assert_eq!(s.starts(), 1);
+    }
+
+    #[test]
+    fn a_program_past_the_grades_cpu_budget_is_ended_and_told_so() {
+        let meter = Arc::new(Meter::new(Some(Duration::from_secs(1))));
+        let body = format!("{HELLO} read l; while :; do :; done");
+        let limits = SessionLimits { request: Duration::from_secs(60), ..limits() };
+        let mut s = Session::metered(script(&body), limits, Arc::clone(&meter));
+        assert_eq!(s.call(&Request::Counters), Err(Fault::Timeout(meter.used_up())));
+        assert!(meter.spent() >= Duration::from_secs(1), "{:?}", meter.spent());
+        assert_eq!(s.call(&Request::Counters), Err(Fault::Timeout(meter.used_up())), "nothing starts past it");
+        assert_eq!(s.starts(), 1);
     }
 
     #[test]
@@ -1022,12 +1204,6 @@ mod tests {
         assert!(hello.capabilities.contains("memory"));
         assert!(parse_hello("1 rust refs").unwrap().runtime_threads.is_empty());
         assert!(parse_hello("1 python request_thread=12").unwrap().runtime_threads.is_empty(), "no other token");
-    }
-
-    #[test]
-    fn out_of_memory_is_said_in_words() {
-        let oom = Fault::Exception { kind: OUT_OF_MEMORY.into(), message: "Java heap space (heap 2048 MB)".into() };
-        assert_eq!(oom.describe(), "ran out of memory: Java heap space (heap 2048 MB)");
     }
 
     #[test]

@@ -38,9 +38,19 @@ pub struct ProcessLimits {
     /// Most processes and threads the sandbox may hold at once (`RLIMIT_NPROC` of its own uid, and its
     /// `pids` control group).
     pub processes: Option<u64>,
-    /// Memory cap of the whole sandbox in bytes (its `memory` control group): for builds.
+    /// Memory cap of the whole sandbox in bytes (its `memory` control group): every process's memory,
+    /// native memory and the pages of the sandbox's tmpfs mounts included.
     pub memory: Option<u64>,
+    /// Size of the scratch directory in bytes (a tmpfs of its own; `None`: the kernel's default, half the
+    /// machine's memory).
+    pub scratch: Option<u64>,
+    /// Largest file the program may write (`RLIMIT_FSIZE`), in bytes: where there is no mount namespace
+    /// (so no tmpfs) it bounds what one file of the scratch directory can take of the host's disk.
+    pub file_size: Option<u64>,
 }
+
+/// The scratch size and file-size cap of a run unless its spec says otherwise.
+pub const DEFAULT_SCRATCH_BYTES: u64 = 64 << 20;
 
 impl Default for ProcessLimits {
     fn default() -> Self {
@@ -52,6 +62,8 @@ impl Default for ProcessLimits {
             die_with_grader: true,
             processes: Some(DEFAULT_PROCESSES),
             memory: None,
+            scratch: Some(DEFAULT_SCRATCH_BYTES),
+            file_size: Some(DEFAULT_SCRATCH_BYTES),
         }
     }
 }

@@ -159,16 +159,24 @@ pub(super) fn children(pid: u32) -> Vec<u32> {
 
 /// CPU time (user + system) used so far by this process, all threads, and by the children it has reaped.
 pub(super) fn own_and_children_cpu() -> (Duration, Duration) {
-    fn used(who: libc::c_int) -> Duration {
-        // SAFETY: `usage` is a valid, writable rusage; getrusage only fills it in.
-        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-        if unsafe { libc::getrusage(who, &mut usage) } != 0 {
-            return Duration::ZERO;
-        }
+    let used = |who| {
         let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
-        time(usage.ru_utime) + time(usage.ru_stime)
-    }
+        rusage(who).map_or(Duration::ZERO, |usage| time(usage.ru_utime) + time(usage.ru_stime))
+    };
     (used(libc::RUSAGE_SELF), used(libc::RUSAGE_CHILDREN))
+}
+
+/// The peak resident set of this process alone (`ru_maxrss` of `RUSAGE_SELF`), in KiB.
+pub(super) fn own_peak_memory_kib() -> u64 {
+    rusage(libc::RUSAGE_SELF).map_or(0, |usage| u64::try_from(usage.ru_maxrss).unwrap_or(0))
+}
+
+/// `getrusage(who)`, or `None` if the kernel refuses it.
+fn rusage(who: libc::c_int) -> Option<libc::rusage> {
+    // SAFETY: `usage` is a valid, writable rusage; getrusage only fills it in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: as above.
+    (unsafe { libc::getrusage(who, &mut usage) } == 0).then_some(usage)
 }
 
 /// Sums cutime and cstime (fields 16 and 17 of `/proc/<pid>/stat`): the CPU time of the children the

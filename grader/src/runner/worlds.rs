@@ -3,9 +3,13 @@
 //! holds the reference Board, see `build::jvm`). A test talks to one world's session: the `ref` one when its
 //! item needs the `ref` world (`needs` holds `ref_world`), else the `own` one. The `own` program starts
 //! before the first test; the `ref` program, when it is one of its own, at the first test that needs it.
+//!
+//! Every session charges the grade's one [`Meter`]: the CPU budget of a grade is that of all its programs.
 
+use std::sync::Arc;
 use std::time::Duration;
 
+use super::meter::Meter;
 use super::process::ProcessSpec;
 use super::session::{Fault, Handshake, Session, SessionLimits};
 
@@ -29,9 +33,10 @@ struct WorldSession {
 }
 
 impl WorldSession {
-    fn new(spec: ProcessSpec, limits: SessionLimits, trusted: bool) -> WorldSession {
+    fn new(spec: ProcessSpec, limits: SessionLimits, trusted: bool, meter: &Arc<Meter>) -> WorldSession {
+        let meter = Arc::clone(meter);
         let start = move || {
-            let session = Session::new(spec.clone(), limits);
+            let session = Session::metered(spec.clone(), limits, Arc::clone(&meter));
             if trusted {
                 session.trusting_runtime_threads()
             } else {
@@ -41,13 +46,31 @@ impl WorldSession {
         WorldSession { session: start(), fresh: Box::new(start), startup: None }
     }
 
-    /// Starts the program if it has not been, and returns its handshake (or why it could not start).
-    fn started(&mut self) -> &Result<Handshake, Fault> {
+    /// Starts the program if it has not been, and returns its handshake (or why it could not start). A start
+    /// the machine stalled is tried once more; a second stall is the grader's problem: it is added to
+    /// `machine_stalls`, and every test of this world then reads as an error.
+    fn started(&mut self, machine_stalls: &mut Vec<String>) -> &Result<Handshake, Fault> {
         if self.startup.is_none() {
-            self.startup = Some(self.session.handshake().cloned());
+            self.startup = Some(start(&mut self.session, machine_stalls));
         }
         self.startup.get_or_insert_with(|| unreachable!("just set"))
     }
+}
+
+/// The program's handshake, started once more if the machine stalled the first start.
+fn start(session: &mut Session, machine_stalls: &mut Vec<String>) -> Result<Handshake, Fault> {
+    let meter = Arc::clone(session.meter());
+    for attempt in 0..2 {
+        let (handshake, stalled) = meter.watching(|| session.handshake().cloned());
+        if !stalled {
+            return handshake;
+        }
+        if attempt == 0 {
+            eprintln!("grader: the machine stalled the submission as it started; starting it again");
+        }
+    }
+    machine_stalls.push("the submission's start".into());
+    Err(Fault::Stalled("twice in a row as the submission started".into()))
 }
 
 /// A world's session as a test uses it.
@@ -64,25 +87,32 @@ pub struct Chosen<'a> {
 pub struct WorldSessions {
     own: WorldSession,
     reference: Option<WorldSession>,
+    meter: Arc<Meter>,
 }
 
 impl WorldSessions {
-    /// Sessions on `programs`; the `own` program is started now.
-    pub fn start(programs: Programs, limits: SessionLimits) -> WorldSessions {
+    /// Sessions on `programs`, charging `meter`; the `own` program is started now (a start the machine
+    /// stalled twice is added to `machine_stalls`).
+    pub fn start(
+        programs: Programs,
+        limits: SessionLimits,
+        meter: Arc<Meter>,
+        machine_stalls: &mut Vec<String>,
+    ) -> WorldSessions {
         let trusted = programs.trusted_runtime_threads;
-        let mut own = WorldSession::new(programs.own, limits, trusted);
-        own.started();
-        let reference = programs.reference.map(|spec| WorldSession::new(spec, limits, trusted));
-        WorldSessions { own, reference }
+        let mut own = WorldSession::new(programs.own, limits, trusted, &meter);
+        own.started(machine_stalls);
+        let reference = programs.reference.map(|spec| WorldSession::new(spec, limits, trusted, &meter));
+        WorldSessions { own, reference, meter }
     }
 
     /// The session of the world a test uses: the `ref` world's when `needs_ref_world`, started if need be.
-    pub fn for_test(&mut self, needs_ref_world: bool) -> Chosen<'_> {
+    pub fn for_test(&mut self, needs_ref_world: bool, machine_stalls: &mut Vec<String>) -> Chosen<'_> {
         let world = match (&mut self.reference, needs_ref_world) {
             (Some(reference), true) => reference,
             _ => &mut self.own,
         };
-        world.started();
+        world.started(machine_stalls);
         let WorldSession { session, fresh, startup } = world;
         let (fresh, startup): (&dyn Fn() -> Session, &Option<_>) = (&**fresh, startup);
         Chosen { session, fresh, startup: startup.as_ref().expect("started") }
@@ -93,9 +123,29 @@ impl WorldSessions {
         self.own.startup.as_ref()
     }
 
+    /// The grade's meter.
+    pub fn meter(&self) -> &Meter {
+        &self.meter
+    }
+
+    /// What is left of the grade's CPU budget, every running program counted; `None` without a budget.
+    pub fn grade_cpu_left(&self) -> Option<Duration> {
+        self.meter.left(self.all().map(|w| w.session.running_cpu()).sum())
+    }
+
     /// The CPU time every program reported so far (for benchmarks only).
     pub fn cpu_reported(&self) -> Duration {
         self.all().map(|w| w.session.cpu_reported()).sum()
+    }
+
+    /// Of [`WorldSessions::cpu_reported`], what the adapters reported for reading their counters.
+    pub fn cpu_counting(&self) -> Duration {
+        self.all().map(|w| w.session.cpu_counting()).sum()
+    }
+
+    /// The most memory one sandbox of the submission held at once, where a memory group measured it.
+    pub fn peak_memory(&self) -> Option<u64> {
+        self.all().filter_map(|w| w.session.peak_memory()).max()
     }
 
     /// Ends every conversation, and returns what the programs wrote to stderr (the `own` program's, then

@@ -99,3 +99,77 @@ fn markdown_shows_the_score() {
     assert!(md.contains("**Score: 65.00 / 65.00 (100.0%)**"), "{md}");
     assert!(md.contains("| Correctness: Board | 1 | 0 | 0 | 0 | 30.00 / 30.00 |"), "{md}");
 }
+
+/// `--format FMT=PATH` writes each report beside its format; an `--output` that two rules would pair
+/// differently is refused before anything runs, with the command written the new way.
+#[test]
+fn each_format_names_its_file_and_an_ambiguous_output_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (json, html) = (dir.path().join("r.json"), dir.path().join("r.html"));
+    let graded = Command::new(env!("CARGO_BIN_EXE_grader"))
+        .arg("grade")
+        .arg(reference_submission())
+        .args(["--quiet", "--only", "board-1a", "--format", "text"])
+        .arg(format!("--format=json={}", json.display()))
+        .arg("--format")
+        .arg(format!("html={}", html.display()))
+        .output()
+        .unwrap();
+    assert_eq!(graded.status.code(), Some(0), "{}", String::from_utf8_lossy(&graded.stderr));
+    assert!(String::from_utf8_lossy(&graded.stdout).starts_with("ASSESSMENT SUMMARY"));
+    assert!(std::fs::read_to_string(&json).unwrap().starts_with("{\n  \"schema_version\""));
+    assert!(std::fs::read_to_string(&html).unwrap().starts_with("<!DOCTYPE html>"));
+
+    let gs = dir.path().join("gs.json");
+    let refused = Command::new(env!("CARGO_BIN_EXE_grader"))
+        .arg("grade")
+        .arg(reference_submission())
+        .args(["--quiet", "--format", "text", "--format", "gradescope", "--output"])
+        .arg(&gs)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("is ambiguous") && stderr.contains(&format!("--format gradescope={}", gs.display())),
+        "{stderr}"
+    );
+    assert!(!gs.exists(), "nothing is written");
+}
+
+/// A course's Checkstyle configuration replaces the grader's; one that cannot be read stops the grader.
+#[test]
+fn a_courses_checkstyle_configuration_is_used_and_a_missing_one_is_an_error() {
+    let (submission, _copy) = gallery_entry("java/valid");
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("course.xml");
+    std::fs::write(
+        &config,
+        "<?xml version=\"1.0\"?>\n<!DOCTYPE module PUBLIC \"-//Checkstyle//DTD Checkstyle Configuration 1.3//EN\" \
+         \"https://checkstyle.org/dtds/configuration_1_3.dtd\">\n<module name=\"Checker\"><property name=\"severity\" \
+         value=\"warning\"/><module name=\"TreeWalker\"><module name=\"FinalParameters\"/></module></module>\n",
+    )
+    .unwrap();
+    let grade = |config: &Path| {
+        Command::new(env!("CARGO_BIN_EXE_grader"))
+            .arg("grade")
+            .arg(&submission)
+            .args(["--quiet", "--only", "api-1", "--format", "text", "--checkstyle-config"])
+            .arg(config)
+            .output()
+            .unwrap()
+    };
+    let graded = grade(&config);
+    let text = String::from_utf8_lossy(&graded.stdout);
+    assert_eq!(graded.status.code(), Some(0), "{text}{}", String::from_utf8_lossy(&graded.stderr));
+    if text.contains("Checkstyle is not installed") {
+        eprintln!("skipped the Checkstyle half: not installed (`make checkstyle`)");
+    } else {
+        let verdict = text.lines().find(|l| l.starts_with("Checkstyle:")).unwrap_or_default();
+        assert!(text.contains("[FinalParameters]") && verdict.contains("FAILED (0 errors, "), "{text}");
+    }
+    assert!(text.contains("% spotbugs *.class") && text.contains("not run: SpotBugs cannot run here"), "{text}");
+    let missing = grade(&dir.path().join("missing.xml"));
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("failed to read the Checkstyle configuration"));
+}

@@ -13,7 +13,7 @@ use std::process::Command;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::support::{calibration, copy_resolved, fixtures_with_official_timing, root};
+use crate::support::{calibration, copy_resolved, failed_base_ids, fixtures_with_official_timing, root};
 
 #[derive(Debug, Deserialize)]
 struct Gallery {
@@ -48,20 +48,6 @@ impl Entry {
         ids.sort();
         ids
     }
-}
-
-/// Base ids of the tests that failed or errored in a student's JSON report.
-fn failed_base_ids(report: &Value) -> Vec<String> {
-    let mut ids: Vec<String> = report["tests"]
-        .as_array()
-        .unwrap_or(&vec![])
-        .iter()
-        .filter(|t| t["status"] == "failed" || t["status"] == "error")
-        .filter_map(|t| t["id"].as_str()?.split('/').next().map(str::to_string))
-        .collect();
-    ids.sort();
-    ids.dedup();
-    ids
 }
 
 #[test]

@@ -1,16 +1,131 @@
-//! `make gradescope`'s zip works: unpacked into a fake `/autograder` tree, its `run_autograder` grades a
-//! real Java submission and writes a valid `results.json`.
+//! `make gradescope`'s zip works as Gradescope runs it: unpacked into a fake `/autograder` tree, its
+//! `setup.sh` locks the course's files away and warms the build cache, and its `run_autograder` grades a
+//! Java submission uploaded inside a folder of its own and writes a valid `results.json`, with nothing of the
+//! hidden tests on standard output or in what a student sees before the due date.
+//!
+//! Where the machine allows (root, and `capsh` to drop `CAP_SYS_ADMIN`), the run goes as on Gradescope,
+//! whose container cannot create namespaces: the submission's processes see the whole filesystem, and the
+//! submission tries to read the fixtures and the policy and print them.
 
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::support::root;
 
+/// What the course hides until the due date, and what the spying Solver prints if it can read a file.
+const HIDDEN: [&str; 2] = ["solver-11", "solver-2b"];
+const LEAKED: &str = "LEAKED:";
+
 #[test]
-fn run_autograder_writes_a_valid_results_json_in_a_fake_autograder_tree() {
+fn a_gradescope_run_shows_no_hidden_test_and_keeps_the_answers_from_the_submission() {
     let fake = tempfile::tempdir().unwrap();
-    let zip = fake.path().join("autograder.zip");
-    let policy = fake.path().join("course-policy.toml");
-    std::fs::write(&policy, "[tests]\nskip = [\"timing-*\", \"memory-*\", \"board-*\", \"solver-3*\", \"solver-4*\", \"solver-12*\", \"solver-13*\", \"solver-14*\", \"solver-15*\", \"beyond-*\"]\nhidden = [\"solver-11\"]\n").unwrap();
+    // /autograder as Gradescope has it: others may enter, not list.
+    set_mode(fake.path(), 0o711);
+    let source = unpack_zip(fake.path());
+    let setup = Command::new(source.join("setup.sh"))
+        .env("AUTOGRADER_ROOT", fake.path())
+        .env("SKIP_INSTALL", "1")
+        .env("GRADE_RUST_SUBMISSIONS", "0")
+        .output()
+        .unwrap();
+    let setup_said = String::from_utf8_lossy(&setup.stdout);
+    assert!(setup.status.success(), "{setup_said}\n{}", String::from_utf8_lossy(&setup.stderr));
+    assert!(setup_said.contains("warmed the java build cache"), "{setup_said}");
+    let cache = fake.path().join("cache");
+    let adapters = || java_adapters(&cache);
+    assert_eq!(adapters().len(), 1, "setup.sh compiled the Java adapter into the cache run_autograder uses");
+    for locked in ["fixtures", "policy.toml", "bin"] {
+        let mode =
+            std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(source.join(locked)).unwrap().permissions());
+        assert_eq!(mode & 0o077, 0, "{locked} is root's alone: {mode:o}");
+    }
+
+    // The student uploaded a folder: the files are one level down.
+    let upload = fake.path().join("submission/my 8puzzle");
+    std::fs::create_dir_all(&upload).unwrap();
+    std::fs::copy(root().join("fixtures/submissions/java/valid/Board.java"), upload.join("Board.java")).unwrap();
+    std::fs::write(upload.join("Solver.java"), spying_solver(&source)).unwrap();
+
+    let (ran, like_gradescope) = run_autograder(fake.path(), &source);
+    let stdout = String::from_utf8_lossy(&ran.stdout);
+    let stderr = String::from_utf8_lossy(&ran.stderr);
+    assert!(ran.status.success(), "{stderr}");
+    if like_gradescope {
+        assert!(
+            stderr.contains("grader: sandbox: no namespaces"),
+            "the run had no namespaces, as on Gradescope: {stderr}"
+        );
+    }
+    let results = std::fs::read_to_string(fake.path().join("results/results.json")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&results).unwrap();
+    let tests = json["tests"].as_array().unwrap();
+    assert!(json["score"].as_f64().unwrap() > 0.0, "{results}");
+    assert!(tests.iter().any(|t| t["number"] == "board-1a" && t["status"] == "passed"), "{results}");
+    for id in HIDDEN {
+        let hidden = tests.iter().find(|t| t["number"] == id).unwrap_or_else(|| panic!("{id} in {results}"));
+        assert_eq!(hidden["visibility"], "after_due_date");
+        assert!(!stdout.contains(id), "standard output shows the hidden {id}:\n{stdout}");
+        for visible in tests.iter().filter(|t| t["visibility"] == "visible") {
+            assert!(!visible["output"].as_str().unwrap().contains(id), "{visible}");
+        }
+    }
+    assert!(stdout.contains("[board-1a]") && stdout.contains("Score of the visible tests"), "{stdout}");
+    assert!(!stdout.contains("Aggregate score"), "{stdout}");
+    let output = json["output"].as_str().unwrap();
+    assert!(output.starts_with("Score of the visible tests") && !output.contains("Aggregate"), "{output}");
+    assert_eq!(json["stdout_visibility"], "after_due_date");
+    // The Solver tried to read the fixtures and the policy in every test: it could not.
+    assert!(!results.contains(LEAKED) && !stdout.contains(LEAKED), "{results}");
+    let solver = tests.iter().find(|t| t["number"] == "solver-2a").unwrap();
+    assert!(solver["output"].as_str().unwrap().contains("DENIED"), "{solver}");
+    assert_eq!(adapters().len(), 1, "the run used the warmed cache");
+}
+
+/// Packages the zip with a course policy and unpacks it as Gradescope's unzip does (restoring each entry's
+/// Unix mode, which must mark the scripts executable); returns `source/`.
+fn unpack_zip(fake: &Path) -> PathBuf {
+    let zip = fake.join("autograder.zip");
+    let policy = fake.join("course-policy.toml");
+    // Left: compilation, the API, board-1a, and solver-2a, 2b and 11 (two of them hidden).
+    let skipped = [
+        "timing-*",
+        "memory-*",
+        "beyond-*",
+        "board-1b",
+        "board-2*",
+        "board-3",
+        "board-4*",
+        "board-5*",
+        "board-6*",
+        "board-7*",
+        "board-8*",
+        "board-9",
+        "board-10*",
+        "board-11",
+        "board-12",
+        "board-13",
+        "board-14",
+        "board-15",
+        "board-16",
+        "board-17",
+        "solver-1",
+        "solver-3*",
+        "solver-4*",
+        "solver-5",
+        "solver-6*",
+        "solver-7",
+        "solver-8",
+        "solver-9*",
+        "solver-10*",
+        "solver-12*",
+        "solver-13*",
+        "solver-14*",
+        "solver-15*",
+    ];
+    let quoted: Vec<String> = skipped.iter().map(|s| format!("\"{s}\"")).collect();
+    let hidden: Vec<String> = HIDDEN.iter().map(|s| format!("\"{s}\"")).collect();
+    std::fs::write(&policy, format!("[tests]\nskip = [{}]\nhidden = [{}]\n", quoted.join(", "), hidden.join(", ")))
+        .unwrap();
     let packaged = Command::new(root().join("gradescope/package.sh"))
         .arg(&zip)
         .arg(env!("CARGO_BIN_EXE_grader"))
@@ -18,8 +133,7 @@ fn run_autograder_writes_a_valid_results_json_in_a_fake_autograder_tree() {
         .status()
         .unwrap();
     assert!(packaged.success());
-    let source = fake.path().join("source");
-    // Extract as Gradescope's unzip does: restoring each entry's Unix mode, which must mark scripts executable.
+    let source = fake.join("source");
     let unzip = r#"
 import sys, zipfile, os
 z = zipfile.ZipFile(sys.argv[1])
@@ -33,19 +147,86 @@ for info in z.infolist():
 "#;
     let unzipped = Command::new("python3").arg("-c").arg(unzip).arg(&zip).arg(&source).output().unwrap();
     assert!(unzipped.status.success(), "{}", String::from_utf8_lossy(&unzipped.stderr));
-    let submission = fake.path().join("submission");
-    std::fs::create_dir(&submission).unwrap();
-    for file in ["Board.java", "Solver.java"] {
-        std::fs::copy(root().join("fixtures/submissions/java/valid").join(file), submission.join(file)).unwrap();
-    }
-    let ran = Command::new(source.join("run_autograder")).env("AUTOGRADER_ROOT", fake.path()).output().unwrap();
-    assert!(ran.status.success(), "{}", String::from_utf8_lossy(&ran.stderr));
+    source
+}
+
+/// The valid Solver, whose constructor first tries to read the course's fixtures and policy and throws
+/// with what it got: `LEAKED:` and the file's start if it could read one, `DENIED` if not.
+fn spying_solver(source: &Path) -> String {
+    let valid = std::fs::read_to_string(root().join("fixtures/submissions/java/valid/Solver.java")).unwrap();
+    let fixtures = source.join("fixtures/puzzles/puzzles.toml");
+    let policy = source.join("policy.toml");
+    let spy = format!(
+        "for (String spied : new String[] {{ \"{}\", \"{}\" }}) {{\n\
+         try {{ String text = new String(java.nio.file.Files.readAllBytes(java.nio.file.Paths.get(spied)));\n\
+         throw new IllegalStateException(\"{LEAKED}\" + text.substring(0, Math.min(60, text.length()))); }}\n\
+         catch (java.io.IOException e) {{ throw new IllegalStateException(\"DENIED \" + e.getClass().getSimpleName()); }} }}\n\
+         MinPQ<SearchNode> pq = new",
+        fixtures.display(),
+        policy.display()
+    );
+    let spying = valid.replacen("MinPQ<SearchNode> pq = new", &spy, 1);
+    assert_ne!(spying, valid);
+    spying
+}
+
+/// Runs `run_autograder` as Gradescope does where this machine can: as root without `CAP_SYS_ADMIN`, so
+/// that no namespace can be made. Whether it could.
+fn run_autograder(fake: &Path, source: &Path) -> (std::process::Output, bool) {
+    let capsh = Path::new("/usr/sbin/capsh");
+    // SAFETY: geteuid has no preconditions.
+    let root_user = unsafe { libc::geteuid() } == 0;
+    let script = source.join("run_autograder");
+    let mut command = if root_user && capsh.is_file() {
+        let mut command = Command::new(capsh);
+        command.args(["--drop=cap_sys_admin", "--", "-c", "exec \"$0\""]).arg(&script);
+        command
+    } else {
+        eprintln!("not as on Gradescope (needs root and capsh): run_autograder runs with the sandbox");
+        Command::new(&script)
+    };
+    let output = command.env("AUTOGRADER_ROOT", fake).output().unwrap();
+    (output, root_user && capsh.is_file())
+}
+
+fn java_adapters(cache: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(cache)
+        .map(|dir| {
+            dir.filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| p.to_string_lossy().contains("java-adapter-"))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn set_mode(path: &Path, mode: u32) {
+    std::fs::set_permissions(path, std::os::unix::fs::PermissionsExt::from_mode(mode)).unwrap();
+}
+
+/// A grader problem found while grading (the machine stalled a test twice, a fixture missing) leaves the
+/// report the grader wrote, which names it at its top, and the wrapper exits 2 as the grader did. (A fake
+/// grader stands in: what is checked is the wrapper.)
+#[test]
+fn run_autograder_keeps_a_report_that_names_a_grader_problem_and_exits_2() {
+    let fake = tempfile::tempdir().unwrap();
+    let bin = fake.path().join("source/bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::create_dir_all(fake.path().join("submission")).unwrap();
+    let grader = bin.join("grader");
+    std::fs::write(
+        &grader,
+        "#!/bin/sh\nwhile [ $# -gt 0 ]; do case \"$1\" in gradescope=*) out=${1#gradescope=};; esac; shift; done\n\
+         echo '{\"score\": 7, \"output\": \"GRADER PROBLEM (not the submission): the machine stalled\", \"tests\": []}' > \"$out\"\n\
+         exit 2\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&grader, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let ran =
+        Command::new(root().join("gradescope/run_autograder")).env("AUTOGRADER_ROOT", fake.path()).output().unwrap();
+    assert_eq!(ran.status.code(), Some(2), "{}", String::from_utf8_lossy(&ran.stderr));
     let results = std::fs::read_to_string(fake.path().join("results/results.json")).unwrap();
     let json: serde_json::Value = serde_json::from_str(&results).unwrap();
-    assert!(json["score"].as_f64().unwrap() > 0.0, "{results}");
-    let tests = json["tests"].as_array().unwrap();
-    assert!(tests.iter().any(|t| t["number"] == "solver-2a" && t["status"] == "passed"), "{results}");
-    let hidden = tests.iter().find(|t| t["number"] == "solver-11").unwrap();
-    assert_eq!(hidden["visibility"], "after_due_date");
-    assert_eq!(hidden["status"], "passed", "the valid submission rejects a null board");
+    assert_eq!(json["score"], 7.0, "the grader's report is kept: {results}");
+    assert!(json["output"].as_str().unwrap().starts_with("GRADER PROBLEM"), "{results}");
 }

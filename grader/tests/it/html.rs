@@ -1,6 +1,8 @@
 //! The HTML report of a failing gallery submission, snapshot and loaded in a real browser: headless Chromium
-//! (`make browser` installs it) runs the page's script, must write nothing to its console, and must show the
-//! failing test with its board; a screenshot is kept as a CI artifact (`target/artifacts/html-report.png`).
+//! (`make browser` installs it) runs the page's script, must write nothing to its console, must show the
+//! failing test with its board, and must fit a phone's width with every chart label whole; screenshots are
+//! kept as CI artifacts (`target/artifacts/html-report.png`, `html-report-phone.png`). Failures of one count
+//! are one card.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -86,12 +88,109 @@ fn html_report_loads_in_a_browser_without_console_messages() {
     assert!(png.starts_with(b"\x89PNG"), "a screenshot at {}:\n{}", shot.display(), run.stderr);
 }
 
-fn url(page: &Path, fragment: &str) -> String {
+/// At a phone's width (420 px) nothing runs off the page, and at any width every chart label is whole. The
+/// page is laid out in frames of each width (a browser window is never narrower than about 500 px) inside a
+/// page whose script measures what sticks out.
+#[test]
+fn html_report_fits_a_phone_and_keeps_every_chart_label_whole() {
+    let chromium = chromium();
+    let (path, html) = report();
+    // Each frame measures its own page as it finishes parsing, and writes what it found into the outer page.
+    let measure = r#"<script>
+(function () {
+  var width = document.documentElement.clientWidth, out = [], clipped = [];
+  if (document.documentElement.scrollWidth > width) out.push('page ' + document.documentElement.scrollWidth);
+  document.querySelectorAll('header, section, article, table').forEach(function (e) {
+    var r = e.getBoundingClientRect();
+    if (r.width > 0 && r.right > width + 0.5) out.push(e.tagName + '.' + e.className + ' ' + Math.round(r.right));
+  });
+  document.querySelectorAll('svg').forEach(function (svg) {
+    var box = svg.getBoundingClientRect();
+    svg.querySelectorAll('text').forEach(function (t) {
+      var r = t.getBoundingClientRect();
+      if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5 || r.bottom > box.bottom + 0.5)
+        clipped.push(t.textContent);
+    });
+  });
+  var labels = document.querySelectorAll('svg text.axis').length;
+  parent.document.body.insertAdjacentHTML('beforeend', '<p class="measured" data-frame="' +
+    window.frameElement.dataset.width + '" data-laid-out="' + (window.innerWidth) + '" data-labels="' + labels +
+    '" data-overflow="' + out.join('; ') + '" data-clipped="' + clipped.join('; ') + '"></p>');
+})();
+</script></body>"#;
+    let frame = |width: u32, page: &str| {
+        let srcdoc = page.replace('&', "&amp;").replace('"', "&quot;");
+        format!("<iframe data-width=\"{width}\" style=\"width:{width}px;height:1800px;border:0\" srcdoc=\"{srcdoc}\"></iframe>")
+    };
+    let page = |body: String| format!("<!DOCTYPE html><html><body style=\"margin:0\">{body}</body></html>");
+    let measured = html.replacen("</body>", measure, 1);
+    let measuring = path.with_file_name("measured.html");
+    std::fs::write(&measuring, page(format!("{}{}", frame(420, &measured), frame(1100, &measured)))).unwrap();
+    let run = run_chromium(&chromium, &url(&measuring, ""), &["--dump-dom", "--window-size=1200,2000"]);
+    assert!(console_lines(&run.stderr).is_empty(), "{}", run.stderr);
+    let measured: Vec<&str> = run.stdout.split("<p class=\"measured\" ").skip(1).collect();
+    assert_eq!(measured.len(), 2, "both frames were measured:\n{}", run.stdout);
+    for line in measured {
+        let attribute =
+            |name: &str| line.split(&format!("{name}=\"")).nth(1).and_then(|rest| rest.split('"').next()).unwrap();
+        let width = attribute("data-frame");
+        assert_eq!(attribute("data-laid-out"), width, "the page was laid out {width} px wide");
+        assert_eq!(attribute("data-overflow"), "", "at {width} px, parts run off the page");
+        assert_eq!(attribute("data-clipped"), "", "at {width} px, chart labels are cut by their chart");
+        assert_ne!(attribute("data-labels"), "0", "the chart has labels to measure");
+    }
+    let shot = root().join("target/artifacts/html-report-phone.png");
+    std::fs::create_dir_all(shot.parent().unwrap()).unwrap();
+    let _ = std::fs::remove_file(&shot);
+    let phone = path.with_file_name("phone.html");
+    std::fs::write(&phone, page(frame(420, html))).unwrap();
+    let run = run_chromium(
+        &chromium,
+        &url(&phone, ""),
+        &[&format!("--screenshot={}", shot.display()), "--window-size=500,1800"],
+    );
+    assert!(std::fs::read(&shot).unwrap_or_default().starts_with(b"\x89PNG"), "{}", run.stderr);
+}
+
+/// A Solver that calls manhattan() in compareTo fails Timing 4b on every puzzle for one reason: the page
+/// shows one card for it, its rows inside (each still a link target), and the text report one fix-first line.
+#[test]
+fn failures_of_one_count_are_one_card_and_one_fix_first_line() {
+    let (submission, _copy) = gallery_entry("rust/no-manhattan-cache");
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("report.html");
+    let output = Command::new(env!("CARGO_BIN_EXE_grader"))
+        .arg("grade")
+        .arg(&submission)
+        .args(["--quiet", "--policy", quick_policy().to_str().unwrap()])
+        .args(["--only", "timing-4b/puzzle23", "--only", "timing-4b/puzzle30", "--only", "timing-4b/puzzle31"])
+        .arg("--format")
+        .arg(format!("html={}", page.display()))
+        .args(["--format", "text"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = String::from_utf8_lossy(&output.stdout);
+    let line = text.lines().find(|l| l.starts_with("  * manhattan() is called ")).unwrap_or_else(|| panic!("{text}"));
+    assert!(line.contains("× the allowed on 3/3 puzzles (Timing 4b): cache it"), "{line}");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert_eq!(html.matches("<div class=\"cause\" id=\"cause-manhattan\">").count(), 1, "one card for the cause");
+    for row in ["puzzle23", "puzzle30", "puzzle31"] {
+        assert!(html.contains(&format!("<tr id=\"test-timing-4b-{row}\">")), "{row} is a row of the card");
+        assert!(
+            !html.contains(&format!("<article class=\"test failed\" id=\"test-timing-4b-{row}\"")),
+            "and no card of its own"
+        );
+    }
+    assert!(html.contains("href=\"#cause-manhattan\""), "fix-first links to it");
+}
+
+pub fn url(page: &Path, fragment: &str) -> String {
     format!("file://{}{fragment}", page.display())
 }
 
 /// Chromium's path, or a failure that says how to install it.
-fn chromium() -> PathBuf {
+pub fn chromium() -> PathBuf {
     let found = std::env::var_os("PATH")
         .iter()
         .flat_map(std::env::split_paths)
@@ -101,14 +200,14 @@ fn chromium() -> PathBuf {
     found.unwrap_or_else(|| panic!("chromium is not installed: run `make browser` (it installs Debian's chromium)"))
 }
 
-struct Run {
-    stdout: String,
-    stderr: String,
+pub struct Run {
+    pub stdout: String,
+    pub stderr: String,
 }
 
 /// Loads `page` (a URL) in headless Chromium with `extra` flags, killing it (its whole process group) if it takes
 /// longer than [`CHROMIUM_TIMEOUT`]. Output goes to files: a killed browser's helpers cannot hold a pipe open.
-fn run_chromium(chromium: &Path, page: &str, extra: &[&str]) -> Run {
+pub fn run_chromium(chromium: &Path, page: &str, extra: &[&str]) -> Run {
     use std::os::unix::process::CommandExt;
     let scratch = tempfile::tempdir().unwrap();
     let (out, err) = (scratch.path().join("stdout"), scratch.path().join("stderr"));
@@ -146,6 +245,6 @@ fn run_chromium(chromium: &Path, page: &str, extra: &[&str]) -> Run {
 
 /// The page's console messages in Chromium's log (`INFO:CONSOLE:1] "…", source: …`). The log does not tell
 /// an error from a log line, so the page must write none at all.
-fn console_lines(log: &str) -> Vec<&str> {
+pub fn console_lines(log: &str) -> Vec<&str> {
     log.lines().filter(|line| line.contains(":CONSOLE")).collect()
 }

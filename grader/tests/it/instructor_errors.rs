@@ -8,7 +8,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::support::{grade, quick_policy, reference_submission, root};
+use crate::support::{grade, grade_measuring_memory, quick_policy, reference_submission, root};
 
 /// A copy of the bundled fixtures holding only these puzzles (and no metadata).
 fn fixtures_with(names: &[&str]) -> tempfile::TempDir {
@@ -201,21 +201,6 @@ fn a_reply_longer_than_the_protocol_allows_fails_with_reply_too_long_and_grading
     assert!(graded.text.contains("ASSESSMENT SUMMARY"));
 }
 
-/// Runs the grader on `args`, waiting for it with `wait4` to learn its peak resident memory (the largest of
-/// the grader's and of every process it waited for, the submission's included), in KiB.
-fn grade_measuring_memory(args: &[&str]) -> (i32, u64) {
-    // The child is reaped by wait4 below, not by `Child::wait`.
-    #[allow(clippy::zombie_processes)]
-    let child = Command::new(env!("CARGO_BIN_EXE_grader")).args(args).spawn().expect("the grader runs");
-    let mut status = 0;
-    // SAFETY: a zeroed rusage is a valid value for wait4 to fill.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: waits for our own child, with valid pointers to locals.
-    let waited = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
-    assert_eq!(waited, child.id() as libc::pid_t, "wait4 failed");
-    (libc::WEXITSTATUS(status), usage.ru_maxrss as u64)
-}
-
 #[test]
 fn a_gigabyte_of_stderr_is_drained_and_kept_bounded_with_its_start_and_end() {
     let _built = reference_submission();
@@ -241,7 +226,8 @@ fn a_gigabyte_of_stderr_is_drained_and_kept_bounded_with_its_start_and_end() {
         "--output",
         path(&text),
     ];
-    let (code, peak_kib) = grade_measuring_memory(&args);
+    let measured = grade_measuring_memory(&args, &[]);
+    let (code, peak_kib) = (measured.code, measured.tree_peak_kib);
     assert_eq!(code, 1, "its answers are nonsense, and grading finishes");
     let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     let output = report["output"].as_str().unwrap();

@@ -3,6 +3,7 @@
 //! expectations (`fixtures/submissions.toml`) and snapshots.
 
 mod batch;
+mod bounds;
 mod calibration;
 mod forging;
 mod forging_python;
@@ -16,7 +17,12 @@ mod lazy;
 mod lms;
 mod memory;
 mod misbehaving;
+mod overview;
 mod reference;
 mod sandbox;
 mod sealed;
+mod shard;
+mod slurm;
+mod stalls;
+mod starter;
 mod support;

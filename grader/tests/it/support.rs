@@ -107,6 +107,53 @@ pub fn quick_python_policy() -> PathBuf {
         .clone()
 }
 
+/// What a grader run measured itself by: how it exited, its peak resident memory and that of the whole tree
+/// it started, and its standard error.
+pub struct Measured {
+    pub code: i32,
+    /// The grader's pid (its sandboxes' control groups are named after it).
+    pub pid: u32,
+    /// The largest peak resident set of the grader and of every process it waited for (the submission's
+    /// included), from `wait4`, in KiB.
+    pub tree_peak_kib: u64,
+    /// The grader's own peak (`getrusage` of itself, printed by `--timings`), in MiB, if it printed one.
+    pub grader_peak_mib: Option<u64>,
+    pub stderr: String,
+}
+
+/// Runs `grader ARGS…` (with `env` added) and waits for it with `wait4`, to learn its peak resident memory.
+pub fn grade_measuring_memory(args: &[&str], env: &[(&str, &str)]) -> Measured {
+    // The child is reaped by wait4 below, not by `Child::wait`.
+    #[allow(clippy::zombie_processes)]
+    let mut child = Command::new(env!("CARGO_BIN_EXE_grader"))
+        .args(args)
+        .envs(env.iter().copied())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the grader runs");
+    let mut stderr = child.stderr.take().expect("piped");
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        std::io::Read::read_to_string(&mut stderr, &mut text).map(|_| text).unwrap_or_default()
+    });
+    let mut status = 0;
+    // SAFETY: a zeroed rusage is a valid value for wait4 to fill.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waits for our own child, with valid pointers to locals.
+    let waited = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    assert_eq!(waited, child.id() as libc::pid_t, "wait4 failed");
+    let stderr = reader.join().unwrap_or_default();
+    let grader_peak_mib =
+        stderr.lines().find_map(|line| line.strip_prefix("peak memory: grader ")?.split(' ').next()?.parse().ok());
+    Measured {
+        code: libc::WEXITSTATUS(status),
+        pid: child.id(),
+        tree_peak_kib: usage.ru_maxrss as u64,
+        grader_peak_mib,
+        stderr,
+    }
+}
+
 /// The result of one grader run.
 #[allow(missing_docs)] // the fields are what the run left: its exit code, its reports, its standard error
 pub struct Graded {
@@ -190,16 +237,22 @@ impl Graded {
 
     /// Base ids (before `/`) of tests that failed or errored, sorted and deduplicated.
     pub fn failed_ids(&self) -> Vec<String> {
-        let mut ids: Vec<String> = self
-            .statuses()
-            .into_iter()
-            .filter(|(_, s)| s == "failed" || s == "error")
-            .map(|(id, _)| id.split('/').next().unwrap_or("").to_string())
-            .collect();
-        ids.sort();
-        ids.dedup();
-        ids
+        failed_base_ids(&self.json)
     }
+}
+
+/// Base ids (before `/`) of the tests that failed or errored in a JSON report, sorted and deduplicated.
+pub fn failed_base_ids(report: &Value) -> Vec<String> {
+    let mut ids: Vec<String> = report["tests"]
+        .as_array()
+        .unwrap_or(&vec![])
+        .iter()
+        .filter(|t| t["status"] == "failed" || t["status"] == "error")
+        .map(|t| t["id"].as_str().unwrap_or("").split('/').next().unwrap_or("").to_string())
+        .collect();
+    ids.sort();
+    ids.dedup();
+    ids
 }
 
 /// `../shared/calibration` beside the repository (a real submission with its official verdict, and the 25

@@ -66,6 +66,7 @@ pub struct OptimalSolver {
     cache_dir: Option<std::path::PathBuf>,
     groups: &'static [&'static [u8]],
     database: std::sync::OnceLock<Result<PatternDatabase, String>>,
+    notice: Option<fn(&str)>,
 }
 
 impl OptimalSolver {
@@ -76,12 +77,25 @@ impl OptimalSolver {
 
     /// A solver with another split of the 15 tiles (see [`pdb::GROUPS_555`]).
     pub fn with_groups(groups: &'static [&'static [u8]], cache_dir: Option<std::path::PathBuf>) -> OptimalSolver {
-        OptimalSolver { cache_dir, groups, database: std::sync::OnceLock::new() }
+        OptimalSolver { cache_dir, groups, database: std::sync::OnceLock::new(), notice: None }
+    }
+
+    /// The solver, saying through `notice` when it is about to build its databases (they were not cached),
+    /// since that takes seconds the first time: a line for a person waiting.
+    pub fn with_notice(self, notice: fn(&str)) -> OptimalSolver {
+        OptimalSolver { notice: Some(notice), ..self }
     }
 
     /// The databases, loaded or built now if they were not yet.
     pub fn database(&self) -> Result<&PatternDatabase, SolveError> {
         let built = self.database.get_or_init(|| {
+            if let (Some(notice), false) = (self.notice, pdb::is_cached(self.groups, self.cache_dir.as_deref())) {
+                let kept = match &self.cache_dir {
+                    Some(dir) => format!("cached in {} for later runs", dir.display()),
+                    None => "kept in memory only".to_string(),
+                };
+                notice(&format!("building the 4x4 pattern databases (once; a few seconds; {kept})"));
+            }
             PatternDatabase::load_or_build(self.groups, self.cache_dir.as_deref()).map_err(|e| e.to_string())
         });
         built.as_ref().map_err(|e| SolveError::Pdb(e.clone()))

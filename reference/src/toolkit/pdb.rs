@@ -101,6 +101,26 @@ impl PatternDatabase {
     }
 }
 
+/// Where `solver --optimal` and `korf-bench` keep the databases by default: the user's cache directory,
+/// `$XDG_CACHE_HOME/npuzzle-solver` (when that is an absolute path, the XDG rule) or
+/// `$HOME/.cache/npuzzle-solver`; `None` when neither variable says where.
+pub fn default_cache_dir() -> Option<PathBuf> {
+    user_cache_dir(std::env::var_os("XDG_CACHE_HOME"), std::env::var_os("HOME"))
+}
+
+fn user_cache_dir(xdg_cache_home: Option<std::ffi::OsString>, home: Option<std::ffi::OsString>) -> Option<PathBuf> {
+    let xdg = xdg_cache_home.map(PathBuf::from).filter(|dir| dir.is_absolute());
+    let base = xdg.or_else(|| home.map(|home| PathBuf::from(home).join(".cache")))?;
+    Some(base.join("npuzzle-solver"))
+}
+
+/// Whether `cache_dir` holds the databases of `groups` (so loading them builds nothing).
+pub fn is_cached(groups: &[&[u8]], cache_dir: Option<&Path>) -> bool {
+    let groups: Vec<Vec<u8>> = groups.iter().map(|g| g.to_vec()).collect();
+    let expected: u64 = groups.iter().map(|g| 1u64 << (4 * g.len())).sum();
+    cache_dir.is_some_and(|dir| std::fs::metadata(dir.join(file_name(&groups))).is_ok_and(|m| m.len() == expected))
+}
+
 /// The cache file's name: the split, so different splits never mix.
 fn file_name(groups: &[Vec<u8>]) -> String {
     let split: Vec<String> = groups.iter().map(|g| g.iter().map(u8::to_string).collect::<Vec<_>>().join(".")).collect();
@@ -309,6 +329,15 @@ mod tests {
 
     fn space() -> Space {
         Space::new(&Grid::goal(Shape { rows: 4, cols: 4 }).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn the_databases_go_to_the_users_cache_directory() {
+        let dir = |xdg: Option<&str>, home: Option<&str>| user_cache_dir(xdg.map(Into::into), home.map(Into::into));
+        assert_eq!(dir(Some("/x/cache"), Some("/home/a")), Some(PathBuf::from("/x/cache/npuzzle-solver")));
+        assert_eq!(dir(Some("relative"), Some("/home/a")), Some(PathBuf::from("/home/a/.cache/npuzzle-solver")));
+        assert_eq!(dir(None, Some("/home/a")), Some(PathBuf::from("/home/a/.cache/npuzzle-solver")));
+        assert_eq!(dir(None, None), None);
     }
 
     #[test]

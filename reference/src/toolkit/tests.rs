@@ -302,3 +302,25 @@ fn renamed_goals_get_the_same_moves_through_the_databases(#[case] tiles: &[u16],
     assert_eq!(again.as_deref(), Some(moves.as_slice()));
     assert_eq!(renamed.apply_moves(&move_string(&moves)).unwrap(), renamed_goal);
 }
+
+/// The first time a split's databases are needed and not cached, the solver says it is building them, once;
+/// a later solver over the same cache says nothing.
+#[test]
+fn building_the_databases_is_announced_once_and_a_cached_split_is_not() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static NOTICES: AtomicUsize = AtomicUsize::new(0);
+    fn count(line: &str) {
+        assert!(line.starts_with("building the 4x4 pattern databases") && line.contains("cached in"), "{line}");
+        NOTICES.fetch_add(1, Ordering::Relaxed);
+    }
+    const SPLIT: &[&[u8]] = &[&[1, 2, 5, 6], &[3, 4, 7, 8], &[9, 10, 13, 14], &[11, 12, 15]];
+    let dir = tempfile::tempdir().unwrap();
+    let first = OptimalSolver::with_groups(SPLIT, Some(dir.path().to_path_buf())).with_notice(count);
+    assert!(!pdb::is_cached(SPLIT, Some(dir.path())));
+    first.database().unwrap();
+    first.database().unwrap();
+    assert!(pdb::is_cached(SPLIT, Some(dir.path())));
+    let later = OptimalSolver::with_groups(SPLIT, Some(dir.path().to_path_buf())).with_notice(count);
+    later.database().unwrap();
+    assert_eq!(NOTICES.load(Ordering::Relaxed), 1);
+}

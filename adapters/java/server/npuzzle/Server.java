@@ -14,7 +14,6 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -232,7 +231,7 @@ public final class Server {
                     throw protocol("bad version `" + args[0] + "`");
                 }
                 if (version != VERSION) throw protocol("unsupported version " + version);
-                String memory = DeepSize.available() ? " memory" : "";
+                String memory = DeepSize.available() ? " memory counters_deep" : "";
                 return VERSION + " java ref_world counters refs" + memory + " null foreign api_check iterables" + runtimeThreads;
             }
             case "memory_board": {
@@ -370,9 +369,12 @@ public final class Server {
                 return "";
             }
             case "counters": {
-                noArgs(verb, args);
+                // `counters deep` also walks the ended queues' deep memory (up to millions of objects): only
+                // the queue-memory test asks for it (capability `counters_deep`).
+                boolean deep = args.length == 1 && args[0].equals("deep");
+                if (!deep) noArgs(verb, args);
                 List<QueueRegistry.Tracked> ended = endQueueSpan();
-                if (DeepSize.available()) Counters.pqDeepBytes += memory.ofQueues(ended);
+                if (deep && DeepSize.available()) Counters.pqDeepBytes += memory.ofQueues(ended);
                 return Counters.encode(0);
             }
             case "api": {
@@ -449,10 +451,9 @@ public final class Server {
     /** The canonical form of a handle token (`b007` is `b7`), or a protocol error. */
     private static String handle(String token) throws Refusal {
         if (token.length() >= 2 && (token.charAt(0) == 'b' || token.charAt(0) == 's')) {
-            String digits = token.substring(1);
-            if (digits.chars().allMatch(Character::isDigit)) {
+            if (allDigits(token, 1, token.length())) {
                 try {
-                    return token.charAt(0) + Long.toUnsignedString(Long.parseUnsignedLong(digits));
+                    return token.charAt(0) + Long.toUnsignedString(Long.parseUnsignedLong(token, 1, token.length(), 10));
                 } catch (NumberFormatException e) {
                     // too large: falls through
                 }
@@ -502,10 +503,34 @@ public final class Server {
      * latest window.
      */
     private void recordHandles(long id, String values) {
-        replyHandles.put(id, Arrays.stream(values.split(" ")).filter(Server::isHandle).toArray(String[]::new));
+        replyHandles.put(id, handlesIn(values));
         recordedIds.addLast(id);
         // Not only `id - REPLY_WINDOW`: IDs without handles leave gaps, and an entry skipped over would stay.
         while (recordedIds.peekFirst() <= id - REPLY_WINDOW) replyHandles.remove(recordedIds.removeFirst());
+    }
+
+    /** The handle tokens of a reply's values, in order (plain loops: this runs on every reply with handles). */
+    private static String[] handlesIn(String values) {
+        List<String> handles = new ArrayList<>();
+        int start = 0;
+        while (start <= values.length()) {
+            int end = values.indexOf(' ', start);
+            if (end < 0) end = values.length();
+            String token = values.substring(start, end);
+            if (isHandle(token)) handles.add(token);
+            start = end + 1;
+        }
+        return handles.toArray(new String[0]);
+    }
+
+    /** Whether `text[from..to)` is one or more ASCII digits. */
+    private static boolean allDigits(String text, int from, int to) {
+        if (from >= to) return false;
+        for (int i = from; i < to; i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') return false;
+        }
+        return true;
     }
 
     /** Replaces every reference `@ID.K` among `args` with the handle it names. */
@@ -536,7 +561,7 @@ public final class Server {
 
     /** The value of `digits` if it is a decimal number no larger than `max` (unsigned), else `token` is bad. */
     private static long unsigned(String token, String digits, long max) throws Refusal {
-        if (!digits.isEmpty() && digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
+        if (allDigits(digits, 0, digits.length())) {
             try {
                 long value = Long.parseUnsignedLong(digits);
                 if (Long.compareUnsigned(value, max) <= 0) return value;

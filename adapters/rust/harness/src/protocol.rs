@@ -159,9 +159,17 @@ impl Tiles {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[allow(missing_docs)] // each variant is the verb of the same name in specs/protocol.md
 pub enum Request {
-    Hello { version: u32 },
-    Board { world: World, tiles: Tiles },
-    BoardProbe { world: World, tiles: Tiles },
+    Hello {
+        version: u32,
+    },
+    Board {
+        world: World,
+        tiles: Tiles,
+    },
+    BoardProbe {
+        world: World,
+        tiles: Tiles,
+    },
     Dimension(Handle),
     Hamming(Handle),
     Manhattan(Handle),
@@ -184,7 +192,14 @@ pub enum Request {
     Solution(Handle),
     CountersReset,
     Counters,
-    MemoryBoard { world: World, tiles: Tiles },
+    CallSites,
+    /// `counters deep`: the counters, and the queues' deep memory measured (for adapters announcing
+    /// `counters_deep`, which walk the queues only when asked).
+    CountersDeep,
+    MemoryBoard {
+        world: World,
+        tiles: Tiles,
+    },
     MemorySolver(Handle),
     MemoryRetained(Handle),
     Api,
@@ -219,7 +234,8 @@ impl Request {
             Request::Moves(_) => "moves",
             Request::Solution(_) => "solution",
             Request::CountersReset => "counters_reset",
-            Request::Counters => "counters",
+            Request::Counters | Request::CountersDeep => "counters",
+            Request::CallSites => "call_sites",
             Request::MemoryBoard { .. } => "memory_board",
             Request::MemorySolver(_) => "memory_solver",
             Request::MemoryRetained(_) => "memory_retained",
@@ -274,6 +290,8 @@ impl Request {
             | Request::SolverNull(_)
             | Request::CountersReset
             | Request::Counters
+            | Request::CallSites
+            | Request::CountersDeep
             | Request::Api
             | Request::Bye => vec![],
         }
@@ -299,30 +317,10 @@ impl Request {
                     reference::decimal::push(&mut line, u64::from(tile));
                 }
             }
-            Request::Dimension(h)
-            | Request::Hamming(h)
-            | Request::Manhattan(h)
-            | Request::IsGoal(h)
-            | Request::ToString(h)
-            | Request::EqualsNull(h)
-            | Request::EqualsForeign(h)
-            | Request::EqualsUncastable(h)
-            | Request::Neighbors(h)
-            | Request::NeighborsNested(h)
-            | Request::Twin(h)
-            | Request::Solver(h)
-            | Request::IsSolvable(h)
-            | Request::Moves(h)
-            | Request::Solution(h)
-            | Request::MemorySolver(h)
-            | Request::MemoryRetained(h) => push(h),
-            Request::Equals(a, b) | Request::EqualsAsObject(a, b) | Request::NeighborsAfter(a, b) => {
-                push(a);
-                push(b);
-            }
-            Request::Release(hs) => hs.iter().for_each(|h| push(h)),
             Request::SolverNull(world) => push(&world.name()),
-            Request::CountersReset | Request::Counters | Request::Api | Request::Bye => {}
+            Request::CountersDeep => push(&"deep"),
+            // Every other verb's arguments are its handles, in order: `handles_mut` is their one list.
+            other => other.clone().handles_mut().into_iter().for_each(|h| push(h)),
         }
         line
     }
@@ -396,6 +394,8 @@ fn decode_args(verb: &str, args: &[&str]) -> Result<Request, WireError> {
         "memory_retained" => Request::MemoryRetained(one()?),
         "counters_reset" if args.is_empty() => Request::CountersReset,
         "counters" if args.is_empty() => Request::Counters,
+        "call_sites" if args.is_empty() => Request::CallSites,
+        "counters" if args == ["deep"] => Request::CountersDeep,
         "api" if args.is_empty() => Request::Api,
         "bye" if args.is_empty() => Request::Bye,
         _ => return Err(wire_error(format!("unknown verb `{verb}` with {} arguments", args.len()))),
@@ -600,6 +600,45 @@ pub fn decode_counters(values: &str) -> Result<Vec<(String, u64)>, WireError> {
         .collect()
 }
 
+/// One line of the student's code that a sampled operation came from (`call_sites`, specs/protocol.md).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallSite {
+    /// The counter the operation adds to (`board_constructed`, `pq_inserts`, ...).
+    pub counter: String,
+    /// The student's file and line, `Solver.java:42`.
+    pub site: String,
+    /// How many of the counter's samples came from this line.
+    pub samples: u64,
+}
+
+/// What `call_sites` answers: the CPU the adapter spent sampling since `counters_reset`, and the sites.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CallSites {
+    /// Nanoseconds of CPU the sampling itself took (grading overhead, not the student's).
+    pub sampling_cpu_ns: u64,
+    /// The lines the samples came from, as the adapter found them.
+    pub sites: Vec<CallSite>,
+}
+
+/// Decodes `sampling_cpu_ns=INT COUNTER@FILE:LINE=INT…`.
+pub fn decode_call_sites(values: &str) -> Result<CallSites, WireError> {
+    let mut out = CallSites::default();
+    for token in values.split(' ').filter(|t| !t.is_empty()) {
+        let (key, value) = token.rsplit_once('=').ok_or_else(|| wire_error(format!("bad call site `{token}`")))?;
+        let value: u64 = value.parse().map_err(|_| wire_error(format!("bad count in `{token}`")))?;
+        if key == "sampling_cpu_ns" {
+            out.sampling_cpu_ns = value;
+            continue;
+        }
+        let (counter, site) = key.split_once('@').ok_or_else(|| wire_error(format!("bad call site `{token}`")))?;
+        if counter.is_empty() || site.is_empty() {
+            return Err(wire_error(format!("bad call site `{token}`")));
+        }
+        out.sites.push(CallSite { counter: counter.to_string(), site: site.to_string(), samples: value });
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -634,6 +673,8 @@ mod tests {
             proptest::collection::vec(handle(), 0..5).prop_map(Request::Release),
             world.prop_map(Request::SolverNull),
             Just(Request::Counters),
+            Just(Request::CallSites),
+            Just(Request::CountersDeep),
             Just(Request::CountersReset),
             Just(Request::Api),
             Just(Request::Bye),
@@ -753,5 +794,18 @@ mod tests {
         assert!(Request::NeighborsNested(Handle::Board(1)).returns_handles());
         assert_eq!(Request::NeighborsAfter(Handle::Board(1), Handle::Board(2)).handles_mut().len(), 2);
         assert!(!Request::ToString(Handle::Board(1)).returns_handles());
+    }
+
+    #[test]
+    fn call_sites_decode_with_their_sampling_cpu() {
+        let sites =
+            decode_call_sites("sampling_cpu_ns=1200 board_constructed@Solver.java:42=81 pq_inserts@x.py:7=3").unwrap();
+        assert_eq!(sites.sampling_cpu_ns, 1200);
+        assert_eq!(sites.sites.len(), 2);
+        assert_eq!(sites.sites[0].site, "Solver.java:42");
+        assert_eq!(sites.sites[1], CallSite { counter: "pq_inserts".into(), site: "x.py:7".into(), samples: 3 });
+        for bad in ["board_constructed=3", "@x.py:1=2", "a@b=x", "nothing"] {
+            assert!(decode_call_sites(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -280,7 +280,11 @@ where
                 self.peak_base = memory::live_bytes();
                 String::new()
             }
-            Request::Counters => self.counters(),
+            // the Rust harness measures deep memory as it goes (it does not announce `counters_deep`)
+            Request::Counters | Request::CountersDeep => self.counters(),
+            Request::CallSites => {
+                return unsupported("a Rust backtrace at every sampled operation would cost more than the search")
+            }
             Request::MemoryBoard { world, tiles } => self.memory_board(world, &tiles)?.to_string(),
             Request::MemorySolver(h) => {
                 let (solver, bytes) = self.add_solver(h)?;

@@ -37,7 +37,7 @@ fn submission(board: &str, solver: &str) -> tempfile::TempDir {
 fn valid_submission_speaks_the_protocol() {
     let Some(mut c) = start("valid") else { return };
     // no thread is named: every thread of the process is charged
-    assert_eq!(c.ask("hello 1"), "ok 1 python ref_world counters refs null foreign iterables");
+    assert_eq!(c.ask("hello 1"), "ok 1 python ref_world counters call_sites refs null foreign iterables");
     assert_eq!(c.ask("board own 3 8 1 3 4 0 2 7 6 5"), "ok b1");
     assert_eq!(c.ask("manhattan b1"), "ok 10");
     assert_eq!(c.ask("neighbors b1"), "ok 4 b2 b3 b4 b5");
@@ -322,5 +322,30 @@ fn queues_end_when_the_counters_are_read() {
     assert!(del_mins >= 14 && inserts > del_mins, "{after}");
     assert_eq!(counter(&after, "pq_ending_size"), inserts + 1 - del_mins, "{after}");
     assert_eq!(c.ask("counters"), after);
+    c.finish();
+}
+
+/// `call_sites` names the student's lines the counted operations come from: one sample every 128 operations
+/// of a counter (the 1st, the 129th, ...), each at the innermost line of the student's files on the stack,
+/// with the sampling's own CPU.
+#[test]
+fn call_sites_name_the_students_lines_one_operation_in_128() {
+    let Some(mut c) = start("valid") else { return };
+    let source = fs::read_to_string(root().join("fixtures/submissions/python/valid/solver.py")).unwrap();
+    let line_of = |text: &str| source.lines().position(|l| l.contains(text)).unwrap() + 1;
+    c.ask("hello 1");
+    assert_eq!(c.ask("board ref 3 0 1 3 4 2 5 7 8 6"), "ok b1");
+    assert_eq!(c.ask("counters_reset"), "ok");
+    assert_eq!(c.ask("solver b1"), "ok s2");
+    let counters = c.ask("counters");
+    let sites = c.ask("call_sites");
+    let sites = npuzzle_harness::protocol::decode_call_sites(&sites["ok ".len()..]).unwrap();
+    for name in ["pq_inserts", "pq_del_mins", "board_constructed", "board_equals", "board_manhattan"] {
+        let count = counter(&counters, name);
+        let samples: u64 = sites.sites.iter().filter(|s| s.counter == name).map(|s| s.samples).sum();
+        assert_eq!(samples, count.div_ceil(128), "{name}: {count} operations, {sites:?}");
+    }
+    let equals = format!("solver.py:{}", line_of("neighbor == node.previous.board"));
+    assert!(sites.sites.iter().any(|s| s.counter == "board_equals" && s.site == equals), "{sites:?}");
     c.finish();
 }

@@ -11,7 +11,7 @@ use crate::results::TestResult;
 const WIDTH: f64 = 760.0;
 const HEIGHT: f64 = 260.0;
 const LEFT: f64 = 48.0;
-const BOTTOM: f64 = 70.0;
+const BOTTOM: f64 = 78.0;
 const TOP: f64 = 16.0;
 /// Fills of the counts of one puzzle, in column order (failing bars are drawn red whatever their column).
 const FILLS: [&str; 3] = ["#4a78c2", "#8fb3e8", "#2d4f86"];
@@ -82,10 +82,12 @@ pub fn chart(out: &mut String, title: &str, rows: &[&TestResult]) {
                 );
             }
         }
+        // Each label ends under its bars and runs down to the left, so the last one stays inside the chart.
         let (lx, ly) = (LEFT + slot * (i as f64 + 0.5), TOP + plot_h + 8.0);
         let _ = write!(
             out,
-            "<text x=\"{lx:.1}\" y=\"{ly:.1}\" class=\"axis\" transform=\"rotate(60 {lx:.1} {ly:.1})\">{}</text>",
+            "<text x=\"{lx:.1}\" y=\"{ly:.1}\" class=\"axis\" text-anchor=\"end\" \
+             transform=\"rotate(-60 {lx:.1} {ly:.1})\">{}</text>",
             escape(label)
         );
     }
@@ -122,4 +124,50 @@ fn legend(out: &mut String, counts: &[Count], factor: f64) {
         "<span class=\"swatch\" style=\"background:#c62828\"></span> fails: more than {factor} × the reference's \
          (a ratio that prints above 1.0x)</p></figure>"
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evidence::Count;
+    use crate::results::{Category, Status};
+
+    /// With the 25 rows of an official table, each puzzle label, rotated to run down to the left from under
+    /// its bars, stays inside the chart: a character of the 10 px axis font is under 7 px wide.
+    #[test]
+    fn every_puzzle_label_stays_inside_the_chart() {
+        let rows: Vec<TestResult> = (20..45)
+            .map(|i| TestResult {
+                row: Some(format!("puzzle{i}")),
+                evidence: Some(Evidence::Counts(vec![Count {
+                    what: "insert()".into(),
+                    value: 3000,
+                    reference: 1000,
+                    factor: 1.75,
+                    fails: true,
+                    ratio: "1.7x".into(),
+                }])),
+                ..TestResult::bare(&format!("timing-2/puzzle{i}"), Category::Timing, Status::Failed)
+            })
+            .collect();
+        let rows: Vec<&TestResult> = rows.iter().collect();
+        let mut out = String::new();
+        chart(&mut out, "Timing 2", &rows);
+        let labels: Vec<&str> = out.split("<text ").filter(|t| t.contains("rotate(")).collect();
+        assert_eq!(labels.len(), 25);
+        for label in labels {
+            let number = |key: &str| -> f64 {
+                label.split(&format!("{key}=\"")).nth(1).unwrap().split('"').next().unwrap().parse().unwrap()
+            };
+            let text = label.split('>').nth(1).unwrap().split('<').next().unwrap();
+            assert!(label.contains("text-anchor=\"end\"") && label.contains("rotate(-60 "), "{label}");
+            let length = 7.0 * text.chars().count() as f64;
+            let (x, y) = (number("x"), number("y"));
+            let (left, bottom) = (x - length * 0.5, y + length * 0.87);
+            assert!(
+                left >= 0.0 && x <= WIDTH && bottom <= HEIGHT,
+                "{text} runs from ({left:.0}, {bottom:.0}) to ({x}, {y})"
+            );
+        }
+    }
 }

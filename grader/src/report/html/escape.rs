@@ -1,4 +1,5 @@
-//! The one escaping rule of the page, below every part that writes student-controlled text.
+//! The one escaping rule of the page, below every part that writes student-controlled text, and the
+//! anchors of tests built with it.
 
 /// Escapes text for HTML content and attribute values.
 pub fn escape(text: &str) -> String {
@@ -14,4 +15,9 @@ pub fn escape(text: &str) -> String {
         }
     }
     out
+}
+
+/// The anchor of a test's card (or of its row in a group's card).
+pub fn anchor(id: &str) -> String {
+    format!("test-{}", escape(&id.replace('/', "-")))
 }

@@ -7,14 +7,19 @@
 //! give the same bytes. Every string that came from the submission (messages, rows, its output) is escaped.
 
 mod chart;
+mod details;
 mod draw;
 mod escape;
+
+/// The page's one escaping rule, for other pages that show student-controlled text (the class overview).
+pub use escape::escape;
+mod groups;
 
 use std::fmt::Write;
 
 use super::text::{bounded, head_and_tail};
 use crate::results::{Category, Report, RootCause, Status, TestResult};
-use escape::escape;
+use escape::anchor;
 
 /// Bytes of the program's stderr shown.
 const MAX_OUTPUT_BYTES: usize = 8 * 1024;
@@ -44,6 +49,7 @@ pub fn render(report: &Report) -> String {
     summary(&mut out, report);
     fix_first(&mut out, report);
     failures(&mut out, report);
+    details::details(&mut out, &report.details);
     timing_charts(&mut out, report);
     passed(&mut out, report);
     if !report.output.is_empty() {
@@ -59,25 +65,21 @@ pub fn render(report: &Report) -> String {
     out
 }
 
-/// The anchor of a test's card.
-fn anchor(id: &str) -> String {
-    format!("test-{}", escape(&id.replace('/', "-")))
-}
-
 fn summary(out: &mut String, report: &Report) {
     let score = &report.score;
     let _ = write!(
         out,
         "<header><h1>8-puzzle report</h1><p class=\"sub\">{} ({}) · seed {}</p>\
-         <p class=\"score\"><strong>{:.2}</strong> / {:.2} <span>({:.0}%)</span></p>\
-         <table class=\"sections\"><thead><tr><th>section</th><th>passed</th><th>failed</th><th>skipped</th>\
+         <p class=\"score\"><strong>{:.2}</strong> / {:.2} <span>({:.0}%)</span></p>{}\
+         <div class=\"scroll\"><table class=\"sections\"><thead><tr><th>section</th><th>passed</th><th>failed</th><th>skipped</th>\
          <th>points</th><th></th></tr></thead><tbody>",
         escape(&report.submission.name),
         escape(&report.submission.language),
         report.seed,
         score.total,
         score.max,
-        score.percent()
+        score.percent(),
+        withheld(report.withheld)
     );
     for c in &score.categories {
         // A section worth nothing (not scored, or nothing applied) gets no bar.
@@ -99,13 +101,16 @@ fn summary(out: &mut String, report: &Report) {
             c.weight
         );
     }
-    out.push_str("</tbody></table>");
+    out.push_str("</tbody></table></div>");
     if !report.missing_fixtures.is_empty() {
         let _ = write!(
             out,
             "<p class=\"problem\">Grader problem: the fixture directory lacks {} (those tests are errors, not yours)</p>",
             escape(&report.missing_fixtures.join(", "))
         );
+    }
+    if !report.machine_stalls.is_empty() {
+        let _ = write!(out, "<p class=\"problem\">Grader problem: {}</p>", escape(&report.stalls_line()));
     }
     for skipped in &report.skipped_fixtures {
         let _ = write!(
@@ -118,13 +123,26 @@ fn summary(out: &mut String, report: &Report) {
     out.push_str("<button id=\"expand\" type=\"button\">Expand all</button></header>\n");
 }
 
+/// What the score leaves out, when this view withholds hidden tests.
+fn withheld(count: usize) -> String {
+    match count {
+        0 => String::new(),
+        n => format!(
+            "<p class=\"problem\">The score of the visible tests: {} hidden until the due date, and the \
+             aggregate score with them.</p>",
+            crate::results::plural(n, "test")
+        ),
+    }
+}
+
 fn fix_first(out: &mut String, report: &Report) {
-    if report.fix_first.is_empty() {
+    if report.fix_first.is_empty() && report.count_causes.is_empty() {
         return;
     }
-    out.push_str(
-        "<section id=\"fix-first\"><h2>Fix first</h2><p>One wrong method fails the tests that lean on it:</p><ol>",
-    );
+    out.push_str("<section id=\"fix-first\"><h2>Fix first</h2><p>One cause fails many tests:</p><ol>");
+    for cause in &report.count_causes {
+        let _ = write!(out, "<li><a href=\"#{}\">{}</a></li>", groups::count_anchor(cause), escape(&cause.summary()));
+    }
     for cause in &report.fix_first {
         let links: Vec<String> =
             cause.explains.iter().map(|id| format!("<a href=\"#{}\">{}</a>", anchor(id), escape(id))).collect();
@@ -160,13 +178,24 @@ fn failures(out: &mut String, report: &Report) {
     for cause in &report.fix_first {
         cause_group(out, report, cause);
     }
+    for position in 0..report.count_causes.len() {
+        groups::count_card(out, report, position);
+    }
     let others: Vec<&TestResult> = failed.iter().copied().filter(|t| !explained(report, &t.id)).collect();
     if !others.is_empty() {
-        if !report.fix_first.is_empty() {
+        if !report.fix_first.is_empty() || !report.count_causes.is_empty() {
             out.push_str("<h3>Other failures</h3>");
         }
-        for test in others {
-            card(out, test, None);
+        // Rows of one table that fail together are one card; any other failure has a card of its own.
+        let mut rest = &others[..];
+        while let Some(first) = rest.first() {
+            let table = groups::same_table(rest);
+            if table > 1 {
+                groups::table_card(out, &rest[..table]);
+            } else {
+                card(out, first, None);
+            }
+            rest = &rest[table.max(1)..];
         }
     }
     if let Some(log) = &report.compile_log {
@@ -179,9 +208,10 @@ fn failures(out: &mut String, report: &Report) {
     out.push_str("</section>\n");
 }
 
-/// Whether a root cause claims the test (as its own or as one it explains).
+/// Whether a root cause claims the test (as its own or as one it explains), or a count cause its row.
 fn explained(report: &Report, id: &str) -> bool {
     report.fix_first.iter().any(|c| c.test == id || c.explains.iter().any(|e| e == id))
+        || report.count_causes.iter().any(|c| c.tests.iter().any(|t| t == id))
 }
 
 fn cause_group(out: &mut String, report: &Report, cause: &RootCause) {

@@ -3,7 +3,7 @@
 //! Executors import from here and from `ask`, `judge` and `plan`, never from `checks/mod.rs`, which imports
 //! them.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::time::Duration;
 
 use npuzzle_harness::protocol::World;
@@ -16,11 +16,43 @@ use crate::plan::Trial;
 use crate::policy::Policy;
 use crate::results::Status;
 use crate::runner::ask::{Asked, Failure};
-use crate::runner::life::Life;
+use crate::runner::life::{Counted, Life};
 use crate::runner::session::{Fault, Session};
 
 /// What identifies a life in the cache: the world, the board, and the order of the Solver's calls.
 pub type LifeKey = (World, Board, [SolverCall; 3]);
+
+/// Solvers' lives already lived in a run, in the order they were lived, so a test replayed after a stall
+/// can forget the lives it lived ([`Lives::forget_since`]) and live them again.
+#[derive(Debug, Default)]
+pub struct Lives {
+    lived: HashMap<LifeKey, Life>,
+    order: Vec<LifeKey>,
+}
+
+impl Lives {
+    /// A mark of how many lives were lived so far.
+    pub fn mark(&self) -> usize {
+        self.order.len()
+    }
+
+    /// Forgets every life lived since `mark`.
+    pub fn forget_since(&mut self, mark: usize) {
+        for key in self.order.drain(mark.min(self.order.len())..) {
+            self.lived.remove(&key);
+        }
+    }
+
+    fn get(&self, key: &LifeKey) -> Option<&Life> {
+        self.lived.get(key)
+    }
+
+    fn insert(&mut self, key: LifeKey, life: Life) {
+        if self.lived.insert(key.clone(), life).is_none() {
+            self.order.push(key);
+        }
+    }
+}
 
 /// What a check executor needs: the session, the policy, and the state shared across a run's tests.
 pub struct Ctx<'a> {
@@ -33,9 +65,12 @@ pub struct Ctx<'a> {
     /// Solvers' lives already lived this run, by world, board and the order their methods were called in, so
     /// the tests of one puzzle whose calls come in the same order (the timing, memory and equals-usage tests;
     /// a moves() test and the solution() test on its inputs) are judged from a single life.
-    pub lives: &'a mut HashMap<LifeKey, Life>,
+    pub lives: &'a mut Lives,
     /// Starts a fresh session on the same program (for the re-run check).
     pub fresh_session: &'a dyn Fn() -> Session,
+    /// The boards whose lives must measure the queues' deep memory (the queue-memory test's): any life of
+    /// such a board in the `ref` world asks for it, since the lives of one board are shared between tests.
+    pub deep_memory_boards: &'a HashSet<Board>,
 }
 
 impl Ctx<'_> {
@@ -56,9 +91,16 @@ impl Ctx<'_> {
         if let Some(lived) = self.lives.get(&key) {
             return lived.clone();
         }
-        let counted = self.has("counters") && world == World::Ref;
+        let counted = match self.has("counters") && world == World::Ref {
+            false => Counted::No,
+            true if self.has("counters_deep") && self.deep_memory_boards.contains(&trial.board) => {
+                Counted::WithDeepMemory
+            }
+            true => Counted::Counts,
+        };
         let budget = self.solve_cpu();
-        let life = Life::live(self.session, world, &trial.board, calls, budget, counted);
+        let sampled = self.has("call_sites");
+        let life = Life::live(self.session, world, &trial.board, calls, budget, counted, sampled);
         self.lives.insert(key, life.clone());
         life
     }
@@ -97,7 +139,7 @@ impl Verdict {
             Failure::Fault(Fault::Unsupported(reason)) => {
                 (Status::NotApplicable, vec![format!("not applicable: {reason}")])
             }
-            Failure::Fault(fault @ Fault::Protocol(_)) => (Status::Error, vec![fault.describe()]),
+            Failure::Fault(fault @ (Fault::Protocol(_) | Fault::Stalled(_))) => (Status::Error, vec![fault.describe()]),
             Failure::Fault(fault) => (Status::Failed, vec![fault.describe()]),
             Failure::Wrong(Mismatch { summary, details, row, evidence: seen }) => {
                 evidence = seen;

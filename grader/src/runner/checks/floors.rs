@@ -4,7 +4,9 @@
 //! not yet sealed). These floors are the second line: whatever the search, a puzzle of m moves dequeues at
 //! least m nodes from the MinPQ it was given and builds at least m + 1 boards through the Board API. They
 //! are judged only on rows that judge counts, against the counts after the Solver's whole life (zeroed after
-//! the grader built the initial board).
+//! the grader built the initial board), and only of a Solver whose moves() claims the m moves: one that
+//! answers otherwise (a wrong parity rule that calls a solvable board unsolvable) did not search, fails the
+//! tests that judge its answers, and its small counts pass a count row as they do officially.
 
 use corpus::Expected;
 
@@ -13,7 +15,7 @@ use crate::plan::Trial;
 use crate::runner::life::Life;
 
 /// The moves the trial's board needs, where known (0 otherwise).
-pub fn solved_in(trial: &Trial) -> u64 {
+fn solved_in(trial: &Trial) -> u64 {
     match trial.expected {
         Expected::Moves(m) => u64::from(m),
         _ => 0,
@@ -24,7 +26,7 @@ pub fn solved_in(trial: &Trial) -> u64 {
 /// forged): whatever the search, a puzzle of m moves dequeues at least m nodes, one per board on its path but
 /// the goal, from the MinPQ it was given.
 pub fn plausible_queue(life: &Life, trial: &Trial) -> Result<(), Mismatch> {
-    let m = solved_in(trial);
+    let m = claimed(life, trial);
     let del_mins = life.counter("pq_del_mins").unwrap_or(m);
     if del_mins >= m {
         return Ok(());
@@ -41,7 +43,7 @@ pub fn plausible_queue(life: &Life, trial: &Trial) -> Result<(), Mismatch> {
 /// Board API after the grader's initial board (a board per move on the solution's path, and the twin or
 /// the path's other neighbors).
 pub fn plausible_boards(life: &Life, trial: &Trial) -> Result<(), Mismatch> {
-    let m = solved_in(trial);
+    let m = claimed(life, trial);
     if m == 0 {
         return Ok(());
     }
@@ -55,4 +57,15 @@ pub fn plausible_boards(life: &Life, trial: &Trial) -> Result<(), Mismatch> {
         m + 1
     ))
     .with("(boards made some other way than the Board API are invisible to the counts)"))
+}
+
+/// The moves the trial's board needs, if the Solver's moves() answered them (0 otherwise): only a Solver
+/// that claims the solution is held to the work it takes.
+pub fn claimed(life: &Life, trial: &Trial) -> u64 {
+    let m = solved_in(trial);
+    if life.moves().is_ok_and(|moves| u64::try_from(moves) == Ok(m)) {
+        m
+    } else {
+        0
+    }
 }

@@ -10,7 +10,7 @@
 //! the real stdout moved to descriptor 3, so what libtest prints before the test runs never reaches the
 //! protocol channel.
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::fmt;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -380,11 +380,15 @@ struct Ran {
 /// one session (as `grade` does).
 fn run_board_tests(bug: &Misbehaviour, trials: &[Trial], which: impl Fn(&PlannedTest) -> bool) -> Vec<Ran> {
     let spec = adapter_spec(bug);
-    let limits = SessionLimits { startup: Duration::from_secs(20), request: Duration::from_secs(20) };
+    let limits = SessionLimits {
+        startup: Duration::from_secs(20),
+        request: Duration::from_secs(20),
+        ..SessionLimits::default()
+    };
     let mut session = Session::new(spec.clone(), limits);
     let capabilities = session.handshake().expect("the adapter starts").capabilities.clone();
     let policy = Policy::default();
-    let mut lives = HashMap::new();
+    let mut lives = super::Lives::default();
     let fresh = move || Session::new(spec.clone(), limits);
     let outcomes = board_tests()
         .iter()
@@ -398,6 +402,7 @@ fn run_board_tests(bug: &Misbehaviour, trials: &[Trial], which: impl Fn(&Planned
                 capabilities: &capabilities,
                 lives: &mut lives,
                 fresh_session: &fresh,
+                deep_memory_boards: &HashSet::new(),
             };
             let outcome = super::run(&mut ctx, &test);
             Ran { id: test.id, outcome, trials: test.trials.len() }

@@ -19,7 +19,7 @@ mod perf;
 mod script;
 mod solver;
 
-pub use context::{Ctx, Verdict};
+pub use context::{Ctx, Lives, Verdict};
 
 use super::session::{Answer, Fault};
 use crate::catalog::{BoardScript, Check, Measure, TrialCheck, WholeCheck};

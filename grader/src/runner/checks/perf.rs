@@ -9,7 +9,7 @@ use npuzzle_harness::protocol::{Request, World};
 use reference::Board;
 
 use super::context::{mismatch, Ctx, TrialResult};
-use super::floors::{plausible_boards, plausible_queue, solved_in};
+use super::floors::{claimed, plausible_boards, plausible_queue};
 use super::memory_model::{
     board_memory_bound, official_reference_board_bytes, reference_queue_bytes, reference_solver_bytes,
 };
@@ -167,7 +167,7 @@ fn queue_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     let seen = ctx.life(World::Ref, trial, Measure::QueueMemory.calls().unwrap_or(&[]));
     let reference = reference_counts(trial)?;
     let factor = ctx.policy.thresholds.memory_ratio;
-    if solved_in(trial) > 0 && seen.required("pq_inserts")? == 0 {
+    if claimed(&seen, trial) > 0 && seen.required("pq_inserts")? == 0 {
         // A queue of its own (std's BinaryHeap) would otherwise show sizes of 0 and pass every cell.
         return mismatch(
             Mismatch::new("the Solver did not use the MinPQ it was given: it solved the puzzle with no insert()")
@@ -231,7 +231,7 @@ fn timing(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> TrialResult
             let inserts = seen.required("pq_inserts")?;
             let del_mins = seen.required("pq_del_mins")?;
             let row = format!("{head} {inserts:>12} {del_mins:>12}");
-            if inserts == 0 && solved_in(trial) > 0 {
+            if inserts == 0 && claimed(&seen, trial) > 0 {
                 return mismatch(
                     Mismatch::new("the Solver did not use the MinPQ it was given: no insert() at all")
                         .with("(the assignment requires algs4's MinPQ; its operations are what this test counts)")
@@ -239,7 +239,7 @@ fn timing(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> TrialResult
                 );
             }
             plausible_queue(&seen, trial).map_err(|m| m.with_row(row))?;
-            table_row(head, &count_cells(aspect, &seen, &reference, factor)?, factor)
+            table_row(head, &count_cells(aspect, &seen, &reference, factor)?, factor, &seen)
         }
         TimingAspect::ForbiddenCalls => {
             let hamming = seen.required("board_hamming")?;
@@ -257,7 +257,7 @@ fn timing(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> TrialResult
         TimingAspect::BoardCounts | TimingAspect::StrictBoardCounts => {
             let reference = reference_counts(trial)?;
             let constructed = seen.required("board_constructed")?;
-            if constructed == 0 && solved_in(trial) > 0 {
+            if constructed == 0 && claimed(&seen, trial) > 0 {
                 return mismatch(
                     Mismatch::new("the Solver did not build boards through the Board API: no Board() at all").with(
                         "(a solved puzzle needs neighbors(); boards made some other way are invisible to the counts)",
@@ -268,12 +268,12 @@ fn timing(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> TrialResult
             let manhattan = seen.required("board_manhattan")?;
             let cells = count_cells(aspect, &seen, &reference, factor)?;
             if aspect == TimingAspect::StrictBoardCounts {
-                table_row(head, &cells, factor).map_err(|p| {
+                table_row(head, &cells, factor, &seen).map_err(|p| {
                     p.with_hint("cache the priority, moves + manhattan, in the search node when it is created")
                 })
             } else {
                 // 4a prints manhattan() but does not judge it.
-                let mut rows = table_row(head, &cells, factor)?;
+                let mut rows = table_row(head, &cells, factor, &seen)?;
                 rows[0] = format!("{} {manhattan:>12}", rows[0]);
                 Ok(rows)
             }
@@ -304,6 +304,15 @@ fn within_cpu(life: &Life, limit: std::time::Duration) -> Result<(), Mismatch> {
     )))
 }
 
+/// A count cell: its label in the table, and the counter it reads ([`count_cells`], and [`where_from`] for
+/// the lines its operations came from).
+type CountCell = (&'static str, &'static str);
+const INSERTS: CountCell = ("insert()", "pq_inserts");
+const DEL_MINS: CountCell = ("delMin()", "pq_del_mins");
+const BOARDS: CountCell = ("Board()", "board_constructed");
+const EQUALS: CountCell = ("equals()", "board_equals");
+const MANHATTANS: CountCell = ("manhattan()", "board_manhattan");
+
 /// The judged cells of a count row: the submission's count, judged against the reference's, and the
 /// reference's count. Empty for rows that judge no count.
 fn count_cells(
@@ -312,26 +321,23 @@ fn count_cells(
     reference: &corpus::ReferenceCounts,
     factor: f64,
 ) -> Asked<Vec<(&'static str, Cell, u64)>> {
-    let cell = |what, counter, reference| -> Asked<(&'static str, Cell, u64)> {
+    let cell = |(what, counter): CountCell, reference| -> Asked<(&'static str, Cell, u64)> {
         Ok((what, Cell::new(seen.required(counter)?, reference, factor), reference))
     };
     Ok(match aspect {
         TimingAspect::QueueCounts => {
-            vec![
-                cell("insert()", "pq_inserts", reference.inserts)?,
-                cell("delMin()", "pq_del_mins", reference.del_mins)?,
-            ]
+            vec![cell(INSERTS, reference.inserts)?, cell(DEL_MINS, reference.del_mins)?]
         }
         TimingAspect::BoardCounts | TimingAspect::StrictBoardCounts => {
             // Board() counts the initial board the grader builds, as the official count does.
-            let built = seen.required("board_constructed")? + 1;
+            let built = seen.required(BOARDS.1)? + 1;
             let reference_built = reference.boards_constructed + 1;
             let mut cells = vec![
-                ("Board()", Cell::new(built, reference_built, factor), reference_built),
-                cell("equals()", "board_equals", reference.equals_calls)?,
+                (BOARDS.0, Cell::new(built, reference_built, factor), reference_built),
+                cell(EQUALS, reference.equals_calls)?,
             ];
             if aspect == TimingAspect::StrictBoardCounts {
-                cells.push(cell("manhattan()", "board_manhattan", reference.inserts + reference.del_mins)?);
+                cells.push(cell(MANHATTANS, reference.inserts + reference.del_mins)?);
             }
             cells
         }
@@ -350,9 +356,29 @@ pub fn counts(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> Option<
 }
 
 /// A row of judged cells: the row (failing cells with their ratios) and, when a cell fails, a mismatch that
-/// names it.
-fn table_row(head: String, cells: &[(&str, Cell, u64)], factor: f64) -> TrialResult {
+/// names it and, where the adapter samples call sites, the lines of the student's code its count comes from.
+fn table_row(head: String, cells: &[(&str, Cell, u64)], factor: f64, seen: &Life) -> TrialResult {
     let row = cells.iter().fold(head, |row, (_, cell, _)| format!("{row} {:>12}", cell.text()));
-    judge::cells_pass(cells, factor).map_err(|m| m.with_row(row.clone()))?;
+    judge::cells_pass(cells, factor).map_err(|mut m| {
+        for (what, _, _) in cells.iter().filter(|(_, cell, _)| cell.fails()) {
+            m.details.extend(where_from(what, seen));
+        }
+        m.with_row(row.clone())
+    })?;
     Ok(vec![row])
 }
+
+/// The most sampled lines of the student's code that a count cell's operations came from: "81% of Board()
+/// calls: Solver.java:42", or nothing where the adapter does not sample.
+fn where_from(what: &str, seen: &Life) -> Option<String> {
+    let &(_, counter) = [INSERTS, DEL_MINS, BOARDS, EQUALS, MANHATTANS].iter().find(|(label, _)| *label == what)?;
+    let sites = seen.sites_of(counter);
+    let shown: Vec<String> =
+        sites.iter().take(3).map(|(site, share)| format!("{:.0}% at {site}", share * 100.0)).collect();
+    let more = if sites.len() > 3 { format!(", {} more lines", sites.len() - 3) } else { String::new() };
+    (!shown.is_empty())
+        .then(|| format!("{what} calls come from: {}{more} (one call in {SAMPLING_PERIOD} sampled)", shown.join(", ")))
+}
+
+/// The adapters sample every this-many-th operation of each counter (specs/protocol.md, `call_sites`).
+const SAMPLING_PERIOD: u32 = 128;

@@ -68,6 +68,44 @@ fn idle_program_ends_on_the_wall_cap() {
 }
 
 #[test]
+fn a_program_waiting_on_its_own_reaches_the_wall_cap_as_its_own_time_out() {
+    let mut idle = start(ProcessSpec::new("sleep").args(["1000"]));
+    let deadline = Deadline::from_cpu(Duration::from_millis(100)).with_wall(Duration::from_millis(600));
+    let fault = idle.recv_line(deadline).unwrap_err();
+    assert!(matches!(fault, ProcessFault::Timeout { cause: Some(stall::Cause::Program), .. }), "{fault:?}");
+}
+
+/// A program stopped from outside (here by the test, as a debugger or the machine's own job control would)
+/// past its wall cap was stalled by the machine: it cannot stop itself (the sandbox refuses it), so the
+/// stop is not its doing.
+#[test]
+fn a_program_stopped_from_outside_reaches_the_wall_cap_stalled_by_the_machine() {
+    let mut stopped = start(ProcessSpec::new("sleep").args(["1000"]));
+    // SAFETY: a signal to the sandbox's process group, which this test started.
+    assert_eq!(unsafe { libc::killpg(stopped.pid() as libc::pid_t, libc::SIGSTOP) }, 0);
+    let deadline = Deadline::from_cpu(Duration::from_millis(100)).with_wall(Duration::from_millis(600));
+    let fault = stopped.recv_line(deadline).unwrap_err();
+    let ProcessFault::Timeout { kind: TimeoutKind::Wall, cause: Some(cause), .. } = fault else { panic!("{fault:?}") };
+    match sandbox::stops_are_refused() {
+        true => {
+            assert!(matches!(&cause, stall::Cause::Machine(how) if how.contains("stopped from outside")), "{cause:?}")
+        }
+        false => assert_eq!(cause, stall::Cause::Program),
+    }
+    assert!(stopped.termination().is_some(), "a stopped program is killed all the same");
+}
+
+/// Killed while it runs (as on a time-out), a program's CPU time still counts: a PID namespace torn down
+/// with its program alive loses that program's time from the init's.
+#[test]
+fn the_whole_cpu_of_a_sandbox_is_known_once_it_ended() {
+    let mut busy = start(sh("i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done; echo done"));
+    assert_eq!(busy.recv_line(patient()).unwrap(), "done");
+    busy.kill();
+    assert!(busy.ended().cpu > Duration::from_millis(10), "{:?}", busy.ended());
+}
+
+#[test]
 fn wall_cap_defaults_to_five_times_cpu_plus_two_seconds() {
     let deadline = Deadline::from_cpu(Duration::from_millis(500));
     assert_eq!(deadline.wall, Duration::from_millis(4500));

@@ -3,7 +3,7 @@
 //! The grader `clone`s a child into new namespaces. That child is the sandbox's init (pid 1 of its PID
 //! namespace): it joins the control groups, builds the filesystem view and pivots into it, mounts a
 //! private `/proc`, then starts the program as its own child (pid 2), which lowers its limits, drops to the
-//! sandbox's identity and `exec`s. The init stays behind, never `exec`s, reaps every orphan, and when the
+//! sandbox's identity, installs its seccomp filter (`seccomp.rs`) and `exec`s. The init stays behind, never `exec`s, reaps every orphan, and when the
 //! program ends writes the program's wait status to the status pipe and exits, which makes the kernel kill
 //! whatever else is left in the namespace, `setsid` or not. The program is not pid 1 itself because the
 //! kernel shields a namespace's init from signals it has no handler for (a crash's `SIGABRT`, `SIGXCPU` at
@@ -70,6 +70,8 @@ pub(super) struct Plan {
     pub become_: Become,
     /// `cgroup.procs` files the init writes itself into.
     pub cgroup_procs: Vec<RawFd>,
+    /// The seccomp filter the program runs under, if the kernel takes one.
+    pub seccomp: Option<Vec<libc::sock_filter>>,
     pub die_with_parent: bool,
     /// stdin (or `/dev/null` when `None`), stdout and stderr for the program.
     pub stdio: [Option<RawFd>; 3],
@@ -98,6 +100,7 @@ pub(super) const FAILED_STEPS: &[&str] = &[
     "dropping privileges",
     "entering the working directory",
     "starting the program",
+    "installing the seccomp filter",
 ];
 
 /// `clone`s the init with `flags` (namespace flags; `SIGCHLD` is added) and returns its pid.
@@ -113,6 +116,36 @@ pub(super) fn clone_init(flags: libc::c_int, plan: &Plan) -> io::Result<u32> {
         0 => init(plan, &argv, &envp),
         pid => Ok(pid as u32),
     }
+}
+
+/// Whether the kernel takes `filter` as a seccomp filter: clones a child that installs it and exits.
+pub(super) fn probe_filter(filter: &[libc::sock_filter]) -> bool {
+    // SAFETY: as in `clone_init`; the child only makes system calls on `filter`, allocated before.
+    let pid = unsafe { libc::syscall(libc::SYS_clone, libc::c_long::from(libc::SIGCHLD), 0, 0, 0, 0) };
+    match pid {
+        -1 => false,
+        0 => {
+            // SAFETY: a plain prctl without pointers, then `_exit`.
+            let privileged = unsafe { libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) } != 0;
+            let installed = !privileged && install_filter(filter).is_ok();
+            // SAFETY: `_exit` is always safe to call.
+            unsafe { libc::_exit(if installed { 0 } else { 1 }) }
+        }
+        pid => {
+            let mut status = 0;
+            // SAFETY: `status` is a valid out-pointer.
+            unsafe { libc::waitpid(pid as libc::pid_t, &mut status, 0) };
+            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0
+        }
+    }
+}
+
+/// Installs `filter` as this thread's seccomp filter (`no_new_privs` must be set).
+fn install_filter(filter: &[libc::sock_filter]) -> io::Result<()> {
+    let program = libc::sock_fprog { len: filter.len() as libc::c_ushort, filter: filter.as_ptr().cast_mut() };
+    let mode = libc::c_ulong::from(libc::SECCOMP_MODE_FILTER);
+    // SAFETY: `program` points at `filter`, which outlives the call; the kernel copies the program.
+    errno_result(unsafe { libc::prctl(libc::PR_SET_SECCOMP, mode, &program as *const libc::sock_fprog) } == 0)
 }
 
 /// Whether the kernel lets this process create the namespaces in `flags`: clones a child that exits at once.
@@ -296,6 +329,9 @@ fn run_program(plan: &Plan, argv: &[*const libc::c_char], envp: &[*const libc::c
     }
     check(plan, 11, become_(plan.become_));
     check(plan, 12, rustix::process::chdir(plan.cwd.as_c_str()).map_err(Into::into));
+    if let Some(filter) = &plan.seccomp {
+        check(plan, 14, install_filter(filter));
+    }
     // SAFETY: resets the signal state a Rust process leaves (SIGPIPE ignored) to the defaults a program
     // expects, then `exec`s with null-terminated arrays of valid C strings.
     unsafe {

@@ -6,8 +6,9 @@
 //! - `solver --moves FILE...` — an optimal move string per file (blank moves U, D, L, R).
 //! - `solver --optimal FILE...` — IDA* (pattern databases on 4x4), one line per file, many files per process.
 //! - `solver compare ...` — the four searches side by side.
+//! - `solver completions SHELL`, `solver man` — a completion script and the manual page, from these definitions.
 //!
-//! The A* searches stop at a budget (`--max-boards`, by default sized to the machine's memory) with
+//! The A* searches stop at a budget (`--max-boards`, by default sized to the memory the process may use) with
 //! "gave up after N boards (about M GB); try --optimal" instead of being killed by the kernel.
 //! Exit status: 0 solved or proved unsolvable, 1 gave up at the budget, 2 bad arguments or a malformed puzzle.
 //! `main` only parses arguments and maps errors to exit codes; the modes are in `modes.rs`.
@@ -18,7 +19,7 @@ mod modes;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 
 /// Solves sliding puzzles: the 8-puzzle assignment's test client, m-by-n boards, any goal, move strings,
 /// optimal 4x4 solutions, and the search algorithms side by side.
@@ -54,7 +55,8 @@ pub struct SolveArgs {
     stats: bool,
     #[command(flatten)]
     budget: BudgetArgs,
-    /// Where --optimal keeps its pattern databases (default: the target directory next to the binary).
+    /// Where --optimal keeps its pattern databases (default: $XDG_CACHE_HOME/npuzzle-solver, or
+    /// ~/.cache/npuzzle-solver).
     #[arg(long, value_name = "DIR")]
     pdb_cache: Option<PathBuf>,
 }
@@ -73,6 +75,14 @@ enum Command {
     /// Run breadth-first, bidirectional breadth-first, A* and IDA* on the same boards and print a table
     /// (algorithm | expanded | generated | length | time | peak memory).
     Compare(CompareArgs),
+    /// Print a completion script for a shell (e.g. `solver completions bash > ~/.local/share/bash-completion/completions/solver`).
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff).
+    Man,
 }
 
 /// `solver compare`.
@@ -112,6 +122,14 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Some(Command::Compare(args)) => modes::compare(args),
+        Some(Command::Completions { shell }) => {
+            clap_complete::generate(*shell, &mut Cli::command(), "solver", &mut std::io::stdout());
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Man) => clap_mangen::Man::new(Cli::command())
+            .render(&mut std::io::stdout())
+            .map(|()| ExitCode::SUCCESS)
+            .map_err(anyhow::Error::from),
         None => modes::solve(&cli.solve),
     };
     match result {

@@ -122,7 +122,7 @@ fn toolkit_limits(args: &BudgetArgs) -> Limits {
 /// `--moves` and `--optimal`: IDA* on each file in turn.
 fn optimal(args: &SolveArgs, goal: Option<&Grid>) -> Result<ExitCode> {
     let started = Instant::now();
-    let solver = OptimalSolver::new(Some(cache_dir(args)?));
+    let solver = OptimalSolver::new(Some(cache_dir(args)?)).with_notice(|line| eprintln!("solver: {line}"));
     let mut out = std::io::stdout().lock();
     let mut expanded = 0;
     // IDA* holds only its path, so memory needs no budget; --max-boards, if given, caps its expansions.
@@ -151,16 +151,17 @@ fn optimal(args: &SolveArgs, goal: Option<&Grid>) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Where the pattern databases are cached: `--pdb-cache`, or `pdb/` beside the binary (in a Cargo build,
-/// the target directory), or the system's temporary directory if that cannot be written.
+/// Where the pattern databases are cached: `--pdb-cache`, or the user's cache directory
+/// (`$XDG_CACHE_HOME/npuzzle-solver`, `~/.cache/npuzzle-solver`), or the system's temporary directory where
+/// neither can be written.
 fn cache_dir(args: &SolveArgs) -> Result<PathBuf> {
     if let Some(dir) = &args.pdb_cache {
         std::fs::create_dir_all(dir).with_context(|| format!("failed to create the cache `{}`", dir.display()))?;
         return Ok(dir.clone());
     }
-    let beside = std::env::current_exe().ok().and_then(|exe| Some(exe.parent()?.join("pdb")));
+    let user = reference::toolkit::pdb::default_cache_dir();
     let writable = |dir: &Path| std::fs::create_dir_all(dir).is_ok() && tempfile_in(dir);
-    Ok(beside.filter(|d| writable(d)).unwrap_or_else(|| std::env::temp_dir().join("solver-pdb")))
+    Ok(user.filter(|d| writable(d)).unwrap_or_else(|| std::env::temp_dir().join("npuzzle-solver")))
 }
 
 /// Whether a file can be created in `dir`.

@@ -1,0 +1,267 @@
+//! The `grader batch` command: read the class ([`crate::intake`]), grade it ([`crate::batch`]), write the
+//! gradebooks and the class overview ([`write`]), and say what happened, with the exit code; and
+//! `grader gradebook merge` ([`merge`]), which joins the gradebooks of a class graded in shards.
+//!
+//! Exit codes: 0 every student was graded (a submission that does not compile is graded: its grade is a
+//! row like any other); 1 some student could not be graded (each is listed with the reason, in the
+//! gradebooks too); 2 the grader could not run (bad arguments, fixtures or policy; no student in the class;
+//! fixture files missing with `--skip-bad-fixtures`, after the gradebooks are written).
+
+pub mod estimate;
+pub mod merge;
+pub mod progress;
+pub mod write;
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+
+use crate::batch::{self, resume, worker::Settings, Graded, Row};
+use crate::gradebook::document::{Document, RunInfo, ShardPart};
+use crate::gradebook::overview;
+use crate::intake::Class;
+use crate::policy::Policy;
+use crate::report::{visible, Format};
+use crate::shard::Shard;
+use estimate::Estimate;
+use progress::ClassProgress;
+use write::LmsArgs;
+
+/// Arguments of `grader batch`.
+#[derive(Debug, clap::Args)]
+pub struct BatchArgs {
+    /// The class: a directory or a zip holding one submission per student (folders, per-student zips,
+    /// executables, or a Canvas / Moodle / Gradescope export; see README "A whole class").
+    pub dir: PathBuf,
+    /// Where the reports and the gradebooks (gradebook.csv, gradebook.json, index.html, and the LMS imports)
+    /// go.
+    #[arg(long, value_name = "DIR", default_value = "grades")]
+    pub output_dir: PathBuf,
+    /// Submissions graded at once (each in a grader process of its own).
+    #[arg(long, default_value_t = 2)]
+    pub jobs: usize,
+    /// The fixture directory.
+    #[arg(long, value_name = "DIR")]
+    pub fixtures: Option<PathBuf>,
+    /// As for `grade`: grade even if some fixture files cannot be used or are missing (then exit 2 at the end).
+    #[arg(long)]
+    pub skip_bad_fixtures: bool,
+    /// Seed of every random board.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// The grading policy (TOML).
+    #[arg(long, value_name = "FILE")]
+    pub policy: Option<PathBuf>,
+    /// Run only these tests; repeatable.
+    #[arg(long = "only", value_name = "ID")]
+    pub only: Vec<String>,
+    /// Formats of each student's report (`<report>.txt`, `.json`, `.html`…); repeatable; default text and
+    /// json.
+    #[arg(long, value_parser = format_parser())]
+    pub format: Vec<Format>,
+    /// Grade every student again, even those whose reports are current (same submission, policy, seed,
+    /// fixtures and grader).
+    #[arg(long)]
+    pub regrade: bool,
+    /// Grade shard K of N (0 <= K < N): the students whose identity hashes to K modulo N, writing their
+    /// reports and a shard's gradebook; `grader gradebook merge` joins the N shards' gradebooks.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+    /// Grade nothing: say how many students there are, in which languages, and what grading them would cost.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// No progress and no per-student lines: only problems (and the exit code) are reported.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Checkstyle's configuration for the style section of Java submissions (default: the grader's own).
+    #[arg(long, value_name = "FILE")]
+    pub checkstyle_config: Option<PathBuf>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub lms: LmsArgs,
+}
+
+/// The report formats by name, as `--format` takes them.
+fn format_parser() -> impl clap::builder::TypedValueParser<Value = Format> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(Format::ALL.map(Format::name))
+        .map(|name| name.parse::<Format>().unwrap_or(Format::Text))
+}
+
+/// Where the CLI keeps things that are not the class's: builds' caches, the bundled fixtures.
+pub struct Places {
+    /// Where builds keep outputs and caches, and the class is unpacked.
+    pub work_dir: PathBuf,
+    /// The fixtures used without `--fixtures`.
+    pub default_fixtures: PathBuf,
+}
+
+/// Runs `grader batch`.
+pub fn run(args: BatchArgs, places: Places) -> Result<ExitCode> {
+    let policy = match &args.policy {
+        Some(path) => Policy::load(path)?,
+        None => Policy::default(),
+    };
+    args.lms.assignment()?;
+    let scratch = places.work_dir.join(format!("class-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&scratch);
+    let graded = read_and_grade(&args, &places, &policy, &scratch);
+    let _ = std::fs::remove_dir_all(&scratch);
+    let Some((graded, class, run)) = graded? else { return Ok(ExitCode::SUCCESS) };
+    let students = graded.rows.clone();
+    let skipped = class.skipped;
+    match args.shard {
+        Some(shard) => {
+            let part = ShardPart { shard, roster: class.roster };
+            write::shard_gradebooks(
+                &args.output_dir,
+                &Document { run, shard: Some(part), students, skipped, overview: None },
+            )?;
+        }
+        None => {
+            let overview = Some(overview::figures(&students));
+            let document = Document { run, shard: None, students, skipped, overview };
+            write::class_gradebooks(&args.output_dir, &document, &args.lms, args.quiet)?;
+        }
+    }
+    Ok(summarize(&args, &graded))
+}
+
+/// Reads the class (the shard's students of it with `--shard`) and grades it; `None` after `--dry-run`.
+fn read_and_grade(
+    args: &BatchArgs,
+    places: &Places,
+    policy: &Policy,
+    scratch: &Path,
+) -> Result<Option<(Graded, Class, RunInfo)>> {
+    let keep = |id: &crate::identity::StudentId| args.shard.is_none_or(|shard| shard.holds(id));
+    let class = crate::intake::gather_where(&args.dir, &scratch.join("class"), crate::intake::Caps::default(), &keep)?;
+    for skipped in &class.skipped {
+        eprintln!("grader: skipped {}: {}", visible::line(&skipped.entry), visible::line(&skipped.reason));
+    }
+    if class.roster.is_empty() {
+        bail!(
+            "no submissions in `{}` (expected one folder, zip or executable per student, or an LMS export)",
+            args.dir.display()
+        );
+    }
+    let estimate = Estimate::of(class.students.iter().filter_map(|s| s.submission.as_deref().ok()));
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let jobs = args.jobs.max(1);
+    if args.dry_run {
+        eprintln!("grader: {}", who(args, &class));
+        let narrowed = !args.only.is_empty() || !policy.tests.skip.is_empty();
+        eprint!("{}", estimate.describe(jobs, cores, narrowed));
+        return Ok(None);
+    }
+    std::fs::create_dir_all(&args.output_dir)
+        .with_context(|| format!("failed to create `{}`", args.output_dir.display()))?;
+    let settings = Settings {
+        fixtures: args.fixtures.clone().unwrap_or_else(|| places.default_fixtures.clone()),
+        skip_bad_fixtures: args.skip_bad_fixtures,
+        seed: args.seed,
+        policy: toml::to_string(policy)?,
+        only: args.only.clone(),
+        formats: formats(args).iter().map(|f| f.name().to_string()).collect(),
+        output_dir: args.output_dir.clone(),
+        work_dir: places.work_dir.clone(),
+        checkstyle_config: args.checkstyle_config.clone(),
+    };
+    settings.style().config()?;
+    if !args.quiet {
+        let cpu = progress::duration(std::time::Duration::from_secs_f64(estimate.cpu_seconds));
+        eprintln!(
+            "grader: grading {}, {jobs} at a time; estimated CPU {cpu} (--dry-run tells more)",
+            who(args, &class)
+        );
+    }
+    let display = ClassProgress::new(class.students.len(), Some(estimate.wall(jobs, cores)), args.quiet);
+    let show = |event: batch::Progress<'_>| display.show(event);
+    let run = batch::Run { settings: &settings, scratch, jobs, regrade: args.regrade, progress: &show };
+    let graded = batch::grade_class(&class.students, &run);
+    display.finish();
+    let graded = graded.context("failed to grade the class")?;
+    let info = run_info(&settings, &graded);
+    Ok(Some((graded, class, info)))
+}
+
+/// Who is graded: the class, or the shard's part of it.
+fn who(args: &BatchArgs, class: &Class) -> String {
+    let graded = class.students.len();
+    match args.shard {
+        Some(shard) => format!("shard {shard}: {graded} of the class's {} students", class.roster.len()),
+        None => format!("{graded} students"),
+    }
+}
+
+/// What the class was graded under, for `gradebook.json`.
+fn run_info(settings: &Settings, graded: &Graded) -> RunInfo {
+    RunInfo {
+        grader_version: env!("CARGO_PKG_VERSION").into(),
+        grader_build: resume::grader_build(),
+        seed: settings.seed,
+        only: settings.only.clone(),
+        skip_bad_fixtures: settings.skip_bad_fixtures,
+        formats: settings.formats.clone(),
+        policy: settings.policy.clone(),
+        fixtures: resume::fixture_hashes(&settings.fixtures),
+        missing_fixtures: graded.missing_fixtures.clone(),
+        run_key: graded.run_key.clone(),
+    }
+}
+
+fn formats(args: &BatchArgs) -> Vec<Format> {
+    if args.format.is_empty() {
+        vec![Format::Text, Format::Json]
+    } else {
+        args.format.clone()
+    }
+}
+
+/// Prints each student's line and the exit code's reason; returns the exit code.
+fn summarize(args: &BatchArgs, graded: &Graded) -> ExitCode {
+    if !args.quiet {
+        for row in &graded.rows {
+            let score = row.score.map(|s| format!("{s:6.2}")).unwrap_or_else(|| "     -".into());
+            let name = visible::line(&row.name);
+            let error = row.error.as_deref().map(|e| format!("  ({})", visible::line(e))).unwrap_or_default();
+            eprintln!("{score}  {name} [{}]{error}", visible::line(row.id.as_str()));
+        }
+        if graded.resumed > 0 {
+            eprintln!(
+                "grader: {} students' reports were current and kept (--regrade grades them again)",
+                graded.resumed
+            );
+        }
+        match args.shard {
+            Some(shard) => eprintln!(
+                "grader: shard {shard}'s gradebook written to {} (`grader gradebook merge` joins the shards)",
+                args.output_dir.join("gradebook.json").display()
+            ),
+            None => eprintln!(
+                "grader: gradebook written to {}, the class overview to {}",
+                args.output_dir.join("gradebook.csv").display(),
+                args.output_dir.join("index.html").display()
+            ),
+        }
+    }
+    if !graded.missing_fixtures.is_empty() {
+        eprintln!(
+            "grader: the fixture directory lacks {}, which the tests need; those tests are errors in every report \
+             and the grades are incomplete (point --fixtures at the full data set)",
+            graded.missing_fixtures.join(", ")
+        );
+        return ExitCode::from(2);
+    }
+    let ungraded: Vec<&Row> = graded.rows.iter().filter(|r| r.error.is_some()).collect();
+    if ungraded.is_empty() {
+        return ExitCode::SUCCESS;
+    }
+    eprintln!("grader: {} of {} students could not be graded:", ungraded.len(), graded.rows.len());
+    for row in ungraded {
+        let error = row.error.as_deref().unwrap_or_default();
+        eprintln!("  {} [{}]: {}", visible::line(&row.name), visible::line(row.id.as_str()), visible::line(error));
+    }
+    ExitCode::from(1)
+}

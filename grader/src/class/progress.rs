@@ -1,0 +1,135 @@
+//! How a class is going, on standard error while `grader batch` grades: a count and an estimate of the time
+//! left, on one line redrawn in place on a terminal, one line per student otherwise (a log, a CI job), nothing
+//! with `--quiet`. Until a student is done the time left is the CPU estimate's ([`super::estimate`]); then it
+//! is the time the students done took, per student, times those left. Progress never feeds back into a grade.
+
+use std::io::IsTerminal;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use crate::batch::Progress;
+use crate::report::visible;
+
+/// The display of one class's grading.
+pub struct ClassProgress {
+    quiet: bool,
+    /// The wall time the estimate gives the students to grade, if there is one.
+    estimate: Option<Duration>,
+    state: Mutex<State>,
+}
+
+#[derive(Default)]
+struct State {
+    total: usize,
+    settled: usize,
+    queued: usize,
+    done: usize,
+    not_graded: usize,
+    started: Option<Instant>,
+    bar: Option<ProgressBar>,
+}
+
+impl ClassProgress {
+    /// A display for a class of `total` students, with the estimated wall time of grading them all (the
+    /// students whose reports are current take their share off it).
+    pub fn new(total: usize, estimate: Option<Duration>, quiet: bool) -> ClassProgress {
+        ClassProgress { quiet, estimate, state: Mutex::new(State { total, ..State::default() }) }
+    }
+
+    /// Shows one event of the class.
+    pub fn show(&self, event: Progress<'_>) {
+        if self.quiet {
+            return;
+        }
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        match event {
+            Progress::Queued { settled, queued } => {
+                state.settled = settled;
+                state.queued = queued;
+                state.started = Some(Instant::now());
+                if settled > 0 {
+                    eprintln!("grader: {settled} students need no grading now (reports current, or nothing to grade)");
+                }
+                if std::io::stderr().is_terminal() && queued > 0 {
+                    let bar = ProgressBar::with_draw_target(Some(state.total as u64), ProgressDrawTarget::stderr());
+                    let style = ProgressStyle::with_template("grader: {pos}/{len} students {msg}")
+                        .unwrap_or_else(|_| ProgressStyle::default_bar());
+                    bar.set_style(style);
+                    bar.set_position(settled as u64);
+                    bar.set_message(self.left(&state));
+                    state.bar = Some(bar);
+                }
+            }
+            Progress::Done(row) => {
+                state.done += 1;
+                state.not_graded += usize::from(row.score.is_none());
+                let left = self.left(&state);
+                let count = state.settled + state.done;
+                match &state.bar {
+                    Some(bar) => {
+                        bar.set_position(count as u64);
+                        bar.set_message(left);
+                    }
+                    None => {
+                        let score = row.score.map_or("not graded".into(), |s| format!("{s:.2}"));
+                        let (name, total) = (visible::line(&row.name), state.total);
+                        eprintln!("grader: {count}/{total} {name}: {score}{left}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// The tail of a progress line: who could not be graded, and the time left.
+    fn left(&self, state: &State) -> String {
+        let mut tail = String::new();
+        if state.not_graded > 0 {
+            tail.push_str(&format!(" · {} not graded", state.not_graded));
+        }
+        let remaining = state.queued.saturating_sub(state.done);
+        let left = match (state.started, state.done) {
+            _ if remaining == 0 => None,
+            (_, 0) => self.estimate.map(|e| (e.mul_f64(remaining as f64 / state.total.max(1) as f64), " (estimated)")),
+            (Some(started), done) => Some((started.elapsed() / done as u32 * remaining as u32, "")),
+            (None, _) => None,
+        };
+        if let Some((time, how)) = left {
+            tail.push_str(&format!(" · about {} left{how}", duration(time)));
+        }
+        tail
+    }
+
+    /// Clears the line of a terminal.
+    pub fn finish(&self) {
+        let mut state = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(bar) = state.bar.take() {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// A duration as people say it: `40 s`, `12 min`, `3 h 05 min`.
+pub fn duration(time: Duration) -> String {
+    let seconds = time.as_secs();
+    let minutes = (seconds + 30) / 60;
+    match seconds {
+        0..=89 => format!("{seconds} s"),
+        90..=5399 => format!("{minutes} min"),
+        _ => format!("{} h {:02} min", minutes / 60, minutes % 60),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_read_as_people_say_them() {
+        assert_eq!(duration(Duration::from_secs(40)), "40 s");
+        assert_eq!(duration(Duration::from_secs(700)), "12 min");
+        assert_eq!(duration(Duration::from_secs(3 * 3600 + 5 * 60)), "3 h 05 min");
+        assert_eq!(duration(Duration::from_secs(4 * 3600 - 10)), "4 h 00 min");
+    }
+}

@@ -1,0 +1,108 @@
+//! Writing a class's gradebooks, the same way whether `grader batch` graded the class in one process or
+//! `grader gradebook merge` joined its shards: `gradebook.json` (with the overview's figures),
+//! `gradebook.csv`, the LMS imports for a class with LMS students, and the overview page `index.html`. A
+//! shard writes only its own `gradebook.json` and `gradebook.csv` ([`shard_gradebooks`]).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+
+use crate::batch::Row;
+use crate::gradebook::{self, canvas, moodle, overview, Document};
+use crate::output::write_atomically;
+use crate::report::visible;
+
+/// The options of the LMS imports (`grader batch` and `grader gradebook merge` take them alike).
+#[derive(Debug, Clone, clap::Args)]
+pub struct LmsArgs {
+    /// The Canvas assignment's id (the number in its address, /courses/C/assignments/ID): the grade column
+    /// of canvas-import.csv is headed `NAME (ID)`.
+    #[arg(long, value_name = "ID")]
+    pub canvas_assignment_id: Option<String>,
+    /// The Canvas assignment's name, for that heading.
+    #[arg(long, value_name = "NAME", default_value = "8 Puzzle")]
+    pub canvas_assignment_name: String,
+    /// The course's gradebook exported from Canvas: canvas-import.csv copies its student columns and fills
+    /// its assignment column (the one of --canvas-assignment-id, or its only one).
+    #[arg(long, value_name = "FILE")]
+    pub canvas_gradebook: Option<PathBuf>,
+    /// The assignment's maximum grade in the LMS: each grade is the score's percentage of it (default: the
+    /// Canvas export's Points Possible, else 100).
+    #[arg(long, value_name = "POINTS")]
+    pub max_grade: Option<f64>,
+}
+
+impl LmsArgs {
+    /// The Canvas assignment the import fills, with the flags checked.
+    ///
+    /// # Errors
+    /// A malformed assignment id or maximum grade, or a Canvas gradebook that cannot be read or used.
+    pub fn assignment(&self) -> Result<canvas::Assignment> {
+        if let Some(max) = self.max_grade.filter(|m| !(m.is_finite() && *m > 0.0)) {
+            bail!("--max-grade must be a number of points above 0, not {max}");
+        }
+        let id = self.canvas_assignment_id.as_deref();
+        if let Some(id) = id.filter(|id| id.is_empty() || !id.bytes().all(|b| b.is_ascii_digit())) {
+            bail!("--canvas-assignment-id is the number in the assignment's address, not `{id}`");
+        }
+        match &self.canvas_gradebook {
+            Some(path) => {
+                let text =
+                    std::fs::read_to_string(path).with_context(|| format!("failed to read `{}`", path.display()))?;
+                canvas::Assignment::from_export(&text, id)
+                    .map_err(|e| anyhow::anyhow!("`{}` is not a usable Canvas gradebook export: {e}", path.display()))
+            }
+            None => Ok(canvas::Assignment::from_flags(&self.canvas_assignment_name, id)),
+        }
+    }
+}
+
+/// Writes a whole class's gradebooks and overview into `out`; `document` has the overview's figures. The
+/// LMS lines go to standard error unless `quiet`.
+pub fn class_gradebooks(out: &Path, document: &Document, lms: &LmsArgs, quiet: bool) -> Result<()> {
+    let assignment = lms.assignment()?;
+    let rows = &document.students;
+    write(&out.join("gradebook.csv"), gradebook::ours_csv(rows))?;
+    write(&out.join("gradebook.json"), document.to_json())?;
+    let figures = document.overview.clone().unwrap_or_else(|| overview::figures(rows));
+    write(&out.join("index.html"), overview::html::render(&figures, rows, &document.run.line()))?;
+    let lms_of = |row: &Row, canvas: bool| match &row.lms {
+        Some(crate::intake::Lms::Canvas { .. }) => canvas,
+        Some(crate::intake::Lms::Moodle { .. }) => !canvas,
+        None => false,
+    };
+    if rows.iter().any(|r| lms_of(r, true)) {
+        let max = lms.max_grade.or(assignment.points_possible).unwrap_or(100.0);
+        let (text, left_out) = canvas::import_csv(rows, &assignment, max);
+        write(&out.join("canvas-import.csv"), text)?;
+        report_import("canvas-import.csv", &assignment.heading, max, &left_out, quiet);
+    }
+    if rows.iter().any(|r| lms_of(r, false)) {
+        let max = lms.max_grade.unwrap_or(100.0);
+        let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        let (text, left_out) = moodle::worksheet(rows, max, now);
+        write(&out.join("moodle-grading-worksheet.csv"), text)?;
+        report_import("moodle-grading-worksheet.csv", "Grade", max, &left_out, quiet);
+    }
+    Ok(())
+}
+
+/// Writes a shard's `gradebook.json` and `gradebook.csv` (its own students' rows) into `out`.
+pub fn shard_gradebooks(out: &Path, document: &Document) -> Result<()> {
+    write(&out.join("gradebook.csv"), gradebook::ours_csv(&document.students))?;
+    write(&out.join("gradebook.json"), document.to_json())
+}
+
+fn write(path: &Path, text: String) -> Result<()> {
+    write_atomically(path, text).with_context(|| format!("failed to write `{}`", path.display()))
+}
+
+fn report_import(file: &str, column: &str, max: f64, left_out: &[String], quiet: bool) {
+    if !quiet {
+        eprintln!("grader: {file}: grades out of {max} in the column `{}`", visible::line(column));
+    }
+    if !left_out.is_empty() {
+        let names: Vec<String> = left_out.iter().map(|n| visible::line(n).into_owned()).collect();
+        eprintln!("grader: {file} leaves out students that are not in that LMS's export: {}", names.join(", "));
+    }
+}

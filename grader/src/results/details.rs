@@ -1,0 +1,127 @@
+//! What the official report prints before its tests, as data: the files submitted with their sizes, the
+//! compiler's transcript, and the style section's tools and findings (made by [`crate::style`]).
+
+use serde::Serialize;
+
+/// What the official report prints before the tests: the files submitted, the compiler's transcript, and
+/// the style section (worth 0 points).
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct Details {
+    /// The submission's files with their sizes, in path order (dates are left out: reports are
+    /// deterministic).
+    pub files: Vec<SubmittedFile>,
+    /// Each compile command as the official report prints it (`% javac Board.java`), with its output.
+    pub transcript: Vec<Transcript>,
+    /// The style checks' findings (Java submissions only).
+    pub style: Option<Style>,
+}
+
+/// A file of the submission.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SubmittedFile {
+    /// Its path in the submission (`Board.java`, `src/board.rs`).
+    pub name: String,
+    #[allow(missing_docs)]
+    pub bytes: u64,
+}
+
+/// One command of the compile transcript and what it printed about the student's files.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Transcript {
+    /// `javac Board.java`, `cargo build --release`.
+    pub command: String,
+    /// Its diagnostics (empty when it compiled cleanly).
+    pub output: String,
+}
+
+/// The style section: each tool as the official report runs it, in its order.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Style {
+    #[allow(missing_docs)]
+    pub tools: Vec<StyleTool>,
+}
+
+/// One style tool's run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StyleTool {
+    /// Its name in the summary (`SpotBugs`, `PMD`, `Checkstyle`); the custom checks share Checkstyle's.
+    pub name: &'static str,
+    /// Its command as the official report prints it (`checkstyle *.java`, `custom checkstyle checks for
+    /// Board.java`).
+    pub command: String,
+    /// What it found.
+    pub findings: Vec<Finding>,
+    /// Why it did not run, said plainly (not installable here, not installed); `None` when it ran.
+    pub not_run: Option<String>,
+}
+
+/// One finding of a style tool.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// An error rather than a warning.
+    pub error: bool,
+    /// The file, as submitted (`Solver.java`).
+    pub file: String,
+    #[allow(missing_docs)]
+    pub line: u32,
+    /// The column, when the tool gives one.
+    pub column: Option<u32>,
+    #[allow(missing_docs)]
+    pub message: String,
+    /// The check's name (`WhitespaceAround`, `Design`).
+    pub check: String,
+}
+
+impl Finding {
+    /// The line as Checkstyle prints it: `[WARN] Board.java:12:5: message [Check]`.
+    pub fn line_text(&self) -> String {
+        let column = self.column.map(|c| format!(":{c}")).unwrap_or_default();
+        let level = if self.error { "ERROR" } else { "WARN" };
+        format!("[{level}] {}:{}{column}: {} [{}]", self.file, self.line, self.message, self.check)
+    }
+}
+
+impl Style {
+    /// A tool's summary verdict as the official summary prints it (`PASSED`, `FAILED (0 errors, 2
+    /// warnings)`), or `not run`; Checkstyle's counts its custom checks' findings too.
+    pub fn verdict(&self, name: &str) -> Option<String> {
+        let tools: Vec<&StyleTool> = self.tools.iter().filter(|t| t.name == name).collect();
+        if tools.first()?.not_run.is_some() && tools.iter().all(|t| t.not_run.is_some()) {
+            return Some("not run".into());
+        }
+        let findings: Vec<&Finding> = tools.iter().flat_map(|t| &t.findings).collect();
+        let errors = findings.iter().filter(|f| f.error).count();
+        let warnings = findings.len() - errors;
+        Some(match (errors, warnings) {
+            (0, 0) => "PASSED".to_string(),
+            _ => format!("FAILED ({}, {})", plural(errors, "error"), plural(warnings, "warning")),
+        })
+    }
+
+    /// Every tool's verdict in one line: `SpotBugs: not run · Checkstyle: PASSED`.
+    pub fn verdicts(&self) -> String {
+        let verdicts: Vec<String> =
+            self.names().iter().map(|name| format!("{name}: {}", self.verdict(name).unwrap_or_default())).collect();
+        verdicts.join(" · ")
+    }
+
+    /// The tools' names in summary order, once each.
+    pub fn names(&self) -> Vec<&'static str> {
+        let mut names: Vec<&'static str> = Vec::new();
+        for tool in &self.tools {
+            if !names.contains(&tool.name) {
+                names.push(tool.name);
+            }
+        }
+        names
+    }
+}
+
+/// `1 warning`, `0 errors`.
+pub fn plural(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
