@@ -986,9 +986,25 @@ mod tests {
         let board =
             |n: usize, tiles: &[u32]| Request::Board { world: World::Ref, tiles: Tiles { n, tiles: tiles.to_vec() } };
         let limit = Duration::from_millis(500);
+        // A machine too busy to run the program at all makes a wait a stall, not a time-out (`runner::stall`):
+        // that attempt says nothing about the charge, and is made again (the grade replays it the same way).
         let solve = |session: &mut Session, n: usize, tiles: &[u32]| {
-            let b = session.call(&board(n, tiles)).unwrap().values;
-            session.call_within(&Request::Solver(Handle::Board(b[1..].parse().unwrap())), limit)
+            let mut attempts = 0;
+            loop {
+                let b = session.call(&board(n, tiles)).unwrap().values;
+                let result = session.call_within(&Request::Solver(Handle::Board(b[1..].parse().unwrap())), limit);
+                attempts += 1;
+                if !matches!(result, Err(Fault::Stalled(_))) || attempts == 5 {
+                    return (result, attempts);
+                }
+            }
+        };
+        // every attempt ends its process (a time-out or a stall); the next request starts one
+        let mut failures = 0;
+        let mut solve = |session: &mut Session, n: usize, tiles: &[u32]| {
+            let (result, attempts) = solve(session, n, tiles);
+            failures += attempts;
+            result
         };
         match solve(&mut session, 3, &[0, 1, 3, 4, 2, 5, 7, 8, 6]) {
             Err(Fault::Timeout(why)) => assert!(why.contains("0.50 s of CPU"), "{why}"),
@@ -998,7 +1014,7 @@ mod tests {
             Err(Fault::Timeout(why)) => assert!(why.contains("0.50 s of CPU"), "{why}"),
             other => panic!("the request thread's own loop times out: {other:?}"),
         }
-        assert_eq!(session.starts(), 2);
+        assert_eq!(session.starts(), failures);
         // Pipelined: the replies before a request that hangs are not held back by it.
         let script = [
             board(3, &[0, 1, 3, 4, 2, 5, 7, 8, 6]),
@@ -1007,8 +1023,8 @@ mod tests {
         ];
         let results = session.call_each(&script);
         assert!(results[0].is_ok() && results[1].is_ok(), "{results:?}");
-        assert!(matches!(results[2], Err(Fault::Timeout(_))), "{results:?}");
-        assert_eq!(session.starts(), 3);
+        assert!(matches!(results[2], Err(Fault::Timeout(_) | Fault::Stalled(_))), "{results:?}");
+        assert_eq!(session.starts(), failures + 1);
     }
 
     /// Whatever a student's code throws or returns, and whatever happens while the server describes it, is
