@@ -160,7 +160,7 @@ fn spying_solver(source: &Path) -> String {
         "for (String spied : new String[] {{ \"{}\", \"{}\" }}) {{\n\
          try {{ String text = new String(java.nio.file.Files.readAllBytes(java.nio.file.Paths.get(spied)));\n\
          throw new IllegalStateException(\"{LEAKED}\" + text.substring(0, Math.min(60, text.length()))); }}\n\
-         catch (java.io.IOException e) {{ throw new IllegalStateException(\"DENIED \" + e.getClass().getSimpleName()); }} }}\n\
+         catch (java.io.IOException | SecurityException e) {{ throw new IllegalStateException(\"DENIED \" + e.getClass().getSimpleName()); }} }}\n\
          MinPQ<SearchNode> pq = new",
         fixtures.display(),
         policy.display()
