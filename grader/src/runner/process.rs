@@ -173,23 +173,6 @@ fn describe_bytes(bytes: usize) -> String {
     }
 }
 
-/// The line of `stderr_tail` (the last of a program's standard error) by which its runtime said it ran out of
-/// memory, when the program then ended as that runtime ends on it: Rust's `memory allocation of N bytes
-/// failed` or C++'s `std::bad_alloc`, then `SIGABRT`. Words alone are not enough (a program may print
-/// anything, then crash for another reason), so only the last few lines count, and only with that ending.
-pub fn out_of_memory_message(status: Termination, stderr_tail: &str) -> Option<&str> {
-    let says_so = |line: &&str| {
-        let rust = line.strip_prefix("memory allocation of ").and_then(|rest| rest.strip_suffix(" bytes failed"));
-        rust.is_some_and(|bytes| bytes.parse::<u64>().is_ok())
-            || line.starts_with("terminate called after throwing an instance of 'std::bad_alloc'")
-    };
-    let mut last_lines = stderr_tail.lines().rev().map(str::trim).filter(|line| !line.is_empty()).take(4);
-    match status {
-        Termination::Signal(libc::SIGABRT) => last_lines.find(says_so),
-        _ => None,
-    }
-}
-
 /// CPU time used so far by the grader's own process and by the processes it started and has reaped (the
 /// submission's, and a build's). Differences of two readings tell where a run's CPU went; concurrent runs in
 /// one process (`grader batch`) share both figures.
