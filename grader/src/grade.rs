@@ -303,7 +303,7 @@ fn run_plan(
 ) -> Result<Report, GradeError> {
     progress(Progress::Building);
     let build_started = Instant::now();
-    let heap_mb = plan.policy.limits.java_heap_mb_on(build::java::machine_memory_mb());
+    let heap_mb = plan.policy.limits.java_heap_mb_on(build::machine::machine_memory_mb());
     let build_limits = build::BuildLimits::from_policy(&plan.policy.limits);
     let config = plan.style.config()?;
     // The style section (Checkstyle is a JVM of its own) is made while the submission builds.
