@@ -13,11 +13,11 @@ mod consistency;
 mod context;
 mod floors;
 mod memory_model;
-#[cfg(test)]
-mod misbehaving;
 mod perf;
 mod script;
 mod solver;
+#[cfg(test)]
+mod tests;
 
 pub use context::{Ctx, Lives, Verdict};
 
