@@ -106,12 +106,6 @@ fn the_whole_cpu_of_a_sandbox_is_known_once_it_ended() {
 }
 
 #[test]
-fn wall_cap_defaults_to_five_times_cpu_plus_two_seconds() {
-    let deadline = Deadline::from_cpu(Duration::from_millis(500));
-    assert_eq!(deadline.wall, Duration::from_millis(4500));
-}
-
-#[test]
 fn kill_leaves_no_grandchild() {
     let marker = "1000.0101";
     let mut parent = start(sh(&format!("setsid sleep {marker} & echo $!; wait")));
