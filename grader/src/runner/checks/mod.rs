@@ -11,6 +11,7 @@ mod api;
 mod board;
 mod consistency;
 mod context;
+mod equals;
 mod floors;
 mod memory_model;
 mod perf;
