@@ -18,129 +18,40 @@
 //!
 //! A student compile error is [`Prepared::CompileFailed`] with javac's output (relative paths); only a
 //! problem on the grader's side (no JDK, an unwritable work directory, an adapter bug) is an error.
+//!
+//! This file is the build's order ([`build_java`]); its parts are one concept per file: `jdk` (finding the
+//! JDK and running its tools), `adapter` (the embedded adapter and its compile), `student` (the student's
+//! files, their compile into both worlds, and the hints that explain javac), `cache` (build directories
+//! named by a hash and published when complete), `error` ([`JavaBuildError`]). The machine's memory, which
+//! sizes the heap, is `build::machine`.
 
-use std::ffi::OsString;
-use std::fmt::Write as _;
+mod adapter;
+mod cache;
+mod error;
+mod jdk;
+mod student;
+
 use std::fs;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::Path;
+#[cfg(test)]
+use std::path::PathBuf;
 
+use self::adapter::build_adapter;
+pub use self::adapter::textbook_sources;
+use self::cache::{publish, staging_dir};
+use self::error::io_error;
+pub use self::error::JavaBuildError;
+#[cfg(test)]
+use self::jdk::find_tool;
+use self::jdk::Jdk;
+use self::student::{
+    compile_student, extra_files_hint, package_declarations, strip_bom, strip_package_declarations, STUDENT_FILES,
+};
 use super::jvm::Jvm;
-use super::step::{link_refused, step, BuildLimits, Launch, Prepared, WorldLaunches};
-use crate::runner::sandbox::is_executable;
-use crate::runner::spec::ProcessSpec;
-use crate::runner::tool::ToolOutput;
+use super::step::{link_refused, BuildLimits, Launch, Prepared, WorldLaunches};
 
 use corpus::rng::StableHash;
-
-/// Adapter sources compiled into `classes/`: path under `adapters/java/`, text.
-const ADAPTER_SOURCES: &[(&str, &str)] = &[
-    ("module-info.java", include_str!("../../../adapters/java/module-info.java")),
-    ("server/npuzzle/Server.java", include_str!("../../../adapters/java/server/npuzzle/Server.java")),
-    ("server/npuzzle/Outbox.java", include_str!("../../../adapters/java/server/npuzzle/Outbox.java")),
-    ("server/npuzzle/WorldLoader.java", include_str!("../../../adapters/java/server/npuzzle/WorldLoader.java")),
-    ("server/npuzzle/Seal.java", include_str!("../../../adapters/java/server/npuzzle/Seal.java")),
-    ("server/npuzzle/Failures.java", include_str!("../../../adapters/java/server/npuzzle/Failures.java")),
-    ("server/npuzzle/RuntimeThreads.java", include_str!("../../../adapters/java/server/npuzzle/RuntimeThreads.java")),
-    ("server/npuzzle/BoardMeter.java", include_str!("../../../adapters/java/server/npuzzle/BoardMeter.java")),
-    ("server/npuzzle/World.java", include_str!("../../../adapters/java/server/npuzzle/World.java")),
-    ("server/npuzzle/Counters.java", include_str!("../../../adapters/java/server/npuzzle/Counters.java")),
-    ("server/npuzzle/QueueRegistry.java", include_str!("../../../adapters/java/server/npuzzle/QueueRegistry.java")),
-    ("server/npuzzle/DeepSize.java", include_str!("../../../adapters/java/server/npuzzle/DeepSize.java")),
-    ("server/npuzzle/Memory.java", include_str!("../../../adapters/java/server/npuzzle/Memory.java")),
-    ("server/npuzzle/ObjectLayout.java", include_str!("../../../adapters/java/server/npuzzle/ObjectLayout.java")),
-    ("server/npuzzle/StaticRoots.java", include_str!("../../../adapters/java/server/npuzzle/StaticRoots.java")),
-    ("server/npuzzle/ApiCheck.java", include_str!("../../../adapters/java/server/npuzzle/ApiCheck.java")),
-    ("agent/npuzzle/MemoryAgent.java", include_str!("../../../adapters/java/agent/npuzzle/MemoryAgent.java")),
-    (
-        "algs4/edu/princeton/cs/algs4/MinPQ.java",
-        include_str!("../../../adapters/java/algs4/edu/princeton/cs/algs4/MinPQ.java"),
-    ),
-    (
-        "algs4/edu/princeton/cs/algs4/MaxPQ.java",
-        include_str!("../../../adapters/java/algs4/edu/princeton/cs/algs4/MaxPQ.java"),
-    ),
-    (
-        "algs4/edu/princeton/cs/algs4/Stack.java",
-        include_str!("../../../adapters/java/algs4/edu/princeton/cs/algs4/Stack.java"),
-    ),
-    (
-        "algs4/edu/princeton/cs/algs4/Queue.java",
-        include_str!("../../../adapters/java/algs4/edu/princeton/cs/algs4/Queue.java"),
-    ),
-    (
-        "algs4/edu/princeton/cs/algs4/Bag.java",
-        include_str!("../../../adapters/java/algs4/edu/princeton/cs/algs4/Bag.java"),
-    ),
-    (
-        "algs4/edu/princeton/cs/algs4/In.java",
-        include_str!("../../../adapters/java/algs4/edu/princeton/cs/algs4/In.java"),
-    ),
-    (
-        "algs4/edu/princeton/cs/algs4/StdIn.java",
-        include_str!("../../../adapters/java/algs4/edu/princeton/cs/algs4/StdIn.java"),
-    ),
-    (
-        "algs4/edu/princeton/cs/algs4/StdOut.java",
-        include_str!("../../../adapters/java/algs4/edu/princeton/cs/algs4/StdOut.java"),
-    ),
-    (
-        "algs4/edu/princeton/cs/algs4/StdRandom.java",
-        include_str!("../../../adapters/java/algs4/edu/princeton/cs/algs4/StdRandom.java"),
-    ),
-    (
-        "algs4/edu/princeton/cs/algs4/Stopwatch.java",
-        include_str!("../../../adapters/java/algs4/edu/princeton/cs/algs4/Stopwatch.java"),
-    ),
-    (
-        "algs4/edu/princeton/cs/algs4/StopwatchCPU.java",
-        include_str!("../../../adapters/java/algs4/edu/princeton/cs/algs4/StopwatchCPU.java"),
-    ),
-];
-
-/// Our reference Board (default package), compiled against `classes/` into `refboard/`.
-const REFERENCE_BOARD: &str = include_str!("../../../adapters/java/reference/Board.java");
-
-/// The memory agent's manifest.
-const AGENT_MANIFEST: &str = "Premain-Class: npuzzle.MemoryAgent\n";
-
-/// An empty source path: nothing but the files named is compiled (in the ref world, not the student's Board).
-const NO_SOURCE_PATH: [&str; 2] = ["-sourcepath", ""];
-
-/// The files a Java submission consists of.
-const STUDENT_FILES: [&str; 2] = ["Board.java", "Solver.java"];
-
-/// Why a Java submission could not be built, for a reason that is not the student's.
-#[derive(Debug, thiserror::Error)]
-pub enum JavaBuildError {
-    /// No JDK tool of this name in `JAVA_HOME/bin` or on `PATH`.
-    #[error("`{0}` was not found in JAVA_HOME/bin or on PATH: install a JDK (17 or later) or set JAVA_HOME")]
-    ToolNotFound(&'static str),
-    /// A JDK tool could not be started.
-    #[error("failed to run {tool}: {source}")]
-    Tool {
-        /// The tool's path (found beside `javac`, or on `PATH`).
-        tool: PathBuf,
-        /// The operating system's error.
-        source: io::Error,
-    },
-    /// Reading the submission or writing the work directory failed.
-    #[error("{what}: {source}")]
-    Io {
-        /// What was being done, as the error message starts.
-        what: String,
-        /// The operating system's error.
-        source: io::Error,
-    },
-    /// The embedded adapter did not compile or package: a grader bug (or an unsupported JDK).
-    #[error("the Java adapter failed to build (needs JDK 17 or later): {0}")]
-    Adapter(String),
-}
-
-fn io_error(what: impl Into<String>) -> impl FnOnce(io::Error) -> JavaBuildError {
-    let what = what.into();
-    move |source| JavaBuildError::Io { what, source }
-}
 
 /// Compiles a Java submission folder (Board.java + Solver.java, default package) and the adapter. Ready, it
 /// is a JVM for each world (`build::jvm`): the `java` launcher with its options, the agent, the adapter's
@@ -223,450 +134,6 @@ pub fn build_java(
     Ok(Prepared::PerWorld(WorldLaunches { own, reference: jvm.reference(&dir.join("ref"), ref_error) }))
 }
 
-/// The memory the grader's machine gives its processes, in MB: the physical memory, or the control group's
-/// limit where that is lower (a container). `None` when neither can be read.
-pub fn machine_memory_mb() -> Option<u64> {
-    // SAFETY: sysconf only reads system configuration.
-    let (pages, page_size) = unsafe { (libc::sysconf(libc::_SC_PHYS_PAGES), libc::sysconf(libc::_SC_PAGESIZE)) };
-    let physical = (pages > 0 && page_size > 0).then(|| (pages as u64).saturating_mul(page_size as u64));
-    let cgroup = ["/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"]
-        .iter()
-        .filter_map(|path| fs::read_to_string(path).ok())
-        .find_map(|text| cgroup_limit(&text));
-    [physical, cgroup].into_iter().flatten().min().map(|bytes| bytes >> 20)
-}
-
-/// A control group's memory limit in bytes (`max`, or a value too large to be a real limit, is none).
-fn cgroup_limit(text: &str) -> Option<u64> {
-    text.trim().parse::<u64>().ok().filter(|&bytes| bytes < 1 << 60)
-}
-
-/// The JDK tools the build uses.
-struct Jdk {
-    java: PathBuf,
-    javac: PathBuf,
-    jar: Option<PathBuf>,
-    /// The limits of each javac and jar run.
-    limits: BuildLimits,
-}
-
-impl Jdk {
-    /// The JDK's directory (`HOME/bin/java`), which the sandbox must show.
-    fn home(&self) -> PathBuf {
-        let java = fs::canonicalize(&self.java).unwrap_or_else(|_| self.java.clone());
-        java.parent().and_then(Path::parent).map(Path::to_path_buf).unwrap_or(java)
-    }
-
-    fn find() -> Result<Jdk, JavaBuildError> {
-        let java = find_tool("java").ok_or(JavaBuildError::ToolNotFound("java"))?;
-        let javac = find_tool("javac").ok_or(JavaBuildError::ToolNotFound("javac"))?;
-        // `jar` from the same JDK as javac (PATH entries are often symlinks into it)
-        let jar = fs::canonicalize(&javac)
-            .ok()
-            .and_then(|real| real.parent().map(|bin| bin.join("jar")))
-            .filter(|p| is_executable(p))
-            .or_else(|| find_tool("jar"));
-        Ok(Jdk { java, javac, jar, limits: BuildLimits::default() })
-    }
-}
-
-/// `JAVA_HOME/bin/NAME` if it exists, else the first `NAME` on `PATH` (absolute).
-fn find_tool(name: &str) -> Option<PathBuf> {
-    if let Some(home) = std::env::var_os("JAVA_HOME").filter(|h| !h.is_empty()) {
-        let candidate = Path::new(&home).join("bin").join(name);
-        if is_executable(&candidate) {
-            return Some(std::path::absolute(&candidate).unwrap_or(candidate));
-        }
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .map(|dir| dir.join(name))
-        .find(|candidate| is_executable(candidate))
-        .map(|candidate| std::path::absolute(&candidate).unwrap_or(candidate))
-}
-
-/// The compiled adapter.
-struct Adapter {
-    /// Hash of the sources and the compiler, naming the cache directory.
-    key: String,
-    /// The module `npuzzle` (exploded): `npuzzle.*` and `edu.princeton.cs.algs4.*` classes.
-    classes: PathBuf,
-    /// The reference `Board.class` (default package).
-    refboard: PathBuf,
-    /// The memory agent, if the JDK has a `jar` tool.
-    agent: Option<PathBuf>,
-}
-
-/// Compiles the embedded adapter into `work/java-adapter-HASH/`, unless a previous build is there.
-fn build_adapter(jdk: &Jdk, work: &Path) -> Result<Adapter, JavaBuildError> {
-    let mut hash = StableHash::default();
-    hash.write_chunk(jdk.javac.as_os_str().as_encoded_bytes());
-    hash.write_chunk(jdk.jar.as_ref().map_or(&b""[..], |j| j.as_os_str().as_encoded_bytes()));
-    for (path, text) in ADAPTER_SOURCES {
-        hash.write_chunk(path.as_bytes());
-        hash.write_chunk(text.as_bytes());
-    }
-    hash.write_chunk(REFERENCE_BOARD.as_bytes());
-    let key = format!("{:016x}", hash.finish());
-    let dir = work.join(format!("java-adapter-{key}"));
-    if !dir.join("done").is_file() {
-        let tmp = staging_dir(&dir)?;
-        let built = compile_adapter(jdk, &tmp);
-        if built.is_err() {
-            let _ = fs::remove_dir_all(&tmp);
-        }
-        built?;
-        publish(&tmp, &dir)?;
-    }
-    let agent = dir.join("agent.jar");
-    Ok(Adapter {
-        key,
-        classes: dir.join("classes"),
-        refboard: dir.join("refboard"),
-        agent: agent.is_file().then_some(agent),
-    })
-}
-
-fn compile_adapter(jdk: &Jdk, out: &Path) -> Result<(), JavaBuildError> {
-    let src = out.join("src");
-    let mut files = Vec::new();
-    for (path, text) in ADAPTER_SOURCES {
-        let file = src.join(path);
-        write_file(&file, text.as_bytes())?;
-        files.push(file);
-    }
-    let classes = out.join("classes");
-    // the module-info among the files makes this a compile of the module `npuzzle` (which takes no source
-    // path: its files are named)
-    let output = javac(jdk, out, &src, &classes, &[], &files)?;
-    if !output.success() {
-        return Err(JavaBuildError::Adapter(output.combined()));
-    }
-    // the reference Board names nothing of the adapter (it counts through JDK interfaces)
-    let board = src.join("reference").join("Board.java");
-    write_file(&board, REFERENCE_BOARD.as_bytes())?;
-    let output =
-        javac(jdk, out, &src, &out.join("refboard"), &[NO_SOURCE_PATH[0].into(), NO_SOURCE_PATH[1].into()], &[board])?;
-    if !output.success() {
-        return Err(JavaBuildError::Adapter(output.combined()));
-    }
-    if let Some(jar) = &jdk.jar {
-        // a manifest alone: the JDK loads the agent class from the module
-        let manifest = out.join("MANIFEST.MF");
-        write_file(&manifest, AGENT_MANIFEST.as_bytes())?;
-        let spec = jdk
-            .step(jar, out)
-            .args(["--create", "--file"])
-            .args([out.join("agent.jar")])
-            .args(["--manifest".as_ref(), manifest.as_os_str()]);
-        let output = jdk.run(&spec, jar)?;
-        if !output.success() {
-            return Err(JavaBuildError::Adapter(output.combined()));
-        }
-    }
-    let _ = fs::remove_dir_all(&src);
-    Ok(())
-}
-
-/// Compiles the student's files into `out/own` and `out/ref` (in parallel: two javac processes). Writes
-/// `out/own-error.txt` when their files do not compile, `out/ref-error.txt` when only the substitution fails.
-fn compile_student(
-    jdk: &Jdk,
-    adapter: &Adapter,
-    sources: &[(&str, Vec<u8>)],
-    out: &Path,
-) -> Result<(), JavaBuildError> {
-    let own_src = out.join("src-own");
-    let ref_src = out.join("src-ref");
-    for (name, bytes) in sources {
-        write_file(&own_src.join(name), bytes)?;
-        if *name == "Solver.java" {
-            write_file(&ref_src.join(name), bytes)?;
-        }
-    }
-    let encoding = if sources.iter().all(|(_, b)| std::str::from_utf8(b).is_ok()) { "UTF-8" } else { "ISO-8859-1" };
-    let own_out = out.join("own");
-    let ref_out = out.join("ref");
-    let names: Vec<PathBuf> = STUDENT_FILES.iter().map(PathBuf::from).collect();
-    // The adapter's module, of which the student's code sees the package it exports (the textbook's), and
-    // the Java SE API, not the JDK's own modules (no sun.misc.Unsafe): what the JVM will give it.
-    let module: Vec<OsString> = vec![
-        NO_SOURCE_PATH[0].into(),
-        NO_SOURCE_PATH[1].into(),
-        "-p".into(),
-        adapter.classes.clone().into_os_string(),
-        "--add-modules".into(),
-        "npuzzle".into(),
-        "--limit-modules".into(),
-        "java.se,npuzzle".into(),
-    ];
-    let with_board = [&module[..], &["-cp".into(), adapter.refboard.clone().into_os_string()]].concat();
-
-    let own = javac_spec(jdk, out, &own_src, &own_out, &module, encoding, &names)?.read_only(&adapter.classes);
-    let reference = javac_spec(jdk, out, &ref_src, &ref_out, &with_board, encoding, &names[1..])?
-        .read_only(&adapter.classes)
-        .read_only(&adapter.refboard);
-    let (own, reference) = std::thread::scope(|scope| {
-        let reference = scope.spawn(|| jdk.run(&reference, &jdk.javac));
-        (jdk.run(&own, &jdk.javac), reference.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
-    });
-    let (own, reference) = (own?, reference?);
-
-    if !own.success() {
-        let mut log = own.combined();
-        if own.timed_out {
-            log = super::step::timed_out_log(&jdk.limits, &own);
-        } else if log.trim().is_empty() {
-            log = format!("javac failed ({}) without a message", own.status);
-        }
-        if let Some(hint) = algs4_hint(sources) {
-            log = format!("{hint}\n\n{log}");
-        }
-        write_file(&out.join("own-error.txt"), log.as_bytes())?;
-        return Ok(());
-    }
-    if !reference.success() {
-        // no student class may stay behind: the ref world must hold nothing half-built
-        let _ = fs::remove_dir_all(&ref_out);
-        write_file(&out.join("ref-error.txt"), reference.combined().as_bytes())?;
-    }
-    fs::create_dir_all(&ref_out).map_err(io_error("cannot create the ref class directory"))?;
-    Ok(())
-}
-
-/// The sources a student's own `javac` needs for the textbook classes this grader provides: the stand-ins
-/// (`edu/princeton/cs/algs4/…`) and the two classes their MinPQ reports to (`npuzzle/Counters.java`,
-/// `npuzzle/QueueRegistry.java`), as paths in the default package's folder and their text (`grader new java`).
-pub fn textbook_sources() -> impl Iterator<Item = (&'static str, &'static str)> {
-    ADAPTER_SOURCES.iter().filter_map(|&(path, text)| {
-        let kept = path.strip_prefix("algs4/").or_else(|| {
-            ["server/npuzzle/Counters.java", "server/npuzzle/QueueRegistry.java"]
-                .contains(&path)
-                .then(|| path.trim_start_matches("server/"))
-        });
-        kept.map(|name| (name, text))
-    })
-}
-
-/// The textbook classes this grader provides (its own stand-ins, under `adapters/java/algs4`).
-fn algs4_provided() -> Vec<&'static str> {
-    ADAPTER_SOURCES
-        .iter()
-        .filter_map(|(path, _)| path.strip_prefix("algs4/edu/princeton/cs/algs4/")?.strip_suffix(".java"))
-        .collect()
-}
-
-/// When a student's code names a textbook class this grader does not provide, says so: javac alone says
-/// only "cannot find symbol" or "package does not exist", which reads like the student's mistake.
-fn algs4_hint(sources: &[(&str, Vec<u8>)]) -> Option<String> {
-    const PACKAGE: &str = "edu.princeton.cs.algs4.";
-    let mut provided = algs4_provided();
-    provided.sort_unstable();
-    let mut lines = Vec::new();
-    for (name, bytes) in sources {
-        let text = String::from_utf8_lossy(bytes);
-        let mut missing: Vec<String> = Vec::new();
-        for (at, _) in text.match_indices(PACKAGE) {
-            let class: String =
-                text[at + PACKAGE.len()..].chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
-            if !class.is_empty() && !provided.contains(&class.as_str()) && !missing.contains(&class) {
-                missing.push(class);
-            }
-        }
-        lines.extend(missing.into_iter().map(|class| {
-            format!(
-                "{name} uses {PACKAGE}{class}, which this grader does not provide; allowed: {}.",
-                provided.join(", ")
-            )
-        }));
-    }
-    (!lines.is_empty()).then(|| lines.join("\n"))
-}
-
-impl Jdk {
-    /// A build step running `tool` that writes into `staging` and reads the JDK.
-    fn step(&self, tool: &Path, staging: &Path) -> ProcessSpec {
-        step(tool, &self.limits).read_only(self.home()).writable(staging)
-    }
-
-    fn run(&self, spec: &ProcessSpec, tool: &Path) -> Result<ToolOutput, JavaBuildError> {
-        super::step::run_step(spec, &self.limits, &tool.display().to_string())
-            .map_err(|e| JavaBuildError::Tool { tool: tool.to_owned(), source: std::io::Error::other(e.to_string()) })
-    }
-}
-
-/// A javac run in `cwd`, writing classes to `out` (both inside `staging`, the only place it may write):
-/// quiet, fast to start, Java 17 class files; `paths` are its module and class path options.
-fn javac_spec(
-    jdk: &Jdk,
-    staging: &Path,
-    cwd: &Path,
-    out: &Path,
-    paths: &[OsString],
-    encoding: &str,
-    files: &[PathBuf],
-) -> Result<ProcessSpec, JavaBuildError> {
-    fs::create_dir_all(out).map_err(io_error(format!("cannot create {}", out.display())))?;
-    let mut spec = jdk
-        .step(&jdk.javac, staging)
-        .args(["-J-XX:+UseSerialGC", "-J-XX:TieredStopAtLevel=1", "-J-Xshare:auto"])
-        .args(["--release", "17", "-encoding", encoding, "-nowarn", "-Xmaxerrs", "50", "-implicit:none"])
-        .args(paths)
-        .args(["-d"])
-        .args([out])
-        .args(files);
-    spec.cwd = Some(cwd.to_owned());
-    Ok(spec)
-}
-
-fn javac(
-    jdk: &Jdk,
-    staging: &Path,
-    cwd: &Path,
-    out: &Path,
-    paths: &[OsString],
-    files: &[PathBuf],
-) -> Result<ToolOutput, JavaBuildError> {
-    let spec = javac_spec(jdk, staging, cwd, out, paths, "UTF-8", files)?;
-    jdk.run(&spec, &jdk.javac)
-}
-
-/// A fresh directory next to `dir` to build into before publishing it under `dir`'s name.
-fn staging_dir(dir: &Path) -> Result<PathBuf, JavaBuildError> {
-    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let mut name = dir.file_name().unwrap_or_default().to_os_string();
-    name.push(format!(".tmp-{}-{n}", std::process::id()));
-    let tmp = dir.with_file_name(name);
-    let _ = fs::remove_dir_all(&tmp);
-    fs::create_dir_all(&tmp).map_err(io_error(format!("cannot create {}", tmp.display())))?;
-    Ok(tmp)
-}
-
-/// Marks `tmp` complete and renames it to `dir`. If another build published `dir` first, keeps theirs.
-fn publish(tmp: &Path, dir: &Path) -> Result<(), JavaBuildError> {
-    write_file(&tmp.join("done"), b"")?;
-    if fs::rename(tmp, dir).is_err() {
-        let _ = fs::remove_dir_all(tmp);
-        if !dir.join("done").is_file() {
-            // a stale, unfinished directory of that name (a build killed midway): replace it
-            let _ = fs::remove_dir_all(dir);
-            return Err(JavaBuildError::Io {
-                what: format!("cannot publish the build in {} (retry)", dir.display()),
-                source: io::Error::other("a stale build directory was in the way and has been removed"),
-            });
-        }
-    }
-    Ok(())
-}
-
-fn write_file(path: &Path, bytes: &[u8]) -> Result<(), JavaBuildError> {
-    if let Some(parent) = path.parent() {
-        fs::create_dir_all(parent).map_err(io_error(format!("cannot create {}", parent.display())))?;
-    }
-    fs::write(path, bytes).map_err(io_error(format!("cannot write {}", path.display())))
-}
-
-/// Drops a UTF-8 byte-order mark, which javac rejects as an illegal character.
-fn strip_bom(bytes: Vec<u8>) -> Vec<u8> {
-    match bytes.strip_prefix(b"\xEF\xBB\xBF") {
-        Some(rest) => rest.to_vec(),
-        None => bytes,
-    }
-}
-
-/// A message explaining the default package when a file declares a package, else `None`.
-fn package_declarations(sources: &[(&str, Vec<u8>)]) -> Option<String> {
-    let mut log = String::new();
-    for (name, bytes) in sources {
-        let text = String::from_utf8_lossy(bytes);
-        if let Some((line, declaration)) = package_declaration(&text) {
-            let _ = writeln!(log, "{name}:{line}: error: `{declaration}` is not allowed here");
-        }
-    }
-    if log.is_empty() {
-        return None;
-    }
-    log.push_str(
-        "Board.java and Solver.java must be in the default package: delete the `package` line at the top of \
-         each file (IDEs such as IntelliJ and Eclipse add one when the file is created inside a package). The \
-         grader, like the assignment's own autograder, compiles the two files on their own, with \
-         edu.princeton.cs.algs4 available for `import edu.princeton.cs.algs4.MinPQ;` and similar.\n",
-    );
-    Some(log)
-}
-
-/// Removes each file's `package` declaration (blanked in place, so the compiler's line numbers stay the
-/// student's) and says so, for a policy that grades such submissions anyway.
-fn strip_package_declarations(sources: &mut [(&str, Vec<u8>)]) -> Vec<String> {
-    let mut notes = Vec::new();
-    for (name, bytes) in sources.iter_mut() {
-        let text = String::from_utf8_lossy(bytes).into_owned();
-        let Some((line, declaration)) = package_declaration(&text) else { continue };
-        let Some(at) = text.find("package") else { continue };
-        let end = text[at..].find(';').map_or(text.len(), |i| at + i + 1);
-        let blanked: String = text[at..end].chars().map(|c| if c == '\n' { '\n' } else { ' ' }).collect();
-        *bytes = format!("{}{blanked}{}", &text[..at], &text[end..]).into_bytes();
-        notes.push(format!(
-            "{name}:{line} declares `{declaration}`: the grader removed that line and graded the file in the \
-             default package, as this course's policy allows (java.grade_package_declarations); the official \
-             grader would not compile it, so delete the line before you submit elsewhere."
-        ));
-    }
-    notes
-}
-
-/// When a Java submission that did not compile has `.java` files besides Board.java and Solver.java, what
-/// happened and what to do: the grader, as the official one, compiles those two files only.
-fn extra_files_hint(submission: &Path) -> Option<String> {
-    let mut extra: Vec<String> = fs::read_dir(submission)
-        .ok()?
-        .filter_map(Result::ok)
-        .filter_map(|e| e.file_name().into_string().ok())
-        .filter(|name| name.ends_with(".java") && !STUDENT_FILES.contains(&name.as_str()))
-        .collect();
-    if extra.is_empty() {
-        return None;
-    }
-    extra.sort();
-    let classes: Vec<&str> = extra.iter().map(|f| f.trim_end_matches(".java")).collect();
-    Some(format!(
-        "Only Board.java and Solver.java are compiled (as the official grader compiles them), not {}: nest {} \
-         in Solver.java (or Board.java), e.g. `private static class {} {{ … }}` inside class Solver, and \
-         submit the two files alone. The compiler's output:\n\n",
-        extra.join(", "),
-        classes.join(" and "),
-        classes[0]
-    ))
-}
-
-/// The line number and text of a `package` declaration that starts the compilation unit, skipping comments.
-fn package_declaration(text: &str) -> Option<(usize, String)> {
-    let mut rest = text;
-    let mut line = 1;
-    loop {
-        let trimmed = rest.trim_start();
-        line += rest[..rest.len() - trimmed.len()].matches('\n').count();
-        rest = trimmed;
-        if let Some(after) = rest.strip_prefix("//") {
-            let end = after.find('\n').map_or(after.len(), |i| i);
-            rest = &after[end..];
-        } else if let Some(after) = rest.strip_prefix("/*") {
-            let end = after.find("*/").map_or(after.len(), |i| i + 2);
-            line += after[..end].matches('\n').count();
-            rest = &after[end..];
-        } else {
-            break;
-        }
-    }
-    let word_end = rest.find(|c: char| !c.is_ascii_alphanumeric() && c != '_').unwrap_or(rest.len());
-    if &rest[..word_end] != "package" {
-        return None;
-    }
-    let end = rest.find(';').map_or(rest.len().min(80), |i| i + 1);
-    Some((line, rest[..end].split_whitespace().collect::<Vec<_>>().join(" ")))
-}
-
 #[cfg(test)]
 #[path = "java_memory_tests.rs"]
 mod memory_tests;
@@ -675,33 +142,6 @@ mod memory_tests;
 mod tests {
     use super::super::conversation::{counter, Conversation};
     use super::*;
-
-    #[test]
-    fn a_policy_that_grades_package_declarations_blanks_the_line_and_says_so() {
-        let board = b"// my board\npackage puzzle.eight;\nclass Board {}\n".to_vec();
-        let mut sources = [("Board.java", board), ("Solver.java", b"class Solver {}".to_vec())];
-        let notes = strip_package_declarations(&mut sources);
-        assert_eq!(
-            String::from_utf8_lossy(&sources[0].1),
-            format!("// my board\n{}\nclass Board {{}}\n", " ".repeat(21))
-        );
-        assert_eq!(notes.len(), 1);
-        assert!(notes[0].starts_with("Board.java:2 declares `package puzzle.eight;`: the grader removed"), "{notes:?}");
-    }
-
-    #[test]
-    fn extra_java_files_are_named_with_what_to_do() {
-        let dir = tempfile::tempdir().unwrap();
-        assert_eq!(extra_files_hint(dir.path()), None);
-        for file in ["Board.java", "Solver.java", "SearchNode.java", "notes.txt"] {
-            fs::write(dir.path().join(file), "").unwrap();
-        }
-        let hint = extra_files_hint(dir.path()).unwrap();
-        assert!(
-            hint.starts_with("Only Board.java and Solver.java are compiled (as the official grader compiles them), not SearchNode.java: nest SearchNode in Solver.java"),
-            "{hint}"
-        );
-    }
 
     pub(super) fn java_available() -> bool {
         let found = find_tool("javac").is_some() && find_tool("java").is_some();
@@ -1090,22 +530,6 @@ mod tests {
     }
 
     #[test]
-    fn a_textbook_class_the_grader_lacks_is_named_with_the_ones_it_has() {
-        let solver =
-            b"import edu.princeton.cs.algs4.MinPQ;\nimport edu.princeton.cs.algs4.ResizingArrayStack;\n".to_vec();
-        let board = b"import edu.princeton.cs.algs4.Stack;\n".to_vec();
-        let hint = algs4_hint(&[("Board.java", board.clone()), ("Solver.java", solver)]).unwrap();
-        assert!(
-            hint.starts_with(
-                "Solver.java uses edu.princeton.cs.algs4.ResizingArrayStack, which this grader does not provide; \
-                 allowed: Bag, In, MaxPQ, MinPQ, Queue, Stack, StdIn, StdOut, StdRandom, Stopwatch, StopwatchCPU."
-            ),
-            "{hint}"
-        );
-        assert_eq!(algs4_hint(&[("Board.java", board)]), None);
-    }
-
-    #[test]
     fn compile_errors_come_back_with_relative_paths() {
         if !java_available() {
             return;
@@ -1124,14 +548,6 @@ mod tests {
     }
 
     #[test]
-    fn the_machine_has_memory_and_a_container_limit_may_lower_it() {
-        assert!(machine_memory_mb().is_some_and(|mb| mb > 0));
-        assert_eq!(cgroup_limit("max\n"), None);
-        assert_eq!(cgroup_limit("9223372036854771712\n"), None);
-        assert_eq!(cgroup_limit("2147483648\n"), Some(2 << 30));
-    }
-
-    #[test]
     fn a_package_line_is_explained() {
         let dir = tempfile::tempdir().unwrap();
         let board = "/* Board */\n// by me\npackage puzzle . eight;\n\npublic class Board {}\n";
@@ -1144,14 +560,6 @@ mod tests {
         let Prepared::CompileFailed { log } = build else { panic!("{build:?}") };
         assert!(log.starts_with("Board.java:3: error: `package puzzle . eight;`"), "{log}");
         assert!(log.contains("default package"), "{log}");
-    }
-
-    #[test]
-    fn package_detection_ignores_comments_and_identifiers() {
-        assert_eq!(package_declaration("package a.b;\nclass X {}"), Some((1, "package a.b;".into())));
-        assert_eq!(package_declaration("/* package x; */\nimport y;"), None);
-        assert_eq!(package_declaration("// package x;\nclass packaged {}"), None);
-        assert_eq!(package_declaration("packages();"), None);
     }
 
     #[test]

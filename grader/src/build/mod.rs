@@ -20,6 +20,7 @@ mod conversation;
 pub mod java;
 mod jvm;
 pub mod link;
+pub mod machine;
 pub mod python;
 pub mod scratch;
 pub mod step;

@@ -3,7 +3,6 @@
 
 pub mod ask;
 pub mod checks;
-mod fault;
 pub mod life;
 pub mod meter;
 mod pipes;

@@ -3,7 +3,9 @@
 //!
 //! This is the only module that knows about processes (its Linux half lives in
 //! `unix.rs`). It must not know the protocol's messages or judge answers: it
-//! moves lines and reports how the program misbehaved as a [`ProcessFault`].
+//! moves lines and reports how the program misbehaved as a [`ProcessFault`]
+//! (`process/fault.rs`, with the [`Deadline`] it is held to). What the grader
+//! itself has used ([`CpuUsed`]) is `process/usage.rs`.
 //!
 //! # Why CPU time is the deadline
 //! A grader runs on busy machines: CI, a laptop compiling, several submissions
@@ -55,6 +57,11 @@ use std::sync::Arc;
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
+mod fault;
+mod usage;
+
+pub use self::fault::{Deadline, ProcessFault, TimeoutKind};
+pub use self::usage::{grader_peak_memory_kib, CpuUsed};
 use super::pipes::{Conduit, StderrCapture, StdoutEvent};
 use super::sandbox::{self, Sandbox};
 pub use super::spec::{CapturedOutput, ProcessLimits, ProcessSpec, Termination, MAX_REPLY_BYTES};
@@ -65,163 +72,6 @@ use super::unix;
 const POLL: Duration = Duration::from_millis(20);
 /// How long to wait for the pipes to settle around an exit.
 const EXIT_GRACE: Duration = Duration::from_millis(500);
-
-/// How long [`SubmissionProcess::recv_line`] waits, counted from the last
-/// exchange (the spawn, the last line sent or the last line received).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Deadline {
-    /// CPU time the program may use before answering.
-    pub cpu: Duration,
-    /// Wall-clock cap, for a program that waits on nothing.
-    pub wall: Duration,
-}
-
-impl Deadline {
-    /// `cpu` of CPU time and a wall cap of `cpu × 5 + 2 s`: generous enough that a loaded machine (a
-    /// thread getting a fifth of a core) never decides a verdict.
-    pub fn from_cpu(cpu: Duration) -> Self {
-        Deadline { cpu, wall: cpu * 5 + Duration::from_secs(2) }
-    }
-
-    /// The same CPU limit with another wall cap.
-    pub fn with_wall(self, wall: Duration) -> Self {
-        Deadline { wall, ..self }
-    }
-}
-
-/// Which part of a [`Deadline`] ran out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TimeoutKind {
-    /// The program computed for too long.
-    Cpu,
-    /// The program waited too long while using little CPU.
-    Wall,
-}
-
-/// How a program failed to hold up its end of the conversation. The Display
-/// is a lowercase sentence fragment meant for students.
-#[derive(Debug, thiserror::Error)]
-pub enum ProcessFault {
-    /// A [`Deadline`] ran out; the program has been killed.
-    #[error("{}", describe_timeout(*.kind, *.cpu, *.wall, .limit))]
-    Timeout {
-        /// Which part ran out.
-        kind: TimeoutKind,
-        /// CPU time used since the last exchange.
-        cpu: Duration,
-        /// Wall-clock time since the last exchange.
-        wall: Duration,
-        /// The deadline that ran out.
-        limit: Deadline,
-        /// For the wall-clock net, what kept the program from answering ([`stall`]).
-        cause: Option<Cause>,
-    },
-    /// The program ended before answering.
-    #[error("the program ended before answering: {status}")]
-    Exited {
-        /// How it ended.
-        status: Termination,
-    },
-    /// The program closed stdout but kept running; it has been killed.
-    #[error("the program closed its standard output but kept running")]
-    ClosedStdout,
-    /// The program stopped reading its input while it was still being sent.
-    #[error("the program stopped reading its standard input")]
-    ClosedStdin,
-    /// A stdout line exceeded [`ProcessLimits::max_line_bytes`]; the program has been killed.
-    #[error("the program printed a line longer than {}", describe_bytes(*.limit))]
-    LineTooLong {
-        /// The limit in bytes.
-        limit: usize,
-    },
-    /// The program did not exit after its input ended; it has been killed.
-    #[error("the program did not exit within {} after its input ended", seconds(*.waited))]
-    NoExit {
-        /// How long the grader waited.
-        waited: Duration,
-    },
-    /// Reading the program's output failed.
-    #[error("reading the program's output failed: {0}")]
-    Io(#[from] io::Error),
-}
-
-fn describe_timeout(kind: TimeoutKind, cpu: Duration, wall: Duration, limit: &Deadline) -> String {
-    match kind {
-        TimeoutKind::Cpu => format!(
-            "the program used more than {} of CPU time without answering ({} elapsed)",
-            seconds(limit.cpu),
-            seconds(wall)
-        ),
-        TimeoutKind::Wall => format!(
-            "the program did not answer within {} and used only {} of CPU time \
-             (is it waiting for more input?)",
-            seconds(wall),
-            seconds(cpu)
-        ),
-    }
-}
-
-fn seconds(duration: Duration) -> String {
-    format!("{:.2} s", duration.as_secs_f64())
-}
-
-fn describe_bytes(bytes: usize) -> String {
-    match bytes {
-        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
-        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
-        b => format!("{b} bytes"),
-    }
-}
-
-/// The line of `stderr_tail` (the last of a program's standard error) by which its runtime said it ran out of
-/// memory, when the program then ended as that runtime ends on it: Rust's `memory allocation of N bytes
-/// failed` or C++'s `std::bad_alloc`, then `SIGABRT`. Words alone are not enough (a program may print
-/// anything, then crash for another reason), so only the last few lines count, and only with that ending.
-pub fn out_of_memory_message(status: Termination, stderr_tail: &str) -> Option<&str> {
-    let says_so = |line: &&str| {
-        let rust = line.strip_prefix("memory allocation of ").and_then(|rest| rest.strip_suffix(" bytes failed"));
-        rust.is_some_and(|bytes| bytes.parse::<u64>().is_ok())
-            || line.starts_with("terminate called after throwing an instance of 'std::bad_alloc'")
-    };
-    let mut last_lines = stderr_tail.lines().rev().map(str::trim).filter(|line| !line.is_empty()).take(4);
-    match status {
-        Termination::Signal(libc::SIGABRT) => last_lines.find(says_so),
-        _ => None,
-    }
-}
-
-/// CPU time used so far by the grader's own process and by the processes it started and has reaped (the
-/// submission's, and a build's). Differences of two readings tell where a run's CPU went; concurrent runs in
-/// one process (`grader batch`) share both figures.
-#[derive(Debug, Clone, Copy)]
-pub struct CpuUsed {
-    /// The grader's own threads.
-    pub grader: Duration,
-    /// Reaped child processes.
-    pub children: Duration,
-}
-
-impl CpuUsed {
-    #[allow(missing_docs)]
-    pub fn now() -> CpuUsed {
-        let (grader, children) = unix::own_and_children_cpu();
-        CpuUsed { grader, children }
-    }
-
-    /// What was used between `earlier` and this reading.
-    pub fn since(self, earlier: CpuUsed) -> CpuUsed {
-        CpuUsed {
-            grader: self.grader.saturating_sub(earlier.grader),
-            children: self.children.saturating_sub(earlier.children),
-        }
-    }
-}
-
-/// The most memory the grader's own process has held at once, in KiB (its peak resident set; the
-/// submission's processes are not in it).
-pub fn grader_peak_memory_kib() -> u64 {
-    unix::own_peak_memory_kib()
-}
 
 /// A submission program started by [`SubmissionProcess::spawn`]; dropping it
 /// kills the program's process group and removes its working directory.

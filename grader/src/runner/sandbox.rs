@@ -28,117 +28,38 @@
 //! The grader probes the kernel once per run; a layer it refuses is named on stderr once and the sandbox
 //! goes on without it (without namespaces a program still runs in its own session, with its rlimits).
 //!
+//! # Files
+//! This file starts a sandbox and is the grader's handle on it ([`Sandbox`]: kill, exit, CPU, memory). The
+//! layers the kernel allows are probed in `layers.rs`, the filesystem view is planned in `view.rs`, who the
+//! program becomes in `identity.rs`; `child.rs` is the init that carries it all out, with `cgroup.rs` and
+//! `seccomp.rs`.
+//!
 //! # Cost
 //! One more `clone` than a plain spawn (the init), about twenty mount calls, and the namespaces' creation;
 //! all of it once per process start, none per request.
 
 mod cgroup;
 mod child;
+mod identity;
+mod layers;
 mod seccomp;
+mod view;
 
-use std::ffi::{CString, OsStr, OsString};
+use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::io::{self, Read};
 use std::os::fd::{AsRawFd, OwnedFd};
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::OnceLock;
 
 use self::cgroup::Groups;
-use self::child::{Become, Plan, Resource, Step};
+use self::child::{Become, Plan, Resource};
+use self::identity::{give_tree, identity};
+pub(super) use self::layers::stops_are_refused;
+use self::layers::{layers, missing, NAMESPACES};
+pub use self::layers::{memory_groups, WITHOUT_CGROUPS};
+use self::view::{c_string, root_plan};
 use super::spec::{Identity, ProcessSpec, Termination};
 use super::unix;
-
-/// The system directories every sandbox sees read-only (a symbolic link among them is copied as one).
-const SYSTEM: &[&str] = &["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"];
-/// What of `/etc` a sandbox sees: what the dynamic linker, name lookups and the JDK read (a JDK's
-/// `/etc/java-*` directories too). Not the rest: a build runs as root, which could read `/etc/shadow` or
-/// a credentials file there.
-const ETC: &[&str] = &[
-    "ld.so.cache",
-    "ld.so.conf",
-    "ld.so.conf.d",
-    "passwd",
-    "group",
-    "nsswitch.conf",
-    "host.conf",
-    "hosts",
-    "localtime",
-    "timezone",
-    "alternatives",
-    "os-release",
-    "mime.types",
-];
-/// Devices bound into `/dev`.
-const DEVICES: &[&str] = &["null", "zero", "full", "random", "urandom"];
-/// Where unprivileged uids start; each sandbox takes the next one.
-const FIRST_UID: u32 = 1_500_000_000;
-
-/// What the kernel allowed, found once per run.
-#[derive(Debug)]
-struct Layers {
-    namespaces: bool,
-    root: bool,
-    pids: bool,
-    memory: bool,
-    /// The seccomp filter, when the kernel takes it.
-    seccomp: Option<Vec<libc::sock_filter>>,
-}
-
-fn layers() -> &'static Layers {
-    static LAYERS: OnceLock<Layers> = OnceLock::new();
-    LAYERS.get_or_init(|| {
-        let root = rustix::process::geteuid().is_root();
-        let namespaces = child::probe(NAMESPACES);
-        if let Err(e) = &namespaces {
-            missing("namespaces (filesystem view, PID, network)", &e.to_string());
-        }
-        if !root {
-            missing("an unprivileged uid and RLIMIT_NPROC", "the grader does not run as root");
-        }
-        // An instructor (or a test) can see what holds where the kernel refuses control groups.
-        let refused = std::env::var_os(WITHOUT_CGROUPS).is_some();
-        let (pids, memory) = (!refused && Groups::available("pids"), !refused && Groups::available("memory"));
-        let why = |controller: &str| match refused {
-            true => format!("turned off by {WITHOUT_CGROUPS}"),
-            false => format!("no cgroup v1 `{controller}` controller"),
-        };
-        if !pids {
-            missing("the pids control group (process limit of builds)", &why("pids"));
-        }
-        if !memory {
-            missing("the memory control group (memory limits)", &why("memory"));
-        }
-        let seccomp = seccomp::program().filter(|filter| child::probe_filter(filter));
-        if seccomp.is_none() {
-            missing("seccomp filter (a stopped submission counts as its own time-out)", "the kernel refused it");
-        }
-        Layers { namespaces: namespaces.is_ok(), root, pids, memory, seccomp }
-    })
-}
-
-/// The variable that makes the sandbox run without control groups, as on a machine that refuses them.
-pub const WITHOUT_CGROUPS: &str = "GRADER_SANDBOX_WITHOUT_CGROUPS";
-
-/// Whether every sandbox's memory is bounded by a memory control group (else a runtime without an
-/// address-space limit of its own needs one).
-pub fn memory_groups() -> bool {
-    layers().memory
-}
-
-/// Whether sandboxed programs cannot stop themselves (the seccomp layer holds), so a stopped one was stopped
-/// from outside.
-pub(super) fn stops_are_refused() -> bool {
-    layers().seccomp.is_some()
-}
-
-fn missing(layer: &str, why: &str) {
-    eprintln!("grader: sandbox: no {layer}: {why}; submissions run without it");
-}
-
-const NAMESPACES: libc::c_int =
-    libc::CLONE_NEWNS | libc::CLONE_NEWPID | libc::CLONE_NEWNET | libc::CLONE_NEWIPC | libc::CLONE_NEWUTS;
 
 /// A started sandbox: its init (the process the grader reaps), the program's pid if it still runs, and the
 /// grader's ends of the program's streams.
@@ -442,212 +363,10 @@ fn rlimits(spec: &ProcessSpec, become_: Become) -> Vec<(Resource, u64)> {
     list
 }
 
-/// Who a sandbox's program becomes. A run: a uid of its own. A build: root without capabilities, which
-/// writes root-owned caches and sees only its view; but where there is no mount namespace (a container
-/// without `CAP_SYS_ADMIN`, as on Gradescope) it would see every file, and as root read them all (an
-/// `include_str!` of the fixtures), so it becomes [`BUILD_UID`] and owns what it writes instead.
-fn identity(root: bool, namespaces: bool, wanted: Identity) -> Become {
-    match (root, wanted) {
-        (false, _) => Become::Unchanged,
-        (true, Identity::Unprivileged) => Become::User(next_uid()),
-        (true, Identity::CaplessRoot) if !namespaces => Become::User(BUILD_UID),
-        (true, Identity::CaplessRoot) => Become::CaplessSelf,
-    }
-}
-
-/// The one uid of builds where there is no mount namespace, below the runs' ([`FIRST_UID`]).
-const BUILD_UID: u32 = FIRST_UID - 1;
-
-/// Makes `uid` own the tree at `path` (a build's writable directory that another builder owns), changing
-/// only what it does not own yet.
-fn give_tree(path: &Path, uid: u32) -> io::Result<()> {
-    use std::os::unix::fs::MetadataExt;
-    let meta = fs::symlink_metadata(path)?;
-    if meta.uid() != uid {
-        std::os::unix::fs::lchown(path, Some(uid), Some(uid))?;
-    }
-    if meta.is_dir() {
-        for entry in fs::read_dir(path)? {
-            give_tree(&entry?.path(), uid)?;
-        }
-    }
-    Ok(())
-}
-
-fn next_uid() -> u32 {
-    static NEXT: AtomicU32 = AtomicU32::new(0);
-    // distinct across concurrent graders (by pid) and across this grader's sandboxes (by counter)
-    let slot = (std::process::id() % 50_000) * 10_000 + NEXT.fetch_add(1, Ordering::Relaxed) % 10_000;
-    FIRST_UID + slot % 500_000_000
-}
-
-fn c_string(text: impl AsRef<OsStr>) -> io::Result<CString> {
-    CString::new(text.as_ref().as_bytes())
-        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "a path or argument contains a NUL byte"))
-}
-
-/// The directory every sandbox's root is mounted on (in its own mount namespace, so all can share it).
-fn root_dir() -> io::Result<&'static Path> {
-    static ROOT: OnceLock<PathBuf> = OnceLock::new();
-    if let Some(root) = ROOT.get() {
-        return Ok(root);
-    }
-    let dir = std::env::temp_dir().join(format!("npuzzle-sandbox-root-{}", rustix::process::geteuid().as_raw()));
-    fs::create_dir_all(&dir)?;
-    Ok(ROOT.get_or_init(|| dir))
-}
-
-/// The steps that build the view of `spec` under the root directory, for a program that becomes `who`.
-fn root_plan(spec: &ProcessSpec, program: &Path, scratch: &Path, who: Become) -> io::Result<(CString, Vec<Step>)> {
-    let root = root_dir()?;
-    let mut view = ViewBuilder { root, steps: Vec::new(), made: Vec::new() };
-    for dir in SYSTEM {
-        view.system(Path::new(dir))?;
-    }
-    view.dir(Path::new("/etc"))?;
-    for entry in etc_entries() {
-        view.system(entry)?;
-    }
-    view.dir(Path::new("/dev"))?;
-    for device in DEVICES {
-        let path = Path::new("/dev").join(device);
-        if path.exists() {
-            view.bind(&path, true, true)?;
-        }
-    }
-    for (name, target) in [
-        ("fd", "/proc/self/fd"),
-        ("stdin", "/proc/self/fd/0"),
-        ("stdout", "/proc/self/fd/1"),
-        ("stderr", "/proc/self/fd/2"),
-    ] {
-        view.steps.push(Step::Symlink { target: c_string(target)?, at: view.inside(&Path::new("/dev").join(name))? });
-    }
-    view.dir(Path::new("/proc"))?;
-    // hidepid=2: a process sees only the processes of its own uid (and never its init, which keeps the
-    // grader's credentials); the init's command line is blanked as well
-    view.steps.push(Step::Proc(view.inside(Path::new("/proc"))?));
-    view.dir(Path::new("/tmp"))?;
-    view.steps.push(Step::Tmpfs { at: view.inside(Path::new("/tmp"))?, options: c_string("size=16m,mode=1777")? });
-    let mut binds: Vec<(PathBuf, bool)> = Vec::new();
-    binds.push((program.to_owned(), false));
-    binds.extend(spec.view.read_only.iter().map(|p| (p.clone(), false)));
-    binds.extend(spec.view.writable.iter().map(|p| (p.clone(), true)));
-    if let Some(cwd) = &spec.cwd {
-        binds.push((cwd.clone(), false));
-    }
-    let mut binds: Vec<(PathBuf, bool)> =
-        binds.into_iter().filter_map(|(path, writable)| Some((fs::canonicalize(&path).ok()?, writable))).collect();
-    binds.sort();
-    let mut kept: Vec<(PathBuf, bool)> = Vec::new();
-    for (path, writable) in binds {
-        // a path inside another of the same kind is visible already
-        if !kept.iter().any(|(outer, w)| *w == writable && path.starts_with(outer)) {
-            kept.push((path, writable));
-        }
-    }
-    for (path, writable) in &kept {
-        if *writable || !SYSTEM.iter().any(|dir| path.starts_with(dir)) {
-            view.bind(path, *writable, false)?;
-        }
-    }
-    // the scratch directory last, over whatever holds its path: a tmpfs of its own, owned by the program
-    let scratch = fs::canonicalize(scratch)?;
-    view.dir(&scratch)?;
-    let owner = match who {
-        Become::User(uid) => format!(",uid={uid},gid={uid}"),
-        Become::CaplessSelf | Become::Unchanged => String::new(),
-    };
-    let size = spec.limits.scratch.map(|bytes| format!(",size={bytes}")).unwrap_or_default();
-    view.steps.push(Step::Tmpfs { at: view.inside(&scratch)?, options: c_string(format!("mode=0700{owner}{size}"))? });
-    Ok((c_string(root.as_os_str())?, view.steps))
-}
-
-/// The `/etc` entries a sandbox sees ([`ETC`] and `java*`), those that exist, found once.
-fn etc_entries() -> &'static [PathBuf] {
-    static ENTRIES: OnceLock<Vec<PathBuf>> = OnceLock::new();
-    ENTRIES.get_or_init(find_etc_entries)
-}
-
-fn find_etc_entries() -> Vec<PathBuf> {
-    let java = fs::read_dir("/etc")
-        .map(|entries| {
-            entries
-                .filter_map(Result::ok)
-                .filter(|entry| entry.file_name().as_bytes().starts_with(b"java"))
-                .map(|entry| entry.path())
-                .collect::<Vec<_>>()
-        })
-        .unwrap_or_default();
-    let mut entries: Vec<PathBuf> = ETC.iter().map(|name| Path::new("/etc").join(name)).chain(java).collect();
-    entries.retain(|entry| fs::symlink_metadata(entry).is_ok());
-    entries.sort();
-    entries.dedup();
-    entries
-}
-
-/// Collects the steps of a view, creating each mount point's parents once.
-struct ViewBuilder<'a> {
-    root: &'a Path,
-    steps: Vec<Step>,
-    made: Vec<PathBuf>,
-}
-
-impl ViewBuilder<'_> {
-    fn inside(&self, path: &Path) -> io::Result<CString> {
-        c_string(self.root.join(path.strip_prefix("/").unwrap_or(path)).as_os_str())
-    }
-
-    fn dir(&mut self, path: &Path) -> io::Result<()> {
-        for ancestor in path.ancestors().collect::<Vec<_>>().into_iter().rev().skip(1) {
-            if !self.made.iter().any(|made| made == ancestor) {
-                self.steps.push(Step::Dir(self.inside(ancestor)?));
-                self.made.push(ancestor.to_owned());
-            }
-        }
-        Ok(())
-    }
-
-    fn system(&mut self, path: &Path) -> io::Result<()> {
-        match fs::symlink_metadata(path) {
-            Ok(meta) if meta.file_type().is_symlink() => {
-                let target = fs::read_link(path)?;
-                self.steps.push(Step::Symlink { target: c_string(target.as_os_str())?, at: self.inside(path)? });
-                Ok(())
-            }
-            Ok(_) => self.bind(path, false, false),
-            Err(_) => Ok(()),
-        }
-    }
-
-    fn bind(&mut self, path: &Path, writable: bool, dev: bool) -> io::Result<()> {
-        if let Some(parent) = path.parent() {
-            self.dir(parent)?;
-        }
-        let at = self.inside(path)?;
-        if path.is_dir() {
-            self.steps.push(Step::Dir(at.clone()));
-            self.made.push(path.to_owned());
-        } else {
-            self.steps.push(Step::File(at.clone()));
-        }
-        self.steps.push(Step::Bind { source: c_string(path.as_os_str())?, at, writable, dev });
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use super::identity::FIRST_UID;
     use super::*;
-
-    /// Without a mount namespace a build sees every file: it must not do so as root.
-    #[test]
-    fn a_build_without_namespaces_becomes_the_build_uid() {
-        assert!(matches!(identity(true, true, Identity::CaplessRoot), Become::CaplessSelf));
-        assert!(matches!(identity(true, false, Identity::CaplessRoot), Become::User(BUILD_UID)));
-        assert!(matches!(identity(true, false, Identity::Unprivileged), Become::User(uid) if uid >= FIRST_UID));
-        assert!(matches!(identity(false, false, Identity::CaplessRoot), Become::Unchanged));
-    }
 
     /// What `script` prints in a sandbox as `identity` (its stderr follows its stdout).
     fn sandboxed(script: &str, identity: Identity) -> String {
@@ -742,10 +461,5 @@ mod tests {
         started.sandbox.reap();
         assert_eq!((status, killed, seen.as_str()), (Some(Termination::Signal(libc::SIGKILL)), true, ""));
         assert!(peak.is_some_and(|bytes| bytes > 60 << 20), "{peak:?}");
-    }
-
-    #[test]
-    fn every_sandbox_has_a_uid_of_its_own() {
-        assert_ne!(next_uid(), next_uid());
     }
 }

@@ -1,18 +1,19 @@
 //! Board checks, on the submission's own Board. Each compares with the reference Board on the same tiles.
 //!
 //! Every check is a [`Script`] of requests written up front and a judge of the replies (see `script`), so a
-//! test's trials go to the submission as one pipelined batch.
+//! test's trials go to the submission as one pipelined batch. The `equals()` checks are `equals.rs`, those
+//! that compare two boards' answers `consistency.rs`.
 
 use npuzzle_harness::protocol::{Handle, Request};
-use reference::{Board, BoardError};
+use reference::Board;
 
-use super::consistency;
 use super::context::{mismatch, Ctx, TrialResult};
 use super::script::{
     ask_values, method_name, neighbor_count, value_request, At, Judge, NeighborsAt, Replies, Script, ValuesAt,
     NEIGHBOR_READS,
 };
-use crate::catalog::{BoardScript, BoardTrial, EqualsProperty, Method};
+use super::{consistency, equals};
+use crate::catalog::{BoardScript, BoardTrial, Method};
 use crate::judge::{self, Mismatch};
 use crate::plan::Trial;
 use crate::runner::ask::{self, Asked, Failure};
@@ -28,7 +29,7 @@ pub fn script<'a>(check: BoardScript, trial: &'a Trial, other: &'a Trial, s: &mu
         BoardScript::NeighborsOfNeighbors => neighbors_of_neighbors(trial, s),
         BoardScript::Twin => twin(trial, s),
         BoardScript::TwoBoards => consistency::two_boards(trial, partner(trial, other), s),
-        BoardScript::Equals(property) => equals(property, trial, partner(trial, other), s),
+        BoardScript::Equals(property) => equals::equals(property, trial, partner(trial, other), s),
         BoardScript::ImmutableArray => consistency::immutable_array(trial, s),
         BoardScript::ImmutableCallOrder => consistency::immutable_call_order(trial, s),
         BoardScript::NeighborsLegal => neighbors_legal(trial, s),
@@ -40,7 +41,7 @@ pub fn script<'a>(check: BoardScript, trial: &'a Trial, other: &'a Trial, s: &mu
 /// Runs one trial of a Board check asked trial by trial; `other` is the trial's partner.
 pub fn trial(ctx: &mut Ctx<'_>, check: BoardTrial, trial: &Trial, other: &Trial) -> TrialResult {
     match check {
-        BoardTrial::EqualsContract => equals_contract(ctx, trial, other),
+        BoardTrial::EqualsContract => equals::contract(ctx, trial, partner(trial, other)),
         BoardTrial::KthNeighbor(method) => kth(ctx, method, Walk::Neighbors, trial),
         BoardTrial::KthTwin(method) => kth(ctx, method, Walk::Twins, trial),
         BoardTrial::NeighborsIterable => consistency::neighbors_iterable(ctx, trial, other),
@@ -183,153 +184,6 @@ fn unchanged(now: &Board, board: &Board, after: &str) -> Asked<()> {
     Ok(())
 }
 
-/// One `equals()` question: which boards (indexes into the boards built for the trial), asked how, and the
-/// answer the reference gives.
-struct EqualsQuestion {
-    form: EqualsForm,
-    a: usize,
-    b: usize,
-    expected: bool,
-    what: &'static str,
-}
-
-/// How `equals()` is called.
-#[derive(Clone, Copy)]
-enum EqualsForm {
-    Board,
-    AsObject,
-    Null,
-    Foreign,
-    Uncastable,
-}
-
-impl EqualsQuestion {
-    fn new(a: usize, b: usize, expected: bool, what: &'static str) -> Self {
-        EqualsQuestion { form: EqualsForm::Board, a, b, expected, what }
-    }
-
-    fn of_one(form: EqualsForm, expected: bool, what: &'static str) -> Self {
-        EqualsQuestion { form, a: 0, b: 0, expected, what }
-    }
-
-    fn request(&self, built: &[At]) -> Request {
-        let (a, b) = (built[self.a].handle(), built[self.b].handle());
-        match self.form {
-            EqualsForm::Board => Request::Equals(a, b),
-            EqualsForm::AsObject => Request::EqualsAsObject(a, b),
-            EqualsForm::Null => Request::EqualsNull(a),
-            EqualsForm::Foreign => Request::EqualsForeign(a),
-            EqualsForm::Uncastable => Request::EqualsUncastable(a),
-        }
-    }
-
-    /// Whether the question is about two boards (the report then shows both).
-    fn has_argument_board(&self) -> bool {
-        matches!(self.form, EqualsForm::Board | EqualsForm::AsObject)
-    }
-}
-
-/// The boards a property's questions are about (the first is the trial's board) and the questions.
-fn equals_questions(
-    property: EqualsProperty,
-    board: &Board,
-    other: &Board,
-) -> Result<(Vec<Board>, Vec<EqualsQuestion>), BoardError> {
-    use EqualsForm as F;
-    use EqualsProperty as P;
-    type Q = EqualsQuestion;
-    Ok(match property {
-        P::Reflexive => (vec![board.clone()], vec![Q::new(0, 0, true, "a.equals(a)")]),
-        P::Symmetric => (
-            // a, b: equal tiles; d: different tiles.
-            vec![board.clone(), board.clone(), board.twin()],
-            vec![
-                Q::new(0, 1, true, "a.equals(b) for equal boards"),
-                Q::new(1, 0, true, "b.equals(a) for equal boards"),
-                Q::new(0, 2, false, "a.equals(b) for different boards"),
-                Q::new(2, 0, false, "b.equals(a) for different boards"),
-            ],
-        ),
-        P::Transitive => (
-            vec![board.clone(), board.clone(), board.clone()],
-            vec![
-                Q::new(0, 1, true, "a.equals(b)"),
-                Q::new(1, 2, true, "b.equals(c)"),
-                Q::new(0, 2, true, "a.equals(c) after a.equals(b) and b.equals(c)"),
-            ],
-        ),
-        P::AsObject => (
-            vec![board.clone(), board.clone(), board.twin()],
-            vec![
-                Q { form: F::AsObject, ..Q::new(0, 1, true, "a.equals((Object) b) for equal boards") },
-                Q { form: F::AsObject, ..Q::new(0, 2, false, "a.equals((Object) b) for different boards") },
-            ],
-        ),
-        P::Null => (vec![board.clone()], vec![Q::of_one(F::Null, false, "a.equals(null)")]),
-        P::Foreign => (vec![board.clone()], vec![Q::of_one(F::Foreign, false, "a.equals(a String)")]),
-        P::Uncastable => {
-            (vec![board.clone()], vec![Q::of_one(F::Uncastable, false, "a.equals(an object of another class)")])
-        }
-        P::Random => {
-            // Half the pairs (by the board's own manhattan parity) compare equal tiles, the rest two random boards.
-            let same_tiles = board.manhattan().is_multiple_of(2) || other == board;
-            let b = if same_tiles { board.clone() } else { other.clone() };
-            let expected = b == *board;
-            (vec![board.clone(), b], vec![Q::new(0, 1, expected, "a.equals(b)")])
-        }
-        P::DifferentSizes => {
-            let mut boards = vec![board.clone(), other.clone()];
-            let mut questions = vec![
-                Q::new(0, 1, board == other, "a.equals(b) for boards of different sizes"),
-                Q::new(1, 0, board == other, "b.equals(a) for boards of different sizes"),
-            ];
-            if let Some(longer) = extended(board) {
-                // Same row-major tiles as far as the smaller board goes: catches an equals that compares
-                // only the tiles both boards have.
-                boards.push(longer);
-                let what = "a.equals(b) for boards of different sizes with the same leading tiles";
-                questions.extend([Q::new(0, 2, false, what), Q::new(2, 0, false, what)]);
-            }
-            (boards, questions)
-        }
-    })
-}
-
-/// One property of `equals()`: the boards are built, then the questions asked.
-fn equals<'a>(property: EqualsProperty, trial: &'a Trial, other: &'a Trial, s: &mut Script) -> Judge<'a> {
-    let (boards, questions) = match equals_questions(property, &trial.board, &other.board) {
-        Ok(planned) => planned,
-        Err(e) => return Box::new(move |_, _| mismatch(Mismatch::new(e.to_string()))),
-    };
-    let built: Vec<At> = boards.iter().map(|board| s.build(board)).collect();
-    let asked: Vec<At> = questions.iter().map(|q| s.push(q.request(&built))).collect();
-    Box::new(move |ctx, r| {
-        let hs = built.iter().map(|&at| r.handle(at)).collect::<Asked<Vec<_>>>()?;
-        for (question, &at) in questions.iter().zip(&asked) {
-            let actual = r.boolean(at)?;
-            if actual != question.expected {
-                let mut m =
-                    Mismatch::new(format!("{} returned {actual}, expected {}", question.what, question.expected))
-                        .with_board("a", &boards[question.a]);
-                if question.has_argument_board() {
-                    m = m.with_board("b", &boards[question.b]);
-                }
-                return mismatch(m);
-            }
-        }
-        ask::release(ctx.session, hs);
-        Ok(vec![])
-    })
-}
-
-/// The (n+1)-by-(n+1) board whose row-major tiles start with `board`'s, followed by n²..(n+1)²−1.
-fn extended(board: &Board) -> Option<Board> {
-    let n = board.dimension();
-    let rest = (n * n) as i64..((n + 1) * (n + 1)) as i64;
-    let tiles: Vec<i64> = board.tiles().map(|t| t as i64).chain(rest).collect();
-    Board::from_row_major(n + 1, &tiles).ok()
-}
-
 /// Neighbors: the count the blank's position gives, no duplicates, each exactly one slide away.
 fn neighbors_legal<'a>(trial: &'a Trial, s: &mut Script) -> Judge<'a> {
     let b = s.build(&trial.board);
@@ -461,21 +315,6 @@ fn judge_values_directly(ctx: &mut Ctx<'_>, h: Handle, board: &Board) -> Asked<(
         judge_answer(method, &request, &answer, board)?;
     }
     Ok(())
-}
-
-/// Official test 10a: every item of Java's equals contract that the submission's language can express, each
-/// asked as its own batch (a Rust Board has no null or foreign arguments; those items are left out).
-fn equals_contract(ctx: &mut Ctx<'_>, trial: &Trial, other: &Trial) -> TrialResult {
-    for (property, what, needs) in EqualsProperty::CONTRACT {
-        if needs.is_some_and(|capability| !ctx.has(capability)) {
-            continue;
-        }
-        let mut s = Script::new();
-        let judge = equals(property, trial, partner(trial, other), &mut s);
-        let answers = ctx.session.call_each(s.requests());
-        judge(ctx, &Replies::new(&s, &answers)).map_err(|p| p.with_hint(&format!("equals(): {what}")))?;
-    }
-    Ok(vec![])
 }
 
 /// How a k-th test walks from the trial's board.

@@ -11,13 +11,14 @@ mod api;
 mod board;
 mod consistency;
 mod context;
+mod equals;
 mod floors;
 mod memory_model;
-#[cfg(test)]
-mod misbehaving;
 mod perf;
 mod script;
 mod solver;
+#[cfg(test)]
+mod tests;
 
 pub use context::{Ctx, Lives, Verdict};
 

@@ -10,7 +10,7 @@
 //! strayed from what the script assumed (more than four neighbors, a neighbor count that moves the k-th
 //! neighbor), it asks the rest directly through [`ask`] or [`Session::call_each`]: the session reads and keeps
 //! the replies of the groups in flight first, for their own judges, so no Board, however wrong, can disturb
-//! the groups around it (`checks::misbehaving` drives every Board check with Boards that go wrong).
+//! the groups around it (`checks::tests` drives every Board check with Boards that go wrong).
 
 use npuzzle_harness::protocol::{decode_handle_lists, unescape, Handle, Request, World};
 use reference::Board;

@@ -106,12 +106,6 @@ fn the_whole_cpu_of_a_sandbox_is_known_once_it_ended() {
 }
 
 #[test]
-fn wall_cap_defaults_to_five_times_cpu_plus_two_seconds() {
-    let deadline = Deadline::from_cpu(Duration::from_millis(500));
-    assert_eq!(deadline.wall, Duration::from_millis(4500));
-}
-
-#[test]
 fn kill_leaves_no_grandchild() {
     let marker = "1000.0101";
     let mut parent = start(sh(&format!("setsid sleep {marker} & echo $!; wait")));
@@ -204,40 +198,6 @@ fn overlong_line_is_a_fault() {
 fn a_line_just_under_the_cap_is_a_line() {
     let mut long = start(sh("head -c 16777215 /dev/zero | tr '\\0' x; echo"));
     assert_eq!(long.recv_line(patient()).unwrap().len(), MAX_REPLY_BYTES - 1);
-}
-
-const RUST_OOM: &str = "memory allocation of 4294967296 bytes failed";
-const BAD_ALLOC: &str = "terminate called after throwing an instance of 'std::bad_alloc'\n  what():  std::bad_alloc";
-
-#[rstest]
-#[case::rust_abort(Termination::Signal(libc::SIGABRT), RUST_OOM, Some(RUST_OOM))]
-#[case::rust_abort_after_prints(
-    Termination::Signal(libc::SIGABRT),
-    "debug: n = 4\nmemory allocation of 8 bytes failed\n",
-    Some("memory allocation of 8 bytes failed")
-)]
-#[case::cpp_bad_alloc(
-    Termination::Signal(libc::SIGABRT),
-    BAD_ALLOC,
-    Some("terminate called after throwing an instance of 'std::bad_alloc'")
-)]
-#[case::words_then_a_segfault(Termination::Signal(libc::SIGSEGV), RUST_OOM, None)]
-#[case::words_then_an_exit(Termination::Code(1), RUST_OOM, None)]
-#[case::words_then_a_kill(Termination::Signal(libc::SIGKILL), RUST_OOM, None)]
-#[case::an_abort_for_another_reason(Termination::Signal(libc::SIGABRT), "assertion failed: n > 1", None)]
-#[case::words_long_before_the_abort(
-    Termination::Signal(libc::SIGABRT),
-    "memory allocation of 8 bytes failed\n1\n2\n3\n4\n",
-    None
-)]
-#[case::not_a_number_of_bytes(Termination::Signal(libc::SIGABRT), "memory allocation of many bytes failed", None)]
-#[case::nothing_said(Termination::Signal(libc::SIGABRT), "", None)]
-fn out_of_memory_needs_the_runtimes_words_and_its_ending(
-    #[case] status: Termination,
-    #[case] tail: &str,
-    #[case] expected: Option<&str>,
-) {
-    assert_eq!(out_of_memory_message(status, tail), expected);
 }
 
 #[test]

@@ -1,14 +1,16 @@
-//! The catalog's Board tests, run through the real runner (session, scripts in groups, judges) against a test
-//! adapter whose Board misbehaves on chosen boards: neighbors() returning too few, too many, duplicate or
-//! wrong boards, or throwing; twin() returning no twin, an unstable twin or throwing. Whatever the Board
-//! does, its tests pass or fail with a reason for the student: never a grader error. The property runs every
-//! Board test whose script asks for neighbors() or twin() (whatever the catalog calls them), each on enough
-//! boards to fill several script groups, so a judge's own questions meet the next group in flight.
+//! The tests of [`run`](super::run) as a whole: the catalog's Board tests, run through the real runner
+//! (session, scripts in groups, judges) against a test adapter whose Board misbehaves on chosen boards:
+//! neighbors() returning too few, too many, duplicate or wrong boards, or throwing; twin() returning no twin,
+//! an unstable twin or throwing. Whatever the Board does, its tests pass or fail with a reason for the
+//! student: never a grader error. The property runs every Board test whose script asks for neighbors() or
+//! twin() (whatever the catalog calls them), each on enough boards to fill several script groups, so a
+//! judge's own questions meet the next group in flight.
 //!
 //! The adapter is this test binary run again (`adapter` below, started with [`SPEC_VAR`] set): the Rust
 //! harness serving [`OddBoard`], the reference Board bent by a [`Misbehaviour`]. It is started through `sh` with
 //! the real stdout moved to descriptor 3, so what libtest prints before the test runs never reaches the
-//! protocol channel.
+//! protocol channel. The tests are planned as a grade plans them (`plan`, from the bundled fixtures), without
+//! the grade above the runner.
 
 use std::collections::HashSet;
 use std::fmt;
@@ -18,6 +20,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use corpus::rng::Rng;
+use corpus::Corpus;
 use npuzzle_harness::protocol::Request;
 use proptest::prelude::*;
 use reference::instrument::counting_board::CountingBoard;
@@ -27,8 +30,7 @@ use serde::{Deserialize, Serialize};
 use super::script::Script;
 use super::{board, Ctx, Verdict};
 use crate::catalog::{BoardTrial, Category, Check, TrialCheck};
-use crate::grade::TestPlan;
-use crate::plan::{PlannedTest, Trial};
+use crate::plan::{self, PlannedTest, Trial};
 use crate::policy::Policy;
 use crate::results::Status;
 use crate::runner::process::ProcessSpec;
@@ -300,11 +302,10 @@ fn board_tests() -> &'static [PlannedTest] {
     static TESTS: OnceLock<Vec<PlannedTest>> = OnceLock::new();
     TESTS.get_or_init(|| {
         let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/puzzles");
-        let ids: Vec<String> =
-            crate::catalog::all().iter().filter(|i| on_the_board(i)).map(|i| i.id.to_string()).collect();
-        let plan = TestPlan::prepare(&fixtures, 1, Policy::default(), &ids, Default::default())
-            .expect("the bundled fixtures load");
-        let tests: Vec<PlannedTest> = plan.tests().iter().filter(|t| on_the_board(&t.item)).cloned().collect();
+        let corpus = Corpus::load(&fixtures).expect("the bundled fixtures load");
+        assert!(corpus.problems.is_empty(), "{:?}", corpus.problems);
+        let items: Vec<crate::catalog::Item> = crate::catalog::all().into_iter().filter(on_the_board).collect();
+        let tests = plan::plan(&items, &corpus, 1, Policy::default().tests.trials_scale);
         assert!(!tests.is_empty() && tests.iter().all(|t| !t.trials.is_empty()), "Board tests with trials");
         tests
     })

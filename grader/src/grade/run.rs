@@ -1,0 +1,255 @@
+//! Running a plan's tests on a submission that built ([`run_tests`]), each in the session of the world it uses
+//! (`runner::worlds`), in catalog order: a test whose dependency did not pass is skipped, one past the grade's
+//! CPU budget fails at once with one line, one the machine stalled is replayed once in a fresh process (a
+//! second stall is the grader's problem). A submission that did not compile gets its results here too
+//! ([`not_built`]). [`Progress`] reports each test as it starts and ends.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::catalog::{Category, Check, Measure, TrialCheck};
+use crate::plan::PlannedTest;
+use crate::policy::Policy;
+use crate::results::{Status, TestResult};
+use crate::runner::checks::{self, Ctx, Lives, Verdict};
+use crate::runner::meter::Meter;
+use crate::runner::session::{Fault, SessionLimits};
+use crate::runner::worlds::{Programs, WorldSessions};
+
+/// Live progress, for a progress bar; never feeds back into results.
+#[derive(Debug, Clone)]
+pub enum Progress<'a> {
+    /// The submission is being built.
+    Building,
+    /// Tests are about to run.
+    Planned {
+        /// How many tests.
+        total: usize,
+    },
+    #[allow(missing_docs)]
+    Started {
+        /// Its index, from 0.
+        index: usize,
+        #[allow(missing_docs)]
+        id: &'a str,
+        #[allow(missing_docs)]
+        category: Category,
+    },
+    #[allow(missing_docs)]
+    Finished {
+        #[allow(missing_docs)]
+        id: &'a str,
+        #[allow(missing_docs)]
+        status: Status,
+    },
+}
+
+/// What running the tests produced, or why they could not run.
+pub(super) struct Run {
+    pub(super) tests: Vec<TestResult>,
+    pub(super) language: Option<String>,
+    pub(super) output: String,
+    pub(super) output_truncated: bool,
+    /// The compiler's output, when the submission did not compile.
+    pub(super) compile_log: Option<String>,
+    /// What the machine stalled twice in a row (a test, or the submission's start).
+    pub(super) machine_stalls: Vec<String>,
+    /// The most memory one sandbox of the submission held at once.
+    pub(super) peak_memory: Option<u64>,
+    /// What the build changed that the student should know.
+    pub(super) notes: Vec<String>,
+    /// CPU the program reported for reading its counters (see [`Timings::counting_cpu_ms`]).
+    pub(super) counting_cpu_ms: u64,
+}
+
+/// Runs the planned tests, each in the session of the world it uses (see `runner::worlds`).
+pub(super) fn run_tests(
+    programs: Programs,
+    policy: &Policy,
+    planned: &[PlannedTest],
+    progress: &mut dyn FnMut(Progress<'_>),
+) -> Run {
+    let limits = SessionLimits::from_policy(&policy.limits);
+    let meter = Arc::new(Meter::new(Some(Duration::from_secs_f64(policy.limits.grade_cpu_seconds))));
+    let mut machine_stalls = Vec::new();
+    let mut sessions = WorldSessions::start(programs, limits, meter, &mut machine_stalls);
+    let mut lives = Lives::default();
+    let deep_memory_boards = deep_memory_boards(planned);
+    let mut statuses: HashMap<&str, Status> = HashMap::new();
+    let mut tests = Vec::new();
+    for (index, test) in planned.iter().enumerate() {
+        progress(Progress::Started { index, id: &test.id, category: test.item.category });
+        let cpu_before = sessions.cpu_reported();
+        let runs = !test.item.check.is_build();
+        let verdict = match blocked_by(test, &statuses) {
+            Some(reason) => Verdict::said(Status::Skipped, reason),
+            None if runs && sessions.grade_cpu_left().is_some_and(|left| left.is_zero()) => {
+                failed(sessions.meter().used_up())
+            }
+            None => {
+                let world = sessions.for_test(test.item.needs.contains(&"ref_world"), &mut machine_stalls);
+                match world.startup {
+                    Err(fault @ Fault::Stalled(_)) if runs => Verdict::said(Status::Error, fault.describe()),
+                    Err(fault) if runs => failed(fault.describe()),
+                    startup => {
+                        let capabilities: BTreeSet<String> =
+                            startup.as_ref().map(|h| h.capabilities.clone()).unwrap_or_default();
+                        let mut ctx = Ctx {
+                            session: world.session,
+                            policy,
+                            capabilities: &capabilities,
+                            lives: &mut lives,
+                            fresh_session: world.fresh,
+                            deep_memory_boards: &deep_memory_boards,
+                        };
+                        run_replayed(&mut ctx, test, &mut machine_stalls)
+                    }
+                }
+            }
+        };
+        progress(Progress::Finished { id: &test.id, status: verdict.status });
+        let entry = statuses.entry(test.item.id).or_insert(Status::Passed);
+        if verdict.status != Status::Passed && *entry == Status::Passed {
+            *entry = verdict.status;
+        }
+        let cpu_ms = (sessions.cpu_reported().saturating_sub(cpu_before)).as_millis() as u64;
+        tests.push(result(test, verdict, Some(cpu_ms)));
+    }
+    let language = sessions.own_startup().and_then(|startup| startup.as_ref().ok()).map(|h| h.language.clone());
+    let (output, output_truncated) = sessions.finish();
+    Run {
+        tests,
+        language,
+        output,
+        output_truncated,
+        compile_log: None,
+        machine_stalls,
+        peak_memory: sessions.peak_memory(),
+        notes: vec![],
+        counting_cpu_ms: sessions.cpu_counting().as_millis() as u64,
+    }
+}
+
+/// Runs a test; if the machine stalled the submission meanwhile, forgets what the attempt left (the Solvers'
+/// lives it lived, its standard error, the processes it lost) and runs it once more from its first request,
+/// in a fresh process. A second stall is the grader's problem: the test is an error and its id goes to
+/// `machine_stalls`.
+fn run_replayed(ctx: &mut Ctx<'_>, test: &PlannedTest, machine_stalls: &mut Vec<String>) -> Verdict {
+    let meter = Arc::clone(ctx.session.meter());
+    let (mark, checkpoint) = (ctx.lives.mark(), ctx.session.checkpoint());
+    let (verdict, stalled) = meter.watching(|| run_one(ctx, test));
+    if !stalled {
+        return verdict;
+    }
+    eprintln!("grader: the machine stalled the submission during {}; replaying the test in a fresh process", test.id);
+    ctx.lives.forget_since(mark);
+    ctx.session.rewind(checkpoint);
+    let (verdict, stalled) = meter.watching(|| run_one(ctx, test));
+    if !stalled {
+        return verdict;
+    }
+    eprintln!("grader: the machine stalled the submission during {} again: the test is the grader's problem", test.id);
+    machine_stalls.push(test.id.clone());
+    Verdict::said(
+        Status::Error,
+        "the machine stalled the submission twice during this test (it was kept from running, not slow on its \
+         own): a grader problem, not yours; grade again on a less busy machine"
+            .into(),
+    )
+}
+
+/// The boards of the queue-memory test's trials: the only lives whose counters must measure the queues' deep
+/// memory (a walk the Java adapter does only when asked).
+fn deep_memory_boards(planned: &[PlannedTest]) -> HashSet<reference::Board> {
+    planned
+        .iter()
+        .filter(|test| matches!(test.item.check, Check::PerTrial(TrialCheck::Measure(Measure::QueueMemory))))
+        .flat_map(|test| test.trials.iter().map(|trial| trial.board.clone()))
+        .collect()
+}
+
+fn run_one(ctx: &mut Ctx<'_>, test: &PlannedTest) -> Verdict {
+    if let Some(missing) = test.item.needs.iter().find(|n| !ctx.has(n)) {
+        let reason = format!("not applicable: the submission does not support `{missing}` (see specs/protocol.md)");
+        return Verdict::said(Status::NotApplicable, reason);
+    }
+    // Only a test with inputs can miss any (a check without inputs plans no trials and misses nothing).
+    if test.trials.is_empty() && !test.missing.is_empty() {
+        let message = format!(
+            "the fixture directory lacks {} (a grader problem, not yours: the instructor's --fixtures must hold it)",
+            test.missing.join(", ")
+        );
+        return Verdict::said(Status::Error, message);
+    }
+    checks::run(ctx, test)
+}
+
+/// The most of a test's message a report keeps (every part of it is bounded already; this bounds the whole).
+const MESSAGE_KEEP: usize = 64 << 10;
+
+fn failed(message: String) -> Verdict {
+    Verdict::said(Status::Failed, message)
+}
+
+/// The reason a test is skipped, if a test it depends on did not pass.
+fn blocked_by(test: &PlannedTest, statuses: &HashMap<&str, Status>) -> Option<String> {
+    test.item.depends_on.iter().find_map(|dep| match statuses.get(dep) {
+        Some(Status::Passed) | None => None,
+        Some(_) => Some(skipped_for(dep)),
+    })
+}
+
+/// Why a test was skipped: a test it depends on did not pass.
+fn skipped_for(dependency: &str) -> String {
+    format!("skipped: it depends on {dependency}, which did not pass")
+}
+
+pub(super) fn not_built(planned: &[PlannedTest], compile_log: String) -> Run {
+    let compile = planned.iter().find(|t| t.item.check.is_build()).map_or("compile-1", |t| t.item.id);
+    let tests = planned
+        .iter()
+        .map(|test| {
+            let verdict = if test.item.check.is_build() {
+                failed("the submission did not compile (see the compiler's output)".into())
+            } else {
+                Verdict::said(Status::Skipped, skipped_for(compile))
+            };
+            result(test, verdict, None)
+        })
+        .collect();
+    Run {
+        tests,
+        language: None,
+        output: String::new(),
+        output_truncated: false,
+        compile_log: Some(compile_log),
+        machine_stalls: Vec::new(),
+        peak_memory: None,
+        notes: vec![],
+        counting_cpu_ms: 0,
+    }
+}
+
+fn result(test: &PlannedTest, verdict: Verdict, cpu_ms: Option<u64>) -> TestResult {
+    let mut inputs = test.inputs.clone();
+    inputs.extend(test.missing.iter().map(|m| format!("{m} (missing)")));
+    TestResult {
+        id: test.id.clone(),
+        official: test.item.official.map(str::to_string),
+        row: test.row.clone(),
+        columns: test.row.as_ref().and_then(|_| checks::columns(test.item.check)).map(str::to_string),
+        category: test.item.category,
+        title: test.title.clone(),
+        status: verdict.status,
+        score: 0.0,
+        max_score: 0.0,
+        inputs,
+        rows: verdict.rows,
+        message: crate::clip::clipped(verdict.message, MESSAGE_KEEP),
+        evidence: verdict.evidence,
+        leans: test.item.leans,
+        hidden: false,
+        cpu_ms,
+    }
+}

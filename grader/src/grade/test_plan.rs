@@ -1,0 +1,134 @@
+//! The half of a grading run that does not depend on the submission ([`TestPlan`]): the fixtures loaded (or
+//! refused, per [`BadFixtures`]), the catalog's items the policy and `--only` select, and their tests planned
+//! (random boards from the seed, exact distances, reference baselines). A batch prepares it once and grades
+//! the whole class against it.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use corpus::Corpus;
+
+use super::error::GradeError;
+use crate::catalog::{self, Item};
+use crate::plan::{self, PlannedTest};
+use crate::policy::Policy;
+use crate::results::SkippedFixture;
+use crate::style::StyleOptions;
+
+/// What to do when the fixture directory has files that cannot be used (corrupt, unreadable, contradicting
+/// `puzzles.toml`) or lacks files the planned tests need.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BadFixtures {
+    /// Stop before any submission runs: the instructor fixes the directory (the default).
+    #[default]
+    Refuse,
+    /// Grade without them (`--skip-bad-fixtures`): the report's header lists the files skipped, and a test
+    /// left without an input it needs is an error (the grader then exits 2 after writing the report).
+    Skip,
+}
+
+/// The half of a grading run that does not depend on the submission: the policy, the seed, and the tests
+/// planned from the fixtures (random boards, exact distances, reference baselines).
+///
+/// Planning is the costly part of that half and gives the same tests for every student, so a batch prepares
+/// one plan and grades the whole class against it, shared by reference across its threads.
+#[derive(Debug, Clone)]
+pub struct TestPlan {
+    pub(super) policy: Policy,
+    pub(super) seed: u64,
+    pub(super) tests: Vec<PlannedTest>,
+    pub(super) skipped_fixtures: Vec<SkippedFixture>,
+    pub(super) style: StyleOptions,
+}
+
+impl TestPlan {
+    /// Loads the fixtures in `fixtures` and plans the tests that `policy` and `only` select (`only` as in
+    /// [`GradeOptions::only`]), every random board drawn from `seed`. Fixture files that cannot be used, and
+    /// files the planned tests need that the directory lacks, stop here unless `bad` is [`BadFixtures::Skip`].
+    ///
+    /// # Errors
+    /// [`GradeError::Fixtures`] when the fixture directory cannot be loaded, [`GradeError::NoPuzzles`] when it
+    /// holds no puzzle file; with [`BadFixtures::Refuse`], [`GradeError::BadFixtures`] and
+    /// [`GradeError::MissingFixtures`].
+    pub fn prepare(
+        fixtures: &Path,
+        seed: u64,
+        policy: Policy,
+        only: &[String],
+        bad: BadFixtures,
+    ) -> Result<TestPlan, GradeError> {
+        let dir = fixtures.to_path_buf();
+        let corpus =
+            Corpus::load(fixtures).map_err(|e| GradeError::Fixtures { dir: dir.clone(), message: e.to_string() })?;
+        if corpus.puzzles.is_empty() && corpus.problems.is_empty() {
+            return Err(GradeError::NoPuzzles(dir));
+        }
+        if bad == BadFixtures::Refuse && !corpus.problems.is_empty() {
+            return Err(GradeError::BadFixtures {
+                dir,
+                problems: corpus.problems.iter().map(|p| p.to_string()).collect(),
+            });
+        }
+        let mut tests = plan::plan(&selected_items(&policy, only), &corpus, seed, policy.tests.trials_scale);
+        // Skips may name expanded tests (`timing-*/puzzle4x4-39`), which only exist after planning.
+        tests.retain(|test| !Policy::matches(&policy.tests.skip, &test.id));
+        if !only.is_empty() {
+            tests.retain(|test| test.item.check.is_build() || Policy::matches(only, &test.id));
+        }
+        let missing = missing_fixtures(&tests);
+        if bad == BadFixtures::Refuse && !missing.is_empty() {
+            return Err(GradeError::MissingFixtures { dir, missing });
+        }
+        let skipped_fixtures = corpus.problems.iter().map(|p| SkippedFixture::of(p, &corpus.root)).collect();
+        Ok(TestPlan { policy, seed, tests, skipped_fixtures, style: StyleOptions::default() })
+    }
+
+    /// The plan with `style` for the style section of Java submissions.
+    pub fn with_style(self, style: StyleOptions) -> TestPlan {
+        TestPlan { style, ..self }
+    }
+
+    /// Fixture files the planned tests need and the directory lacks (only with [`BadFixtures::Skip`]).
+    pub fn missing_fixtures(&self) -> Vec<String> {
+        missing_fixtures(&self.tests)
+    }
+
+    /// The planned tests, in catalog order.
+    pub fn tests(&self) -> &[PlannedTest] {
+        &self.tests
+    }
+}
+
+/// Every fixture file some planned test needed and the fixture directory lacks, once each, sorted.
+pub(super) fn missing_fixtures(tests: &[PlannedTest]) -> Vec<String> {
+    let missing: BTreeSet<&String> = tests.iter().flat_map(|t| &t.missing).collect();
+    missing.into_iter().cloned().collect()
+}
+
+fn selected_items(policy: &Policy, only: &[String]) -> Vec<Item> {
+    catalog::all()
+        .into_iter()
+        .filter(|item| !Policy::matches(&policy.tests.skip, item.id))
+        .filter(|item| only.is_empty() || item.check.is_build() || only_matches(only, item.id))
+        .collect()
+}
+
+/// Whether an item is needed for `--only` patterns, which may name whole items or expanded tests.
+fn only_matches(only: &[String], id: &str) -> bool {
+    Policy::matches(only, id)
+        || only.iter().any(|p| p.split('/').next().is_some_and(|base| Policy::matches(&[base.to_string()], id)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_patterns_select_items_by_the_base_of_expanded_ids() {
+        let only = |p: &str| only_matches(&[p.to_string()], "timing-2");
+        assert!(only("timing-2/puzzle4x4-40"));
+        assert!(only("timing-*/puzzle4x4-4*"));
+        assert!(only("timing-2"));
+        assert!(!only("timing-3/puzzle4x4-40"));
+    }
+}
