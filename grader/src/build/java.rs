@@ -45,6 +45,7 @@ const ADAPTER_SOURCES: &[(&str, &str)] = &[
     ("server/npuzzle/BoardMeter.java", include_str!("../../../adapters/java/server/npuzzle/BoardMeter.java")),
     ("server/npuzzle/World.java", include_str!("../../../adapters/java/server/npuzzle/World.java")),
     ("server/npuzzle/Counters.java", include_str!("../../../adapters/java/server/npuzzle/Counters.java")),
+    ("server/npuzzle/Sites.java", include_str!("../../../adapters/java/server/npuzzle/Sites.java")),
     ("server/npuzzle/QueueRegistry.java", include_str!("../../../adapters/java/server/npuzzle/QueueRegistry.java")),
     ("server/npuzzle/DeepSize.java", include_str!("../../../adapters/java/server/npuzzle/DeepSize.java")),
     ("server/npuzzle/Memory.java", include_str!("../../../adapters/java/server/npuzzle/Memory.java")),
@@ -672,6 +673,10 @@ fn package_declaration(text: &str) -> Option<(usize, String)> {
 mod memory_tests;
 
 #[cfg(test)]
+#[path = "java_sites_tests.rs"]
+mod sites_tests;
+
+#[cfg(test)]
 mod tests {
     use super::super::conversation::{counter, Conversation};
     use super::*;
@@ -724,7 +729,10 @@ mod tests {
     fn runtime_threads(c: &mut Conversation) -> Vec<u32> {
         let hello = c.ask("hello 1");
         let (fixed, threads) = hello.split_once(" runtime_threads=").expect("the runtime's threads are named");
-        assert_eq!(fixed, "ok 1 java ref_world counters refs memory counters_deep null foreign api_check iterables");
+        assert_eq!(
+            fixed,
+            "ok 1 java ref_world counters call_sites refs memory counters_deep null foreign api_check iterables"
+        );
         threads.split(',').map(|tid| tid.parse().expect("a thread id")).collect()
     }
 
