@@ -38,9 +38,9 @@ final class Sites {
     static final int PERIOD = 128;
     static final int MOST_SITES = 1000;
     /** Every one of the JVM's first this-many samples is timed (the walk's code is still being compiled). */
-    private static final long TIMED_FIRST = 256;
-    /** Past those, one sample in this many is timed, and its CPU counts for it and the ones before it. */
-    private static final long TIMED_EVERY = 8;
+    private static final long TIMED_FIRST = 1024;
+    /** Past those, one sample in this many, picked at random (a hash of its number), is timed for them all. */
+    private static final long TIMED_ONE_IN = 8;
 
     private static final StackWalker WALKER = AccessController.doPrivileged(
             (PrivilegedAction<StackWalker>) () -> StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE));
@@ -81,15 +81,18 @@ final class Sites {
 
     /**
      * Records the student's innermost line on the calling thread's stack as one sample of `counter`, and the
-     * CPU that took. A sample costs about 3 µs, nearly all of it the walk; reading the thread's CPU clock
-     * costs 0.5 µs more, half of it outside the span it measures (so charged to the student), which timing
-     * every sample made a third of a fast Solver's CPU. So past the first {@link #TIMED_FIRST} samples only
-     * every {@link #TIMED_EVERY}-th is timed, for itself and the ones in between (they run the same code).
+     * CPU that took. A sample costs about 3 µs, nearly all of it the walk. A reading of the thread's CPU clock
+     * costs about 0.5 µs, and half of each of the two readings around a sample falls outside the span they
+     * time: timing every sample charged a fast Solver a third more CPU. So past the first {@link #TIMED_FIRST}
+     * samples one in {@link #TIMED_ONE_IN} is timed and counts for that many, chosen by a hash of its number:
+     * a Solver's samples come in a repeating order of counters, and timing every 8th timed some of them only
+     * (10 to 20% too little on the `valid` Solver). A third reading right after the second measures what one
+     * costs, so the estimate is the walk's CPU times the weight, plus the three readings.
      */
     static void sample(String counter) {
         if (student == null) return;
         long n = taken++;
-        long weight = n < TIMED_FIRST ? 1 : n % TIMED_EVERY == 0 ? TIMED_EVERY : 0;
+        long weight = n < TIMED_FIRST ? 1 : timed(n) ? TIMED_ONE_IN : 0;
         long start = weight == 0 ? 0 : cpuNow();
         String site;
         try {
@@ -102,8 +105,21 @@ final class Sites {
         }
         synchronized (SAMPLES) {
             if (site != null) record(counter, site);
-            if (weight != 0) cpuNs += weight * Math.max(0, cpuNow() - start);
+            if (weight != 0) {
+                long end = cpuNow();
+                long reading = cpuNow() - end;
+                // the span [start, end] holds the walk and about one reading; the three readings cost three
+                cpuNs += Math.max(0, weight * (end - start - reading) + 3 * reading);
+            }
         }
+    }
+
+    /** Whether sample `n` is timed: one in {@link #TIMED_ONE_IN}, by the low bits of a 64-bit mix of `n`. */
+    private static boolean timed(long n) {
+        long z = n * 0x9E3779B97F4A7C15L;
+        z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+        z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+        return ((z ^ (z >>> 31)) & (TIMED_ONE_IN - 1)) == 0;
     }
 
     private static void record(String counter, String site) {
