@@ -100,7 +100,7 @@ Fill in `Board.java` and `Solver.java` (default package, the assignment's API an
 - `grader grade .` grades this folder (`--self-check` for a quick run while you work, \
 `--format html=report.html` for a page to open in a browser).\n\n\
 `edu/princeton/cs/algs4/` holds the grader's stand-ins for the textbook classes you may import (javac finds \
-them beside your files), and `npuzzle/` the two classes their MinPQ reports to. With the course's algs4.jar \
+them beside your files), and `npuzzle/` the classes their MinPQ reports to. With the course's algs4.jar \
 you may use that instead. Only Board.java and Solver.java are graded.\n";
 
 const PYTHON_TEMPLATE: &[(&str, &str)] = &[
@@ -191,6 +191,8 @@ mod tests {
             "edu/princeton/cs/algs4/MinPQ.java",
             "edu/princeton/cs/algs4/In.java",
             "npuzzle/Counters.java",
+            "npuzzle/BoardMeter.java",
+            "npuzzle/Sites.java",
         ] {
             assert!(names.iter().any(|n| n == name), "{name} in {names:?}");
         }

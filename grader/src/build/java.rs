@@ -139,6 +139,10 @@ pub fn build_java(
 mod memory_tests;
 
 #[cfg(test)]
+#[path = "java_sites_tests.rs"]
+mod sites_tests;
+
+#[cfg(test)]
 mod tests {
     use super::super::conversation::{counter, Conversation};
     use super::*;
@@ -164,7 +168,10 @@ mod tests {
     fn runtime_threads(c: &mut Conversation) -> Vec<u32> {
         let hello = c.ask("hello 1");
         let (fixed, threads) = hello.split_once(" runtime_threads=").expect("the runtime's threads are named");
-        assert_eq!(fixed, "ok 1 java ref_world counters refs memory counters_deep null foreign api_check iterables");
+        assert_eq!(
+            fixed,
+            "ok 1 java ref_world counters call_sites refs memory counters_deep null foreign api_check iterables"
+        );
         threads.split(',').map(|tid| tid.parse().expect("a thread id")).collect()
     }
 

@@ -5,6 +5,7 @@
 mod batch;
 mod bounds;
 mod calibration;
+mod call_sites;
 mod forging;
 mod forging_python;
 mod formats;

@@ -89,6 +89,7 @@ print(pq.size(), out)
     assert!(kit.len() > 4000, "{kit}");
 }
 
+/// The skeleton, then a Solver that uses the counting MinPQ (javac then compiles the classes it reports to).
 #[test]
 fn the_java_starter_compiles_and_runs_with_javac_alone() {
     let (_outside, dir) = starter("java");
@@ -96,6 +97,13 @@ fn the_java_starter_compiles_and_runs_with_javac_alone() {
     assert!(compiled.status.success(), "{}", said(&compiled));
     let skeleton = run(&dir, "java", &["Solver", "puzzle04.txt"]);
     assert!(said(&skeleton).contains("UnsupportedOperationException: Board(int[][])"), "{}", said(&skeleton));
+    for file in ["Board.java", "Solver.java"] {
+        std::fs::copy(root().join("fixtures/submissions/java/valid").join(file), dir.join(file)).unwrap();
+    }
+    let compiled = run(&dir, "javac", &["Board.java", "Solver.java"]);
+    assert!(compiled.status.success(), "{}", said(&compiled));
+    let client = run(&dir, "java", &["Solver", "puzzle04.txt"]);
+    assert!(said(&client).starts_with("Minimum number of moves = 4\n3\n 0  2  3 \n"), "{}", said(&client));
 }
 
 #[test]

@@ -9,6 +9,10 @@ package npuzzle;
  * Requests run on one thread, but a student's code may start others: a count made on another thread (a
  * helper that inserts into a MinPQ or calls a Board) takes a lock, and from then on every count does, so no
  * increment is lost to a race (a race could only lower the counts).
+ *
+ * Every 128th operation of the MinPQ's inserts and delMins and of the reference Board's constructions,
+ * equals(), manhattan() and hamming() is also sampled for where it came from ({@link Sites}); the other 127
+ * cost one comparison more.
  */
 public final class Counters {
     private Counters() {}
@@ -72,7 +76,7 @@ public final class Counters {
     }
 
     private static void inserted() {
-        pqInserts++;
+        if (Sites.due(++pqInserts)) Sites.sample("pq_inserts");
         pqLiveSize++;
         if (pqLiveSize > pqMaxSize) pqMaxSize = pqLiveSize;
     }
@@ -97,7 +101,7 @@ public final class Counters {
     }
 
     private static void deleted() {
-        pqDelMins++;
+        if (Sites.due(++pqDelMins)) Sites.sample("pq_del_mins");
         if (pqLiveSize > 0) pqLiveSize--;
     }
 
@@ -130,13 +134,13 @@ public final class Counters {
 
     private static void boardEvent(int event) {
         switch (event) {
-            case BoardMeter.CONSTRUCTED: boardConstructed++; break;
+            case BoardMeter.CONSTRUCTED: if (Sites.due(++boardConstructed)) Sites.sample("board_constructed"); break;
             case BoardMeter.TO_STRING: boardToString++; break;
             case BoardMeter.DIMENSION: boardDimension++; break;
-            case BoardMeter.HAMMING: boardHamming++; break;
-            case BoardMeter.MANHATTAN: boardManhattan++; break;
+            case BoardMeter.HAMMING: if (Sites.due(++boardHamming)) Sites.sample("board_hamming"); break;
+            case BoardMeter.MANHATTAN: if (Sites.due(++boardManhattan)) Sites.sample("board_manhattan"); break;
             case BoardMeter.IS_GOAL: boardIsGoal++; break;
-            case BoardMeter.EQUALS: boardEquals++; break;
+            case BoardMeter.EQUALS: if (Sites.due(++boardEquals)) Sites.sample("board_equals"); break;
             case BoardMeter.EQUALS_NON_BOARD: boardEqualsNonBoard++; break;
             case BoardMeter.EQUALS_NOT_GRAND_NEIGHBOR: boardEqualsNotGrandNeighbor++; break;
             case BoardMeter.NEIGHBORS: boardNeighbors++; break;
@@ -180,6 +184,7 @@ public final class Counters {
             boardConstructed = boardEquals = boardEqualsNonBoard = boardEqualsNotGrandNeighbor = 0;
             boardManhattan = boardHamming = boardToString = boardNeighbors = boardTwin = boardIsGoal = 0;
             boardDimension = 0;
+            Sites.reset();
         }
     }
 

@@ -101,6 +101,7 @@ public final class Server {
         Thread worker = new Thread(null, () -> status[0] = server.serve(protocolIn, outbox), "submission", STACK_BYTES);
         worker.setContextClassLoader(world.loader());
         Counters.setRequestThread(worker);
+        Sites.watch(world.loader().getUnnamedModule(), ManagementFactory.getThreadMXBean());
         Seal.install();
         worker.start();
         worker.join();
@@ -232,7 +233,7 @@ public final class Server {
                 }
                 if (version != VERSION) throw protocol("unsupported version " + version);
                 String memory = DeepSize.available() ? " memory counters_deep" : "";
-                return VERSION + " java ref_world counters refs" + memory + " null foreign api_check iterables" + runtimeThreads;
+                return VERSION + " java ref_world counters call_sites refs" + memory + " null foreign api_check iterables" + runtimeThreads;
             }
             case "memory_board": {
                 World world = world(verb, args);
@@ -376,6 +377,10 @@ public final class Server {
                 List<QueueRegistry.Tracked> ended = endQueueSpan();
                 if (deep && DeepSize.available()) Counters.pqDeepBytes += memory.ofQueues(ended);
                 return Counters.encode(0);
+            }
+            case "call_sites": {
+                noArgs(verb, args);
+                return Sites.encode();
             }
             case "api": {
                 noArgs(verb, args);

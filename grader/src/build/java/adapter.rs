@@ -28,6 +28,7 @@ const ADAPTER_SOURCES: &[(&str, &str)] = &[
     ("server/npuzzle/BoardMeter.java", include_str!("../../../../adapters/java/server/npuzzle/BoardMeter.java")),
     ("server/npuzzle/World.java", include_str!("../../../../adapters/java/server/npuzzle/World.java")),
     ("server/npuzzle/Counters.java", include_str!("../../../../adapters/java/server/npuzzle/Counters.java")),
+    ("server/npuzzle/Sites.java", include_str!("../../../../adapters/java/server/npuzzle/Sites.java")),
     ("server/npuzzle/QueueRegistry.java", include_str!("../../../../adapters/java/server/npuzzle/QueueRegistry.java")),
     ("server/npuzzle/DeepSize.java", include_str!("../../../../adapters/java/server/npuzzle/DeepSize.java")),
     ("server/npuzzle/Memory.java", include_str!("../../../../adapters/java/server/npuzzle/Memory.java")),
@@ -171,15 +172,20 @@ fn compile_adapter(jdk: &Jdk, out: &Path) -> Result<(), JavaBuildError> {
 }
 
 /// The sources a student's own `javac` needs for the textbook classes this grader provides: the stand-ins
-/// (`edu/princeton/cs/algs4/…`) and the two classes their MinPQ reports to (`npuzzle/Counters.java`,
-/// `npuzzle/QueueRegistry.java`), as paths in the default package's folder and their text (`grader new java`).
+/// (`edu/princeton/cs/algs4/…`) and the classes their MinPQ reports to (`npuzzle/Counters.java`,
+/// `npuzzle/QueueRegistry.java`, and what Counters names: `npuzzle/BoardMeter.java`, `npuzzle/Sites.java`), as
+/// paths in the default package's folder and their text (`grader new java`).
 pub fn textbook_sources() -> impl Iterator<Item = (&'static str, &'static str)> {
+    const REPORTED_TO: [&str; 4] = [
+        "server/npuzzle/Counters.java",
+        "server/npuzzle/QueueRegistry.java",
+        "server/npuzzle/BoardMeter.java",
+        "server/npuzzle/Sites.java",
+    ];
     ADAPTER_SOURCES.iter().filter_map(|&(path, text)| {
-        let kept = path.strip_prefix("algs4/").or_else(|| {
-            ["server/npuzzle/Counters.java", "server/npuzzle/QueueRegistry.java"]
-                .contains(&path)
-                .then(|| path.trim_start_matches("server/"))
-        });
+        let kept = path
+            .strip_prefix("algs4/")
+            .or_else(|| REPORTED_TO.contains(&path).then(|| path.trim_start_matches("server/")));
         kept.map(|name| (name, text))
     })
 }
