@@ -27,6 +27,7 @@ lint:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	python3 scripts/module-cycles.py grader/src
+	python3 scripts/crate-layers.py
 
 fmt:
 	$(CARGO) fmt --all

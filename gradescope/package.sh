@@ -17,13 +17,13 @@ cp "$grader" "$stage/bin/grader"
 strip "$stage/bin/grader" 2>/dev/null || true
 cp -r "$root/fixtures/puzzles" "$stage/fixtures/puzzles"
 if [ -n "$policy" ]; then cp "$policy" "$stage/policy.toml"; else "$grader" policy --print-default > "$stage/policy.toml"; fi
-# rust/ keeps this repository's layout (the grader looks for adapters/rust/npuzzle under it) in a workspace of
-# its own, with this repository's Cargo.lock, so the pinned versions are the ones tested here.
+# rust/ keeps this repository's layout (the grader looks for npuzzle/ under it) in a workspace of its own,
+# with this repository's Cargo.lock, so the pinned versions are the ones tested here.
 mkdir -p "$stage/rust/adapters/rust"
-for crate in adapters/rust/npuzzle adapters/rust/harness reference; do
+for crate in npuzzle adapters/rust/harness reference; do
   (cd "$root" && tar -cf - --exclude=target "$crate") | tar -xf - -C "$stage/rust"
 done
-sed -e 's#^members = .*#members = ["adapters/rust/npuzzle", "adapters/rust/harness", "reference"]#' -e '/^exclude = /d' \
+sed -e 's#^members = .*#members = ["npuzzle", "adapters/rust/harness", "reference"]#' -e '/^exclude = /d' \
   "$root/Cargo.toml" > "$stage/rust/Cargo.toml"
 cp "$root/Cargo.lock" "$stage/rust/Cargo.lock"
 # Vendored: what the grader's wrapper around a submission needs (the harness and the reference without its

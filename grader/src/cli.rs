@@ -107,9 +107,9 @@ pub struct GradeArgs {
     /// The grading policy (TOML); defaults mirror the official grader.
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
-    /// A report to write, as FMT or FMT=PATH (text, json, gradescope, junit, markdown, html; without PATH,
-    /// to standard output); repeat for several: `--format text --format html=report.html`.
-    #[arg(long, value_name = "FMT[=PATH]")]
+    /// A report to write, as FMT or FMT=PATH (without PATH, to standard output); repeatable. Its `--help`
+    /// text is `format_help()`, which names the formats from [`Format::ALL`].
+    #[arg(long, value_name = "FMT[=PATH]", help = format_help())]
     pub format: Vec<FormatSpec>,
     /// The file of the --format written just before it (the older spelling of FMT=PATH; refused where it
     /// could be misread).
@@ -139,6 +139,15 @@ pub struct GradeArgs {
     /// The text report shows the summary, the fix-first list and the tests that failed, nothing else.
     #[arg(long)]
     pub failures_only: bool,
+}
+
+/// The help of `--format`, naming every format [`Format::ALL`] holds.
+fn format_help() -> String {
+    format!(
+        "A report to write, as FMT or FMT=PATH ({}; without PATH, to standard output); repeat for several: \
+         `--format text --format html=report.html`",
+        Format::names()
+    )
 }
 
 /// Parses the process's arguments, exiting with clap's message (status 2) when they cannot be parsed.

@@ -47,11 +47,11 @@ const RUST_TEMPLATE: &[(&str, &str)] = &[
     ("src/main.rs", include_str!("../../templates/rust-submission/src/main.rs")),
     ("src/board.rs", include_str!("../../templates/rust-submission/src/board.rs")),
     ("src/solver.rs", include_str!("../../templates/rust-submission/src/solver.rs")),
-    ("npuzzle/src/lib.rs", include_str!("../../adapters/rust/npuzzle/src/lib.rs")),
-    ("npuzzle/src/api.rs", include_str!("../../adapters/rust/npuzzle/src/api.rs")),
-    ("npuzzle/src/client.rs", include_str!("../../adapters/rust/npuzzle/src/client.rs")),
-    ("npuzzle/src/minpq.rs", include_str!("../../adapters/rust/npuzzle/src/minpq.rs")),
-    ("npuzzle/src/observe.rs", include_str!("../../adapters/rust/npuzzle/src/observe.rs")),
+    ("npuzzle/src/lib.rs", include_str!("../../npuzzle/src/lib.rs")),
+    ("npuzzle/src/api.rs", include_str!("../../npuzzle/src/api.rs")),
+    ("npuzzle/src/client.rs", include_str!("../../npuzzle/src/client.rs")),
+    ("npuzzle/src/minpq.rs", include_str!("../../npuzzle/src/minpq.rs")),
+    ("npuzzle/src/observe.rs", include_str!("../../npuzzle/src/observe.rs")),
 ];
 
 /// The crate's manifest: its own workspace (so it builds inside any other), `npuzzle` by path, excluded

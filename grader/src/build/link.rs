@@ -12,7 +12,7 @@
 //!   and the harness share one compiled `npuzzle` (`cargo` checks that it does).
 //!
 //! Both pass `--remap-path-prefix` for the grader's crates: a compiler message or panic location that names
-//! a file of `npuzzle` or the harness reads `/grader/adapters/rust/npuzzle/src/api.rs`, never the directory
+//! a file of `npuzzle` or the harness reads `/grader/npuzzle/src/api.rs`, never the directory
 //! the grader's crates are in.
 
 use std::hash::{Hash, Hasher};

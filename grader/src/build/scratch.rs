@@ -22,7 +22,7 @@ const GRADER_CRATES: [&str; 3] = ["reference", "npuzzle-harness", "npuzzle_harne
 /// The most bytes of `src/` copied; a larger folder does not compile.
 const MAX_SOURCE_BYTES: u64 = 16 << 20;
 
-/// The grader's own crates: the directory that holds `adapters/rust/npuzzle`, `adapters/rust/harness`,
+/// The grader's own crates: the directory that holds `npuzzle/`, `adapters/rust/harness/`,
 /// `reference/` and the `Cargo.lock` that pins their dependencies (this repository, or `rust/` in the
 /// Gradescope zip), with `vendor/` when the dependencies are vendored.
 #[derive(Debug, Clone)]
@@ -40,7 +40,7 @@ impl Pinned {
             .into_iter()
             .chain(std::env::current_exe().ok().and_then(|exe| Some(exe.parent()?.parent()?.join("rust"))));
         for root in candidates {
-            if root.join("adapters/rust/npuzzle/Cargo.toml").is_file() {
+            if root.join("npuzzle/Cargo.toml").is_file() {
                 return Pinned { root };
             }
         }
@@ -52,7 +52,7 @@ impl Pinned {
     /// source): the workspace manifest they inherit from, the adapters, the reference the harness links, and
     /// `vendor/` where it exists.
     pub fn view(&self) -> Vec<PathBuf> {
-        ["Cargo.toml", "Cargo.lock", "adapters/rust", "reference", "vendor"]
+        ["Cargo.toml", "Cargo.lock", "npuzzle", "adapters/rust", "reference", "vendor"]
             .iter()
             .map(|part| self.root.join(part))
             .filter(|path| path.exists())
@@ -66,7 +66,7 @@ impl Pinned {
 
     /// The API crate students compile against.
     pub fn npuzzle(&self) -> PathBuf {
-        self.root.join("adapters/rust/npuzzle")
+        self.root.join("npuzzle")
     }
 }
 

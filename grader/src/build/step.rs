@@ -96,6 +96,22 @@ pub struct Launch {
     pub notes: Vec<String>,
 }
 
+impl Launch {
+    /// A native program run as it is: no arguments, no environment of its own, under the address-space
+    /// limit, reading nothing beyond itself.
+    pub fn native(program: PathBuf) -> Launch {
+        Launch {
+            program,
+            args: vec![],
+            env: vec![],
+            address_space_limit: true,
+            read_only: vec![],
+            address_space_fit: None,
+            notes: vec![],
+        }
+    }
+}
+
 /// The launches of a submission whose two worlds run in processes of their own (the Java adapter: the `own`
 /// process never holds the reference Board, see `build::java`). Each names the runtime's own threads in its
 /// handshake before any student code runs, so the grader believes its `runtime_threads=`.

@@ -46,6 +46,12 @@ impl Format {
         }
     }
 
+    /// Every format's name, in the order of [`Format::ALL`], comma-separated: what `--help` and an unknown
+    /// format's error list.
+    pub fn names() -> String {
+        Format::ALL.map(Format::name).join(", ")
+    }
+
     /// The file extension of a report in this format, without the dot.
     pub fn extension(self) -> &'static str {
         match self {
@@ -68,10 +74,10 @@ impl std::str::FromStr for Format {
     type Err = String;
 
     fn from_str(name: &str) -> Result<Format, String> {
-        Format::ALL.into_iter().find(|f| f.name() == name).ok_or_else(|| {
-            let names: Vec<&str> = Format::ALL.iter().map(|f| f.name()).collect();
-            format!("unknown format `{name}` (one of: {})", names.join(", "))
-        })
+        Format::ALL
+            .into_iter()
+            .find(|f| f.name() == name)
+            .ok_or_else(|| format!("unknown format `{name}` (one of: {})", Format::names()))
     }
 }
 

@@ -58,6 +58,13 @@ pub struct ManhattanConflict {
     goal_col: [u8; MAX_CELLS],
 }
 
+/// A row or a column of the board, for the conflict term of each.
+#[derive(Debug, Clone, Copy)]
+enum Line {
+    Row,
+    Column,
+}
+
 /// The memo: Manhattan distance and each line's conflict term.
 #[derive(Debug, Clone, Copy)]
 pub struct ConflictMemo {
@@ -88,30 +95,40 @@ impl ManhattanConflict {
             + (cell % self.cols).abs_diff(self.goal_col[t] as usize)) as u32
     }
 
-    fn row_conflict(&self, s: &State, row: usize) -> u8 {
+    /// The conflict term of row or column `index`: among the tiles standing in it whose goal is in it too,
+    /// their goal positions along it, in the order they stand.
+    #[inline(always)]
+    fn conflict(&self, s: &State, line: Line, index: usize) -> u8 {
+        // The line's cells are `first`, `first + step`, …; `home` says which line a tile's goal is in,
+        // `along` where in it.
+        let (length, first, step, home, along) = match line {
+            Line::Row => (self.cols, index * self.cols, 1, &self.goal_row, &self.goal_col),
+            Line::Column => (self.rows, index, self.cols, &self.goal_col, &self.goal_row),
+        };
         let mut goals = [0u8; MAX_SIDE];
         let mut k = 0;
-        for col in 0..self.cols {
-            let t = s.tile(row * self.cols + col);
-            if t != 0 && self.goal_row[t as usize] as usize == row {
-                goals[k] = self.goal_col[t as usize];
+        for i in 0..length {
+            let t = usize::from(s.tile(first + i * step));
+            if t != 0 && usize::from(home[t]) == index {
+                goals[k] = along[t];
                 k += 1;
             }
         }
         conflict_term(&goals[..k])
     }
 
-    fn col_conflict(&self, s: &State, col: usize) -> u8 {
-        let mut goals = [0u8; MAX_SIDE];
-        let mut k = 0;
-        for row in 0..self.rows {
-            let t = s.tile(row * self.cols + col);
-            if t != 0 && self.goal_col[t as usize] as usize == col {
-                goals[k] = self.goal_row[t as usize];
-                k += 1;
-            }
-        }
-        conflict_term(&goals[..k])
+    /// Counts the conflict terms of two lines of `next` again, in the memo `m` (inlined at each call with its
+    /// `line`, so the search's inner loop never asks which kind of line it is in).
+    #[inline(always)]
+    fn recount(&self, m: &mut ConflictMemo, next: &State, line: Line, [a, b]: [usize; 2]) {
+        let terms = match line {
+            Line::Row => &mut m.row_conflict,
+            Line::Column => &mut m.col_conflict,
+        };
+        let old = terms[a] + terms[b];
+        terms[a] = self.conflict(next, line, a);
+        terms[b] = self.conflict(next, line, b);
+        m.conflict = m.conflict + u16::from(terms[a] + terms[b]) - u16::from(old);
     }
 
     /// The Manhattan part alone, for tests.
@@ -130,10 +147,10 @@ impl Heuristic for ManhattanConflict {
         let mut memo =
             ConflictMemo { manhattan, conflict: 0, row_conflict: [0; MAX_SIDE], col_conflict: [0; MAX_SIDE] };
         for row in 0..self.rows {
-            memo.row_conflict[row] = self.row_conflict(s, row);
+            memo.row_conflict[row] = self.conflict(s, Line::Row, row);
         }
         for col in 0..self.cols {
-            memo.col_conflict[col] = self.col_conflict(s, col);
+            memo.col_conflict[col] = self.conflict(s, Line::Column, col);
         }
         memo.conflict = memo.row_conflict.iter().chain(&memo.col_conflict).map(|&c| u16::from(c)).sum();
         memo
@@ -150,20 +167,11 @@ impl Heuristic for ManhattanConflict {
         let mut m = *memo;
         m.manhattan = (u32::from(m.manhattan) + self.distance(tile, from) - self.distance(tile, to)) as u16;
         // A horizontal slide keeps every row's order, so only the two columns change, and vice versa.
-        let (old, new) = if from / self.cols == to / self.cols {
-            let (a, b) = (from % self.cols, to % self.cols);
-            let old = m.col_conflict[a] + m.col_conflict[b];
-            m.col_conflict[a] = self.col_conflict(next, a);
-            m.col_conflict[b] = self.col_conflict(next, b);
-            (old, m.col_conflict[a] + m.col_conflict[b])
+        if from / self.cols == to / self.cols {
+            self.recount(&mut m, next, Line::Column, [from % self.cols, to % self.cols]);
         } else {
-            let (a, b) = (from / self.cols, to / self.cols);
-            let old = m.row_conflict[a] + m.row_conflict[b];
-            m.row_conflict[a] = self.row_conflict(next, a);
-            m.row_conflict[b] = self.row_conflict(next, b);
-            (old, m.row_conflict[a] + m.row_conflict[b])
-        };
-        m.conflict = m.conflict + u16::from(new) - u16::from(old);
+            self.recount(&mut m, next, Line::Row, [from / self.cols, to / self.cols]);
+        }
         m
     }
 }

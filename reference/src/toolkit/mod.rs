@@ -9,9 +9,9 @@
 //!
 //! Why here and not in `corpus`: the `solver` binary belongs to this crate, and `corpus` depends on
 //! `reference`, so the optimal solver `solver --optimal` runs must live on this side of that one-way edge.
-//! `corpus::optimal` keeps its own, independent IDA* and 5-5-5 database on purpose: it verifies fixture
-//! metadata and must not share code with what it checks. The Korf benchmark (a `corpus` binary) runs
-//! both side by side.
+//! It is also the one `corpus::optimal` proves fixture answers with (with the 5-5-5 databases, built in
+//! memory): the fixtures check the assignment's `Board` and `Solver`, and the toolkit shares no code with
+//! them. The Korf benchmark (a `corpus` binary) runs both splits and the bare heuristic side by side.
 //!
 //! - [`grid`]: [`Grid`], [`Shape`], [`Dir`], the puzzle header, the parity rule.
 //! - [`space`]: [`State`], [`Space`], ranks and closed sets.
