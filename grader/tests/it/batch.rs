@@ -4,9 +4,8 @@
 //! gradebook or a report.
 
 use std::path::Path;
-use std::process::Command;
 
-use crate::support::{copy_resolved, quick_policy, reference_submission, root};
+use crate::support::{copy_resolved, grader, quick_policy, reference_submission, root};
 
 /// A finished `grader batch`: its exit code, its standard error, and `gradebook.csv` parsed.
 pub struct BatchRun {
@@ -20,7 +19,7 @@ pub struct BatchRun {
 pub fn batch_in(class: &Path, out: &Path, extra: &[&str], env: &[(&str, &str)]) -> BatchRun {
     let policy = quick_policy();
     let policy = if extra.contains(&"--policy") { vec![] } else { vec!["--policy", policy.to_str().unwrap()] };
-    let output = Command::new(env!("CARGO_BIN_EXE_grader"))
+    let output = grader()
         .arg("batch")
         .arg(class)
         .args(["--output-dir", out.to_str().unwrap()])

@@ -3,9 +3,8 @@
 //! format carries the compiler's output.
 
 use std::path::Path;
-use std::process::Command;
 
-use crate::support::{gallery_entry, quick_policy, reference_submission};
+use crate::support::{gallery_entry, grader, quick_policy, reference_submission};
 
 fn render(format: &str) -> String {
     render_of(&reference_submission(), format, &["--only", "board-1a", "--only", "solver-2a"]).0
@@ -15,7 +14,7 @@ fn render(format: &str) -> String {
 fn render_of(submission: &Path, format: &str, extra: &[&str]) -> (String, i32) {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
-    let status = Command::new(env!("CARGO_BIN_EXE_grader"))
+    let status = grader()
         .arg("grade")
         .arg(submission)
         .args(["--quiet", "--format", format, "--output"])
@@ -106,7 +105,7 @@ fn markdown_shows_the_score() {
 fn each_format_names_its_file_and_an_ambiguous_output_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let (json, html) = (dir.path().join("r.json"), dir.path().join("r.html"));
-    let graded = Command::new(env!("CARGO_BIN_EXE_grader"))
+    let graded = grader()
         .arg("grade")
         .arg(reference_submission())
         .args(["--quiet", "--only", "board-1a", "--format", "text"])
@@ -121,7 +120,7 @@ fn each_format_names_its_file_and_an_ambiguous_output_is_refused() {
     assert!(std::fs::read_to_string(&html).unwrap().starts_with("<!DOCTYPE html>"));
 
     let gs = dir.path().join("gs.json");
-    let refused = Command::new(env!("CARGO_BIN_EXE_grader"))
+    let refused = grader()
         .arg("grade")
         .arg(reference_submission())
         .args(["--quiet", "--format", "text", "--format", "gradescope", "--output"])
@@ -151,7 +150,7 @@ fn a_courses_checkstyle_configuration_is_used_and_a_missing_one_is_an_error() {
     )
     .unwrap();
     let grade = |config: &Path| {
-        Command::new(env!("CARGO_BIN_EXE_grader"))
+        grader()
             .arg("grade")
             .arg(&submission)
             .args(["--quiet", "--only", "api-1", "--format", "text", "--checkstyle-config"])

@@ -11,23 +11,24 @@
 //!   neighbors (and the last first run shares the machine with the first second run);
 //! - its scratch directories: every process's and build step's are fresh, randomly named temp dirs.
 //!
-//! Both runs share one `TMPDIR` of the gallery's own, and with it the build cache (keyed by the
-//! submission's content), so the second run does not rebuild: its build time is printed next to the first's
-//! (`--nocapture`). A private `TMPDIR` also keeps other checkouts' graders on this machine from rebuilding
-//! the shared cache under the gallery's feet.
+//! Both runs have the tests' shared `TMPDIR` (`support::shared_tmpdir`, one per checkout), and with it the
+//! build cache (keyed by the submission's content), so the second run does not rebuild: its build time is
+//! printed next to the first's (`--nocapture`). The other tests that grade a gallery entry find its build
+//! there too.
 //!
 //! Cost: the second runs double the grading but not the builds, and they fill the pool's second core while
 //! the last first runs finish. Entries marked `deterministic = false` (their own behavior varies: a randomly
 //! seeded hasher, a hang ended by whichever cap comes first) compare their verdicts test by test instead.
 
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 
-use crate::support::{gallery_entry, grade_in, quick_policy, quick_python_policy, root, Graded, Setting};
+use crate::support::{
+    gallery_entry, grade_in, quick_policy, quick_python_policy, root, shared_tmpdir, Graded, Setting,
+};
 
 #[derive(Debug, Deserialize)]
 struct Gallery {
@@ -79,12 +80,12 @@ fn check(language: &str) {
     let _turn = ONE_GALLERY_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let policy = if language == "python" { quick_python_policy() } else { quick_policy() };
     let entries: Vec<Entry> = gallery().submission.into_iter().filter(|e| e.language == language).collect();
-    let tmpdir = gallery_tmpdir();
+    let tmpdir = shared_tmpdir();
     let second_cwd = tempfile::tempdir().expect("a temp dir");
     let settings = [
-        Setting { tmpdir: Some(&tmpdir), ..Setting::default() },
+        Setting { tmpdir: Some(tmpdir), ..Setting::default() },
         Setting {
-            tmpdir: Some(&tmpdir),
+            tmpdir: Some(tmpdir),
             cwd: Some(second_cwd.path()),
             env: &[("TZ", "Pacific/Chatham"), ("LC_ALL", "C")],
             text_to_file: true,
@@ -136,16 +137,6 @@ fn jobs(n: usize) -> Vec<(usize, usize)> {
     let odd = (0..n).rev().filter(|i| i % 2 == 1).map(|i| (1, i));
     let even = (0..n).rev().filter(|i| i % 2 == 0).map(|i| (1, i));
     first.chain(odd).chain(even).collect()
-}
-
-/// The gallery's own `TMPDIR`, one per checkout, kept between test runs as a build cache.
-fn gallery_tmpdir() -> PathBuf {
-    use std::hash::{Hash, Hasher};
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    root().hash(&mut hasher);
-    let dir = std::env::temp_dir().join(format!("npuzzle-gallery-{:016x}", hasher.finish()));
-    std::fs::create_dir_all(&dir).expect("the gallery's TMPDIR is created");
-    dir
 }
 
 /// Why the two runs of `entry` differ where they must not, naming the entry, the report and the first line

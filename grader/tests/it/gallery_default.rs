@@ -6,14 +6,16 @@
 //! plan for the whole gallery). The failing base ids must be the entry's `expect_failed_default` (or, on
 //! this project's own puzzles, `expect_failed_default_bundled` where it differs); an entry that sets
 //! neither is held to its `expect_failed` restricted to timing and memory.
+//!
+//! The grader runs with the tests' shared `TMPDIR` (`support::shared_tmpdir`), where the gallery's own test
+//! compiles the same entries: each entry's build (keyed by its files) is made once for both.
 
 use std::path::Path;
-use std::process::Command;
 
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::support::{calibration, copy_resolved, failed_base_ids, fixtures_with_official_timing, root};
+use crate::support::{calibration, copy_resolved, failed_base_ids, fixtures_with_official_timing, grader, root};
 
 #[derive(Debug, Deserialize)]
 struct Gallery {
@@ -74,7 +76,7 @@ fn java_gallery_timing_and_memory_rows_match_the_model_on_the_default_policy() {
         }
     };
     let grades = work.path().join("grades");
-    let output = Command::new(env!("CARGO_BIN_EXE_grader"))
+    let output = grader()
         .arg("batch")
         .arg(&class)
         .args(["--only", "timing-*", "--only", "memory-*", "--format", "json", "--jobs", "2"])
@@ -82,7 +84,6 @@ fn java_gallery_timing_and_memory_rows_match_the_model_on_the_default_policy() {
         .arg(&fixtures)
         .arg("--output-dir")
         .arg(&grades)
-        .env("TMPDIR", work.path())
         .output()
         .expect("the grader runs");
     let wrong: Vec<String> = entries

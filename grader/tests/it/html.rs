@@ -9,7 +9,7 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use crate::support::{gallery_entry, quick_policy, root};
+use crate::support::{gallery_entry, grader, quick_policy, root};
 
 /// How long one Chromium run may take before it is killed (it takes about a second).
 const CHROMIUM_TIMEOUT: Duration = Duration::from_secs(60);
@@ -24,7 +24,7 @@ fn report() -> &'static (PathBuf, String) {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("manhattan-wrong-goal-row.html");
         let (submission, _copy) = gallery_entry("rust/manhattan-wrong-goal-row");
-        let status = Command::new(env!("CARGO_BIN_EXE_grader"))
+        let status = grader()
             .arg("grade")
             .arg(&submission)
             .args(["--quiet", "--policy", quick_policy().to_str().unwrap()])
@@ -159,7 +159,7 @@ fn failures_of_one_count_are_one_card_and_one_fix_first_line() {
     let (submission, _copy) = gallery_entry("rust/no-manhattan-cache");
     let dir = tempfile::tempdir().unwrap();
     let page = dir.path().join("report.html");
-    let output = Command::new(env!("CARGO_BIN_EXE_grader"))
+    let output = grader()
         .arg("grade")
         .arg(&submission)
         .args(["--quiet", "--policy", quick_policy().to_str().unwrap()])

@@ -6,7 +6,7 @@
 //! the report.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use crate::support::{grade, grade_measuring_memory, quick_policy, reference_submission, root};
 
@@ -22,7 +22,7 @@ fn fixtures_with(names: &[&str]) -> tempfile::TempDir {
 
 /// Runs `grader ARGS…` and returns its output.
 fn grader(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_grader")).args(args).output().expect("the grader runs")
+    crate::support::grader().args(args).output().expect("the grader runs")
 }
 
 fn stderr(output: &Output) -> String {

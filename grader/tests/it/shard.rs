@@ -4,13 +4,13 @@
 //! nothing. The class and its one-process gradebooks are shared with the Slurm and overview tests.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 use std::sync::OnceLock;
 
 use serde_json::Value;
 
 use crate::batch::{batch_in, parse_csv, BatchRun};
-use crate::support::{copy_resolved, reference_submission, root};
+use crate::support::{copy_resolved, grader, reference_submission, root};
 
 /// The tests every grading of the class runs: a few Board tests, a solver test and one timing puzzle.
 pub const ONLY: [&str; 8] =
@@ -53,13 +53,7 @@ pub fn whole() -> &'static (PathBuf, BatchRun) {
 
 /// `grader gradebook merge DIRS... --output-dir OUT`.
 pub fn merge(dirs: &[PathBuf], out: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_grader"))
-        .args(["gradebook", "merge"])
-        .args(dirs)
-        .arg("--output-dir")
-        .arg(out)
-        .output()
-        .unwrap()
+    grader().args(["gradebook", "merge"]).args(dirs).arg("--output-dir").arg(out).output().unwrap()
 }
 
 /// `gradebook.json` read as JSON.

@@ -7,11 +7,11 @@
 //! problem, named at the top of the report, and the grader exits 2 with the report written.
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use crate::bounds::policy_with;
-use crate::support::gallery_entry;
+use crate::support::{gallery_entry, grader};
 
 /// The probe's marker: the name of the file it holds open.
 const MARKER: &str = "stall-probe-0.4244";
@@ -60,7 +60,7 @@ fn grade_stopping(probe: &Path, stops: usize) -> Stalled {
     let (_dir, policy) = policy_with("request_cpu_seconds = 0.2\npython_cpu_scale = 1.0");
     let out = tempfile::tempdir().unwrap();
     let json = out.path().join("report.json");
-    let mut grader = Command::new(env!("CARGO_BIN_EXE_grader"))
+    let mut grader = grader()
         .args(["grade", probe.to_str().unwrap(), "--quiet", "--only", "board-1a", "--policy"])
         .arg(&policy)
         .args(["--format", "json", "--output"])

@@ -5,13 +5,13 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::support::{quick_python_policy, root};
+use crate::support::{grader, quick_python_policy, root};
 
 /// Writes the starter for `language` into a fresh folder outside the repository.
 fn starter(language: &str) -> (tempfile::TempDir, PathBuf) {
     let outside = tempfile::tempdir().unwrap();
     let dir = outside.path().join("my-8puzzle");
-    let made = Command::new(env!("CARGO_BIN_EXE_grader")).args(["new", language]).arg(&dir).output().unwrap();
+    let made = grader().args(["new", language]).arg(&dir).output().unwrap();
     assert!(made.status.success(), "{}", String::from_utf8_lossy(&made.stderr));
     assert!(!dir.starts_with(root()), "the starter is outside the repository");
     (outside, dir)
@@ -45,7 +45,7 @@ fn the_python_kit_runs_the_assignments_client_and_grades_from_outside_the_reposi
     assert!(client.status.success(), "{}", said(&client));
     let out = String::from_utf8_lossy(&client.stdout);
     assert!(out.starts_with("Minimum number of moves = 4\n3\n 0  2  3\n"), "{out}");
-    let graded = Command::new(env!("CARGO_BIN_EXE_grader"))
+    let graded = grader()
         .arg("grade")
         .arg(&dir)
         .args(["--quiet", "--policy", quick_python_policy().to_str().unwrap()])

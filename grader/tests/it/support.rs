@@ -11,6 +11,30 @@ pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..").canonicalize().expect("the repository root exists")
 }
 
+/// The `TMPDIR` of every grader the tests start with [`grader`] (a test may give its own): one per checkout,
+/// kept between test runs. The grader keeps its build caches in it, keyed by what is built (a submission's
+/// content, the grader's own crates), so that a submission several tests grade (a gallery entry, in the
+/// gallery and elsewhere), the Java adapter and the grader's Rust crates are each built once for all of them;
+/// and no other checkout's grader on this machine rebuilds those caches under the tests' feet.
+pub fn shared_tmpdir() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        root().hash(&mut hasher);
+        let dir = std::env::temp_dir().join(format!("npuzzle-tests-{:016x}", hasher.finish()));
+        std::fs::create_dir_all(&dir).expect("the tests' TMPDIR is created");
+        dir
+    })
+}
+
+/// The `grader` binary as a command, with the tests' shared `TMPDIR` ([`shared_tmpdir`]).
+pub fn grader() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_grader"));
+    command.env("TMPDIR", shared_tmpdir());
+    command
+}
+
 /// A gallery entry (`fixtures/submissions/RELATIVE`) ready to grade: the entry itself, or, where it links a
 /// shared file (a correct Board, `fixtures/submissions/README.md`), a copy with every link replaced by the
 /// file it names, since the grader follows no link in a submission. The copy keeps the entry's folder
@@ -41,13 +65,20 @@ pub fn copy_resolved(from: &Path, to: &Path) {
     }
 }
 
+/// The packages `make build` builds (the Makefile's `PACKAGES`): the reference submission is built as one of
+/// them, so that cargo resolves their features as `make build` does and finds its build fresh (built alone,
+/// `npuzzle-harness` would have `reference` without its `cli` feature: a variant of its own, compiled again).
+const BUILD_PACKAGES: [&str; 8] = ["-p", "reference", "-p", "npuzzle-harness", "-p", "grader", "-p", "corpus"];
+
 /// The reference submission executable, built once per test run (release, like `make grade`).
 pub fn reference_submission() -> PathBuf {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
     BUILT
         .get_or_init(|| {
             let status = Command::new(env!("CARGO"))
-                .args(["build", "--release", "-q", "-p", "npuzzle-harness", "--bin", "reference-submission"])
+                .args(["build", "--release", "-q"])
+                .args(BUILD_PACKAGES)
+                .args(["--bin", "reference-submission"])
                 .current_dir(root())
                 .status()
                 .expect("cargo runs");
@@ -125,7 +156,7 @@ pub struct Measured {
 pub fn grade_measuring_memory(args: &[&str], env: &[(&str, &str)]) -> Measured {
     // The child is reaped by wait4 below, not by `Child::wait`.
     #[allow(clippy::zombie_processes)]
-    let mut child = Command::new(env!("CARGO_BIN_EXE_grader"))
+    let mut child = grader()
         .args(args)
         .envs(env.iter().copied())
         .stderr(std::process::Stdio::piped())
@@ -170,7 +201,8 @@ pub struct Graded {
 /// the environment and directory the test runs in, the text report on standard output.
 #[derive(Default)]
 pub struct Setting<'a> {
-    /// `TMPDIR` for the grader: where its build cache and every scratch directory go.
+    /// `TMPDIR` for the grader, where its build cache and every scratch directory go (default: the tests'
+    /// shared one).
     pub tmpdir: Option<&'a Path>,
     /// The grader's working directory (default: the test's).
     pub cwd: Option<&'a Path>,
@@ -191,7 +223,7 @@ pub fn grade_in(submission: &Path, extra: &[&str], setting: &Setting<'_>) -> Gra
     let dir = tempfile::tempdir().expect("a temp dir");
     let json_path = dir.path().join("report.json");
     let text_path = dir.path().join("report.txt");
-    let mut command = Command::new(env!("CARGO_BIN_EXE_grader"));
+    let mut command = grader();
     command.arg("grade").arg(submission).args(["--quiet", "--format", "json", "--output"]).arg(&json_path);
     command.args(["--format", "text"]);
     if setting.text_to_file {
@@ -286,4 +318,11 @@ pub fn fixtures_with_official_timing(calibration: &Path, into: &Path) {
         table.remove(name.trim_end_matches(".txt"));
     }
     std::fs::write(&metadata, toml::to_string(&table).unwrap()).unwrap();
+}
+
+#[test]
+fn the_reference_submission_is_built_with_the_packages_make_build_builds() {
+    let makefile = std::fs::read_to_string(root().join("Makefile")).expect("the Makefile");
+    let line = makefile.lines().find_map(|line| line.strip_prefix("PACKAGES := ")).expect("a PACKAGES line");
+    assert_eq!(line.split_whitespace().collect::<Vec<_>>(), BUILD_PACKAGES, "support.rs's BUILD_PACKAGES");
 }
