@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The workspace's crates on their floors: each may depend only on crates of a lower floor, so nothing
-depends upward (ARCHITECTURE.md, "Crates"). Reads `cargo metadata`; every dependency kind counts (normal,
+depends upward (ARCHITECTURE.md, "What may import what"). Reads `cargo metadata`; every dependency kind counts (normal,
 dev, build). A submission (a crate under fixtures/submissions/ or templates/) depends on `npuzzle` alone.
 Prints every dependency out of place and exits 1 when there is one; a workspace crate on no floor is one too.
 `make lint` runs it. Usage: crate-layers.py [WORKSPACE_DIR]"""
