@@ -36,6 +36,8 @@ lint:
 	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
 	python3 scripts/module-cycles.py grader/src
 	python3 scripts/crate-layers.py
+	python3 scripts/architecture-tree.py --self-test
+	python3 scripts/architecture-tree.py
 
 fmt:
 	$(CARGO) fmt --all
