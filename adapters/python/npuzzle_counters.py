@@ -15,8 +15,9 @@ MOST_SITES = 1000
 class Sites:
     """Where in the student's code the counted operations come from (`call_sites`, specs/protocol.md).
 
-    Every PERIOD-th operation of each sampled counter (the 1st, the 129th, ...) records the innermost line of a
-    student file on the stack, so a count that fails can name the lines it comes from. Deterministic (it
+    While sampling is on (from `counters_reset sites` to the next `counters_reset`: the grader samples only a
+    life it lives again to explain a failing count, never one it judges), every PERIOD-th operation of each
+    sampled counter (the 1st, the 129th, ...) records the innermost line of a student file on the stack, so a count that fails can name the lines it comes from. Deterministic (it
     depends on the counts alone), and its own CPU is measured: the grader takes it off the Solver's. The one
     function that reads frames, `_student_line`, is trusted by the seal to call sys._getframe(); it hands no
     frame out. At most MOST_SITES lines are told apart; samples past them count as "elsewhere".
@@ -32,9 +33,10 @@ class Sites:
         self._thread_time_ns = time.thread_time_ns
         self.reset()
 
-    def reset(self):
+    def reset(self, sampling=False):
         self.samples = {}
         self.cpu_ns = 0
+        self.sampling = sampling
 
     def note(self, counter, before, after):
         """`counter` went from `before` to `after`: samples the sampling points it passed."""
@@ -43,6 +45,8 @@ class Sites:
             self.sample(counter, passed)
 
     def sample(self, counter, weight):
+        if not self.sampling:
+            return
         start = self._thread_time_ns()
         site = self._student_line()
         if site is not None:
@@ -96,11 +100,11 @@ class Counts:
         self.next_board_id = 1
         self.reset()
 
-    def reset(self):
+    def reset(self, sample_sites=False):
         for name in self.PQ_FIELDS + self.BOARD_FIELDS:
             setattr(self, name, 0)
         self.pq_live = 0
-        SITES.reset()
+        SITES.reset(sample_sites)
 
     def inserted_one(self):
         """One insert (a MinPQ insert, a heappush, ...)."""

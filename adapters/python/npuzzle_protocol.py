@@ -269,8 +269,11 @@ class Server:
         return self.add_all(world, world.run(lambda: boards(path, "solution()")))
 
     def counters_reset(self, verb, args):
-        no_args(verb, args)
-        counts.reset()
+        """`counters_reset`, or `counters_reset sites`: call sites sampled until the next reset."""
+        sites = args == ["sites"]
+        if not sites:
+            no_args(verb, args)
+        counts.reset(sites)
         QUEUES.reset()
         return ""
 

@@ -14,18 +14,20 @@ const TWENTY_MOVES: &str = "3 7 2 1 3 4 6 0 5 8";
 /// The counters the adapter samples.
 const SAMPLED: [&str; 5] = ["pq_inserts", "pq_del_mins", "board_constructed", "board_equals", "board_manhattan"];
 
-/// Solves `board` in the ref world of the submission in `dir` after a reset; the counters and the call sites.
+/// Solves `board` in the ref world of the submission in `dir` after a reset that turns sampling on; the
+/// counters and the call sites. A plain reset then solves it again without sampling.
 fn solved(dir: &std::path::Path, board: &str) -> (String, CallSites) {
     let mut c = Conversation::start_ref(build(dir));
     assert!(c.ask("hello 1").contains(" call_sites "), "the Java adapter announces call_sites");
     assert_eq!(c.ask(&format!("board ref {board}")), "ok b1");
-    assert_eq!(c.ask("counters_reset"), "ok");
+    assert_eq!(c.ask("counters_reset sites"), "ok");
     assert_eq!(c.ask("solver b1"), "ok s2");
     let counters = c.ask("counters");
     let sites = c.ask("call_sites");
     let sites = decode_call_sites(sites.strip_prefix("ok ").expect(&sites)).unwrap();
     assert_eq!(c.ask("counters_reset"), "ok");
-    assert_eq!(c.ask("call_sites"), "ok sampling_cpu_ns=0", "a reset forgets the samples");
+    assert_eq!(c.ask("solver b1"), "ok s3");
+    assert_eq!(c.ask("call_sites"), "ok sampling_cpu_ns=0", "a plain reset forgets the samples and stops sampling");
     c.finish();
     (counters, sites)
 }

@@ -72,7 +72,8 @@ impl Life {
         let counted = counting != Counted::No;
         let sampled = counted && sampled;
         let order = SolverCall::life(calls);
-        let built = if counted { built_with_counters_zeroed(s, world, board) } else { ask::build(s, world, board) };
+        let built =
+            if counted { built_with_counters_zeroed(s, world, board, sampled) } else { ask::build(s, world, board) };
         let b = match built {
             Ok(b) => b,
             Err(failure) => return Life::unborn(order, failure),
@@ -256,9 +257,12 @@ impl SolverCall {
 }
 
 /// Builds `board`, then zeroes the counters, with one batch: the grader's own construction is not counted.
-fn built_with_counters_zeroed(s: &mut Session, world: World, board: &Board) -> Asked<Handle> {
+/// `sampled`: the adapter samples call sites until the next reset (`counters_reset sites`); otherwise it
+/// does not sample at all.
+fn built_with_counters_zeroed(s: &mut Session, world: World, board: &Board, sampled: bool) -> Asked<Handle> {
     let build = Request::Board { world, tiles: ask::tiles_of(board) };
-    let answers = s.call_all(&[build.clone(), Request::CountersReset])?;
+    let reset = if sampled { Request::CountersResetSites } else { Request::CountersReset };
+    let answers = s.call_all(&[build.clone(), reset])?;
     ask::handle_of(&build, &answers[0])
 }
 

@@ -10,9 +10,9 @@ package npuzzle;
  * helper that inserts into a MinPQ or calls a Board) takes a lock, and from then on every count does, so no
  * increment is lost to a race (a race could only lower the counts).
  *
- * Every 128th operation of the MinPQ's inserts and delMins and of the reference Board's constructions,
- * equals(), manhattan() and hamming() is also sampled for where it came from ({@link Sites}); the other 127
- * cost one comparison more.
+ * After `counters_reset sites`, every 128th operation of the MinPQ's inserts and delMins and of the reference
+ * Board's constructions, equals(), manhattan() and hamming() is also sampled for where it came from
+ * ({@link Sites}); the other 127, and every operation while sampling is off, cost one comparison more.
  */
 public final class Counters {
     private Counters() {}
@@ -177,14 +177,14 @@ public final class Counters {
         }
     }
 
-    /** Zeroes every counter. */
-    static void reset() {
+    /** Zeroes every counter; call sites are sampled from now on when `sampleSites` ({@link Sites}). */
+    static void reset(boolean sampleSites) {
         synchronized (LOCK) {
             pqInserts = pqDelMins = pqMaxSize = pqLiveSize = pqEndingSize = pqDeepBytes = pqHeapViolations = 0;
             boardConstructed = boardEquals = boardEqualsNonBoard = boardEqualsNotGrandNeighbor = 0;
             boardManhattan = boardHamming = boardToString = boardNeighbors = boardTwin = boardIsGoal = 0;
             boardDimension = 0;
-            Sites.reset();
+            Sites.reset(sampleSites);
         }
     }
 

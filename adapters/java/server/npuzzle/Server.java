@@ -362,8 +362,10 @@ public final class Server {
                 return addAll(s.world, s.world.boards(path, "solution()", true));
             }
             case "counters_reset": {
-                noArgs(verb, args);
-                Counters.reset();
+                // `counters_reset sites` also samples call sites until the next reset (capability `call_sites`)
+                boolean sites = args.length == 1 && args[0].equals("sites");
+                if (!sites) noArgs(verb, args);
+                Counters.reset(sites);
                 synchronized (QueueRegistry.class) {
                     QueueRegistry.beginSpan();
                 }

@@ -15,7 +15,8 @@ import java.util.stream.Stream;
  * Where in the student's code the counted operations come from (`call_sites`, specs/protocol.md).
  *
  * {@link Counters} calls {@link #sample} at every {@link #PERIOD}-th operation of each sampled counter (the
- * 1st, the 129th, ... since `counters_reset`: {@link #due}), which records the innermost frame of a student's
+ * 1st, the 129th, ... since `counters_reset sites`: {@link #due}; a plain `counters_reset` stops sampling),
+ * which records the innermost frame of a student's
  * class on the calling thread's stack as `Solver.java:42`. A student's class is one of the unnamed module of
  * the world's class loader ({@link #watch}): the reference Board (in the `refboard` loader's module), the
  * textbook stand-ins, the adapter and the JDK are not the student's, so `manhattan()` called by the reference
@@ -37,6 +38,11 @@ final class Sites {
     /** One operation in this many is sampled (the grader's SAMPLING_PERIOD); a power of two. */
     static final int PERIOD = 128;
     static final int MOST_SITES = 1000;
+    /**
+     * Whether operations are sampled: from `counters_reset sites` to the next `counters_reset` (the grader
+     * samples only a life it lives again to explain a failing count, never one it judges). Off at start.
+     */
+    private static volatile boolean sampling;
     /** Every one of the JVM's first this-many samples is timed (the walk's code is still being compiled). */
     private static final long TIMED_FIRST = 1024;
     /** Past those, one sample in this many, picked at random (a hash of its number), is timed for them all. */
@@ -76,7 +82,7 @@ final class Sites {
 
     /** Whether the count an operation just reached is a sampling point (1, 129, 257, ...). */
     static boolean due(long count) {
-        return (count & (PERIOD - 1)) == 1;
+        return sampling && (count & (PERIOD - 1)) == 1;
     }
 
     /**
@@ -152,11 +158,12 @@ final class Sites {
     }
 
     /** Forgets every sample and the sampling's CPU (`counters_reset`). */
-    static void reset() {
+    static void reset(boolean sample) {
         synchronized (SAMPLES) {
             SAMPLES.clear();
             cpuNs = 0;
         }
+        sampling = sample;
     }
 
     /** The `call_sites` reply: the sampling's CPU, then `counter@site=samples` sorted by counter and site. */

@@ -274,7 +274,8 @@ where
             }
             Request::Moves(h) => self.on_solver(h, |s| s.moves().to_string(), |s| s.moves().to_string())?,
             Request::Solution(h) => self.solution(h)?,
-            Request::CountersReset => {
+            // the Rust harness samples no call sites (`call_sites` is unsupported), so `sites` changes nothing
+            Request::CountersReset | Request::CountersResetSites => {
                 counters::reset();
                 memory::reset_peak();
                 self.peak_base = memory::live_bytes();

@@ -325,8 +325,8 @@ fn queues_end_when_the_counters_are_read() {
     c.finish();
 }
 
-/// `call_sites` names the student's lines the counted operations come from: one sample every 128 operations
-/// of a counter (the 1st, the 129th, ...), each at the innermost line of the student's files on the stack,
+/// `call_sites` names the student's lines the counted operations come from after `counters_reset sites`: one
+/// sample every 128 operations of a counter (the 1st, the 129th, ...), each at the innermost line of the student's files on the stack,
 /// with the sampling's own CPU.
 #[test]
 fn call_sites_name_the_students_lines_one_operation_in_128() {
@@ -335,7 +335,7 @@ fn call_sites_name_the_students_lines_one_operation_in_128() {
     let line_of = |text: &str| source.lines().position(|l| l.contains(text)).unwrap() + 1;
     c.ask("hello 1");
     assert_eq!(c.ask("board ref 3 0 1 3 4 2 5 7 8 6"), "ok b1");
-    assert_eq!(c.ask("counters_reset"), "ok");
+    assert_eq!(c.ask("counters_reset sites"), "ok");
     assert_eq!(c.ask("solver b1"), "ok s2");
     let counters = c.ask("counters");
     let sites = c.ask("call_sites");
@@ -347,5 +347,9 @@ fn call_sites_name_the_students_lines_one_operation_in_128() {
     }
     let equals = format!("solver.py:{}", line_of("neighbor == node.previous.board"));
     assert!(sites.sites.iter().any(|s| s.counter == "board_equals" && s.site == equals), "{sites:?}");
+    // a plain reset forgets the samples and stops sampling: a judged life is never sampled
+    assert_eq!(c.ask("counters_reset"), "ok");
+    assert_eq!(c.ask("solver b1"), "ok s3");
+    assert_eq!(c.ask("call_sites"), "ok sampling_cpu_ns=0");
     c.finish();
 }

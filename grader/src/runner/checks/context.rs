@@ -19,8 +19,9 @@ use crate::runner::ask::{Asked, Failure};
 use crate::runner::life::{Counted, Life};
 use crate::runner::session::{Fault, Session};
 
-/// What identifies a life in the cache: the world, the board, and the order of the Solver's calls.
-pub type LifeKey = (World, Board, [SolverCall; 3]);
+/// What identifies a life in the cache: the world, the board, the order of the Solver's calls, and whether
+/// the adapter sampled where its counts came from ([`Ctx::sampled_life`]).
+pub type LifeKey = (World, Board, [SolverCall; 3], bool);
 
 /// Solvers' lives already lived in a run, in the order they were lived, so a test replayed after a stall
 /// can forget the lives it lived ([`Lives::forget_since`]) and live them again.
@@ -85,9 +86,22 @@ impl Ctx<'_> {
     }
 
     /// The life of a Solver for the trial's board in `world` whose first calls are `calls` (counted where the
-    /// adapter counts), lived once per run and then answered from the cache.
+    /// adapter counts), lived once per run and then answered from the cache. Never sampled: a judged life's
+    /// CPU is the Solver's alone, and its limit is watched while it runs.
     pub fn life(&mut self, world: World, trial: &Trial, calls: &[SolverCall]) -> Life {
-        let key = (world, trial.board.clone(), SolverCall::life(calls));
+        self.lived(world, trial, calls, false)
+    }
+
+    /// The same life lived again while the adapter samples where its counts come from (`call_sites`), to
+    /// explain a count that failed: asked only then, and never judged, so sampling (up to one and a half
+    /// times a fast Solver's own CPU, adapters/java/README.md "Call sites") neither brings a Solver nearer
+    /// its limit nor slows the grading of counts that pass. `None` where the adapter does not sample.
+    pub fn sampled_life(&mut self, world: World, trial: &Trial, calls: &[SolverCall]) -> Option<Life> {
+        self.has("call_sites").then(|| self.lived(world, trial, calls, true))
+    }
+
+    fn lived(&mut self, world: World, trial: &Trial, calls: &[SolverCall], sampled: bool) -> Life {
+        let key = (world, trial.board.clone(), SolverCall::life(calls), sampled);
         if let Some(lived) = self.lives.get(&key) {
             return lived.clone();
         }
@@ -99,7 +113,6 @@ impl Ctx<'_> {
             true => Counted::Counts,
         };
         let budget = self.solve_cpu();
-        let sampled = self.has("call_sites");
         let life = Life::live(self.session, world, &trial.board, calls, budget, counted, sampled);
         self.lives.insert(key, life.clone());
         life

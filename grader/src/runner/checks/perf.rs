@@ -239,7 +239,9 @@ fn timing(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> TrialResult
                 );
             }
             plausible_queue(&seen, trial).map_err(|m| m.with_row(row))?;
-            table_row(head, &count_cells(aspect, &seen, &reference, factor)?, factor, &seen)
+            table_row(head, &count_cells(aspect, &seen, &reference, factor)?, factor, || {
+                ctx.sampled_life(World::Ref, trial, calls)
+            })
         }
         TimingAspect::ForbiddenCalls => {
             let hamming = seen.required("board_hamming")?;
@@ -268,12 +270,12 @@ fn timing(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> TrialResult
             let manhattan = seen.required("board_manhattan")?;
             let cells = count_cells(aspect, &seen, &reference, factor)?;
             if aspect == TimingAspect::StrictBoardCounts {
-                table_row(head, &cells, factor, &seen).map_err(|p| {
+                table_row(head, &cells, factor, || ctx.sampled_life(World::Ref, trial, calls)).map_err(|p| {
                     p.with_hint("cache the priority, moves + manhattan, in the search node when it is created")
                 })
             } else {
                 // 4a prints manhattan() but does not judge it.
-                let mut rows = table_row(head, &cells, factor, &seen)?;
+                let mut rows = table_row(head, &cells, factor, || ctx.sampled_life(World::Ref, trial, calls))?;
                 rows[0] = format!("{} {manhattan:>12}", rows[0]);
                 Ok(rows)
             }
@@ -356,12 +358,20 @@ pub fn counts(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> Option<
 }
 
 /// A row of judged cells: the row (failing cells with their ratios) and, when a cell fails, a mismatch that
-/// names it and, where the adapter samples call sites, the lines of the student's code its count comes from.
-fn table_row(head: String, cells: &[(&str, Cell, u64)], factor: f64, seen: &Life) -> TrialResult {
+/// names it and, where the adapter samples call sites, the lines of the student's code its count comes from
+/// (from `sampled`, the life lived again while sampling: asked only when a cell fails).
+fn table_row(
+    head: String,
+    cells: &[(&str, Cell, u64)],
+    factor: f64,
+    sampled: impl FnOnce() -> Option<Life>,
+) -> TrialResult {
     let row = cells.iter().fold(head, |row, (_, cell, _)| format!("{row} {:>12}", cell.text()));
     judge::cells_pass(cells, factor).map_err(|mut m| {
-        for (what, _, _) in cells.iter().filter(|(_, cell, _)| cell.fails()) {
-            m.details.extend(where_from(what, seen));
+        if let Some(sampled) = sampled() {
+            for (what, _, _) in cells.iter().filter(|(_, cell, _)| cell.fails()) {
+                m.details.extend(where_from(what, &sampled));
+            }
         }
         m.with_row(row.clone())
     })?;

@@ -57,6 +57,9 @@ pub enum Request {
     Moves(Handle),
     Solution(Handle),
     CountersReset,
+    /// `counters_reset sites`: the counters zeroed, and call sites sampled until the next reset (for adapters
+    /// announcing `call_sites`; a plain `counters_reset` stops sampling).
+    CountersResetSites,
     Counters,
     CallSites,
     /// `counters deep`: the counters, and the queues' deep memory measured (for adapters announcing
@@ -118,6 +121,7 @@ impl Request {
             | Request::MemoryBoard { .. }
             | Request::SolverNull(_)
             | Request::CountersReset
+            | Request::CountersResetSites
             | Request::Counters
             | Request::CallSites
             | Request::CountersDeep
@@ -148,6 +152,7 @@ impl Request {
             }
             Request::SolverNull(world) => push(&world.name()),
             Request::CountersDeep => push(&"deep"),
+            Request::CountersResetSites => push(&"sites"),
             // Every other verb's arguments are its handles, in order: `handles_mut` is their one list.
             other => other.clone().handles_mut().into_iter().for_each(|h| push(h)),
         }
@@ -211,7 +216,7 @@ verbs! {
     "is_solvable" => Request::IsSolvable(_) = one(Request::IsSolvable);
     "moves" => Request::Moves(_) = one(Request::Moves);
     "solution" => Request::Solution(_) = one(Request::Solution);
-    "counters_reset" => Request::CountersReset = bare(Request::CountersReset);
+    "counters_reset" => Request::CountersReset | Request::CountersResetSites = counters_reset;
     "counters" => Request::Counters | Request::CountersDeep = counters;
     "call_sites" => Request::CallSites = bare(Request::CallSites);
     "memory_board" => Request::MemoryBoard { .. } = tiles(|world, tiles| Request::MemoryBoard { world, tiles });
@@ -271,6 +276,15 @@ fn solver_null(_: &str, rest: Option<&str>) -> Result<Request, WireError> {
     match arguments(rest)[..] {
         [w] => Ok(Request::SolverNull(w.parse()?)),
         _ => Err(wire_error("`solver_null` takes a world")),
+    }
+}
+
+/// `counters_reset`, or `counters_reset sites`.
+fn counters_reset(verb: &str, rest: Option<&str>) -> Result<Request, WireError> {
+    match rest {
+        None => Ok(Request::CountersReset),
+        Some("sites") => Ok(Request::CountersResetSites),
+        Some(_) => Err(unknown(verb, rest)),
     }
 }
 
@@ -363,6 +377,7 @@ mod tests {
             Just(Request::CallSites),
             Just(Request::CountersDeep),
             Just(Request::CountersReset),
+            Just(Request::CountersResetSites),
             Just(Request::Api),
             Just(Request::Bye),
         ]
