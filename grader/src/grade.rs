@@ -239,11 +239,11 @@ fn process_spec(launch: &build::Launch, policy: &Policy, heap_mb: u64) -> Proces
     // spawning thread) is safe here: no submission survives a grader that is killed.
     limits.die_with_grader = true;
     limits.processes = Some(policy.limits.processes);
-    let fitting = fit.map(|fit| (fit.args.as_slice(), fit.env.as_slice())).unwrap_or_default();
-    let mut spec = ProcessSpec::new(&launch.program).args(fitting.0).args(&launch.args).limits(limits);
-    spec.view.read_only = launch.read_only.clone();
-    for (key, value) in launch.env.iter().chain(fitting.1) {
-        spec = spec.env(key, value);
+    let mut spec = launch.process.clone().limits(limits);
+    if let Some(fit) = fit {
+        // the fit's options go before the runtime's own, its environment after
+        spec.args.splice(0..0, fit.args.iter().cloned());
+        spec.env.extend(fit.env.iter().cloned());
     }
     spec
 }

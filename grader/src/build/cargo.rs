@@ -54,7 +54,7 @@ pub fn build_cargo(dir: &Path, work: &Path, policy: &RustBuild, limits: &BuildLi
         Built::Failed(log) => return Ok(Prepared::CompileFailed { log }),
     };
     match build_wrapper(&key, &ws, &shared_target, (&student, scratch.has_dependencies()), &api, &pinned, limits)? {
-        Built::Ok(program) => Ok(Prepared::Ready(Launch::native(program))),
+        Built::Ok(program) => Ok(Prepared::Ready(Box::new(Launch::native(program)))),
         Built::Failed(log) => Ok(Prepared::CompileFailed { log }),
     }
 }

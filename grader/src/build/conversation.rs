@@ -5,6 +5,7 @@ use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use super::step::{Launch, Prepared};
+use crate::runner::spec::ProcessSpec;
 
 /// A spawned adapter server and the next request ID.
 pub struct Conversation {
@@ -19,7 +20,7 @@ impl Conversation {
     /// (panics on a build that did not compile).
     pub fn start(build: Prepared) -> Conversation {
         Conversation::launch(match build {
-            Prepared::Ready(launch) => launch,
+            Prepared::Ready(launch) => *launch,
             Prepared::PerWorld(launches) => launches.own,
             Prepared::CompileFailed { .. } => panic!("expected a ready build: {build:?}"),
         })
@@ -28,13 +29,13 @@ impl Conversation {
     /// Starts the server a build prepared for the `ref` world.
     pub fn start_ref(build: Prepared) -> Conversation {
         Conversation::launch(match build {
-            Prepared::Ready(launch) => launch,
+            Prepared::Ready(launch) => *launch,
             Prepared::PerWorld(launches) => launches.reference,
             Prepared::CompileFailed { .. } => panic!("expected a ready build: {build:?}"),
         })
     }
 
-    fn launch(Launch { program, args, env, .. }: Launch) -> Conversation {
+    fn launch(Launch { process: ProcessSpec { program, args, env, .. }, .. }: Launch) -> Conversation {
         let mut child = Command::new(&program)
             .args(args)
             .envs(env)

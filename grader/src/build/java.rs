@@ -131,7 +131,7 @@ pub fn build_java(
     let ref_error = ref_error.is_file().then_some(ref_error.as_path());
     // what the build changed is said once, with the world every report has
     let own = Launch { notes, ..jvm.own(&dir.join("own")) };
-    Ok(Prepared::PerWorld(WorldLaunches { own, reference: jvm.reference(&dir.join("ref"), ref_error) }))
+    Ok(Prepared::PerWorld(Box::new(WorldLaunches { own, reference: jvm.reference(&dir.join("ref"), ref_error) })))
 }
 
 #[cfg(test)]
@@ -354,12 +354,7 @@ mod tests {
         else {
             panic!("the submission compiles")
         };
-        let mut spec = crate::runner::spec::ProcessSpec::new(launches.reference.program).args(launches.reference.args);
-        spec.view.read_only = launches.reference.read_only;
-        for (key, value) in launches.reference.env {
-            spec = spec.env(key, value);
-        }
-        spec
+        launches.reference.process
     }
 
     /// The JVM's own threads are left out of the charge: a request whose work is mostly the garbage

@@ -78,7 +78,7 @@ public final class LayoutCheck {
 /// class path, so its package-private members are LayoutCheck's).
 fn agent_and_classes(build: &Prepared) -> (String, String) {
     let Prepared::PerWorld(launches) = build else { panic!("expected a ready build: {build:?}") };
-    let args: Vec<String> = launches.own.args.iter().map(|a| a.to_string_lossy().into_owned()).collect();
+    let args: Vec<String> = launches.own.process.args.iter().map(|a| a.to_string_lossy().into_owned()).collect();
     let agent = args.iter().find(|a| a.starts_with("-javaagent:")).expect("the agent flag").clone();
     let at = args.iter().position(|a| a == "-p").expect("a module path");
     (agent, args[at + 1].clone())

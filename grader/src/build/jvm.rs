@@ -11,6 +11,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use super::step::{AddressSpaceFit, Launch};
+use crate::runner::spec::ProcessSpec;
 
 /// Stack size of JVM threads other than the request thread (which the server starts with 64 MB).
 const THREAD_STACK: &str = "-Xss8m";
@@ -73,19 +74,14 @@ impl Jvm {
         args.extend(["--add-modules".into(), "java.se".into()]);
         args.extend(["-m".into(), "npuzzle/npuzzle.Server".into()]);
         args.extend(world.iter().map(|a| a.to_os_string()));
-        let env = std::env::var_os("JAVA_HOME").map(|home| vec![("JAVA_HOME".into(), home)]).unwrap_or_default();
-        let mut read_only = vec![self.home.clone(), self.module.clone()];
-        read_only.extend(self.agent.clone());
-        read_only.extend(shown);
-        Launch {
-            program: self.java.clone(),
-            args,
-            env,
-            address_space_limit: false,
-            read_only,
-            address_space_fit: Some(address_space_fit()),
-            notes: vec![],
+        let mut process = ProcessSpec::new(&self.java).args(args);
+        if let Some(home) = std::env::var_os("JAVA_HOME") {
+            process = process.env("JAVA_HOME", home);
         }
+        process.view.read_only.extend([self.home.clone(), self.module.clone()]);
+        process.view.read_only.extend(self.agent.clone());
+        process.view.read_only.extend(shown);
+        Launch { process, address_space_limit: false, address_space_fit: Some(address_space_fit()), notes: vec![] }
     }
 }
 
@@ -160,21 +156,22 @@ mod tests {
 
     #[test]
     fn the_own_world_never_sees_the_reference_board() {
-        let own = jvm().own(Path::new("/work/sub/own"));
+        let own = jvm().own(Path::new("/work/sub/own")).process;
         let text = |args: &[OsString]| args.iter().map(|a| a.to_string_lossy().into_owned()).collect::<Vec<_>>();
-        assert!(!own.read_only.iter().any(|p| p.starts_with("/work/adapter/refboard")), "{:?}", own.read_only);
+        assert!(!own.view.read_only.iter().any(|p| p.starts_with("/work/adapter/refboard")), "{:?}", own.view);
         assert!(!text(&own.args).iter().any(|a| a.contains("refboard")), "{:?}", own.args);
         assert_eq!(own.args[own.args.len() - 2..], ["--own", "/work/sub/own"].map(OsString::from));
         let reference = jvm().reference(Path::new("/work/sub/ref"), Some(Path::new("/work/sub/ref-error.txt")));
-        assert!(reference.read_only.contains(&PathBuf::from("/work/adapter/refboard")));
-        assert!(reference.read_only.contains(&PathBuf::from("/work/sub/ref-error.txt")));
-        assert!(!reference.read_only.contains(&PathBuf::from("/work/sub/own")));
+        let shown = reference.process.view.read_only;
+        assert!(shown.contains(&PathBuf::from("/work/adapter/refboard")));
+        assert!(shown.contains(&PathBuf::from("/work/sub/ref-error.txt")));
+        assert!(!shown.contains(&PathBuf::from("/work/sub/own")));
     }
 
     #[test]
     fn the_jvm_starts_its_own_threads_up_front() {
         let args: Vec<String> =
-            jvm().own(Path::new("/o")).args.iter().map(|a| a.to_string_lossy().into_owned()).collect();
+            jvm().own(Path::new("/o")).process.args.iter().map(|a| a.to_string_lossy().into_owned()).collect();
         for flag in ["-XX:-UseDynamicNumberOfGCThreads", "-XX:-UseDynamicNumberOfCompilerThreads"] {
             assert!(args.iter().any(|a| a == flag), "{flag}: {args:?}");
         }

@@ -105,9 +105,9 @@ pub fn prepare(
     java: &crate::policy::JavaBuild,
 ) -> Result<Prepared, BuildError> {
     match kind {
-        SubmissionKind::Executable => {
-            Ok(Prepared::Ready(Launch::native(std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()))))
-        }
+        SubmissionKind::Executable => Ok(Prepared::Ready(Box::new(Launch::native(
+            std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()),
+        )))),
         SubmissionKind::Cargo => cargo::build_cargo(path, work, rust, limits),
         SubmissionKind::Java => {
             java::build_java(path, work, heap_mb, limits, java).map_err(|e| BuildError::Java(e.to_string()))

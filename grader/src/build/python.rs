@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use super::step::{link_refused, run_step, step, timed_out_log, BuildLimits, Launch, Prepared};
 use crate::runner::sandbox::is_executable;
-use crate::runner::spec::Termination;
+use crate::runner::spec::{ProcessSpec, Termination};
 use crate::runner::tool::ask_host;
 
 use corpus::rng::StableHash;
@@ -155,20 +155,18 @@ pub fn build_python(
         "--address-space-mb".into(),
         memory_mb.to_string().into(),
     ];
-    let env = vec![("PYTHONHASHSEED".into(), "0".into()), ("PYTHONDONTWRITEBYTECODE".into(), "1".into())];
     // what the sandbox shows, read-only: the interpreter's installation, the adapter and the student's folder
-    let mut read_only = installation;
-    read_only.extend([adapter, submission]);
+    let mut process =
+        ProcessSpec::new(python).args(args).env("PYTHONHASHSEED", "0").env("PYTHONDONTWRITEBYTECODE", "1");
+    process.view.read_only = installation;
+    process.view.read_only.extend([adapter, submission]);
     // the server caps its own address space: it fits one already
-    Ok(Prepared::Ready(Launch {
-        program: python,
-        args,
-        env,
+    Ok(Prepared::Ready(Box::new(Launch {
+        process,
         address_space_limit: false,
-        read_only,
         address_space_fit: None,
         notes: vec![],
-    }))
+    })))
 }
 
 /// Writes the embedded adapter into `work/python-adapter-HASH/` unless it is there already.

@@ -75,19 +75,16 @@ pub fn timed_out_log(limits: &BuildLimits, output: &ToolOutput) -> String {
     )
 }
 
-/// How to start a prepared submission.
+/// How to start a prepared submission: the process to run, and what only the build knows about it.
 #[derive(Debug, Clone)]
 pub struct Launch {
-    /// The program: the submission's executable, the built wrapper, `java` or `python3`.
-    pub program: PathBuf,
-    #[allow(missing_docs)]
-    pub args: Vec<OsString>,
-    /// Environment variables beyond the sandbox's own few (see `runner::spec::ProcessSpec`).
-    pub env: Vec<(OsString, OsString)>,
+    /// The program (the submission's executable, the built wrapper, `java` or `python3`), its arguments, its
+    /// environment beyond the sandbox's own few, and what it reads besides itself and the system directories
+    /// (its view's read-only paths). Its limits, identity and working directory are the defaults: `grade`
+    /// sets the policy's limits.
+    pub process: ProcessSpec,
     /// Whether an address-space limit may be applied (not for the JVM, which reserves its heap up front).
     pub address_space_limit: bool,
-    /// What the program reads besides itself and the system directories (shown read-only by its sandbox).
-    pub read_only: Vec<PathBuf>,
     /// How a runtime without an address-space limit of its own (the JVM) fits one, for a machine where no
     /// memory control group bounds its native memory.
     pub address_space_fit: Option<AddressSpaceFit>,
@@ -100,15 +97,7 @@ impl Launch {
     /// A native program run as it is: no arguments, no environment of its own, under the address-space
     /// limit, reading nothing beyond itself.
     pub fn native(program: PathBuf) -> Launch {
-        Launch {
-            program,
-            args: vec![],
-            env: vec![],
-            address_space_limit: true,
-            read_only: vec![],
-            address_space_fit: None,
-            notes: vec![],
-        }
+        Launch { process: ProcessSpec::new(program), address_space_limit: true, address_space_fit: None, notes: vec![] }
     }
 }
 
@@ -138,10 +127,11 @@ pub struct AddressSpaceFit {
 /// The result of preparing a submission.
 #[derive(Debug, Clone)]
 pub enum Prepared {
-    /// One program serves both worlds.
-    Ready(Launch),
+    /// One program serves both worlds. (The launches are boxed: a process description takes a few hundred
+    /// bytes, which a `CompileFailed` need not carry.)
+    Ready(Box<Launch>),
     /// A program for each world.
-    PerWorld(WorldLaunches),
+    PerWorld(Box<WorldLaunches>),
     /// The submission did not compile; the log is shown to the student.
     CompileFailed {
         /// The compiler's output, or why nothing was compiled (a missing or linked file).
