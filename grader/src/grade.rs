@@ -28,7 +28,7 @@ pub use self::run::Progress;
 use self::run::{not_built, run_tests, Run};
 use self::test_plan::missing_fixtures;
 pub use self::test_plan::{BadFixtures, TestPlan};
-use crate::build::{self, Prepared, SubmissionKind};
+use crate::build::{self, MemoryBound, Prepared, SubmissionKind};
 use crate::policy::Policy;
 use crate::results::{Report, Submission, Timings};
 use crate::runner::process::{CpuUsed, ProcessLimits, ProcessSpec};
@@ -225,14 +225,19 @@ fn display_name(path: &Path) -> String {
 /// reservations instead.
 fn process_spec(launch: &build::Launch, policy: &Policy, heap_mb: u64) -> ProcessSpec {
     let mut limits = ProcessLimits::default();
-    let native = policy.limits.memory_mb + policy.limits.address_space_slack_mb;
-    limits.address_space = launch.address_space_limit.then_some(native << 20);
-    let memory = if launch.address_space_limit { native } else { heap_mb + policy.limits.runtime_margin_mb };
-    limits.memory = Some(memory << 20);
-    let fit = launch.address_space_fit.as_ref().filter(|_| !crate::runner::sandbox::memory_groups());
-    if let Some(fit) = fit {
-        limits.address_space = Some((memory + fit.reserved_mb) << 20);
-    }
+    let (memory_mb, address_space_mb, fit) = match &launch.memory {
+        MemoryBound::AddressSpace => {
+            let native = policy.limits.memory_mb + policy.limits.address_space_slack_mb;
+            (native, Some(native), None)
+        }
+        MemoryBound::Heap { fit } => {
+            let memory = heap_mb + policy.limits.runtime_margin_mb;
+            let fit = fit.as_ref().filter(|_| !crate::runner::sandbox::memory_groups());
+            (memory, fit.map(|fit| memory + fit.reserved_mb), fit)
+        }
+    };
+    limits.memory = Some(memory_mb << 20);
+    limits.address_space = address_space_mb.map(|mb| mb << 20);
     limits.scratch = Some(policy.limits.scratch_mb << 20);
     limits.file_size = Some(policy.limits.scratch_mb << 20);
     // Every session is created and dropped on one thread, so the kernel's parent-death signal (tied to the

@@ -10,7 +10,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use super::step::{AddressSpaceFit, Launch};
+use super::step::{AddressSpaceFit, Launch, MemoryBound};
 use crate::runner::spec::ProcessSpec;
 
 /// Stack size of JVM threads other than the request thread (which the server starts with 64 MB).
@@ -81,7 +81,7 @@ impl Jvm {
         process.view.read_only.extend([self.home.clone(), self.module.clone()]);
         process.view.read_only.extend(self.agent.clone());
         process.view.read_only.extend(shown);
-        Launch { process, address_space_limit: false, address_space_fit: Some(address_space_fit()), notes: vec![] }
+        Launch { process, memory: MemoryBound::Heap { fit: Some(address_space_fit()) }, notes: vec![] }
     }
 }
 

@@ -28,7 +28,7 @@ pub mod step;
 use std::path::Path;
 
 use crate::runner::sandbox::is_executable;
-pub use step::{AddressSpaceFit, BuildError, BuildLimits, Launch, Prepared, WorldLaunches};
+pub use step::{AddressSpaceFit, BuildError, BuildLimits, Launch, MemoryBound, Prepared, WorldLaunches};
 
 /// The kind of submission found at a path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -12,7 +12,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::step::{link_refused, run_step, step, timed_out_log, BuildLimits, Launch, Prepared};
+use super::step::{link_refused, run_step, step, timed_out_log, BuildLimits, Launch, MemoryBound, Prepared};
 use crate::runner::sandbox::is_executable;
 use crate::runner::spec::{ProcessSpec, Termination};
 use crate::runner::tool::ask_host;
@@ -161,12 +161,7 @@ pub fn build_python(
     process.view.read_only = installation;
     process.view.read_only.extend([adapter, submission]);
     // the server caps its own address space: it fits one already
-    Ok(Prepared::Ready(Box::new(Launch {
-        process,
-        address_space_limit: false,
-        address_space_fit: None,
-        notes: vec![],
-    })))
+    Ok(Prepared::Ready(Box::new(Launch { process, memory: MemoryBound::Heap { fit: None }, notes: vec![] })))
 }
 
 /// Writes the embedded adapter into `work/python-adapter-HASH/` unless it is there already.

@@ -1,7 +1,7 @@
 //! What every build shares, below the builders that use it: a build step's description and limits
-//! ([`step`], [`BuildLimits`]), what a build yields ([`Prepared`], [`Launch`], [`BuildError`]), and the rule
-//! that no link in a submission is followed ([`link_refused`]). It uses nothing of `cargo`, `java`,
-//! `python`, `scratch` or the module above them, so `build/` has no cycle.
+//! ([`step`], [`BuildLimits`]), what a build yields ([`Prepared`], [`Launch`] and its [`MemoryBound`],
+//! [`BuildError`]), and the rule that no link in a submission is followed ([`link_refused`]). It uses nothing
+//! of `cargo`, `java`, `python`, `scratch` or the module above them, so `build/` has no cycle.
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -83,11 +83,8 @@ pub struct Launch {
     /// (its view's read-only paths). Its limits, identity and working directory are the defaults: `grade`
     /// sets the policy's limits.
     pub process: ProcessSpec,
-    /// Whether an address-space limit may be applied (not for the JVM, which reserves its heap up front).
-    pub address_space_limit: bool,
-    /// How a runtime without an address-space limit of its own (the JVM) fits one, for a machine where no
-    /// memory control group bounds its native memory.
-    pub address_space_fit: Option<AddressSpaceFit>,
+    /// How its memory is bounded.
+    pub memory: MemoryBound,
     /// What the build changed in the submission that the student should know (a `package` line removed),
     /// shown at the top of the report.
     pub notes: Vec<String>,
@@ -97,7 +94,7 @@ impl Launch {
     /// A native program run as it is: no arguments, no environment of its own, under the address-space
     /// limit, reading nothing beyond itself.
     pub fn native(program: PathBuf) -> Launch {
-        Launch { process: ProcessSpec::new(program), address_space_limit: true, address_space_fit: None, notes: vec![] }
+        Launch { process: ProcessSpec::new(program), memory: MemoryBound::AddressSpace, notes: vec![] }
     }
 }
 
@@ -110,6 +107,22 @@ pub struct WorldLaunches {
     pub own: Launch,
     /// Serves the `ref` world: the reference Board under the submission's Solver.
     pub reference: Launch,
+}
+
+/// How a launched program's memory is bounded (`grade` turns it into limits with the policy's figures).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MemoryBound {
+    /// A native program: an address-space limit of the policy's memory and its slack, and a memory control
+    /// group as large.
+    AddressSpace,
+    /// A runtime with a heap of its own (the JVM, the Python server): a memory control group of the heap and a
+    /// margin for the runtime's own memory, and no address-space limit (the JVM reserves far more than it
+    /// uses up front; the Python server caps its own).
+    Heap {
+        /// How the runtime fits an address-space limit after all (the JVM, its reservations bounded), for a
+        /// machine where no memory control group bounds its native memory.
+        fit: Option<AddressSpaceFit>,
+    },
 }
 
 /// What a runtime needs to run under an address-space limit: options that bound what it reserves up front,
