@@ -17,7 +17,7 @@ use corpus::{Corpus, Expected, Puzzle, ReferenceCounts};
 use reference::instrument::baseline::reference_baseline_within;
 use reference::Board;
 
-use crate::catalog::{BoardTrial, Check, Draw, Inputs, Item, TrialCheck, MEMORY_PUZZLES, MEMORY_SIZES, TIMING_PUZZLES};
+use crate::catalog::{Check, Draw, Inputs, Item, MEMORY_PUZZLES, MEMORY_SIZES, TIMING_PUZZLES};
 
 /// Lockstep steps the reference may take when deriving a missing expected answer or baseline (the
 /// hardest official timing puzzle, puzzle45, takes about 1.2 million).
@@ -205,10 +205,9 @@ impl Planner<'_> {
                 }
             }
             Inputs::Kth(steps) => {
-                let step = if matches!(item.check, Check::PerTrial(TrialCheck::Board(BoardTrial::KthTwin(_)))) {
-                    "twin"
-                } else {
-                    "neighbor"
+                let step = match item.check {
+                    Check::Board(check) => check.walks_by(),
+                    Check::Build | Check::ApiSurface | Check::Solver(_) | Check::Measure(_) => "neighbor",
                 };
                 for &(name, k) in steps {
                     let (found, lacking) = self.files(&[name]);
@@ -243,9 +242,8 @@ impl Planner<'_> {
                 }
             }
         }
-        if item.check == Check::PerTrial(TrialCheck::Board(BoardTrial::EqualsContract)) {
-            // The official test lists the contract's items, not its boards.
-            shown = crate::catalog::EqualsProperty::CONTRACT.iter().map(|(_, what, _)| what.to_string()).collect();
+        if let Some(listed) = item.check.inputs_shown() {
+            shown = listed;
         }
         PlannedTest::new(item, trials, shown, missing)
     }

@@ -218,10 +218,9 @@ mod tests {
     /// so a wrong answer of any method cannot fail them, and nothing but their own fault explains a failure.
     #[test]
     fn every_board_test_leans_on_a_method_but_those_comparing_a_board_with_itself() {
-        use crate::catalog::{BoardScript as S, Check};
+        use crate::catalog::{BoardCheck as B, Check};
         for item in crate::catalog::all().iter().filter(|item| item.category == Category::Board) {
-            let itself =
-                matches!(item.check, Check::Scripted(S::TwoBoards | S::ImmutableArray | S::ImmutableCallOrder));
+            let itself = matches!(item.check, Check::Board(B::TwoBoards | B::ImmutableArray | B::ImmutableCallOrder));
             assert_eq!(item.leans == Leans::NONE, itself, "{} leans on {:?}", item.id, item.leans);
         }
     }

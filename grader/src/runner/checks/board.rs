@@ -7,44 +7,45 @@
 use npuzzle_harness::protocol::{Handle, Request};
 use reference::Board;
 
-use super::context::{mismatch, Ctx, TrialResult};
+use super::context::{mismatch, Ctx, TrialResult, Verdict};
 use super::script::{
     ask_values, method_name, neighbor_count, value_request, At, Judge, NeighborsAt, Replies, Script, ValuesAt,
     NEIGHBOR_READS,
 };
-use super::{consistency, equals};
-use crate::catalog::{BoardScript, BoardTrial, Method};
+use super::{consistency, equals, pipeline};
+use crate::catalog::{BoardCheck, Method};
 use crate::judge::{self, Mismatch};
-use crate::plan::Trial;
+use crate::plan::{PlannedTest, Trial};
 use crate::runner::ask::{self, Asked, Failure};
 use crate::runner::session::Answer;
 
-/// Writes the requests of one trial of a scripted Board check and returns its judge. `other` is the next
-/// trial (for checks about two boards, where the trial has no partner of its own).
-pub fn script<'a>(check: BoardScript, trial: &'a Trial, other: &'a Trial, s: &mut Script) -> Judge<'a> {
-    match check {
-        BoardScript::Value(method) => value(method, trial, s),
-        BoardScript::ToString => to_string(trial, s),
-        BoardScript::Neighbors => neighbors(trial, s),
-        BoardScript::NeighborsOfNeighbors => neighbors_of_neighbors(trial, s),
-        BoardScript::Twin => twin(trial, s),
-        BoardScript::TwoBoards => consistency::two_boards(trial, partner(trial, other), s),
-        BoardScript::Equals(property) => equals::equals(property, trial, partner(trial, other), s),
-        BoardScript::ImmutableArray => consistency::immutable_array(trial, s),
-        BoardScript::ImmutableCallOrder => consistency::immutable_call_order(trial, s),
-        BoardScript::NeighborsLegal => neighbors_legal(trial, s),
-        BoardScript::TwinLegal => twin_legal(trial, s),
-        BoardScript::NeighborValues => neighbor_values(trial, s),
-    }
+/// Runs a Board test: every trial's requests and judge (below), sent and judged by `pipeline`.
+pub fn run(ctx: &mut Ctx<'_>, check: BoardCheck, test: &PlannedTest) -> Verdict {
+    pipeline::run(ctx, &test.trials, |trial, next, s| script(check, trial, next, s))
 }
 
-/// Runs one trial of a Board check asked trial by trial; `other` is the trial's partner.
-pub fn trial(ctx: &mut Ctx<'_>, check: BoardTrial, trial: &Trial, other: &Trial) -> TrialResult {
+/// Writes the requests of one trial of a Board check and returns its judge. `next` is the next trial (for
+/// checks about two boards, where the trial has no partner of its own). A check whose requests depend on
+/// earlier answers writes none and asks in its judge.
+pub fn script<'a>(check: BoardCheck, trial: &'a Trial, next: &'a Trial, s: &mut Script) -> Judge<'a> {
+    let other = partner(trial, next);
     match check {
-        BoardTrial::EqualsContract => equals::contract(ctx, trial, partner(trial, other)),
-        BoardTrial::KthNeighbor(method) => kth(ctx, method, Walk::Neighbors, trial),
-        BoardTrial::KthTwin(method) => kth(ctx, method, Walk::Twins, trial),
-        BoardTrial::NeighborsIterable => consistency::neighbors_iterable(ctx, trial, other),
+        BoardCheck::Value(method) => value(method, trial, s),
+        BoardCheck::ToString => to_string(trial, s),
+        BoardCheck::Neighbors => neighbors(trial, s),
+        BoardCheck::NeighborsOfNeighbors => neighbors_of_neighbors(trial, s),
+        BoardCheck::Twin => twin(trial, s),
+        BoardCheck::TwoBoards => consistency::two_boards(trial, other, s),
+        BoardCheck::Equals(property) => equals::equals(property, trial, other, s),
+        BoardCheck::EqualsContract => Box::new(move |ctx, _| equals::contract(ctx, trial, other)),
+        BoardCheck::ImmutableArray => consistency::immutable_array(trial, s),
+        BoardCheck::ImmutableCallOrder => consistency::immutable_call_order(trial, s),
+        BoardCheck::KthNeighbor(method) => Box::new(move |ctx, _| kth(ctx, method, Walk::Neighbors, trial)),
+        BoardCheck::KthTwin(method) => Box::new(move |ctx, _| kth(ctx, method, Walk::Twins, trial)),
+        BoardCheck::NeighborsLegal => neighbors_legal(trial, s),
+        BoardCheck::TwinLegal => twin_legal(trial, s),
+        BoardCheck::NeighborValues => neighbor_values(trial, s),
+        BoardCheck::NeighborsIterable => Box::new(move |ctx, _| consistency::neighbors_iterable(ctx, trial, other)),
     }
 }
 

@@ -1,8 +1,9 @@
-//! Trials written as scripts: every request of a trial written before any is answered, later requests naming
-//! the handles of earlier replies by position ([`At::handle`]), and a judge that reads the answers afterwards.
+//! What a Board check author writes against: a trial's requests in a [`Script`], every one written before any
+//! is answered, later requests naming the handles of earlier replies by position ([`At::handle`]), and a
+//! [`Judge`] that reads the answers afterwards ([`Replies`]).
 //!
-//! A test's trials are concatenated into scripts of a few thousand requests and sent with
-//! [`Session::send_each`], which pipelines them when the adapter resolves references: the program sees
+//! How they travel is `pipeline`'s business: a test's trials are concatenated into scripts of a few thousand
+//! requests and sent with [`Session::send_each`], which pipelines them when the adapter resolves references: the program sees
 //! exactly the requests, in exactly the order, that trial-by-trial asking would send (except a judge's rare
 //! direct question, below, which comes after the groups in flight), but the grader stops paying a round trip
 //! per request, and judges one script's trials while the program answers the next.
