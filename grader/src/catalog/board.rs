@@ -6,22 +6,9 @@
 
 use super::item::{Draw, Inputs, ItemOf};
 use crate::results::Category;
-use crate::results::{BoardMethod as M, Leans};
+use crate::results::{BoardMethod, Leans};
 
 type Item = ItemOf<BoardCheck>;
-
-/// A Board method that returns a number or a boolean.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Method {
-    /// `hamming()`.
-    Hamming,
-    /// `manhattan()`.
-    Manhattan,
-    /// `dimension()`.
-    Dimension,
-    /// `isGoal()`.
-    IsGoal,
-}
 
 /// Which property of `equals` is checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,8 +52,9 @@ impl EqualsProperty {
 /// depend on earlier answers) is the executor's business.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum BoardCheck {
-    /// A numeric or boolean Board method against the reference.
-    Value(Method),
+    /// A numeric or boolean Board method (`hamming()`, `manhattan()`, `dimension()`, `isGoal()`) against the
+    /// reference.
+    Value(BoardMethod),
     /// `toString()` against the reference text.
     ToString,
     /// `neighbors()` as a set of boards.
@@ -88,9 +76,9 @@ pub enum BoardCheck {
     /// board as it was.
     ImmutableCallOrder,
     /// A value method of the board reached by k random neighbor steps.
-    KthNeighbor(Method),
+    KthNeighbor(BoardMethod),
     /// A value method of the board reached by k successive twin() calls.
-    KthTwin(Method),
+    KthTwin(BoardMethod),
     /// Neighbors: right count, no duplicates, each one legal slide.
     NeighborsLegal,
     /// Twin: exactly two non-blank tiles exchanged, the same on every call.
@@ -212,46 +200,46 @@ pub(super) fn items() -> Vec<Item> {
             "Board 1a",
             "check hamming() with file inputs",
             files(VALUE_FILES),
-            BoardCheck::Value(Method::Hamming),
+            BoardCheck::Value(BoardMethod::Hamming),
             HAMMING,
         )
-        .leaning(&[M::Hamming], &[]),
+        .leaning(&[BoardMethod::Hamming], &[]),
         item(
             "board-1b",
             "Board 1b",
             "check hamming() with random n-by-n boards",
             random(WITH_BIG),
-            BoardCheck::Value(Method::Hamming),
+            BoardCheck::Value(BoardMethod::Hamming),
             HAMMING,
         )
-        .leaning(&[M::Hamming], &[]),
+        .leaning(&[BoardMethod::Hamming], &[]),
         item(
             "board-2a",
             "Board 2a",
             "check manhattan() with file inputs",
             files(VALUE_FILES),
-            BoardCheck::Value(Method::Manhattan),
+            BoardCheck::Value(BoardMethod::Manhattan),
             MANHATTAN,
         )
-        .leaning(&[M::Manhattan], &[]),
+        .leaning(&[BoardMethod::Manhattan], &[]),
         item(
             "board-2b",
             "Board 2b",
             "check manhattan() with random n-by-n boards",
             random(WITH_BIG),
-            BoardCheck::Value(Method::Manhattan),
+            BoardCheck::Value(BoardMethod::Manhattan),
             MANHATTAN,
         )
-        .leaning(&[M::Manhattan], &[]),
+        .leaning(&[BoardMethod::Manhattan], &[]),
         item(
             "board-3",
             "Board 3",
             "check dimension() with random n-by-n boards",
             random(&[(2, 1000), (3, 1000), (4, 1000), (5, 1000), (6, 1000)]),
-            BoardCheck::Value(Method::Dimension),
+            BoardCheck::Value(BoardMethod::Dimension),
             "dimension() returns n. Usual cause: returning n * n or the length of a flattened array.",
         )
-        .leaning(&[M::Dimension], &[]),
+        .leaning(&[BoardMethod::Dimension], &[]),
         item(
             "board-4a",
             "Board 4a",
@@ -260,7 +248,7 @@ pub(super) fn items() -> Vec<Item> {
             BoardCheck::ToString,
             TO_STRING,
         )
-        .leaning(&[M::ToString], &[]),
+        .leaning(&[BoardMethod::ToString], &[]),
         item(
             "board-4b",
             "Board 4b",
@@ -269,7 +257,7 @@ pub(super) fn items() -> Vec<Item> {
             BoardCheck::ToString,
             TO_STRING,
         )
-        .leaning(&[M::ToString], &[]),
+        .leaning(&[BoardMethod::ToString], &[]),
         item(
             "board-5a",
             "Board 5a",
@@ -278,7 +266,7 @@ pub(super) fn items() -> Vec<Item> {
             BoardCheck::Neighbors,
             NEIGHBORS,
         )
-        .leaning(&[M::Neighbors], &[M::ToString]),
+        .leaning(&[BoardMethod::Neighbors], &[BoardMethod::ToString]),
         item(
             "board-5b",
             "Board 5b",
@@ -287,7 +275,7 @@ pub(super) fn items() -> Vec<Item> {
             BoardCheck::Neighbors,
             NEIGHBORS,
         )
-        .leaning(&[M::Neighbors], &[M::ToString]),
+        .leaning(&[BoardMethod::Neighbors], &[BoardMethod::ToString]),
         item(
             "board-6a",
             "Board 6a",
@@ -296,7 +284,7 @@ pub(super) fn items() -> Vec<Item> {
             BoardCheck::NeighborsOfNeighbors,
             NEIGHBORS,
         )
-        .leaning(&[M::Neighbors], &[M::ToString]),
+        .leaning(&[BoardMethod::Neighbors], &[BoardMethod::ToString]),
         item(
             "board-6b",
             "Board 6b",
@@ -305,9 +293,9 @@ pub(super) fn items() -> Vec<Item> {
             BoardCheck::NeighborsOfNeighbors,
             NEIGHBORS,
         )
-        .leaning(&[M::Neighbors], &[M::ToString]),
+        .leaning(&[BoardMethod::Neighbors], &[BoardMethod::ToString]),
         item("board-7a", "Board 7a", "check twin() with file inputs", files(FILES), BoardCheck::Twin, TWIN)
-            .leaning(&[M::Twin], &[M::ToString]),
+            .leaning(&[BoardMethod::Twin], &[BoardMethod::ToString]),
         item(
             "board-7b",
             "Board 7b",
@@ -316,25 +304,25 @@ pub(super) fn items() -> Vec<Item> {
             BoardCheck::Twin,
             TWIN,
         )
-        .leaning(&[M::Twin], &[M::ToString]),
+        .leaning(&[BoardMethod::Twin], &[BoardMethod::ToString]),
         item(
             "board-8a",
             "Board 8a",
             "check isGoal() with file inputs",
             files(GOAL_FILES),
-            BoardCheck::Value(Method::IsGoal),
+            BoardCheck::Value(BoardMethod::IsGoal),
             "isGoal() is true exactly for the goal board. Usual cause: comparing against a goal with the blank first.",
         )
-        .leaning(&[M::IsGoal], &[]),
+        .leaning(&[BoardMethod::IsGoal], &[]),
         item(
             "board-8b",
             "Board 8b",
             "check isGoal() on n-by-n goal boards",
             Inputs::Goals(&[2, 3, 4, 5, 6, 100]),
-            BoardCheck::Value(Method::IsGoal),
+            BoardCheck::Value(BoardMethod::IsGoal),
             "isGoal() must be true on every goal board, however large. Usual cause: a loop bound that assumes small n.",
         )
-        .leaning(&[M::IsGoal], &[]),
+        .leaning(&[BoardMethod::IsGoal], &[]),
         item(
             "board-9",
             "Board 9",
@@ -356,7 +344,7 @@ pub(super) fn items() -> Vec<Item> {
             BoardCheck::EqualsContract,
             EQUALS,
         )
-        .leaning(&[M::Equals], &[]),
+        .leaning(&[BoardMethod::Equals], &[]),
         item(
             "board-10b",
             "Board 10b",
@@ -365,7 +353,7 @@ pub(super) fn items() -> Vec<Item> {
             BoardCheck::Equals(EqualsProperty::Random),
             EQUALS,
         )
-        .leaning(&[M::Equals], &[]),
+        .leaning(&[BoardMethod::Equals], &[]),
         item(
             "board-10c",
             "Board 10c",
@@ -374,7 +362,7 @@ pub(super) fn items() -> Vec<Item> {
             BoardCheck::Equals(EqualsProperty::DifferentSizes),
             EQUALS,
         )
-        .leaning(&[M::Equals], &[]),
+        .leaning(&[BoardMethod::Equals], &[]),
         item(
             "board-11",
             "Board 11",
@@ -410,46 +398,46 @@ pub(super) fn items() -> Vec<Item> {
             "Board 13",
             "check dimension() on a board that is kth neighbor of a board",
             KTH,
-            BoardCheck::KthNeighbor(Method::Dimension),
+            BoardCheck::KthNeighbor(BoardMethod::Dimension),
             KTH_NEIGHBOR,
         )
-        .leaning(&[M::Dimension], &[M::ToString, M::Neighbors]),
+        .leaning(&[BoardMethod::Dimension], &[BoardMethod::ToString, BoardMethod::Neighbors]),
         item(
             "board-14",
             "Board 14",
             "check hamming() on a board that is kth neighbor of a board",
             KTH,
-            BoardCheck::KthNeighbor(Method::Hamming),
+            BoardCheck::KthNeighbor(BoardMethod::Hamming),
             KTH_NEIGHBOR,
         )
-        .leaning(&[M::Hamming], &[M::ToString, M::Neighbors]),
+        .leaning(&[BoardMethod::Hamming], &[BoardMethod::ToString, BoardMethod::Neighbors]),
         item(
             "board-15",
             "Board 15",
             "check manhattan() on a board that is a kth neighbor of a board",
             KTH,
-            BoardCheck::KthNeighbor(Method::Manhattan),
+            BoardCheck::KthNeighbor(BoardMethod::Manhattan),
             KTH_NEIGHBOR,
         )
-        .leaning(&[M::Manhattan], &[M::ToString, M::Neighbors]),
+        .leaning(&[BoardMethod::Manhattan], &[BoardMethod::ToString, BoardMethod::Neighbors]),
         item(
             "board-16",
             "Board 16",
             "check hamming() on a board that is a kth twin of a board",
             KTH,
-            BoardCheck::KthTwin(Method::Hamming),
+            BoardCheck::KthTwin(BoardMethod::Hamming),
             KTH_TWIN,
         )
-        .leaning(&[M::Hamming], &[M::ToString, M::Twin]),
+        .leaning(&[BoardMethod::Hamming], &[BoardMethod::ToString, BoardMethod::Twin]),
         item(
             "board-17",
             "Board 17",
             "check manhattan() on a board that is a kth twin of a board",
             KTH,
-            BoardCheck::KthTwin(Method::Manhattan),
+            BoardCheck::KthTwin(BoardMethod::Manhattan),
             KTH_TWIN,
         )
-        .leaning(&[M::Manhattan], &[M::ToString, M::Twin]),
+        .leaning(&[BoardMethod::Manhattan], &[BoardMethod::ToString, BoardMethod::Twin]),
     ]
 }
 
@@ -467,7 +455,7 @@ pub(super) fn beyond_items() -> Vec<Item> {
             BoardCheck::NeighborsLegal,
             NEIGHBORS,
         )
-        .leaning(&[M::Neighbors], &[M::ToString]),
+        .leaning(&[BoardMethod::Neighbors], &[BoardMethod::ToString]),
         Item {
             inputs: Inputs::Boards {
                 files: &["puzzle2x2-00", "puzzle3x3-00", "puzzle4x4-00", "puzzle00"],
@@ -485,7 +473,7 @@ pub(super) fn beyond_items() -> Vec<Item> {
                  Usual cause: a neighbor built by a private constructor that copies the parent's cached \
                  values (isGoal() above all, which Board 13-17 do not ask) or updates them incrementally wrong.",
             )
-            .leaning(&[M::Hamming, M::Manhattan, M::IsGoal], &[M::ToString, M::Neighbors])
+            .leaning(&[BoardMethod::Hamming, BoardMethod::Manhattan, BoardMethod::IsGoal], &[BoardMethod::ToString, BoardMethod::Neighbors])
         },
         Item {
             category: Category::Beyond,
@@ -506,7 +494,7 @@ pub(super) fn beyond_items() -> Vec<Item> {
                  one's position). In Python a generator or other iterator is single-use by the language's \
                  protocol and is iterated once; a re-iterable is iterated nested.",
             )
-            .leaning(&[M::Neighbors], &[])
+            .leaning(&[BoardMethod::Neighbors], &[])
         },
         beyond(
             "beyond-twin",
@@ -514,6 +502,25 @@ pub(super) fn beyond_items() -> Vec<Item> {
             BoardCheck::TwinLegal,
             TWIN,
         )
-        .leaning(&[M::Twin], &[M::ToString]),
+        .leaning(&[BoardMethod::Twin], &[BoardMethod::ToString]),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The value checks ask only the methods that answer a number or a boolean (the executor reports any
+    /// other as a grader bug).
+    #[test]
+    fn value_checks_name_value_methods() {
+        let values = [BoardMethod::Hamming, BoardMethod::Manhattan, BoardMethod::Dimension, BoardMethod::IsGoal];
+        for item in items().into_iter().chain(beyond_items()) {
+            if let BoardCheck::Value(method) | BoardCheck::KthNeighbor(method) | BoardCheck::KthTwin(method) =
+                item.check
+            {
+                assert!(values.contains(&method), "{} asks {method:?} as a value", item.id);
+            }
+        }
+    }
 }

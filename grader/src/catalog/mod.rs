@@ -17,7 +17,7 @@ mod item;
 mod perf;
 mod solver;
 
-pub use board::{BoardCheck, EqualsProperty, Method};
+pub use board::{BoardCheck, EqualsProperty};
 pub use perf::{Measure, TimingAspect};
 pub use solver::{EqualsUsage, SolveAspect, SolverCheck};
 

@@ -4,7 +4,7 @@
 
 use super::item::{Draw, Inputs, ItemOf, SolverCall};
 use crate::results::Category::{Beyond, Solver};
-use crate::results::{BoardMethod as M, Leans};
+use crate::results::{BoardMethod, Leans};
 
 type Item = ItemOf<SolverCheck>;
 
@@ -384,6 +384,17 @@ pub(super) fn beyond_items() -> Vec<Item> {
              points at your Board.",
             &[],
         )
-        .leaning(&[], &[M::Hamming, M::Manhattan, M::ToString, M::IsGoal, M::Equals, M::Neighbors, M::Twin]),
+        .leaning(
+            &[],
+            &[
+                BoardMethod::Hamming,
+                BoardMethod::Manhattan,
+                BoardMethod::ToString,
+                BoardMethod::IsGoal,
+                BoardMethod::Equals,
+                BoardMethod::Neighbors,
+                BoardMethod::Twin,
+            ],
+        ),
     ]
 }

@@ -9,13 +9,14 @@ use reference::Board;
 
 use super::context::{mismatch, Ctx, TrialResult, Verdict};
 use super::script::{
-    ask_values, method_name, neighbor_count, value_request, At, Judge, NeighborsAt, Replies, Script, ValuesAt,
-    NEIGHBOR_READS,
+    ask_values, neighbor_count, not_a_value, value_of, value_request, At, Judge, NeighborsAt, Replies, Script,
+    ValuesAt, NEIGHBOR_READS,
 };
 use super::{consistency, equals, pipeline};
-use crate::catalog::{BoardCheck, Method};
+use crate::catalog::BoardCheck;
 use crate::judge::{self, Mismatch};
 use crate::plan::{PlannedTest, Trial};
+use crate::results::BoardMethod;
 use crate::runner::ask::{self, Asked, Failure};
 use crate::runner::session::Answer;
 
@@ -54,13 +55,16 @@ fn partner<'a>(trial: &'a Trial, next: &'a Trial) -> &'a Trial {
     trial.partner.as_deref().unwrap_or(next)
 }
 
-/// The reference's answer, as text.
-fn reference_value(method: Method, board: &Board) -> String {
+/// The reference's answer to a value method, as text.
+fn reference_value(method: BoardMethod, board: &Board) -> Asked<String> {
     match method {
-        Method::Hamming => board.hamming().to_string(),
-        Method::Manhattan => board.manhattan().to_string(),
-        Method::Dimension => board.dimension().to_string(),
-        Method::IsGoal => board.is_goal().to_string(),
+        BoardMethod::Hamming => Ok(board.hamming().to_string()),
+        BoardMethod::Manhattan => Ok(board.manhattan().to_string()),
+        BoardMethod::Dimension => Ok(board.dimension().to_string()),
+        BoardMethod::IsGoal => Ok(board.is_goal().to_string()),
+        BoardMethod::ToString | BoardMethod::Equals | BoardMethod::Neighbors | BoardMethod::Twin => {
+            Err(not_a_value(method))
+        }
     }
 }
 
@@ -70,23 +74,20 @@ fn judge_values(r: &Replies<'_>, values: &ValuesAt, board: &Board) -> Asked<()> 
 }
 
 /// Compares the answer to a value method with the reference's.
-fn judge_value(r: &Replies<'_>, method: Method, at: At, board: &Board) -> Asked<()> {
+fn judge_value(r: &Replies<'_>, method: BoardMethod, at: At, board: &Board) -> Asked<()> {
     let (request, answer) = r.answer(at)?;
     judge_answer(method, request, answer, board)
 }
 
 /// Compares one answer to a value method with the reference's answer for `board`.
-fn judge_answer(method: Method, request: &Request, answer: &Answer, board: &Board) -> Asked<()> {
-    let actual = match method {
-        Method::IsGoal => ask::boolean_of(request, answer)?.to_string(),
-        _ => ask::int_of(request, answer)?.to_string(),
-    };
-    judge::same_value(method_name(method), reference_value(method, board), actual)
+fn judge_answer(method: BoardMethod, request: &Request, answer: &Answer, board: &Board) -> Asked<()> {
+    let actual = value_of(method, request, answer)?;
+    judge::same_value(method.call(), reference_value(method, board)?, actual)
         .map_err(|m| m.with_board("board", board).into())
 }
 
 /// A numeric or boolean method on one board.
-fn value<'a>(method: Method, trial: &'a Trial, s: &mut Script) -> Judge<'a> {
+fn value<'a>(method: BoardMethod, trial: &'a Trial, s: &mut Script) -> Judge<'a> {
     let b = s.build(&trial.board);
     let values = ask_values(s, b.handle(), &[method]);
     Box::new(move |ctx, r| {
@@ -254,7 +255,7 @@ fn twin_legal<'a>(trial: &'a Trial, s: &mut Script) -> Judge<'a> {
 }
 
 /// The value methods [`neighbor_values`] asks of every board.
-const NEIGHBOR_VALUES: [Method; 3] = [Method::Hamming, Method::Manhattan, Method::IsGoal];
+const NEIGHBOR_VALUES: [BoardMethod; 3] = [BoardMethod::Hamming, BoardMethod::Manhattan, BoardMethod::IsGoal];
 
 /// What [`neighbor_values`] asks about one neighbor: its values, its own neighbors, and the values of each of
 /// those it may return (the board it came from is one of them, at a place only the submission knows).
@@ -331,7 +332,7 @@ enum Walk {
 /// random neighbor steps or twin() calls, judged against the reference on the tiles that board shows through
 /// toString(). The steps are drawn from the trial's label, so every run takes the same walk; a board with
 /// fewer neighbors than expected simply offers fewer choices.
-fn kth(ctx: &mut Ctx<'_>, method: Method, walk: Walk, trial: &Trial) -> TrialResult {
+fn kth(ctx: &mut Ctx<'_>, method: BoardMethod, walk: Walk, trial: &Trial) -> TrialResult {
     let by_twin = walk == Walk::Twins;
     let mut rng = corpus::rng::Rng::new(corpus::rng::StableHash::of(&trial.label));
     let mut h = ask::build(ctx.session, npuzzle_harness::protocol::World::Own, &trial.board)?;
@@ -358,13 +359,9 @@ fn kth(ctx: &mut Ctx<'_>, method: Method, walk: Walk, trial: &Trial) -> TrialRes
     }
     let request = value_request(method, h);
     let answer = ctx.session.call(&request)?;
-    let actual = ask::int_of(&request, &answer)?;
-    judge::same_value(
-        &format!("{} of the {}", method_name(method), trial.label),
-        reference_value(method, &board),
-        actual.to_string(),
-    )
-    .map_err(|m| {
+    let actual = value_of(method, &request, &answer)?;
+    judge::same_value(&format!("{} of the {}", method.call(), trial.label), reference_value(method, &board)?, actual)
+        .map_err(|m| {
         m.with_board("board (as its toString() shows it)", &board)
             .with("(the board's tiles are read back through toString(), as the official test does)")
     })?;
