@@ -61,6 +61,14 @@ impl Check {
         }
     }
 
+    /// Whether the check measures the MinPQ's deep memory (its lives' counters must walk it).
+    pub fn measures_deep_memory(self) -> bool {
+        match self {
+            Check::Measure(check) => check.measures_deep_memory(),
+            Check::Build | Check::ApiSurface | Check::Board(_) | Check::Solver(_) => false,
+        }
+    }
+
     /// What the report lists as the test's inputs when they are not its boards (official Board 10a lists the
     /// equals contract's items).
     pub fn inputs_shown(self) -> Option<Vec<String>> {

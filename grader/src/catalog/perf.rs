@@ -40,6 +40,15 @@ pub enum Measure {
 }
 
 impl Measure {
+    /// Whether the check measures the queues' deep memory, which the counters measure only for the boards
+    /// of such checks (a walk the Java adapter does only when asked).
+    pub fn measures_deep_memory(self) -> bool {
+        match self {
+            Measure::QueueMemory => true,
+            Measure::BoardMemory | Measure::SolverMemory | Measure::Timing(_) => false,
+        }
+    }
+
     /// The Solver methods the test calls after the constructor, where it builds a Solver (the Board memory
     /// table builds none). The memory rows measure the Solver as constructed; Timing 1 checks moves().
     pub fn calls(self) -> Option<&'static [SolverCall]> {
