@@ -1,8 +1,10 @@
 //! Board checks, on the submission's own Board. Each compares with the reference Board on the same tiles.
 //!
-//! Every check is a [`Script`] of requests written up front and a judge of the replies (see `script`), so a
-//! test's trials go to the submission as one pipelined batch. The `equals()` checks are `equals.rs`, those
-//! that compare two boards' answers `consistency.rs`.
+//! Every check is one function per trial: the requests it writes up front into a [`Script`] and the
+//! [`Judge`] of their replies, together (see `script`); `pipeline` sends a test's trials in groups and
+//! judges them in order, out of the check's sight. A check whose requests depend on earlier answers (Board 10a,
+//! 13 to 17, neighbors-iterable) writes none and asks in its judge. The `equals()` checks are `equals.rs`,
+//! those that compare two boards' answers `consistency.rs`.
 
 use npuzzle_harness::protocol::{Handle, Request};
 use reference::Board;
