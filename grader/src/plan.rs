@@ -17,7 +17,7 @@ use corpus::{Corpus, Expected, Puzzle, ReferenceCounts};
 use reference::instrument::baseline::reference_baseline_within;
 use reference::Board;
 
-use crate::catalog::{Check, Draw, Inputs, Item, MEMORY_PUZZLES, MEMORY_SIZES, TIMING_PUZZLES};
+use crate::catalog::{Draw, Inputs, Item, MEMORY_PUZZLES, MEMORY_SIZES, TIMING_PUZZLES};
 
 /// Lockstep steps the reference may take when deriving a missing expected answer or baseline (the
 /// hardest official timing puzzle, puzzle45, takes about 1.2 million).
@@ -205,10 +205,7 @@ impl Planner<'_> {
                 }
             }
             Inputs::Kth(steps) => {
-                let step = match item.check {
-                    Check::Board(check) => check.walks_by(),
-                    Check::Build | Check::ApiSurface | Check::Solver(_) | Check::Measure(_) => "neighbor",
-                };
+                let step = item.check.walks_by();
                 for &(name, k) in steps {
                     let (found, lacking) = self.files(&[name]);
                     missing.extend(lacking);

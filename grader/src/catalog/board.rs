@@ -94,9 +94,10 @@ pub enum BoardCheck {
 impl BoardCheck {
     /// How a k-th test's trials are labelled: the step it walks by (`neighbor`, `twin`).
     pub fn walks_by(self) -> &'static str {
-        match self {
-            BoardCheck::KthTwin(_) => "twin",
-            _ => "neighbor",
+        if let BoardCheck::KthTwin(_) = self {
+            "twin"
+        } else {
+            "neighbor"
         }
     }
 

@@ -69,6 +69,14 @@ impl Check {
         }
     }
 
+    /// How a k-th test's trials are labelled: the step it walks by (`neighbor`, `twin`).
+    pub fn walks_by(self) -> &'static str {
+        match self {
+            Check::Board(check) => check.walks_by(),
+            Check::Build | Check::ApiSurface | Check::Solver(_) | Check::Measure(_) => "neighbor",
+        }
+    }
+
     /// What the report lists as the test's inputs when they are not its boards (official Board 10a lists the
     /// equals contract's items).
     pub fn inputs_shown(self) -> Option<Vec<String>> {
