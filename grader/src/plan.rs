@@ -355,5 +355,11 @@ mod tests {
         let kth = tests.iter().find(|t| t.id == "board-13").expect("board-13");
         assert_eq!(kth.inputs[3], "13th neighbor of puzzle27.txt");
         assert_eq!(kth.trials[3].steps, 13);
+        // What the catalog says of a test's inputs: a twin walk's step word, the equals contract's items.
+        let twin = tests.iter().find(|t| t.id == "board-16").expect("board-16");
+        assert_eq!(twin.inputs[3], "13th twin of puzzle27.txt");
+        let contract = tests.iter().find(|t| t.id == "board-10a").expect("board-10a");
+        assert_eq!(contract.inputs[3], "argument is null");
+        assert_eq!(contract.inputs.len(), crate::catalog::EqualsProperty::CONTRACT.len());
     }
 }
