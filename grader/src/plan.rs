@@ -17,7 +17,7 @@ use corpus::{Corpus, Expected, Puzzle, ReferenceCounts};
 use reference::instrument::baseline::reference_baseline_within;
 use reference::Board;
 
-use crate::catalog::{BoardTrial, Check, Draw, Inputs, Item, TrialCheck, MEMORY_PUZZLES, MEMORY_SIZES, TIMING_PUZZLES};
+use crate::catalog::{Draw, Inputs, Item, MEMORY_PUZZLES, MEMORY_SIZES, TIMING_PUZZLES};
 
 /// Lockstep steps the reference may take when deriving a missing expected answer or baseline (the
 /// hardest official timing puzzle, puzzle45, takes about 1.2 million).
@@ -205,11 +205,7 @@ impl Planner<'_> {
                 }
             }
             Inputs::Kth(steps) => {
-                let step = if matches!(item.check, Check::PerTrial(TrialCheck::Board(BoardTrial::KthTwin(_)))) {
-                    "twin"
-                } else {
-                    "neighbor"
-                };
+                let step = item.check.walks_by();
                 for &(name, k) in steps {
                     let (found, lacking) = self.files(&[name]);
                     missing.extend(lacking);
@@ -243,9 +239,8 @@ impl Planner<'_> {
                 }
             }
         }
-        if item.check == Check::PerTrial(TrialCheck::Board(BoardTrial::EqualsContract)) {
-            // The official test lists the contract's items, not its boards.
-            shown = crate::catalog::EqualsProperty::CONTRACT.iter().map(|(_, what, _)| what.to_string()).collect();
+        if let Some(listed) = item.check.inputs_shown() {
+            shown = listed;
         }
         PlannedTest::new(item, trials, shown, missing)
     }
@@ -360,5 +355,11 @@ mod tests {
         let kth = tests.iter().find(|t| t.id == "board-13").expect("board-13");
         assert_eq!(kth.inputs[3], "13th neighbor of puzzle27.txt");
         assert_eq!(kth.trials[3].steps, 13);
+        // What the catalog says of a test's inputs: a twin walk's step word, the equals contract's items.
+        let twin = tests.iter().find(|t| t.id == "board-16").expect("board-16");
+        assert_eq!(twin.inputs[3], "13th twin of puzzle27.txt");
+        let contract = tests.iter().find(|t| t.id == "board-10a").expect("board-10a");
+        assert_eq!(contract.inputs[3], "argument is null");
+        assert_eq!(contract.inputs.len(), crate::catalog::EqualsProperty::CONTRACT.len());
     }
 }

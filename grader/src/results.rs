@@ -382,7 +382,8 @@ impl Report {
     }
 }
 
-/// A Board method that other tests lean on, in the order a student should fix them ([`crate::triage`]).
+/// A Board method: the one type that names them, for the checks that ask one (`catalog::BoardCheck`) and for
+/// the methods other tests lean on, in the order a student should fix them ([`crate::triage`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum BoardMethod {

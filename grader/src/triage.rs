@@ -14,7 +14,7 @@
 
 use crate::evidence::Evidence;
 use crate::judge::Cell;
-use crate::results::{BoardMethod as Method, CountCause, RootCause, Status, TestResult};
+use crate::results::{BoardMethod, CountCause, RootCause, Status, TestResult};
 
 /// The root causes among `tests`' failures, in fixing order (only those that explain another failure).
 ///
@@ -27,10 +27,10 @@ pub fn root_causes(tests: &[TestResult]) -> Vec<RootCause> {
     };
     let mut causes: Vec<RootCause> = Vec::new();
     let mut explained: Vec<&str> = Vec::new();
-    for (done, method) in Method::ALL.into_iter().enumerate() {
+    for (done, method) in BoardMethod::ALL.into_iter().enumerate() {
         // A failure is this method's own when the test checks it, every method it reads boards through has
         // been judged already (and found right: a broken one would have explained it), and nothing explains it.
-        let judged = &Method::ALL[..done];
+        let judged = &BoardMethod::ALL[..done];
         let own = tests.iter().filter(failed).find(|t| {
             !explained.contains(&t.id.as_str())
                 && t.leans.checks.contains(&method)
@@ -139,7 +139,7 @@ mod tests {
     use super::*;
     use crate::catalog::Category;
     use crate::results::Leans;
-    use Method::*;
+    use BoardMethod::*;
 
     fn test(id: &str, leans: Leans, status: Status) -> TestResult {
         TestResult { leans, ..TestResult::bare(id, Category::Board, status) }
@@ -190,7 +190,7 @@ mod tests {
     fn a_lone_failure_is_no_root_cause_and_independent_failures_stay_apart() {
         assert!(root_causes(&failing(&["board-2a"])).is_empty());
         let causes = root_causes(&failing(&["board-1a", "board-14", "board-7a", "board-16"]));
-        let named: Vec<(Method, &str, usize)> =
+        let named: Vec<(BoardMethod, &str, usize)> =
             causes.iter().map(|c| (c.method, c.test.as_str(), c.explains.len())).collect();
         assert_eq!(named, [(Hamming, "board-1a", 2)], "twin() explains nothing more than its own test");
         // A wrong neighbors() alone: the k-th neighbor tests fail through it, hamming() is not blamed.
@@ -218,10 +218,9 @@ mod tests {
     /// so a wrong answer of any method cannot fail them, and nothing but their own fault explains a failure.
     #[test]
     fn every_board_test_leans_on_a_method_but_those_comparing_a_board_with_itself() {
-        use crate::catalog::{BoardScript as S, Check};
+        use crate::catalog::{BoardCheck as B, Check};
         for item in crate::catalog::all().iter().filter(|item| item.category == Category::Board) {
-            let itself =
-                matches!(item.check, Check::Scripted(S::TwoBoards | S::ImmutableArray | S::ImmutableCallOrder));
+            let itself = matches!(item.check, Check::Board(B::TwoBoards | B::ImmutableArray | B::ImmutableCallOrder));
             assert_eq!(item.leans == Leans::NONE, itself, "{} leans on {:?}", item.id, item.leans);
         }
     }

@@ -6,22 +6,9 @@
 
 use super::item::{Draw, Inputs, ItemOf};
 use crate::results::Category;
-use crate::results::{BoardMethod as M, Leans};
+use crate::results::{BoardMethod, Leans};
 
 type Item = ItemOf<BoardCheck>;
-
-/// A Board method that returns a number or a boolean.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Method {
-    /// `hamming()`.
-    Hamming,
-    /// `manhattan()`.
-    Manhattan,
-    /// `dimension()`.
-    Dimension,
-    /// `isGoal()`.
-    IsGoal,
-}
 
 /// Which property of `equals` is checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,12 +47,14 @@ impl EqualsProperty {
     ];
 }
 
-/// Board checks written as scripts (`runner::checks::board::script`): the requests of every trial written
-/// up front, a judge per trial reading the replies.
+/// The Board checks, on the submission's own Board (`runner::checks::board`). Each is written as its requests
+/// and a judge of their replies; how the requests travel (ahead, in groups, or asked one by one where they
+/// depend on earlier answers) is the executor's business.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BoardScript {
-    /// A numeric or boolean Board method against the reference.
-    Value(Method),
+pub enum BoardCheck {
+    /// A numeric or boolean Board method (`hamming()`, `manhattan()`, `dimension()`, `isGoal()`) against the
+    /// reference.
+    Value(BoardMethod),
     /// `toString()` against the reference text.
     ToString,
     /// `neighbors()` as a set of boards.
@@ -78,11 +67,18 @@ pub enum BoardScript {
     TwoBoards,
     /// A property of `equals`.
     Equals(EqualsProperty),
+    /// Every item of Java's equals contract the submission's language can express (official 10a), each
+    /// asked as its own batch.
+    EqualsContract,
     /// A board whose caller then changes the array answers as one whose array nobody changed.
     ImmutableArray,
     /// Calling methods in different orders gives the same answers, and neighbors() and twin() leave the
     /// board as it was.
     ImmutableCallOrder,
+    /// A value method of the board reached by k random neighbor steps.
+    KthNeighbor(BoardMethod),
+    /// A value method of the board reached by k successive twin() calls.
+    KthTwin(BoardMethod),
     /// Neighbors: right count, no duplicates, each one legal slide.
     NeighborsLegal,
     /// Twin: exactly two non-blank tiles exchanged, the same on every call.
@@ -90,41 +86,26 @@ pub enum BoardScript {
     /// Each neighbor, and the board reached back from it through its own `neighbors()`, answers `hamming()`,
     /// `manhattan()` and `isGoal()` for its own tiles.
     NeighborValues,
-}
-
-/// Board checks asked trial by trial (`runner::checks::board::trial`): their requests depend on earlier
-/// answers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BoardTrial {
-    /// Every item of Java's equals contract the submission's language can express (official 10a), each
-    /// asked as its own batch.
-    EqualsContract,
-    /// A value method of the board reached by k random neighbor steps.
-    KthNeighbor(Method),
-    /// A value method of the board reached by k successive twin() calls.
-    KthTwin(Method),
     /// neighbors() results stay valid after another neighbors() call and under nested iteration (the boards
     /// read back depend on how many each iteration yielded).
     NeighborsIterable,
 }
 
-/// The kinds this file's items check (the catalog maps them into its `Check` groups).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(missing_docs)]
-pub enum BoardCheck {
-    Script(BoardScript),
-    Trial(BoardTrial),
-}
-
-impl From<BoardScript> for BoardCheck {
-    fn from(check: BoardScript) -> BoardCheck {
-        BoardCheck::Script(check)
+impl BoardCheck {
+    /// How a k-th test's trials are labelled: the step it walks by (`neighbor`, `twin`).
+    pub fn walks_by(self) -> &'static str {
+        if let BoardCheck::KthTwin(_) = self {
+            "twin"
+        } else {
+            "neighbor"
+        }
     }
-}
 
-impl From<BoardTrial> for BoardCheck {
-    fn from(check: BoardTrial) -> BoardCheck {
-        BoardCheck::Trial(check)
+    /// What the report lists as the test's inputs when they are not its boards: the official test 10a lists
+    /// the contract's items.
+    pub fn inputs_shown(self) -> Option<Vec<String>> {
+        (self == BoardCheck::EqualsContract)
+            .then(|| EqualsProperty::CONTRACT.iter().map(|(_, what, _)| what.to_string()).collect())
     }
 }
 
@@ -175,7 +156,7 @@ fn item(
     official: &'static str,
     title: &'static str,
     inputs: Inputs,
-    check: impl Into<BoardCheck>,
+    check: BoardCheck,
     explain: &'static str,
 ) -> Item {
     Item {
@@ -184,7 +165,7 @@ fn item(
         category: Category::Board,
         title,
         inputs,
-        check: check.into(),
+        check,
         depends_on: &["compile-1"],
         needs: &[],
         explain,
@@ -220,135 +201,135 @@ pub(super) fn items() -> Vec<Item> {
             "Board 1a",
             "check hamming() with file inputs",
             files(VALUE_FILES),
-            BoardScript::Value(Method::Hamming),
+            BoardCheck::Value(BoardMethod::Hamming),
             HAMMING,
         )
-        .leaning(&[M::Hamming], &[]),
+        .leaning(&[BoardMethod::Hamming], &[]),
         item(
             "board-1b",
             "Board 1b",
             "check hamming() with random n-by-n boards",
             random(WITH_BIG),
-            BoardScript::Value(Method::Hamming),
+            BoardCheck::Value(BoardMethod::Hamming),
             HAMMING,
         )
-        .leaning(&[M::Hamming], &[]),
+        .leaning(&[BoardMethod::Hamming], &[]),
         item(
             "board-2a",
             "Board 2a",
             "check manhattan() with file inputs",
             files(VALUE_FILES),
-            BoardScript::Value(Method::Manhattan),
+            BoardCheck::Value(BoardMethod::Manhattan),
             MANHATTAN,
         )
-        .leaning(&[M::Manhattan], &[]),
+        .leaning(&[BoardMethod::Manhattan], &[]),
         item(
             "board-2b",
             "Board 2b",
             "check manhattan() with random n-by-n boards",
             random(WITH_BIG),
-            BoardScript::Value(Method::Manhattan),
+            BoardCheck::Value(BoardMethod::Manhattan),
             MANHATTAN,
         )
-        .leaning(&[M::Manhattan], &[]),
+        .leaning(&[BoardMethod::Manhattan], &[]),
         item(
             "board-3",
             "Board 3",
             "check dimension() with random n-by-n boards",
             random(&[(2, 1000), (3, 1000), (4, 1000), (5, 1000), (6, 1000)]),
-            BoardScript::Value(Method::Dimension),
+            BoardCheck::Value(BoardMethod::Dimension),
             "dimension() returns n. Usual cause: returning n * n or the length of a flattened array.",
         )
-        .leaning(&[M::Dimension], &[]),
+        .leaning(&[BoardMethod::Dimension], &[]),
         item(
             "board-4a",
             "Board 4a",
             "check toString() with file inputs",
             files(FILES),
-            BoardScript::ToString,
+            BoardCheck::ToString,
             TO_STRING,
         )
-        .leaning(&[M::ToString], &[]),
+        .leaning(&[BoardMethod::ToString], &[]),
         item(
             "board-4b",
             "Board 4b",
             "check toString() with random n-by-n boards",
             random(WITH_BIG),
-            BoardScript::ToString,
+            BoardCheck::ToString,
             TO_STRING,
         )
-        .leaning(&[M::ToString], &[]),
+        .leaning(&[BoardMethod::ToString], &[]),
         item(
             "board-5a",
             "Board 5a",
             "check neighbors() with file inputs",
             files(FILES),
-            BoardScript::Neighbors,
+            BoardCheck::Neighbors,
             NEIGHBORS,
         )
-        .leaning(&[M::Neighbors], &[M::ToString]),
+        .leaning(&[BoardMethod::Neighbors], &[BoardMethod::ToString]),
         item(
             "board-5b",
             "Board 5b",
             "check neighbors() with random n-by-n boards",
             random(WITH_BIG),
-            BoardScript::Neighbors,
+            BoardCheck::Neighbors,
             NEIGHBORS,
         )
-        .leaning(&[M::Neighbors], &[M::ToString]),
+        .leaning(&[BoardMethod::Neighbors], &[BoardMethod::ToString]),
         item(
             "board-6a",
             "Board 6a",
             "check neighbors() of neighbors() with file inputs",
             files(FILES),
-            BoardScript::NeighborsOfNeighbors,
+            BoardCheck::NeighborsOfNeighbors,
             NEIGHBORS,
         )
-        .leaning(&[M::Neighbors], &[M::ToString]),
+        .leaning(&[BoardMethod::Neighbors], &[BoardMethod::ToString]),
         item(
             "board-6b",
             "Board 6b",
             "check neighbors() of neighbors() with random n-by-n boards",
             random(SMALL),
-            BoardScript::NeighborsOfNeighbors,
+            BoardCheck::NeighborsOfNeighbors,
             NEIGHBORS,
         )
-        .leaning(&[M::Neighbors], &[M::ToString]),
-        item("board-7a", "Board 7a", "check twin() with file inputs", files(FILES), BoardScript::Twin, TWIN)
-            .leaning(&[M::Twin], &[M::ToString]),
+        .leaning(&[BoardMethod::Neighbors], &[BoardMethod::ToString]),
+        item("board-7a", "Board 7a", "check twin() with file inputs", files(FILES), BoardCheck::Twin, TWIN)
+            .leaning(&[BoardMethod::Twin], &[BoardMethod::ToString]),
         item(
             "board-7b",
             "Board 7b",
             "check twin() with random n-by-n boards",
             random(TWIN_SIZES),
-            BoardScript::Twin,
+            BoardCheck::Twin,
             TWIN,
         )
-        .leaning(&[M::Twin], &[M::ToString]),
+        .leaning(&[BoardMethod::Twin], &[BoardMethod::ToString]),
         item(
             "board-8a",
             "Board 8a",
             "check isGoal() with file inputs",
             files(GOAL_FILES),
-            BoardScript::Value(Method::IsGoal),
+            BoardCheck::Value(BoardMethod::IsGoal),
             "isGoal() is true exactly for the goal board. Usual cause: comparing against a goal with the blank first.",
         )
-        .leaning(&[M::IsGoal], &[]),
+        .leaning(&[BoardMethod::IsGoal], &[]),
         item(
             "board-8b",
             "Board 8b",
             "check isGoal() on n-by-n goal boards",
             Inputs::Goals(&[2, 3, 4, 5, 6, 100]),
-            BoardScript::Value(Method::IsGoal),
+            BoardCheck::Value(BoardMethod::IsGoal),
             "isGoal() must be true on every goal board, however large. Usual cause: a loop bound that assumes small n.",
         )
-        .leaning(&[M::IsGoal], &[]),
+        .leaning(&[BoardMethod::IsGoal], &[]),
         item(
             "board-9",
             "Board 9",
             "check that two Board objects can be created at the same time",
             Inputs::Pairs { sizes: &[(3, 3), (4, 4), (2, 2), (3, 4), (4, 3)], trials: 100 },
-            BoardScript::TwoBoards,
+            BoardCheck::TwoBoards,
             "Once a second board exists, the first must answer hamming(), manhattan(), isGoal() and equals() \
              (with a board of its own tiles) as it did before: each answer is compared with the board's own \
              earlier one, not with the reference (a wrong value is its method's test's business). As \
@@ -361,35 +342,35 @@ pub(super) fn items() -> Vec<Item> {
             "Board 10a",
             "check equals()",
             random(&[(3, 10), (4, 10)]),
-            BoardTrial::EqualsContract,
+            BoardCheck::EqualsContract,
             EQUALS,
         )
-        .leaning(&[M::Equals], &[]),
+        .leaning(&[BoardMethod::Equals], &[]),
         item(
             "board-10b",
             "Board 10b",
             "check correctness of equals() on random n-by-n boards",
             random(&[(2, 1000), (3, 1000), (4, 1000), (5, 200), (6, 200), (7, 200), (8, 200), (9, 200)]),
-            BoardScript::Equals(EqualsProperty::Random),
+            BoardCheck::Equals(EqualsProperty::Random),
             EQUALS,
         )
-        .leaning(&[M::Equals], &[]),
+        .leaning(&[BoardMethod::Equals], &[]),
         item(
             "board-10c",
             "Board 10c",
             "check equals() when board sizes m and n are different",
             Inputs::Pairs { sizes: &[(4, 5), (2, 5), (5, 3), (2, 3), (3, 2)], trials: 100 },
-            BoardScript::Equals(EqualsProperty::DifferentSizes),
+            BoardCheck::Equals(EqualsProperty::DifferentSizes),
             EQUALS,
         )
-        .leaning(&[M::Equals], &[]),
+        .leaning(&[BoardMethod::Equals], &[]),
         item(
             "board-11",
             "Board 11",
             "check that Board is immutable by changing argument array after construction and making sure Board \
              does not mutate",
             random(&[(2, 100), (3, 100), (4, 100), (5, 100), (9, 100), (10, 100)]),
-            BoardScript::ImmutableArray,
+            BoardCheck::ImmutableArray,
             "A Board must copy the tiles it is given: one built from an array the caller then changes must \
              answer toString(), hamming(), manhattan() and isGoal() exactly as a board built earlier from the \
              same tiles, whose array nobody changed (the board compared with itself, not with the reference). \
@@ -406,7 +387,7 @@ pub(super) fn items() -> Vec<Item> {
                 random: &[(2, 100), (3, 100), (4, 100)],
                 draw: Draw::Any,
             },
-            BoardScript::ImmutableCallOrder,
+            BoardCheck::ImmutableCallOrder,
             "Every method must leave the board as it was: toString() after neighbors() and after twin(), \
              dimension(), hamming(), manhattan() and isGoal() asked again in another order, and neighbors() \
              asked again must give what the board first gave (the board compared with itself, not with the \
@@ -418,46 +399,46 @@ pub(super) fn items() -> Vec<Item> {
             "Board 13",
             "check dimension() on a board that is kth neighbor of a board",
             KTH,
-            BoardTrial::KthNeighbor(Method::Dimension),
+            BoardCheck::KthNeighbor(BoardMethod::Dimension),
             KTH_NEIGHBOR,
         )
-        .leaning(&[M::Dimension], &[M::ToString, M::Neighbors]),
+        .leaning(&[BoardMethod::Dimension], &[BoardMethod::ToString, BoardMethod::Neighbors]),
         item(
             "board-14",
             "Board 14",
             "check hamming() on a board that is kth neighbor of a board",
             KTH,
-            BoardTrial::KthNeighbor(Method::Hamming),
+            BoardCheck::KthNeighbor(BoardMethod::Hamming),
             KTH_NEIGHBOR,
         )
-        .leaning(&[M::Hamming], &[M::ToString, M::Neighbors]),
+        .leaning(&[BoardMethod::Hamming], &[BoardMethod::ToString, BoardMethod::Neighbors]),
         item(
             "board-15",
             "Board 15",
             "check manhattan() on a board that is a kth neighbor of a board",
             KTH,
-            BoardTrial::KthNeighbor(Method::Manhattan),
+            BoardCheck::KthNeighbor(BoardMethod::Manhattan),
             KTH_NEIGHBOR,
         )
-        .leaning(&[M::Manhattan], &[M::ToString, M::Neighbors]),
+        .leaning(&[BoardMethod::Manhattan], &[BoardMethod::ToString, BoardMethod::Neighbors]),
         item(
             "board-16",
             "Board 16",
             "check hamming() on a board that is a kth twin of a board",
             KTH,
-            BoardTrial::KthTwin(Method::Hamming),
+            BoardCheck::KthTwin(BoardMethod::Hamming),
             KTH_TWIN,
         )
-        .leaning(&[M::Hamming], &[M::ToString, M::Twin]),
+        .leaning(&[BoardMethod::Hamming], &[BoardMethod::ToString, BoardMethod::Twin]),
         item(
             "board-17",
             "Board 17",
             "check manhattan() on a board that is a kth twin of a board",
             KTH,
-            BoardTrial::KthTwin(Method::Manhattan),
+            BoardCheck::KthTwin(BoardMethod::Manhattan),
             KTH_TWIN,
         )
-        .leaning(&[M::Manhattan], &[M::ToString, M::Twin]),
+        .leaning(&[BoardMethod::Manhattan], &[BoardMethod::ToString, BoardMethod::Twin]),
     ]
 }
 
@@ -472,10 +453,10 @@ pub(super) fn beyond_items() -> Vec<Item> {
         beyond(
             "beyond-neighbors",
             "neighbors() are legal: right count, no duplicates, one slide each",
-            BoardScript::NeighborsLegal,
+            BoardCheck::NeighborsLegal,
             NEIGHBORS,
         )
-        .leaning(&[M::Neighbors], &[M::ToString]),
+        .leaning(&[BoardMethod::Neighbors], &[BoardMethod::ToString]),
         Item {
             inputs: Inputs::Boards {
                 files: &["puzzle2x2-00", "puzzle3x3-00", "puzzle4x4-00", "puzzle00"],
@@ -486,14 +467,14 @@ pub(super) fn beyond_items() -> Vec<Item> {
                 "beyond-neighbor-values",
                 "neighbors() and the boards reached back from them answer hamming(), manhattan() and isGoal() for \
                  their own tiles",
-                BoardScript::NeighborValues,
+                BoardCheck::NeighborValues,
                 "Every neighbor, and the board reached back from it through its own neighbors(), must answer \
                  hamming(), manhattan() and isGoal() like the reference on its tiles; the goal boards are among \
                  the inputs, so a neighbor of the goal must not claim to be the goal, and the way back must. \
                  Usual cause: a neighbor built by a private constructor that copies the parent's cached \
                  values (isGoal() above all, which Board 13-17 do not ask) or updates them incrementally wrong.",
             )
-            .leaning(&[M::Hamming, M::Manhattan, M::IsGoal], &[M::ToString, M::Neighbors])
+            .leaning(&[BoardMethod::Hamming, BoardMethod::Manhattan, BoardMethod::IsGoal], &[BoardMethod::ToString, BoardMethod::Neighbors])
         },
         Item {
             category: Category::Beyond,
@@ -504,7 +485,7 @@ pub(super) fn beyond_items() -> Vec<Item> {
                 "",
                 "neighbors() results stay valid after another neighbors() call and under nested iteration",
                 Inputs::Pairs { sizes: &[(2, 2), (3, 3), (4, 4), (5, 5)], trials: 100 },
-                BoardTrial::NeighborsIterable,
+                BoardCheck::NeighborsIterable,
                 "What neighbors() returns must yield the board's neighbors whenever it is iterated: after \
                  neighbors() was called on another board (and on the same board), and in two nested loops over \
                  the one result. Each is compared with the boards neighbors() gave when iterated at once (read \
@@ -514,14 +495,33 @@ pub(super) fn beyond_items() -> Vec<Item> {
                  one's position). In Python a generator or other iterator is single-use by the language's \
                  protocol and is iterated once; a re-iterable is iterated nested.",
             )
-            .leaning(&[M::Neighbors], &[])
+            .leaning(&[BoardMethod::Neighbors], &[])
         },
         beyond(
             "beyond-twin",
             "twin() exchanges exactly two non-blank tiles and is the same on every call",
-            BoardScript::TwinLegal,
+            BoardCheck::TwinLegal,
             TWIN,
         )
-        .leaning(&[M::Twin], &[M::ToString]),
+        .leaning(&[BoardMethod::Twin], &[BoardMethod::ToString]),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The value checks ask only the methods that answer a number or a boolean (the executor reports any
+    /// other as a grader bug).
+    #[test]
+    fn value_checks_name_value_methods() {
+        let values = [BoardMethod::Hamming, BoardMethod::Manhattan, BoardMethod::Dimension, BoardMethod::IsGoal];
+        for item in items().into_iter().chain(beyond_items()) {
+            if let BoardCheck::Value(method) | BoardCheck::KthNeighbor(method) | BoardCheck::KthTwin(method) =
+                item.check
+            {
+                assert!(values.contains(&method), "{} asks {method:?} as a value", item.id);
+            }
+        }
+    }
 }

@@ -17,9 +17,9 @@ mod item;
 mod perf;
 mod solver;
 
-pub use board::{BoardScript, BoardTrial, EqualsProperty, Method};
+pub use board::{BoardCheck, EqualsProperty};
 pub use perf::{Measure, TimingAspect};
-pub use solver::{EqualsUsage, SolveAspect, SolverTrial, SolverWhole};
+pub use solver::{EqualsUsage, SolveAspect, SolverCheck};
 
 pub use crate::results::Category;
 use crate::results::Leans;
@@ -28,38 +28,22 @@ pub use item::{Draw, Inputs, ItemOf, SolverCall, MEMORY_PUZZLES, MEMORY_SIZES, T
 /// A catalog item with the catalog's [`Check`].
 pub type Item = ItemOf<Check>;
 
-/// What an item checks, grouped by how the runner runs it. Each group's kinds are named in the catalog file
-/// that holds its items, and `runner::checks` has one exhaustive match per group, so a new kind is a variant
-/// and an item in one catalog file plus an arm and a function in one executor file (ARCHITECTURE.md, "Adding a
-/// check").
+/// What an item checks, one variant per section: each section's kinds are named in the catalog file that
+/// holds its items, and its executor in `runner::checks` has one exhaustive match over them (and decides how
+/// each runs), so a new kind is a variant and an item in one catalog file plus an arm and a function in one
+/// executor file (ARCHITECTURE.md, "Adding a check").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Check {
     /// The submission builds: judged by the build step before any session starts.
     Build,
-    /// A Board check written as a script: every trial's requests up front, then a judge per trial.
-    Scripted(BoardScript),
-    /// A check judged trial by trial, in order, stopping at the first that does not pass.
-    PerTrial(TrialCheck),
-    /// A check judged once over the whole test (all its trials, or none).
-    Whole(WholeCheck),
-}
-
-/// Checks judged trial by trial, by the catalog file (and executor) that owns them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(missing_docs)]
-pub enum TrialCheck {
-    Board(BoardTrial),
-    Solver(SolverTrial),
-    Measure(Measure),
-}
-
-/// Checks judged once over the whole test.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum WholeCheck {
     /// No public methods beyond the assignment's API.
     ApiSurface,
-    #[allow(missing_docs)]
-    Solver(SolverWhole),
+    /// A check of the submission's own Board (`catalog/board.rs`).
+    Board(BoardCheck),
+    /// A check of the Solver (`catalog/solver.rs`).
+    Solver(SolverCheck),
+    /// A memory or timing row (`catalog/perf.rs`).
+    Measure(Measure),
 }
 
 impl Check {
@@ -71,48 +55,35 @@ impl Check {
     /// The Solver methods the check calls on each Solver it builds, in order (`None`: it builds no Solver).
     pub fn solver_calls(self) -> Option<&'static [SolverCall]> {
         match self {
-            Check::PerTrial(TrialCheck::Solver(check)) => Some(check.calls()),
-            Check::PerTrial(TrialCheck::Measure(check)) => check.calls(),
-            Check::Whole(WholeCheck::Solver(check)) => Some(check.calls()),
-            Check::Build | Check::Scripted(_) | Check::PerTrial(TrialCheck::Board(_)) => None,
-            Check::Whole(WholeCheck::ApiSurface) => None,
+            Check::Solver(check) => Some(check.calls()),
+            Check::Measure(check) => check.calls(),
+            Check::Build | Check::ApiSurface | Check::Board(_) => None,
         }
     }
-}
 
-impl From<board::BoardCheck> for Check {
-    fn from(check: board::BoardCheck) -> Check {
-        match check {
-            board::BoardCheck::Script(check) => Check::Scripted(check),
-            board::BoardCheck::Trial(check) => Check::PerTrial(TrialCheck::Board(check)),
+    /// Whether the check measures the MinPQ's deep memory (its lives' counters must walk it).
+    pub fn measures_deep_memory(self) -> bool {
+        match self {
+            Check::Measure(check) => check.measures_deep_memory(),
+            Check::Build | Check::ApiSurface | Check::Board(_) | Check::Solver(_) => false,
         }
     }
-}
 
-impl From<solver::SolverCheck> for Check {
-    fn from(check: solver::SolverCheck) -> Check {
-        match check {
-            solver::SolverCheck::Trial(check) => Check::PerTrial(TrialCheck::Solver(check)),
-            solver::SolverCheck::Whole(check) => Check::Whole(WholeCheck::Solver(check)),
+    /// How a k-th test's trials are labelled: the step it walks by (`neighbor`, `twin`).
+    pub fn walks_by(self) -> &'static str {
+        match self {
+            Check::Board(check) => check.walks_by(),
+            Check::Build | Check::ApiSurface | Check::Solver(_) | Check::Measure(_) => "neighbor",
         }
     }
-}
 
-impl From<Measure> for Check {
-    fn from(check: Measure) -> Check {
-        Check::PerTrial(TrialCheck::Measure(check))
-    }
-}
-
-impl From<TrialCheck> for Check {
-    fn from(check: TrialCheck) -> Check {
-        Check::PerTrial(check)
-    }
-}
-
-impl From<WholeCheck> for Check {
-    fn from(check: WholeCheck) -> Check {
-        Check::Whole(check)
+    /// What the report lists as the test's inputs when they are not its boards (official Board 10a lists the
+    /// equals contract's items).
+    pub fn inputs_shown(self) -> Option<Vec<String>> {
+        match self {
+            Check::Board(check) => check.inputs_shown(),
+            Check::Build | Check::ApiSurface | Check::Solver(_) | Check::Measure(_) => None,
+        }
     }
 }
 
@@ -138,7 +109,7 @@ pub fn all() -> Vec<Item> {
             category: Category::Api,
             title: "no public methods beyond the assignment's API",
             inputs: Inputs::None,
-            check: Check::Whole(WholeCheck::ApiSurface),
+            check: Check::ApiSurface,
             depends_on: &["compile-1"],
             needs: &["api_check"],
             explain: "The assignment fixes Board's and Solver's public API; extra public methods are \
@@ -147,11 +118,11 @@ pub fn all() -> Vec<Item> {
             leans: Leans::NONE,
         },
     ];
-    let board = |items: Vec<ItemOf<board::BoardCheck>>| items.into_iter().map(|item| item.map_check(Check::from));
-    let solver = |items: Vec<ItemOf<solver::SolverCheck>>| items.into_iter().map(|item| item.map_check(Check::from));
+    let board = |items: Vec<ItemOf<BoardCheck>>| items.into_iter().map(|item| item.map_check(Check::Board));
+    let solver = |items: Vec<ItemOf<SolverCheck>>| items.into_iter().map(|item| item.map_check(Check::Solver));
     items.extend(board(board::items()));
     items.extend(solver(solver::items()));
-    items.extend(perf::items().into_iter().map(|item| item.map_check(Check::from)));
+    items.extend(perf::items().into_iter().map(|item| item.map_check(Check::Measure)));
     items.extend(board(board::beyond_items()));
     items.extend(solver(solver::beyond_items()));
     items

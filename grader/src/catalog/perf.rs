@@ -26,7 +26,7 @@ pub enum TimingAspect {
 }
 
 /// Memory and timing checks, judged trial by trial (one trial per row of an official table;
-/// `runner::checks::perf::trial`).
+/// `runner::checks::perf::run`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Measure {
     /// Memory of one Board of one size against the padded bound.
@@ -40,6 +40,15 @@ pub enum Measure {
 }
 
 impl Measure {
+    /// Whether the check measures the queues' deep memory, which the counters measure only for the boards
+    /// of such checks (a walk the Java adapter does only when asked).
+    pub fn measures_deep_memory(self) -> bool {
+        match self {
+            Measure::QueueMemory => true,
+            Measure::BoardMemory | Measure::SolverMemory | Measure::Timing(_) => false,
+        }
+    }
+
     /// The Solver methods the test calls after the constructor, where it builds a Solver (the Board memory
     /// table builds none). The memory rows measure the Solver as constructed; Timing 1 checks moves().
     pub fn calls(self) -> Option<&'static [SolverCall]> {
@@ -59,7 +68,7 @@ fn timing(id: &'static str, official: &'static str, title: &'static str, aspect:
         category: Timing,
         title,
         inputs: Inputs::TimingPuzzles,
-        check: (Measure::Timing(aspect)),
+        check: Measure::Timing(aspect),
         depends_on: &["compile-1"],
         needs: &["ref_world", "counters"],
         explain,
@@ -76,7 +85,7 @@ pub(super) fn items() -> Vec<Item> {
             category: Memory,
             title: "memory usage of an n-by-n board",
             inputs: Inputs::MemorySizes,
-            check: (Measure::BoardMemory),
+            check: Measure::BoardMemory,
             depends_on: &["compile-1"],
             needs: &["memory"],
             explain: "Bytes retained by one n-by-n Board must be at most 4n^2 + 32n + 64, with each row's \
@@ -93,7 +102,7 @@ pub(super) fn items() -> Vec<Item> {
             category: Memory,
             title: "measure memory of Solver",
             inputs: Inputs::MemoryPuzzles,
-            check: (Measure::SolverMemory),
+            check: Measure::SolverMemory,
             depends_on: &["compile-1"],
             needs: &["memory", "ref_world"],
             explain: "After construction a Solver should keep only what its methods need (the solution), not the \
@@ -110,7 +119,7 @@ pub(super) fn items() -> Vec<Item> {
             category: Memory,
             title: "measure memory of MinPQ",
             inputs: Inputs::MemoryPuzzles,
-            check: (Measure::QueueMemory),
+            check: Measure::QueueMemory,
             depends_on: &["compile-1"],
             needs: &["counters", "ref_world"],
             explain: "The MinPQs' deep memory, maximum size and ending size (summed over every MinPQ), each held \

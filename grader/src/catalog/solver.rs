@@ -4,7 +4,7 @@
 
 use super::item::{Draw, Inputs, ItemOf, SolverCall};
 use crate::results::Category::{Beyond, Solver};
-use crate::results::{BoardMethod as M, Leans};
+use crate::results::{BoardMethod, Leans};
 
 type Item = ItemOf<SolverCheck>;
 
@@ -30,9 +30,10 @@ pub enum SolveAspect {
     Both,
 }
 
-/// Solver checks judged trial by trial (`runner::checks::solver::trial`).
+/// The Solver checks (`runner::checks::solver`): most judged trial by trial, two once over the whole test
+/// (the executor's match says which).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SolverTrial {
+pub enum SolverCheck {
     /// moves() and/or solution() are right.
     Solve(SolveAspect),
     /// Two solvers alive at once keep their own moves() (official Solver 5).
@@ -53,62 +54,28 @@ pub enum SolverTrial {
     NoMutationAfterInsert,
     /// The Solver puts its search nodes in the MinPQ it was given (counts are evidence only then).
     UsesMinPq,
-}
-
-impl SolverTrial {
-    /// The Solver methods the test calls on each Solver it builds, in order, as its official counterpart
-    /// does; it is judged on these calls alone.
-    pub fn calls(self) -> &'static [SolverCall] {
-        use SolverCall::{IsSolvable, Moves, Solution};
-        match self {
-            SolverTrial::Solve(SolveAspect::Moves) | SolverTrial::TwoSolvers | SolverTrial::UnsolvableMoves => &[Moves],
-            SolverTrial::Solve(SolveAspect::Solution) => &[Moves, Solution],
-            SolverTrial::Solve(SolveAspect::Both) => &[Moves, Solution, IsSolvable],
-            SolverTrial::TwoSolversEveryAnswer => &[Moves, IsSolvable, Solution],
-            SolverTrial::IsSolvable => &[IsSolvable],
-            SolverTrial::UnsolvableSolution => &[Solution],
-            SolverTrial::CallOrder => &[Solution, Moves, IsSolvable, Solution, Moves, IsSolvable, Solution],
-            SolverTrial::EqualsUsage(_) | SolverTrial::NoMutationAfterInsert | SolverTrial::UsesMinPq => &[],
-        }
-    }
-}
-
-/// Solver checks judged once over the whole test (`runner::checks::solver::whole`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SolverWhole {
     /// The constructor rejects a null board (no trials).
     NullBoard,
     /// A fresh process gives the same answers on every trial.
     SameAnswersWhenRerun,
 }
 
-impl SolverWhole {
-    /// The Solver methods the test calls on each Solver it builds, in order.
+impl SolverCheck {
+    /// The Solver methods the test calls on each Solver it builds, in order, as its official counterpart
+    /// does; it is judged on these calls alone.
     pub fn calls(self) -> &'static [SolverCall] {
+        use SolverCall::{IsSolvable, Moves, Solution};
         match self {
-            SolverWhole::NullBoard => &[],
-            SolverWhole::SameAnswersWhenRerun => &[SolverCall::Moves, SolverCall::Solution],
+            SolverCheck::Solve(SolveAspect::Moves) | SolverCheck::TwoSolvers | SolverCheck::UnsolvableMoves => &[Moves],
+            SolverCheck::Solve(SolveAspect::Solution) | SolverCheck::SameAnswersWhenRerun => &[Moves, Solution],
+            SolverCheck::Solve(SolveAspect::Both) => &[Moves, Solution, IsSolvable],
+            SolverCheck::TwoSolversEveryAnswer => &[Moves, IsSolvable, Solution],
+            SolverCheck::IsSolvable => &[IsSolvable],
+            SolverCheck::UnsolvableSolution => &[Solution],
+            SolverCheck::CallOrder => &[Solution, Moves, IsSolvable, Solution, Moves, IsSolvable, Solution],
+            SolverCheck::EqualsUsage(_) | SolverCheck::NoMutationAfterInsert | SolverCheck::UsesMinPq => &[],
+            SolverCheck::NullBoard => &[],
         }
-    }
-}
-
-/// The kinds this file's items check (the catalog maps them into its `Check` groups).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(missing_docs)]
-pub enum SolverCheck {
-    Trial(SolverTrial),
-    Whole(SolverWhole),
-}
-
-impl From<SolverTrial> for SolverCheck {
-    fn from(check: SolverTrial) -> SolverCheck {
-        SolverCheck::Trial(check)
-    }
-}
-
-impl From<SolverWhole> for SolverCheck {
-    fn from(check: SolverWhole) -> SolverCheck {
-        SolverCheck::Whole(check)
     }
 }
 
@@ -145,7 +112,7 @@ fn item(
     official: &'static str,
     title: &'static str,
     inputs: Inputs,
-    check: impl Into<SolverCheck>,
+    check: SolverCheck,
     explain: &'static str,
     needs: &'static [&'static str],
 ) -> Item {
@@ -155,7 +122,7 @@ fn item(
         category: Solver,
         title,
         inputs,
-        check: check.into(),
+        check,
         depends_on: &["compile-1"],
         needs,
         explain,
@@ -174,8 +141,8 @@ fn moves_and_solution(
     inputs: Inputs,
 ) -> [Item; 2] {
     [
-        item(ids[0], official[0], titles[0], inputs, SolverTrial::Solve(SolveAspect::Moves), SOLVE, REF),
-        item(ids[1], official[1], titles[1], inputs, SolverTrial::Solve(SolveAspect::Solution), SOLVE, REF),
+        item(ids[0], official[0], titles[0], inputs, SolverCheck::Solve(SolveAspect::Moves), SOLVE, REF),
+        item(ids[1], official[1], titles[1], inputs, SolverCheck::Solve(SolveAspect::Solution), SOLVE, REF),
     ]
 }
 
@@ -186,7 +153,7 @@ pub(super) fn items() -> Vec<Item> {
         "Solver 1",
         "check that Solver doesn't mutate objects added to MinPQ after they've been added",
         Inputs::PuzzleRange(0, 8),
-        SolverTrial::NoMutationAfterInsert,
+        SolverCheck::NoMutationAfterInsert,
         "Once a search node is in the priority queue its priority must not change, or the heap breaks. The \
          MinPQ re-checks its heap order. Usual causes: updating a node's moves or priority after insert, a \
          compareTo that depends on mutable state.",
@@ -215,7 +182,7 @@ pub(super) fn items() -> Vec<Item> {
         "Solver 5",
         "create two Solver objects at the same time",
         Inputs::FilePairs(&[("puzzle04", "puzzle04"), ("puzzle00", "puzzle04"), ("puzzle04", "puzzle00")]),
-        SolverTrial::TwoSolvers,
+        SolverCheck::TwoSolvers,
         SOLVE,
         REF,
     ));
@@ -233,7 +200,7 @@ pub(super) fn items() -> Vec<Item> {
                 "puzzle3x3-unsolvable2",
                 "puzzle4x4-unsolvable",
             ]),
-            SolverTrial::IsSolvable,
+            SolverCheck::IsSolvable,
             UNSOLVABLE,
             REF,
         ),
@@ -242,7 +209,7 @@ pub(super) fn items() -> Vec<Item> {
             "Solver 6b",
             "call isSolvable() on random n-by-n boards",
             Inputs::Boards { files: &[], random: &[(2, 100)], draw: Draw::Any },
-            SolverTrial::IsSolvable,
+            SolverCheck::IsSolvable,
             UNSOLVABLE,
             REF,
         ),
@@ -251,7 +218,7 @@ pub(super) fn items() -> Vec<Item> {
             "Solver 7",
             "check moves() on unsolvable puzzles",
             files(UNSOLVABLE_FILES),
-            SolverTrial::UnsolvableMoves,
+            SolverCheck::UnsolvableMoves,
             UNSOLVABLE,
             REF,
         ),
@@ -260,7 +227,7 @@ pub(super) fn items() -> Vec<Item> {
             "Solver 8",
             "check solution() on unsolvable puzzles",
             files(UNSOLVABLE_FILES),
-            SolverTrial::UnsolvableSolution,
+            SolverCheck::UnsolvableSolution,
             UNSOLVABLE,
             REF,
         ),
@@ -274,7 +241,7 @@ pub(super) fn items() -> Vec<Item> {
                 random: &[(2, 10)],
                 draw: Draw::Solvable,
             },
-            SolverTrial::CallOrder,
+            SolverCheck::CallOrder,
             CALL_ORDER,
             REF,
         ),
@@ -288,7 +255,7 @@ pub(super) fn items() -> Vec<Item> {
                 random: &[(2, 10)],
                 draw: Draw::Unsolvable,
             },
-            SolverTrial::CallOrder,
+            SolverCheck::CallOrder,
             CALL_ORDER,
             REF,
         ),
@@ -297,7 +264,7 @@ pub(super) fn items() -> Vec<Item> {
             "Solver 10a",
             "check that equals() method in Board is called",
             files(&["puzzle04", "puzzle05", "puzzle10"]),
-            SolverTrial::EqualsUsage(EqualsUsage::Called),
+            SolverCheck::EqualsUsage(EqualsUsage::Called),
             EQUALS_USAGE,
             COUNTED,
         ),
@@ -306,7 +273,7 @@ pub(super) fn items() -> Vec<Item> {
             "Solver 10b",
             "check that equals() method in Board is called only with an argument of type Board",
             files(&["puzzle00", "puzzle04", "puzzle05", "puzzle10"]),
-            SolverTrial::EqualsUsage(EqualsUsage::OnlyBoards),
+            SolverCheck::EqualsUsage(EqualsUsage::OnlyBoards),
             EQUALS_USAGE,
             &["ref_world", "counters", "foreign"],
         ),
@@ -315,7 +282,7 @@ pub(super) fn items() -> Vec<Item> {
             "Solver 10c",
             "check that equals() method in Board is called only with a neighbor of a neighbor as an argument",
             files(&["puzzle00", "puzzle04", "puzzle05", "puzzle10", "puzzle27"]),
-            SolverTrial::EqualsUsage(EqualsUsage::OnlyGrandNeighbors),
+            SolverCheck::EqualsUsage(EqualsUsage::OnlyGrandNeighbors),
             EQUALS_USAGE,
             COUNTED,
         ),
@@ -324,7 +291,7 @@ pub(super) fn items() -> Vec<Item> {
             "Solver 11",
             "check that constructor throws exception if board is null",
             Inputs::None,
-            SolverWhole::NullBoard,
+            SolverCheck::NullBoard,
             "new Solver(null) must throw IllegalArgumentException. Usual cause: no check, so a \
              NullPointerException escapes later. In Rust there is no null board, so this does not apply.",
             &["null", "ref_world"],
@@ -376,7 +343,7 @@ pub(super) fn beyond_items() -> Vec<Item> {
             "beyond-minpq",
             "the Solver puts its search nodes in the MinPQ it was given",
             Inputs::PuzzleRange(4, 12),
-            SolverTrial::UsesMinPq.into(),
+            SolverCheck::UsesMinPq,
             "The assignment requires the textbook MinPQ: the official grader counts its operations, and so do \
              we. A solved puzzle with no MinPQ insert() shows a Solver that built its own queue (a \
              java.util.PriorityQueue, a BinaryHeap), so none of its counts mean anything.",
@@ -391,7 +358,7 @@ pub(super) fn beyond_items() -> Vec<Item> {
                 ("puzzle04", "puzzle3x3-unsolvable1"),
                 ("puzzle3x3-unsolvable1", "puzzle04"),
             ]),
-            SolverTrial::TwoSolversEveryAnswer.into(),
+            SolverCheck::TwoSolversEveryAnswer,
             "Two Solvers built one after the other must each keep their own moves(), isSolvable() and \
              solution(). The official Solver 5 compares moves() only, so a Solver whose solution list or \
              solvability is a static field (the second Solver replaces the first one's) passes it. Usual causes: \
@@ -402,7 +369,7 @@ pub(super) fn beyond_items() -> Vec<Item> {
             "beyond-rerun",
             "a fresh run gives the same answers",
             Inputs::PuzzleRange(10, 20),
-            SolverWhole::SameAnswersWhenRerun.into(),
+            SolverCheck::SameAnswersWhenRerun,
             "The same puzzle solved in a fresh process must give the same moves and the same solution. Usual \
              causes: iteration over a hash set or map of boards, randomness without a fixed seed.",
             REF,
@@ -411,12 +378,23 @@ pub(super) fn beyond_items() -> Vec<Item> {
             "beyond-pair",
             "your Solver with your own Board, on puzzle00-31",
             Inputs::PuzzleRange(0, 31),
-            SolverTrial::Solve(SolveAspect::Both).into(),
+            SolverCheck::Solve(SolveAspect::Both),
             "Runs your Solver over your own Board, end to end, as your test client would. The official grader \
              scores the Solver over its reference Board only. A failure here with the Solver tests passing \
              points at your Board.",
             &[],
         )
-        .leaning(&[], &[M::Hamming, M::Manhattan, M::ToString, M::IsGoal, M::Equals, M::Neighbors, M::Twin]),
+        .leaning(
+            &[],
+            &[
+                BoardMethod::Hamming,
+                BoardMethod::Manhattan,
+                BoardMethod::ToString,
+                BoardMethod::IsGoal,
+                BoardMethod::Equals,
+                BoardMethod::Neighbors,
+                BoardMethod::Twin,
+            ],
+        ),
     ]
 }

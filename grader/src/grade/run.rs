@@ -8,7 +8,7 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::catalog::{Category, Check, Measure, TrialCheck};
+use crate::catalog::Category;
 use crate::plan::PlannedTest;
 use crate::policy::Policy;
 use crate::results::{Status, TestResult};
@@ -164,7 +164,7 @@ fn run_replayed(ctx: &mut Ctx<'_>, test: &PlannedTest, machine_stalls: &mut Vec<
 fn deep_memory_boards(planned: &[PlannedTest]) -> HashSet<reference::Board> {
     planned
         .iter()
-        .filter(|test| matches!(test.item.check, Check::PerTrial(TrialCheck::Measure(Measure::QueueMemory))))
+        .filter(|test| test.item.check.measures_deep_memory())
         .flat_map(|test| test.trials.iter().map(|trial| trial.board.clone()))
         .collect()
 }

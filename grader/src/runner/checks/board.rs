@@ -1,50 +1,54 @@
 //! Board checks, on the submission's own Board. Each compares with the reference Board on the same tiles.
 //!
-//! Every check is a [`Script`] of requests written up front and a judge of the replies (see `script`), so a
-//! test's trials go to the submission as one pipelined batch. The `equals()` checks are `equals.rs`, those
-//! that compare two boards' answers `consistency.rs`.
+//! Every check is one function per trial: the requests it writes up front into a [`Script`] and the
+//! [`Judge`] of their replies, together (see `script`); `pipeline` sends a test's trials in groups and
+//! judges them in order, out of the check's sight. A check whose requests depend on earlier answers (Board 10a,
+//! 13 to 17, neighbors-iterable) writes none and asks in its judge. The `equals()` checks are `equals.rs`,
+//! those that compare two boards' answers `consistency.rs`.
 
 use npuzzle_harness::protocol::{Handle, Request};
 use reference::Board;
 
-use super::context::{mismatch, Ctx, TrialResult};
+use super::context::{mismatch, Ctx, TrialResult, Verdict};
 use super::script::{
-    ask_values, method_name, neighbor_count, value_request, At, Judge, NeighborsAt, Replies, Script, ValuesAt,
-    NEIGHBOR_READS,
+    ask_values, neighbor_count, not_a_value, value_of, value_request, At, Judge, NeighborsAt, Replies, Script,
+    ValuesAt, NEIGHBOR_READS,
 };
-use super::{consistency, equals};
-use crate::catalog::{BoardScript, BoardTrial, Method};
+use super::{consistency, equals, pipeline};
+use crate::catalog::BoardCheck;
 use crate::judge::{self, Mismatch};
-use crate::plan::Trial;
+use crate::plan::{PlannedTest, Trial};
+use crate::results::BoardMethod;
 use crate::runner::ask::{self, Asked, Failure};
 use crate::runner::session::Answer;
 
-/// Writes the requests of one trial of a scripted Board check and returns its judge. `other` is the next
-/// trial (for checks about two boards, where the trial has no partner of its own).
-pub fn script<'a>(check: BoardScript, trial: &'a Trial, other: &'a Trial, s: &mut Script) -> Judge<'a> {
-    match check {
-        BoardScript::Value(method) => value(method, trial, s),
-        BoardScript::ToString => to_string(trial, s),
-        BoardScript::Neighbors => neighbors(trial, s),
-        BoardScript::NeighborsOfNeighbors => neighbors_of_neighbors(trial, s),
-        BoardScript::Twin => twin(trial, s),
-        BoardScript::TwoBoards => consistency::two_boards(trial, partner(trial, other), s),
-        BoardScript::Equals(property) => equals::equals(property, trial, partner(trial, other), s),
-        BoardScript::ImmutableArray => consistency::immutable_array(trial, s),
-        BoardScript::ImmutableCallOrder => consistency::immutable_call_order(trial, s),
-        BoardScript::NeighborsLegal => neighbors_legal(trial, s),
-        BoardScript::TwinLegal => twin_legal(trial, s),
-        BoardScript::NeighborValues => neighbor_values(trial, s),
-    }
+/// Runs a Board test: every trial's requests and judge (below), sent and judged by `pipeline`.
+pub fn run(ctx: &mut Ctx<'_>, check: BoardCheck, test: &PlannedTest) -> Verdict {
+    pipeline::run(ctx, &test.trials, |trial, next, s| script(check, trial, next, s))
 }
 
-/// Runs one trial of a Board check asked trial by trial; `other` is the trial's partner.
-pub fn trial(ctx: &mut Ctx<'_>, check: BoardTrial, trial: &Trial, other: &Trial) -> TrialResult {
+/// Writes the requests of one trial of a Board check and returns its judge. `next` is the next trial (for
+/// checks about two boards, where the trial has no partner of its own). A check whose requests depend on
+/// earlier answers writes none and asks in its judge.
+pub fn script<'a>(check: BoardCheck, trial: &'a Trial, next: &'a Trial, s: &mut Script) -> Judge<'a> {
+    let other = partner(trial, next);
     match check {
-        BoardTrial::EqualsContract => equals::contract(ctx, trial, partner(trial, other)),
-        BoardTrial::KthNeighbor(method) => kth(ctx, method, Walk::Neighbors, trial),
-        BoardTrial::KthTwin(method) => kth(ctx, method, Walk::Twins, trial),
-        BoardTrial::NeighborsIterable => consistency::neighbors_iterable(ctx, trial, other),
+        BoardCheck::Value(method) => value(method, trial, s),
+        BoardCheck::ToString => to_string(trial, s),
+        BoardCheck::Neighbors => neighbors(trial, s),
+        BoardCheck::NeighborsOfNeighbors => neighbors_of_neighbors(trial, s),
+        BoardCheck::Twin => twin(trial, s),
+        BoardCheck::TwoBoards => consistency::two_boards(trial, other, s),
+        BoardCheck::Equals(property) => equals::equals(property, trial, other, s),
+        BoardCheck::EqualsContract => Box::new(move |ctx, _| equals::contract(ctx, trial, other)),
+        BoardCheck::ImmutableArray => consistency::immutable_array(trial, s),
+        BoardCheck::ImmutableCallOrder => consistency::immutable_call_order(trial, s),
+        BoardCheck::KthNeighbor(method) => Box::new(move |ctx, _| kth(ctx, method, Walk::Neighbors, trial)),
+        BoardCheck::KthTwin(method) => Box::new(move |ctx, _| kth(ctx, method, Walk::Twins, trial)),
+        BoardCheck::NeighborsLegal => neighbors_legal(trial, s),
+        BoardCheck::TwinLegal => twin_legal(trial, s),
+        BoardCheck::NeighborValues => neighbor_values(trial, s),
+        BoardCheck::NeighborsIterable => Box::new(move |ctx, _| consistency::neighbors_iterable(ctx, trial, other)),
     }
 }
 
@@ -53,13 +57,16 @@ fn partner<'a>(trial: &'a Trial, next: &'a Trial) -> &'a Trial {
     trial.partner.as_deref().unwrap_or(next)
 }
 
-/// The reference's answer, as text.
-fn reference_value(method: Method, board: &Board) -> String {
+/// The reference's answer to a value method, as text.
+fn reference_value(method: BoardMethod, board: &Board) -> Asked<String> {
     match method {
-        Method::Hamming => board.hamming().to_string(),
-        Method::Manhattan => board.manhattan().to_string(),
-        Method::Dimension => board.dimension().to_string(),
-        Method::IsGoal => board.is_goal().to_string(),
+        BoardMethod::Hamming => Ok(board.hamming().to_string()),
+        BoardMethod::Manhattan => Ok(board.manhattan().to_string()),
+        BoardMethod::Dimension => Ok(board.dimension().to_string()),
+        BoardMethod::IsGoal => Ok(board.is_goal().to_string()),
+        BoardMethod::ToString | BoardMethod::Equals | BoardMethod::Neighbors | BoardMethod::Twin => {
+            Err(not_a_value(method))
+        }
     }
 }
 
@@ -69,23 +76,20 @@ fn judge_values(r: &Replies<'_>, values: &ValuesAt, board: &Board) -> Asked<()> 
 }
 
 /// Compares the answer to a value method with the reference's.
-fn judge_value(r: &Replies<'_>, method: Method, at: At, board: &Board) -> Asked<()> {
+fn judge_value(r: &Replies<'_>, method: BoardMethod, at: At, board: &Board) -> Asked<()> {
     let (request, answer) = r.answer(at)?;
     judge_answer(method, request, answer, board)
 }
 
 /// Compares one answer to a value method with the reference's answer for `board`.
-fn judge_answer(method: Method, request: &Request, answer: &Answer, board: &Board) -> Asked<()> {
-    let actual = match method {
-        Method::IsGoal => ask::boolean_of(request, answer)?.to_string(),
-        _ => ask::int_of(request, answer)?.to_string(),
-    };
-    judge::same_value(method_name(method), reference_value(method, board), actual)
+fn judge_answer(method: BoardMethod, request: &Request, answer: &Answer, board: &Board) -> Asked<()> {
+    let actual = value_of(method, request, answer)?;
+    judge::same_value(method.call(), reference_value(method, board)?, actual)
         .map_err(|m| m.with_board("board", board).into())
 }
 
 /// A numeric or boolean method on one board.
-fn value<'a>(method: Method, trial: &'a Trial, s: &mut Script) -> Judge<'a> {
+fn value<'a>(method: BoardMethod, trial: &'a Trial, s: &mut Script) -> Judge<'a> {
     let b = s.build(&trial.board);
     let values = ask_values(s, b.handle(), &[method]);
     Box::new(move |ctx, r| {
@@ -253,7 +257,7 @@ fn twin_legal<'a>(trial: &'a Trial, s: &mut Script) -> Judge<'a> {
 }
 
 /// The value methods [`neighbor_values`] asks of every board.
-const NEIGHBOR_VALUES: [Method; 3] = [Method::Hamming, Method::Manhattan, Method::IsGoal];
+const NEIGHBOR_VALUES: [BoardMethod; 3] = [BoardMethod::Hamming, BoardMethod::Manhattan, BoardMethod::IsGoal];
 
 /// What [`neighbor_values`] asks about one neighbor: its values, its own neighbors, and the values of each of
 /// those it may return (the board it came from is one of them, at a place only the submission knows).
@@ -330,7 +334,7 @@ enum Walk {
 /// random neighbor steps or twin() calls, judged against the reference on the tiles that board shows through
 /// toString(). The steps are drawn from the trial's label, so every run takes the same walk; a board with
 /// fewer neighbors than expected simply offers fewer choices.
-fn kth(ctx: &mut Ctx<'_>, method: Method, walk: Walk, trial: &Trial) -> TrialResult {
+fn kth(ctx: &mut Ctx<'_>, method: BoardMethod, walk: Walk, trial: &Trial) -> TrialResult {
     let by_twin = walk == Walk::Twins;
     let mut rng = corpus::rng::Rng::new(corpus::rng::StableHash::of(&trial.label));
     let mut h = ask::build(ctx.session, npuzzle_harness::protocol::World::Own, &trial.board)?;
@@ -357,13 +361,9 @@ fn kth(ctx: &mut Ctx<'_>, method: Method, walk: Walk, trial: &Trial) -> TrialRes
     }
     let request = value_request(method, h);
     let answer = ctx.session.call(&request)?;
-    let actual = ask::int_of(&request, &answer)?;
-    judge::same_value(
-        &format!("{} of the {}", method_name(method), trial.label),
-        reference_value(method, &board),
-        actual.to_string(),
-    )
-    .map_err(|m| {
+    let actual = value_of(method, &request, &answer)?;
+    judge::same_value(&format!("{} of the {}", method.call(), trial.label), reference_value(method, &board)?, actual)
+        .map_err(|m| {
         m.with_board("board (as its toString() shows it)", &board)
             .with("(the board's tiles are read back through toString(), as the official test does)")
     })?;

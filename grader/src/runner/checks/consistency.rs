@@ -13,17 +13,17 @@ use npuzzle_harness::protocol::{unescape, Handle, Request, World};
 use reference::Board;
 
 use super::context::{Ctx, TrialResult};
-use super::script::{ask_values, method_name, At, Judge, Replies, Script, ValuesAt};
-use crate::catalog::Method;
+use super::script::{ask_values, At, Judge, Replies, Script, ValuesAt};
 use crate::judge::{self, Mismatch};
 use crate::plan::Trial;
+use crate::results::BoardMethod;
 use crate::runner::ask::{self, Asked, Failure};
 
 /// The value methods whose answers official Board 9 reads of the first board (with `equals()`).
-const TWO_BOARDS_VALUES: [Method; 3] = [Method::Hamming, Method::Manhattan, Method::IsGoal];
+const TWO_BOARDS_VALUES: [BoardMethod; 3] = [BoardMethod::Hamming, BoardMethod::Manhattan, BoardMethod::IsGoal];
 
 /// The value methods Board 11 compares (with `toString()`).
-const ARRAY_VALUES: [Method; 3] = [Method::Hamming, Method::Manhattan, Method::IsGoal];
+const ARRAY_VALUES: [BoardMethod; 3] = [BoardMethod::Hamming, BoardMethod::Manhattan, BoardMethod::IsGoal];
 
 /// Compares each later answer with the same method's earlier answer.
 fn values_unchanged(
@@ -35,7 +35,7 @@ fn values_unchanged(
 ) -> Asked<()> {
     for (&(method, was), &(_, now)) in before.asked.iter().zip(&after.asked) {
         let (was, now) = (r.value(method, was)?, r.value(method, now)?);
-        judge::answer_unchanged(&format!("{} {summary}", method_name(method)), labels, &was, &now)?;
+        judge::answer_unchanged(&format!("{} {summary}", method.call()), labels, &was, &now)?;
     }
     Ok(())
 }
@@ -112,12 +112,20 @@ pub fn immutable_call_order<'a>(trial: &'a Trial, s: &mut Script) -> Judge<'a> {
     let board = &trial.board;
     let b = s.build(board);
     let text = s.text(b.handle());
-    let first = ask_values(s, b.handle(), &[Method::Dimension, Method::Hamming, Method::Manhattan, Method::IsGoal]);
+    let first = ask_values(
+        s,
+        b.handle(),
+        &[BoardMethod::Dimension, BoardMethod::Hamming, BoardMethod::Manhattan, BoardMethod::IsGoal],
+    );
     let neighbors = s.neighbors_of(b.handle(), board);
     let after_neighbors = s.text(b.handle());
     let t = s.push(Request::Twin(b.handle()));
     let after_twin = s.text(b.handle());
-    let again = ask_values(s, b.handle(), &[Method::IsGoal, Method::Manhattan, Method::Hamming, Method::Dimension]);
+    let again = ask_values(
+        s,
+        b.handle(),
+        &[BoardMethod::IsGoal, BoardMethod::Manhattan, BoardMethod::Hamming, BoardMethod::Dimension],
+    );
     let neighbors_again = s.neighbors_of(b.handle(), board);
     Box::new(move |ctx, r| {
         let h = r.handle(b)?;

@@ -1,5 +1,7 @@
 //! What every check executor shares, below them all: the context a check runs in ([`Ctx`]), what one trial
-//! shows ([`TrialResult`]), and the check's [`Verdict`], made from a [`Failure`] by [`Verdict::of_failure`].
+//! shows ([`TrialResult`]), and the check's [`Verdict`], made from a [`Failure`] by [`Verdict::of_failure`],
+//! from trials judged in order ([`each_trial`], stopping at the first that does not pass) or from one
+//! judgement over the whole test ([`whole`]).
 //! Executors import from here and from `ask`, `judge` and `plan`, never from `checks/mod.rs`, which imports
 //! them.
 
@@ -12,7 +14,7 @@ use reference::Board;
 use crate::catalog::SolverCall;
 use crate::evidence::Evidence;
 use crate::judge::Mismatch;
-use crate::plan::Trial;
+use crate::plan::{PlannedTest, Trial};
 use crate::policy::Policy;
 use crate::results::Status;
 use crate::runner::ask::{Asked, Failure};
@@ -176,6 +178,46 @@ impl Verdict {
 
 /// What one trial showed: rows to report, or a failure.
 pub type TrialResult = Asked<Vec<String>>;
+
+/// The verdict of trials judged in order: passed with every trial's rows, or failed at the first trial that
+/// does not pass (the results after it are never computed).
+pub fn trial_by_trial(trials: &[Trial], results: impl IntoIterator<Item = TrialResult>) -> Verdict {
+    let total = trials.len();
+    let mut rows = Vec::new();
+    for ((k, trial), result) in trials.iter().enumerate().zip(results) {
+        match result {
+            Ok(more) => rows.extend(more),
+            Err(failure) => {
+                let context = format!("failed on trial {} of {total}: {}", k + 1, trial.label);
+                return Verdict::of_failure(failure, &rows, &context);
+            }
+        }
+    }
+    Verdict::passed(rows)
+}
+
+/// Asks `test`'s trials one at a time, in order, stopping at the first that does not pass. `check` gets the
+/// trial and its partner: its planned partner, else the next trial (for checks about two boards or solvers).
+pub fn each_trial(
+    ctx: &mut Ctx<'_>,
+    test: &PlannedTest,
+    mut check: impl FnMut(&mut Ctx<'_>, &Trial, &Trial) -> TrialResult,
+) -> Verdict {
+    let trials = &test.trials;
+    let results = (0..trials.len()).map(|k| {
+        let partner = trials[k].partner.as_deref().unwrap_or(&trials[(k + 1) % trials.len()]);
+        check(ctx, &trials[k], partner)
+    });
+    trial_by_trial(trials, results)
+}
+
+/// The verdict of a check judged once over the whole test (all its trials, or none).
+pub fn whole(result: TrialResult) -> Verdict {
+    match result {
+        Ok(rows) => Verdict::passed(rows),
+        Err(failure) => Verdict::of_failure(failure, &[], ""),
+    }
+}
 
 /// A wrong answer as a failure.
 pub(crate) fn mismatch<T>(m: Mismatch) -> Asked<T> {

@@ -8,7 +8,7 @@ use corpus::Expected;
 use npuzzle_harness::protocol::{Request, World};
 use reference::Board;
 
-use super::context::{mismatch, Ctx, TrialResult};
+use super::context::{each_trial, mismatch, Ctx, TrialResult, Verdict};
 use super::floors::{claimed, plausible_boards, plausible_queue};
 use super::memory_model::{
     board_memory_bound, official_reference_board_bytes, reference_queue_bytes, reference_solver_bytes,
@@ -16,13 +16,23 @@ use super::memory_model::{
 use crate::catalog::{Measure, TimingAspect, MEMORY_SIZES};
 use crate::evidence::Evidence;
 use crate::judge::{self, Cell, Mismatch};
-use crate::plan::Trial;
+use crate::plan::{PlannedTest, Trial};
 use crate::runner::ask::{self, Asked};
 use crate::runner::life::Life;
 use crate::runner::session::Fault;
 
+/// Runs a memory or timing test, row (trial) by row. A timing row's counts are drawn whatever its verdict
+/// (from the cached solve: no request is sent).
+pub fn run(ctx: &mut Ctx<'_>, check: Measure, test: &PlannedTest) -> Verdict {
+    let mut verdict = each_trial(ctx, test, |ctx, trial, _| row(ctx, check, trial));
+    if let (Measure::Timing(aspect), [trial]) = (check, test.trials.as_slice()) {
+        verdict.evidence = verdict.evidence.or_else(|| counts(ctx, aspect, trial));
+    }
+    verdict
+}
+
 /// Runs one row (trial) of a memory or timing table.
-pub fn trial(ctx: &mut Ctx<'_>, check: Measure, trial: &Trial) -> TrialResult {
+fn row(ctx: &mut Ctx<'_>, check: Measure, trial: &Trial) -> TrialResult {
     match check {
         Measure::BoardMemory => board_memory(ctx, trial),
         Measure::SolverMemory => solver_memory(ctx, trial),
@@ -349,7 +359,7 @@ fn count_cells(
 
 /// A count row's counts as evidence, whatever its verdict: from the puzzle's cached solve (no request is
 /// sent). `None` for rows that judge no count or whose solve failed.
-pub fn counts(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> Option<Evidence> {
+fn counts(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> Option<Evidence> {
     let seen = ctx.life(World::Ref, trial, Measure::Timing(aspect).calls().unwrap_or(&[]));
     let reference = trial.reference?;
     let factor = ctx.policy.thresholds.count_ratio;

@@ -1,8 +1,9 @@
-//! Trials written as scripts: every request of a trial written before any is answered, later requests naming
-//! the handles of earlier replies by position ([`At::handle`]), and a judge that reads the answers afterwards.
+//! What a Board check author writes against: a trial's requests in a [`Script`], every one written before any
+//! is answered, later requests naming the handles of earlier replies by position ([`At::handle`]), and a
+//! [`Judge`] that reads the answers afterwards ([`Replies`]).
 //!
-//! A test's trials are concatenated into scripts of a few thousand requests and sent with
-//! [`Session::send_each`], which pipelines them when the adapter resolves references: the program sees
+//! How they travel is `pipeline`'s business: a test's trials are concatenated into scripts of a few thousand
+//! requests and sent with [`Session::send_each`], which pipelines them when the adapter resolves references: the program sees
 //! exactly the requests, in exactly the order, that trial-by-trial asking would send (except a judge's rare
 //! direct question, below, which comes after the groups in flight), but the grader stops paying a round trip
 //! per request, and judges one script's trials while the program answers the next.
@@ -16,8 +17,8 @@ use npuzzle_harness::protocol::{decode_handle_lists, unescape, Handle, Request, 
 use reference::Board;
 
 use super::context::{Ctx, TrialResult};
-use crate::catalog::Method;
 use crate::judge::Mismatch;
+use crate::results::BoardMethod;
 use crate::runner::ask::{self, Asked, Failure};
 use crate::runner::session::{Answer, Fault, Session};
 
@@ -121,34 +122,48 @@ impl Script {
     }
 }
 
-/// The request for a value method of board `h`.
-pub fn value_request(method: Method, h: Handle) -> Request {
+/// The request that calls `method` on board `h` (`equals()` with the board itself). The value methods
+/// (`hamming()`, `manhattan()`, `dimension()`, `isGoal()`) are the ones asked through [`ask_values`].
+pub fn value_request(method: BoardMethod, h: Handle) -> Request {
     match method {
-        Method::Hamming => Request::Hamming(h),
-        Method::Manhattan => Request::Manhattan(h),
-        Method::Dimension => Request::Dimension(h),
-        Method::IsGoal => Request::IsGoal(h),
+        BoardMethod::Hamming => Request::Hamming(h),
+        BoardMethod::Manhattan => Request::Manhattan(h),
+        BoardMethod::Dimension => Request::Dimension(h),
+        BoardMethod::IsGoal => Request::IsGoal(h),
+        BoardMethod::ToString => Request::ToString(h),
+        BoardMethod::Equals => Request::Equals(h, h),
+        BoardMethod::Neighbors => Request::Neighbors(h),
+        BoardMethod::Twin => Request::Twin(h),
     }
 }
 
-/// How reports name a value method.
-pub fn method_name(method: Method) -> &'static str {
+/// A value method's answer, checked to be an integer (or a boolean, for `isGoal()`), as text. A method that
+/// answers no value is a grader bug (the catalog's tests keep it out of every value check).
+pub fn value_of(method: BoardMethod, request: &Request, answer: &Answer) -> Asked<String> {
     match method {
-        Method::Hamming => "hamming()",
-        Method::Manhattan => "manhattan()",
-        Method::Dimension => "dimension()",
-        Method::IsGoal => "isGoal()",
+        BoardMethod::Hamming | BoardMethod::Manhattan | BoardMethod::Dimension => {
+            Ok(ask::int_of(request, answer)?.to_string())
+        }
+        BoardMethod::IsGoal => Ok(ask::boolean_of(request, answer)?.to_string()),
+        BoardMethod::ToString | BoardMethod::Equals | BoardMethod::Neighbors | BoardMethod::Twin => {
+            Err(not_a_value(method))
+        }
     }
+}
+
+/// The failure of asking a method that answers no number or boolean as a value (a grader bug).
+pub fn not_a_value(method: BoardMethod) -> Failure {
+    Failure::Fault(Fault::Protocol(format!("{} was asked as a value method (a grader bug)", method.call())))
 }
 
 /// Value methods asked of one board, in order.
 pub struct ValuesAt {
     /// Each method and where its request is.
-    pub asked: Vec<(Method, At)>,
+    pub asked: Vec<(BoardMethod, At)>,
 }
 
 /// Writes value requests about board `h`.
-pub fn ask_values(s: &mut Script, h: Handle, methods: &[Method]) -> ValuesAt {
+pub fn ask_values(s: &mut Script, h: Handle, methods: &[BoardMethod]) -> ValuesAt {
     ValuesAt { asked: methods.iter().map(|&method| (method, s.push(value_request(method, h)))).collect() }
 }
 
@@ -202,12 +217,9 @@ impl<'a> Replies<'a> {
     }
 
     /// The answer at `at` to a value method, checked to be an integer (or a boolean, for `isGoal()`), as text.
-    pub fn value(&self, method: Method, at: At) -> Asked<String> {
+    pub fn value(&self, method: BoardMethod, at: At) -> Asked<String> {
         let (request, answer) = self.answer(at)?;
-        Ok(match method {
-            Method::IsGoal => ask::boolean_of(request, answer)?.to_string(),
-            _ => ask::int_of(request, answer)?.to_string(),
-        })
+        value_of(method, request, answer)
     }
 
     /// The answer at `at` as consecutive `COUNT HANDLE…` lists (`neighbors_after`, `neighbors_nested`).

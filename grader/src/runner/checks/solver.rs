@@ -5,37 +5,36 @@ use corpus::Expected;
 use npuzzle_harness::protocol::{Handle, Request, World};
 use reference::Board;
 
-use super::context::{mismatch, Ctx, TrialResult};
+use super::context::{each_trial, mismatch, whole, Ctx, TrialResult, Verdict};
 use super::floors::{claimed, plausible_boards, plausible_queue};
-use crate::catalog::{EqualsUsage, SolveAspect, SolverCall, SolverTrial, SolverWhole};
+use crate::catalog::{EqualsUsage, SolveAspect, SolverCall, SolverCheck};
 use crate::judge::{self, Mismatch};
-use crate::plan::Trial;
+use crate::plan::{PlannedTest, Trial};
 use crate::runner::ask::{self, Asked, Failure};
 use crate::runner::life::{Counted, Life};
 use crate::runner::session::Fault;
 
 const REF: World = World::Ref;
 
-/// Runs one trial of a Solver check; `other` is the trial's partner (for two solvers at once).
-pub fn trial(ctx: &mut Ctx<'_>, check: SolverTrial, trial: &Trial, other: &Trial) -> TrialResult {
+/// Runs a Solver test: trial by trial (`other` is a trial's partner, for two solvers at once), or once over
+/// the whole test.
+pub fn run(ctx: &mut Ctx<'_>, check: SolverCheck, test: &PlannedTest) -> Verdict {
     match check {
-        SolverTrial::Solve(aspect) => solve(ctx, aspect, trial),
-        SolverTrial::TwoSolvers | SolverTrial::TwoSolversEveryAnswer => two_solvers(ctx, check, trial, other),
-        SolverTrial::IsSolvable => is_solvable(ctx, trial),
-        SolverTrial::UnsolvableMoves => unsolvable_moves(ctx, trial),
-        SolverTrial::UnsolvableSolution => unsolvable_solution(ctx, trial),
-        SolverTrial::CallOrder => call_order(ctx, trial),
-        SolverTrial::EqualsUsage(usage) => equals_usage(ctx, usage, trial),
-        SolverTrial::NoMutationAfterInsert => no_mutation_after_insert(ctx, trial),
-        SolverTrial::UsesMinPq => uses_min_pq(ctx, trial),
-    }
-}
-
-/// Runs a Solver check judged over the whole test.
-pub fn whole(ctx: &mut Ctx<'_>, check: SolverWhole, trials: &[Trial]) -> TrialResult {
-    match check {
-        SolverWhole::NullBoard => null_board(ctx),
-        SolverWhole::SameAnswersWhenRerun => same_answers_when_rerun(ctx, trials),
+        SolverCheck::Solve(aspect) => each_trial(ctx, test, |ctx, trial, _| solve(ctx, aspect, trial)),
+        SolverCheck::TwoSolvers | SolverCheck::TwoSolversEveryAnswer => {
+            each_trial(ctx, test, |ctx, trial, other| two_solvers(ctx, check, trial, other))
+        }
+        SolverCheck::IsSolvable => each_trial(ctx, test, |ctx, trial, _| is_solvable(ctx, trial)),
+        SolverCheck::UnsolvableMoves => each_trial(ctx, test, |ctx, trial, _| unsolvable_moves(ctx, trial)),
+        SolverCheck::UnsolvableSolution => each_trial(ctx, test, |ctx, trial, _| unsolvable_solution(ctx, trial)),
+        SolverCheck::CallOrder => each_trial(ctx, test, |ctx, trial, _| call_order(ctx, trial)),
+        SolverCheck::EqualsUsage(usage) => each_trial(ctx, test, |ctx, trial, _| equals_usage(ctx, usage, trial)),
+        SolverCheck::NoMutationAfterInsert => {
+            each_trial(ctx, test, |ctx, trial, _| no_mutation_after_insert(ctx, trial))
+        }
+        SolverCheck::UsesMinPq => each_trial(ctx, test, |ctx, trial, _| uses_min_pq(ctx, trial)),
+        SolverCheck::NullBoard => whole(null_board(ctx)),
+        SolverCheck::SameAnswersWhenRerun => whole(same_answers_when_rerun(ctx, &test.trials)),
     }
 }
 
@@ -97,7 +96,7 @@ fn describe_solution(solution: &Option<Vec<Board>>) -> String {
 /// reference board; this project's end-to-end run (`Both`) over the submission's own.
 fn solve(ctx: &mut Ctx<'_>, aspect: SolveAspect, trial: &Trial) -> TrialResult {
     let world = if aspect == SolveAspect::Both { World::Own } else { REF };
-    let life = ctx.life(world, trial, SolverTrial::Solve(aspect).calls());
+    let life = ctx.life(world, trial, SolverCheck::Solve(aspect).calls());
     judge_solve(trial, &life, aspect)?;
     if aspect == SolveAspect::Both {
         let solvable = life.is_solvable()?;
@@ -114,7 +113,7 @@ fn solve(ctx: &mut Ctx<'_>, aspect: SolveAspect, trial: &Trial) -> TrialResult {
 /// its own, whose counts the timing tests cannot see, and one with fewer delMin()s than moves a search done
 /// somewhere the counts cannot see.
 fn uses_min_pq(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
-    let life = ctx.life(REF, trial, SolverTrial::UsesMinPq.calls());
+    let life = ctx.life(REF, trial, SolverCheck::UsesMinPq.calls());
     if life.required("pq_inserts")? == 0 && claimed(&life, trial) > 0 {
         return mismatch(
             Mismatch::new("the Solver did not use the MinPQ it was given: it solved the puzzle with no insert()")
@@ -127,7 +126,7 @@ fn uses_min_pq(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
 
 /// Two solvers alive at once keep their own answers: both are constructed, then each is asked the test's
 /// calls (official Solver 5: moves() only), the second one first.
-fn two_solvers(ctx: &mut Ctx<'_>, check: SolverTrial, trial: &Trial, other: &Trial) -> TrialResult {
+fn two_solvers(ctx: &mut Ctx<'_>, check: SolverCheck, trial: &Trial, other: &Trial) -> TrialResult {
     let [a, b] = ask::build_all(ctx.session, REF, [&trial.board, &other.board])?;
     let cpu = ctx.solve_cpu();
     let sa = ask::handle_within(ctx.session, &Request::Solver(a), cpu)?;
@@ -154,7 +153,7 @@ fn two_solvers(ctx: &mut Ctx<'_>, check: SolverTrial, trial: &Trial, other: &Tri
 
 /// isSolvable() is right (the parity rule decides where the fixture does not say).
 fn is_solvable(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
-    let solvable = ctx.life(REF, trial, SolverTrial::IsSolvable.calls()).is_solvable()?;
+    let solvable = ctx.life(REF, trial, SolverCheck::IsSolvable.calls()).is_solvable()?;
     let expected = match trial.expected {
         Expected::Unsolvable => false,
         Expected::Moves(_) => true,
@@ -182,7 +181,7 @@ fn unsolvable_expected(trial: &Trial) -> Asked<()> {
 /// moves() is −1 on unsolvable input.
 fn unsolvable_moves(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     unsolvable_expected(trial)?;
-    let moves = ctx.life(REF, trial, SolverTrial::UnsolvableMoves.calls()).moves()?;
+    let moves = ctx.life(REF, trial, SolverCheck::UnsolvableMoves.calls()).moves()?;
     judge::same_value("moves() on an unsolvable board", -1, moves).map_err(|m| m.with_board("board", &trial.board))?;
     Ok(vec![])
 }
@@ -190,7 +189,7 @@ fn unsolvable_moves(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
 /// solution() is null on unsolvable input.
 fn unsolvable_solution(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     unsolvable_expected(trial)?;
-    let solution = ctx.life(REF, trial, SolverTrial::UnsolvableSolution.calls()).solution()?;
+    let solution = ctx.life(REF, trial, SolverCheck::UnsolvableSolution.calls()).solution()?;
     if let Some(boards) = &solution {
         return mismatch(
             Mismatch::new(format!(
@@ -292,7 +291,7 @@ fn judge_answers(trial: &Trial, answers: &Answers) -> Asked<()> {
 
 /// How the Solver calls equals, from the reference board's counters.
 fn equals_usage(ctx: &mut Ctx<'_>, usage: EqualsUsage, trial: &Trial) -> TrialResult {
-    let seen = ctx.life(REF, trial, SolverTrial::EqualsUsage(usage).calls());
+    let seen = ctx.life(REF, trial, SolverCheck::EqualsUsage(usage).calls());
     plausible_boards(&seen, trial)?;
     match usage {
         EqualsUsage::Called => {
@@ -344,7 +343,7 @@ fn null_board(ctx: &mut Ctx<'_>) -> TrialResult {
 
 /// No object's ordering changes after insertion into the MinPQ.
 fn no_mutation_after_insert(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
-    let seen = ctx.life(REF, trial, SolverTrial::NoMutationAfterInsert.calls());
+    let seen = ctx.life(REF, trial, SolverCheck::NoMutationAfterInsert.calls());
     let violations = seen.required("pq_heap_violations")?;
     if violations > 0 {
         return mismatch(
@@ -361,7 +360,7 @@ fn no_mutation_after_insert(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
 fn same_answers_when_rerun(ctx: &mut Ctx<'_>, trials: &[Trial]) -> TrialResult {
     let mut fresh = (ctx.fresh_session)();
     let cpu = ctx.solve_cpu();
-    let calls = SolverWhole::SameAnswersWhenRerun.calls();
+    let calls = SolverCheck::SameAnswersWhenRerun.calls();
     for trial in trials {
         let first = ctx.life(REF, trial, calls);
         let again = Life::live(&mut fresh, REF, &trial.board, calls, cpu, Counted::No, false);

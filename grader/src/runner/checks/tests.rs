@@ -29,7 +29,7 @@ use serde::{Deserialize, Serialize};
 
 use super::script::Script;
 use super::{board, Ctx, Verdict};
-use crate::catalog::{BoardTrial, Category, Check, TrialCheck};
+use crate::catalog::{BoardCheck, Category, Check};
 use crate::plan::{self, PlannedTest, Trial};
 use crate::policy::Policy;
 use crate::results::Status;
@@ -314,7 +314,8 @@ fn board_tests() -> &'static [PlannedTest] {
 /// The tests of the submission's own Board: the official Board tests and this project's own (legal neighbors,
 /// a stable twin), which sit in the section beyond the official grader.
 fn on_the_board(item: &crate::catalog::Item) -> bool {
-    item.category == Category::Board || matches!(item.check, Check::Scripted(_))
+    item.category == Category::Board
+        || matches!(item.check, Check::Board(check) if check != BoardCheck::NeighborsIterable)
 }
 
 /// The most boards a case draws (each test asks about as many as fill [`GROUPS`] script groups).
@@ -342,10 +343,10 @@ fn enough_trials(test: &PlannedTest, pool: &[Trial]) -> Vec<Trial> {
     let mut script = Script::new();
     let mut taken = Vec::new();
     for trial in pool {
-        if script.weight() > GROUPS * super::GROUP_WEIGHT {
+        if script.weight() > GROUPS * super::pipeline::GROUP_WEIGHT {
             break;
         }
-        if let Check::Scripted(check) = test.item.check {
+        if let Check::Board(check) = test.item.check {
             let _judge = board::script(check, trial, trial, &mut script);
         }
         taken.push(trial.clone());
@@ -358,16 +359,16 @@ fn enough_trials(test: &PlannedTest, pool: &[Trial]) -> Vec<Trial> {
 fn asks_neighbors_or_twin(test: &PlannedTest) -> bool {
     let mut script = Script::new();
     let trial = &test.trials[0];
-    let Check::Scripted(check) = test.item.check else {
-        return is_walk(test);
+    let Check::Board(check) = test.item.check else {
+        return false;
     };
     let _judge = board::script(check, trial, trial, &mut script);
-    script.requests().iter().any(|r| matches!(r, Request::Neighbors(_) | Request::Twin(_)))
+    is_walk(test) || script.requests().iter().any(|r| matches!(r, Request::Neighbors(_) | Request::Twin(_)))
 }
 
 /// The k-th neighbor and twin tests keep their planned trials (files and step counts).
 fn is_walk(test: &PlannedTest) -> bool {
-    matches!(test.item.check, Check::PerTrial(TrialCheck::Board(BoardTrial::KthNeighbor(_) | BoardTrial::KthTwin(_))))
+    matches!(test.item.check, Check::Board(BoardCheck::KthNeighbor(_) | BoardCheck::KthTwin(_)))
 }
 
 /// What one Board test gave, and how many of the case's boards it asked about.

@@ -263,7 +263,7 @@ fn a_lost_process_fails_every_batch_in_flight_and_batches_redeemed_out_of_order_
 }
 
 /// A judge asking its own batch ([`Session::call_each`]) while the next group of a script is in flight
-/// (as `checks::scripted_test` does) leaves that group's replies to their owner.
+/// (as `checks::pipeline::run` does) leaves that group's replies to their owner.
 #[test]
 fn a_batch_asked_while_another_is_in_flight_leaves_it_its_replies() {
     let body = "read l; echo '0 ok 0 1 sh refs'; read a; echo \"1 ok 0 $a\"; read b; echo \"2 ok 0 $b\"; \
