@@ -17,8 +17,8 @@ class Sites:
 
     While sampling is on (from `counters_reset sites` to the next `counters_reset`: the grader samples only a
     life it lives again to explain a failing count, never one it judges), every PERIOD-th operation of each
-    sampled counter (the 1st, the 129th, ...) records the innermost line of a student file on the stack, so a count that fails can name the lines it comes from. Deterministic (it
-    depends on the counts alone), and its own CPU is measured: the grader takes it off the Solver's. The one
+    sampled counter (the 1st, the 129th, ...) records the innermost line of a student file on the stack, so a
+    count that fails can name the lines it comes from. Deterministic (it depends on the counts alone), and its own CPU is measured: the grader takes it off the Solver's. The one
     function that reads frames, `_student_line`, is trusted by the seal to call sys._getframe(); it hands no
     frame out. At most MOST_SITES lines are told apart; samples past them count as "elsewhere".
     """

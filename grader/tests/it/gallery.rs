@@ -30,9 +30,7 @@ use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 
-use crate::support::{
-    gallery_entry, grade_in, quick_policy, quick_python_policy, root, shared_tmpdir, Graded, Setting,
-};
+use crate::support::{gallery_entry, grade_in, quick_policy, quick_python_policy, root, Graded, Setting};
 
 #[derive(Debug, Deserialize)]
 struct Gallery {
@@ -84,12 +82,10 @@ fn check(language: &str) {
     let _turn = ONE_GALLERY_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let policy = if language == "python" { quick_python_policy() } else { quick_policy() };
     let entries: Vec<Entry> = gallery().submission.into_iter().filter(|e| e.language == language).collect();
-    let tmpdir = shared_tmpdir();
     let second_cwd = tempfile::tempdir().expect("a temp dir");
     let settings = [
-        Setting { tmpdir: Some(tmpdir), ..Setting::default() },
+        Setting::default(),
         Setting {
-            tmpdir: Some(tmpdir),
             cwd: Some(second_cwd.path()),
             env: &[("TZ", "Pacific/Chatham"), ("LC_ALL", "C")],
             text_to_file: true,
@@ -114,11 +110,9 @@ fn check(language: &str) {
     });
     let mut done = done.into_inner().unwrap();
     done.sort_by_key(|g| (g.entry, g.run));
-    let runs: Vec<(&Grading, Option<&Grading>)> = done
-        .iter()
-        .filter(|g| g.run == 0)
-        .map(|first| (first, done.iter().find(|g| g.entry == first.entry && g.run == 1)))
-        .collect();
+    // sorted by entry then run: each entry's first run, and its second where it has one
+    let runs: Vec<(&Grading, Option<&Grading>)> =
+        done.chunk_by(|a, b| a.entry == b.entry).map(|runs| (&runs[0], runs.get(1))).collect();
     print_times(language, &entries, &runs);
     let mut wrong = Vec::new();
     for g in &done {

@@ -16,7 +16,7 @@ pub fn root() -> PathBuf {
 /// content, the grader's own crates), so that a submission several tests grade (a gallery entry, in the
 /// gallery and elsewhere), the Java adapter and the grader's Rust crates are each built once for all of them;
 /// and no other checkout's grader on this machine rebuilds those caches under the tests' feet.
-pub fn shared_tmpdir() -> &'static Path {
+fn shared_tmpdir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         use std::hash::{Hash, Hasher};
@@ -197,13 +197,10 @@ pub struct Graded {
 }
 
 /// What may differ between two runs of the grader on the same submission without changing its reports
-/// (the gallery grades every entry twice, once in each of two settings). The default is `grade`'s setting:
+/// (the gallery grades an entry twice, once in each of two settings). The default is `grade`'s setting:
 /// the environment and directory the test runs in, the text report on standard output.
 #[derive(Default)]
 pub struct Setting<'a> {
-    /// `TMPDIR` for the grader, where its build cache and every scratch directory go (default: the tests'
-    /// shared one).
-    pub tmpdir: Option<&'a Path>,
     /// The grader's working directory (default: the test's).
     pub cwd: Option<&'a Path>,
     /// Variables set for the grader on top of the test's environment.
@@ -230,9 +227,6 @@ pub fn grade_in(submission: &Path, extra: &[&str], setting: &Setting<'_>) -> Gra
         command.arg("--output").arg(&text_path);
     }
     command.args(extra).envs(setting.env.iter().copied());
-    if let Some(tmpdir) = setting.tmpdir {
-        command.env("TMPDIR", tmpdir);
-    }
     if let Some(cwd) = setting.cwd {
         command.current_dir(cwd);
     }

@@ -16,11 +16,10 @@ import java.util.stream.Stream;
  *
  * {@link Counters} calls {@link #sample} at every {@link #PERIOD}-th operation of each sampled counter (the
  * 1st, the 129th, ... since `counters_reset sites`: {@link #due}; a plain `counters_reset` stops sampling),
- * which records the innermost frame of a student's
- * class on the calling thread's stack as `Solver.java:42`. A student's class is one of the unnamed module of
- * the world's class loader ({@link #watch}): the reference Board (in the `refboard` loader's module), the
- * textbook stand-ins, the adapter and the JDK are not the student's, so `manhattan()` called by the reference
- * `isGoal()` is sampled at the Solver's `isGoal()` line. Deterministic (it depends on the counts and the
+ * which records the innermost frame of a student's class on the calling thread's stack as `Solver.java:42`.
+ * A student's class is one of the unnamed module of the world's class loader ({@link #watch}): the reference
+ * Board (in the `refboard` loader's module), the textbook stand-ins, the adapter and the JDK are not the
+ * student's, so `manhattan()` called by the reference `isGoal()` is sampled at the Solver's `isGoal()` line. Deterministic (it depends on the counts and the
  * stack alone); its CPU is measured on the thread that samples, a student's helper thread too, and the grader
  * takes it off the Solver's charge.
  *
@@ -28,8 +27,8 @@ import java.util.stream.Stream;
  * `getStackWalkerWithClassReference`: it is made in a privileged block (a walk itself is not checked). At
  * most {@link #MOST_SITES} (counter, line) pairs are told apart; samples past them count as `elsewhere`.
  * Samples are recorded under this class's own lock, since a helper thread may sample while the request thread
- * does. Until {@link #watch} nothing is sampled: a student who compiles the textbook classes to run a Solver
- * at home gets them without a server.
+ * does. Nothing is sampled until the server, after {@link #watch}, answers `counters_reset sites`: a student
+ * who compiles the textbook classes to run a Solver at home gets them without sampling.
  */
 @SuppressWarnings("removal")
 final class Sites {
@@ -60,7 +59,7 @@ final class Sites {
         return null;
     };
 
-    /** The module of the student's classes (the world loader's unnamed module); null: nothing is sampled. */
+    /** The module of the student's classes (the world loader's unnamed module), set by {@link #watch}. */
     private static volatile Module student;
     /** The threads' CPU clocks, or null where the JVM has none. */
     private static ThreadMXBean clocks;
@@ -96,7 +95,6 @@ final class Sites {
      * costs, so the estimate is the walk's CPU times the weight, plus the three readings.
      */
     static void sample(String counter) {
-        if (student == null) return;
         long n = taken++;
         long weight = n < TIMED_FIRST ? 1 : timed(n) ? TIMED_ONE_IN : 0;
         long start = weight == 0 ? 0 : cpuNow();

@@ -107,9 +107,10 @@ impl Ctx<'_> {
         if let Some(lived) = self.lives.get(&key) {
             return lived.clone();
         }
+        // a sampled life is read for its sites alone: the queues' deep memory is the judged life's
         let counted = match self.has("counters") && world == World::Ref {
             false => Counted::No,
-            true if self.has("counters_deep") && self.deep_memory_boards.contains(&trial.board) => {
+            true if !sampled && self.has("counters_deep") && self.deep_memory_boards.contains(&trial.board) => {
                 Counted::WithDeepMemory
             }
             true => Counted::Counts,

@@ -13,7 +13,7 @@ use super::floors::{claimed, plausible_boards, plausible_queue};
 use super::memory_model::{
     board_memory_bound, official_reference_board_bytes, reference_queue_bytes, reference_solver_bytes,
 };
-use crate::catalog::{Measure, TimingAspect, MEMORY_SIZES};
+use crate::catalog::{Measure, SolverCall, TimingAspect, MEMORY_SIZES};
 use crate::evidence::Evidence;
 use crate::judge::{self, Cell, Mismatch};
 use crate::plan::{PlannedTest, Trial};
@@ -249,9 +249,7 @@ fn timing(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> TrialResult
                 );
             }
             plausible_queue(&seen, trial).map_err(|m| m.with_row(row))?;
-            table_row(head, &count_cells(aspect, &seen, &reference, factor)?, factor, || {
-                ctx.sampled_life(World::Ref, trial, calls)
-            })
+            table_row(ctx, trial, calls, head, &count_cells(aspect, &seen, &reference, factor)?, factor)
         }
         TimingAspect::ForbiddenCalls => {
             let hamming = seen.required("board_hamming")?;
@@ -280,12 +278,12 @@ fn timing(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> TrialResult
             let manhattan = seen.required("board_manhattan")?;
             let cells = count_cells(aspect, &seen, &reference, factor)?;
             if aspect == TimingAspect::StrictBoardCounts {
-                table_row(head, &cells, factor, || ctx.sampled_life(World::Ref, trial, calls)).map_err(|p| {
+                table_row(ctx, trial, calls, head, &cells, factor).map_err(|p| {
                     p.with_hint("cache the priority, moves + manhattan, in the search node when it is created")
                 })
             } else {
                 // 4a prints manhattan() but does not judge it.
-                let mut rows = table_row(head, &cells, factor, || ctx.sampled_life(World::Ref, trial, calls))?;
+                let mut rows = table_row(ctx, trial, calls, head, &cells, factor)?;
                 rows[0] = format!("{} {manhattan:>12}", rows[0]);
                 Ok(rows)
             }
@@ -369,16 +367,18 @@ fn counts(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> Option<Evid
 
 /// A row of judged cells: the row (failing cells with their ratios) and, when a cell fails, a mismatch that
 /// names it and, where the adapter samples call sites, the lines of the student's code its count comes from
-/// (from `sampled`, the life lived again while sampling: asked only when a cell fails).
+/// (from the trial's life lived again while sampling, [`Ctx::sampled_life`]: asked only when a cell fails).
 fn table_row(
+    ctx: &mut Ctx<'_>,
+    trial: &Trial,
+    calls: &[SolverCall],
     head: String,
     cells: &[(&str, Cell, u64)],
     factor: f64,
-    sampled: impl FnOnce() -> Option<Life>,
 ) -> TrialResult {
     let row = cells.iter().fold(head, |row, (_, cell, _)| format!("{row} {:>12}", cell.text()));
     judge::cells_pass(cells, factor).map_err(|mut m| {
-        if let Some(sampled) = sampled() {
+        if let Some(sampled) = ctx.sampled_life(World::Ref, trial, calls) {
             for (what, _, _) in cells.iter().filter(|(_, cell, _)| cell.fails()) {
                 m.details.extend(where_from(what, &sampled));
             }
