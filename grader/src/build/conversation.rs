@@ -84,3 +84,8 @@ pub fn counter(counters: &str, name: &str) -> u64 {
         .parse()
         .unwrap()
 }
+
+/// The samples of `counter` in a `call_sites` reply, over every site.
+pub fn samples_of(sites: &npuzzle_harness::protocol::CallSites, counter: &str) -> u64 {
+    sites.sites.iter().filter(|s| s.counter == counter).map(|s| s.samples).sum()
+}

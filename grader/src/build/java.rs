@@ -429,24 +429,19 @@ mod tests {
             |n: usize, tiles: &[u32]| Request::Board { world: World::Ref, tiles: Tiles { n, tiles: tiles.to_vec() } };
         let limit = Duration::from_millis(500);
         // A machine too busy to run the program at all makes a wait a stall, not a time-out (`runner::stall`):
-        // that attempt says nothing about the charge, and is made again (the grade replays it the same way).
-        let solve = |session: &mut Session, n: usize, tiles: &[u32]| {
-            let mut attempts = 0;
-            loop {
-                let b = session.call(&board(n, tiles)).unwrap().values;
-                let result = session.call_within(&Request::Solver(Handle::Board(b[1..].parse().unwrap())), limit);
-                attempts += 1;
-                if !matches!(result, Err(Fault::Stalled(_))) || attempts == 5 {
-                    return (result, attempts);
-                }
-            }
-        };
-        // every attempt ends its process (a time-out or a stall); the next request starts one
+        // that attempt says nothing about the charge and is retried (as the grade replays a stalled test).
+        // Every attempt ends its process (a time-out or a stall); the next request starts one.
         let mut failures = 0;
         let mut solve = |session: &mut Session, n: usize, tiles: &[u32]| {
-            let (result, attempts) = solve(session, n, tiles);
-            failures += attempts;
-            result
+            for attempt in 1..=5 {
+                let b = session.call(&board(n, tiles)).unwrap().values;
+                let result = session.call_within(&Request::Solver(Handle::Board(b[1..].parse().unwrap())), limit);
+                failures += 1;
+                if !matches!(result, Err(Fault::Stalled(_))) || attempt == 5 {
+                    return result;
+                }
+            }
+            unreachable!("the fifth attempt returns")
         };
         match solve(&mut session, 3, &[0, 1, 3, 4, 2, 5, 7, 8, 6]) {
             Err(Fault::Timeout(why)) => assert!(why.contains("0.50 s of CPU"), "{why}"),

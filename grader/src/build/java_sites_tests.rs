@@ -6,7 +6,7 @@ use std::fs;
 
 use npuzzle_harness::protocol::{decode_call_sites, CallSites};
 
-use super::super::conversation::{counter, Conversation};
+use super::super::conversation::{counter, samples_of, Conversation};
 use super::tests::{build, gallery, java_available, valid_with_solver};
 
 /// A 20-move puzzle (fixtures/puzzles/puzzle3x3-20.txt): a few thousand operations of each sampled counter.
@@ -54,7 +54,7 @@ fn call_sites_name_the_solvers_lines_one_operation_in_128() {
     let (counters, sites) = solved(&gallery("valid"), TWENTY_MOVES);
     for name in SAMPLED {
         let count = counter(&counters, name);
-        let samples: u64 = sites.sites.iter().filter(|s| s.counter == name).map(|s| s.samples).sum();
+        let samples = samples_of(&sites, name);
         assert!(count > 1000 || name == "board_equals" && count > 500, "{name}: {counters}");
         assert_eq!(samples, count.div_ceil(128), "{name}: {count} operations, {sites:?}");
     }
@@ -91,6 +91,9 @@ fn a_helper_threads_operations_are_sampled_at_its_lines() {
     let helper = format!("Solver.java:{}", line_of(&source, "q.insert(i)"));
     // its inserts are the 1st to the 300th: samples at the 1st, the 129th and the 257th
     assert_eq!(samples_at(&sites, "pq_inserts", &helper), 3, "{sites:?}");
-    let samples: u64 = sites.sites.iter().filter(|s| s.counter == "pq_inserts").map(|s| s.samples).sum();
-    assert_eq!(samples, counter(&counters, "pq_inserts").div_ceil(128), "{counters} {sites:?}");
+    assert_eq!(
+        samples_of(&sites, "pq_inserts"),
+        counter(&counters, "pq_inserts").div_ceil(128),
+        "{counters} {sites:?}"
+    );
 }

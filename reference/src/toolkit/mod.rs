@@ -59,7 +59,8 @@ pub fn optimal_moves(start: &Grid, goal: &Grid, limits: Limits) -> Result<Option
 /// boards take microseconds, and callers asking only about them never pay for building the databases.
 const SHALLOW_4X4_BOUND: u32 = 24;
 
-/// IDA* with the strongest heuristic available: 6-6-3 additive pattern databases (mirrored) on 4x4 boards
+/// IDA* with the strongest heuristic available: additive pattern databases (mirrored; 6-6-3 by default,
+/// [`OptimalSolver::with_groups`] for another split) on 4x4 boards
 /// whose goal has the blank last, Manhattan distance plus linear conflict otherwise. The databases are
 /// built on first need and kept for every later board, and cached on disk when a directory is given.
 pub struct OptimalSolver {

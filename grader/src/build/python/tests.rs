@@ -1,6 +1,6 @@
 //! The Python adapter's conversations: what its server answers over gallery and hostile submissions.
 
-use super::super::conversation::{counter, Conversation};
+use super::super::conversation::{counter, samples_of, Conversation};
 use super::*;
 
 fn root() -> PathBuf {
@@ -342,7 +342,7 @@ fn call_sites_name_the_students_lines_one_operation_in_128() {
     let sites = npuzzle_harness::protocol::decode_call_sites(&sites["ok ".len()..]).unwrap();
     for name in ["pq_inserts", "pq_del_mins", "board_constructed", "board_equals", "board_manhattan"] {
         let count = counter(&counters, name);
-        let samples: u64 = sites.sites.iter().filter(|s| s.counter == name).map(|s| s.samples).sum();
+        let samples = samples_of(&sites, name);
         assert_eq!(samples, count.div_ceil(128), "{name}: {count} operations, {sites:?}");
     }
     let equals = format!("solver.py:{}", line_of("neighbor == node.previous.board"));

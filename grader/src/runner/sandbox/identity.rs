@@ -28,7 +28,7 @@ pub(super) fn identity(root: bool, namespaces: bool, wanted: Identity) -> Become
 }
 
 /// The one uid of builds where there is no mount namespace, below the runs' ([`FIRST_UID`]).
-pub(super) const BUILD_UID: u32 = FIRST_UID - 1;
+const BUILD_UID: u32 = FIRST_UID - 1;
 
 /// Makes `uid` own the tree at `path` (a build's writable directory that another builder owns), changing
 /// only what it does not own yet.

@@ -151,8 +151,8 @@ impl Request {
                 }
             }
             Request::SolverNull(world) => push(&world.name()),
-            Request::CountersDeep => push(&"deep"),
-            Request::CountersResetSites => push(&"sites"),
+            Request::CountersDeep => push(&DEEP),
+            Request::CountersResetSites => push(&SITES),
             // Every other verb's arguments are its handles, in order: `handles_mut` is their one list.
             other => other.clone().handles_mut().into_iter().for_each(|h| push(h)),
         }
@@ -216,8 +216,9 @@ verbs! {
     "is_solvable" => Request::IsSolvable(_) = one(Request::IsSolvable);
     "moves" => Request::Moves(_) = one(Request::Moves);
     "solution" => Request::Solution(_) = one(Request::Solution);
-    "counters_reset" => Request::CountersReset | Request::CountersResetSites = counters_reset;
-    "counters" => Request::Counters | Request::CountersDeep = counters;
+    "counters_reset" => Request::CountersReset | Request::CountersResetSites =
+        keyword(SITES, Request::CountersReset, Request::CountersResetSites);
+    "counters" => Request::Counters | Request::CountersDeep = keyword(DEEP, Request::Counters, Request::CountersDeep);
     "call_sites" => Request::CallSites = bare(Request::CallSites);
     "memory_board" => Request::MemoryBoard { .. } = tiles(|world, tiles| Request::MemoryBoard { world, tiles });
     "memory_solver" => Request::MemorySolver(_) = one(Request::MemorySolver);
@@ -279,20 +280,20 @@ fn solver_null(_: &str, rest: Option<&str>) -> Result<Request, WireError> {
     }
 }
 
-/// `counters_reset`, or `counters_reset sites`.
-fn counters_reset(verb: &str, rest: Option<&str>) -> Result<Request, WireError> {
-    match rest {
-        None => Ok(Request::CountersReset),
-        Some("sites") => Ok(Request::CountersResetSites),
-        Some(_) => Err(unknown(verb, rest)),
-    }
-}
+/// `counters deep`: the counters with the queues' deep memory.
+const DEEP: &str = "deep";
+/// `counters_reset sites`: the counters zeroed, call sites sampled.
+const SITES: &str = "sites";
 
-/// `counters`, or `counters deep`.
-fn counters(verb: &str, rest: Option<&str>) -> Result<Request, WireError> {
-    match rest {
-        None => Ok(Request::Counters),
-        Some("deep") => Ok(Request::CountersDeep),
+/// A verb alone (`plain`), or followed by its one `keyword` (`with`).
+fn keyword(
+    keyword: &'static str,
+    plain: Request,
+    with: Request,
+) -> impl Fn(&str, Option<&str>) -> Result<Request, WireError> {
+    move |verb, rest| match rest {
+        None => Ok(plain.clone()),
+        Some(word) if word == keyword => Ok(with.clone()),
         Some(_) => Err(unknown(verb, rest)),
     }
 }
