@@ -75,10 +75,9 @@ pub enum BoardCheck {
     /// Calling methods in different orders gives the same answers, and neighbors() and twin() leave the
     /// board as it was.
     ImmutableCallOrder,
-    /// A value method of the board reached by k random neighbor steps.
-    KthNeighbor(BoardMethod),
-    /// A value method of the board reached by k successive twin() calls.
-    KthTwin(BoardMethod),
+    /// A value method of the board reached by k steps of a walk: random neighbor steps, or successive twin()
+    /// calls.
+    Kth(Walk, BoardMethod),
     /// Neighbors: right count, no duplicates, each one legal slide.
     NeighborsLegal,
     /// Twin: exactly two non-blank tiles exchanged, the same on every call.
@@ -91,13 +90,44 @@ pub enum BoardCheck {
     NeighborsIterable,
 }
 
+/// How a k-th test (official Board 13 to 17) walks from the trial's board to the board it asks about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Walk {
+    /// Random neighbor steps.
+    Neighbor,
+    /// Successive twin() calls.
+    Twin,
+}
+
+impl Walk {
+    /// The step's word in a trial's label (`13th neighbor of puzzle27.txt`, `13th twin of …`).
+    pub fn word(self) -> &'static str {
+        match self {
+            Walk::Neighbor => "neighbor",
+            Walk::Twin => "twin",
+        }
+    }
+}
+
 impl BoardCheck {
-    /// How a k-th test's trials are labelled: the step it walks by (`neighbor`, `twin`).
-    pub fn walks_by(self) -> &'static str {
-        if let BoardCheck::KthTwin(_) = self {
-            "twin"
-        } else {
-            "neighbor"
+    /// The walk a k-th test takes (`None`: the check walks nowhere).
+    pub fn walk(self) -> Option<Walk> {
+        match self {
+            BoardCheck::Kth(walk, _) => Some(walk),
+            BoardCheck::Value(_)
+            | BoardCheck::ToString
+            | BoardCheck::Neighbors
+            | BoardCheck::NeighborsOfNeighbors
+            | BoardCheck::Twin
+            | BoardCheck::TwoBoards
+            | BoardCheck::Equals(_)
+            | BoardCheck::EqualsContract
+            | BoardCheck::ImmutableArray
+            | BoardCheck::ImmutableCallOrder
+            | BoardCheck::NeighborsLegal
+            | BoardCheck::TwinLegal
+            | BoardCheck::NeighborValues
+            | BoardCheck::NeighborsIterable => None,
         }
     }
 
@@ -399,7 +429,7 @@ pub(super) fn items() -> Vec<Item> {
             "Board 13",
             "check dimension() on a board that is kth neighbor of a board",
             KTH,
-            BoardCheck::KthNeighbor(BoardMethod::Dimension),
+            BoardCheck::Kth(Walk::Neighbor, BoardMethod::Dimension),
             KTH_NEIGHBOR,
         )
         .leaning(&[BoardMethod::Dimension], &[BoardMethod::ToString, BoardMethod::Neighbors]),
@@ -408,7 +438,7 @@ pub(super) fn items() -> Vec<Item> {
             "Board 14",
             "check hamming() on a board that is kth neighbor of a board",
             KTH,
-            BoardCheck::KthNeighbor(BoardMethod::Hamming),
+            BoardCheck::Kth(Walk::Neighbor, BoardMethod::Hamming),
             KTH_NEIGHBOR,
         )
         .leaning(&[BoardMethod::Hamming], &[BoardMethod::ToString, BoardMethod::Neighbors]),
@@ -417,7 +447,7 @@ pub(super) fn items() -> Vec<Item> {
             "Board 15",
             "check manhattan() on a board that is a kth neighbor of a board",
             KTH,
-            BoardCheck::KthNeighbor(BoardMethod::Manhattan),
+            BoardCheck::Kth(Walk::Neighbor, BoardMethod::Manhattan),
             KTH_NEIGHBOR,
         )
         .leaning(&[BoardMethod::Manhattan], &[BoardMethod::ToString, BoardMethod::Neighbors]),
@@ -426,7 +456,7 @@ pub(super) fn items() -> Vec<Item> {
             "Board 16",
             "check hamming() on a board that is a kth twin of a board",
             KTH,
-            BoardCheck::KthTwin(BoardMethod::Hamming),
+            BoardCheck::Kth(Walk::Twin, BoardMethod::Hamming),
             KTH_TWIN,
         )
         .leaning(&[BoardMethod::Hamming], &[BoardMethod::ToString, BoardMethod::Twin]),
@@ -435,7 +465,7 @@ pub(super) fn items() -> Vec<Item> {
             "Board 17",
             "check manhattan() on a board that is a kth twin of a board",
             KTH,
-            BoardCheck::KthTwin(BoardMethod::Manhattan),
+            BoardCheck::Kth(Walk::Twin, BoardMethod::Manhattan),
             KTH_TWIN,
         )
         .leaning(&[BoardMethod::Manhattan], &[BoardMethod::ToString, BoardMethod::Twin]),
@@ -517,9 +547,7 @@ mod tests {
     fn value_checks_name_value_methods() {
         let values = [BoardMethod::Hamming, BoardMethod::Manhattan, BoardMethod::Dimension, BoardMethod::IsGoal];
         for item in items().into_iter().chain(beyond_items()) {
-            if let BoardCheck::Value(method) | BoardCheck::KthNeighbor(method) | BoardCheck::KthTwin(method) =
-                item.check
-            {
+            if let BoardCheck::Value(method) | BoardCheck::Kth(_, method) = item.check {
                 assert!(values.contains(&method), "{} asks {method:?} as a value", item.id);
             }
         }

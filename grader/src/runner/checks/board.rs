@@ -15,7 +15,7 @@ use super::script::{
     ValuesAt, NEIGHBOR_READS,
 };
 use super::{consistency, equals, pipeline};
-use crate::catalog::BoardCheck;
+use crate::catalog::{BoardCheck, Walk};
 use crate::judge::{self, Mismatch};
 use crate::plan::{PlannedTest, Trial};
 use crate::results::BoardMethod;
@@ -43,8 +43,7 @@ pub fn script<'a>(check: BoardCheck, trial: &'a Trial, next: &'a Trial, s: &mut 
         BoardCheck::EqualsContract => Box::new(move |ctx, _| equals::contract(ctx, trial, other)),
         BoardCheck::ImmutableArray => consistency::immutable_array(trial, s),
         BoardCheck::ImmutableCallOrder => consistency::immutable_call_order(trial, s),
-        BoardCheck::KthNeighbor(method) => Box::new(move |ctx, _| kth(ctx, method, Walk::Neighbors, trial)),
-        BoardCheck::KthTwin(method) => Box::new(move |ctx, _| kth(ctx, method, Walk::Twins, trial)),
+        BoardCheck::Kth(walk, method) => Box::new(move |ctx, _| kth(ctx, method, walk, trial)),
         BoardCheck::NeighborsLegal => neighbors_legal(trial, s),
         BoardCheck::TwinLegal => twin_legal(trial, s),
         BoardCheck::NeighborValues => neighbor_values(trial, s),
@@ -321,42 +320,35 @@ fn judge_values_directly(ctx: &mut Ctx<'_>, h: Handle, board: &Board) -> Asked<(
     Ok(())
 }
 
-/// How a k-th test walks from the trial's board.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Walk {
-    /// Random neighbor steps.
-    Neighbors,
-    /// Successive twin() calls.
-    Twins,
-}
-
 /// Official tests 13 to 17: a value method of the board reached from the trial's board by `trial.steps`
 /// random neighbor steps or twin() calls, judged against the reference on the tiles that board shows through
 /// toString(). The steps are drawn from the trial's label, so every run takes the same walk; a board with
 /// fewer neighbors than expected simply offers fewer choices.
 fn kth(ctx: &mut Ctx<'_>, method: BoardMethod, walk: Walk, trial: &Trial) -> TrialResult {
-    let by_twin = walk == Walk::Twins;
     let mut rng = corpus::rng::Rng::new(corpus::rng::StableHash::of(&trial.label));
     let mut h = ask::build(ctx.session, npuzzle_harness::protocol::World::Own, &trial.board)?;
     let mut board = trial.board.clone();
     let mut made = vec![h];
     for step in 1..=trial.steps {
-        if by_twin {
-            let request = Request::Twin(h);
-            let answer = ctx.session.call(&request)?;
-            h = ask::handle_of(&request, &answer)?;
-            made.push(h);
-            board = ask::read_board(ctx.session, h)?;
-        } else {
-            let found = ask::neighbors(ctx.session, h)?;
-            made.extend(found.iter().map(|(nh, _)| *nh));
-            if found.is_empty() {
-                return mismatch(
-                    Mismatch::new(format!("neighbors() returned no boards (step {step} of {})", trial.steps))
-                        .with_board("board", &board),
-                );
+        match walk {
+            Walk::Twin => {
+                let request = Request::Twin(h);
+                let answer = ctx.session.call(&request)?;
+                h = ask::handle_of(&request, &answer)?;
+                made.push(h);
+                board = ask::read_board(ctx.session, h)?;
             }
-            (h, board) = found[rng.below(found.len() as u64) as usize].clone();
+            Walk::Neighbor => {
+                let found = ask::neighbors(ctx.session, h)?;
+                made.extend(found.iter().map(|(nh, _)| *nh));
+                if found.is_empty() {
+                    return mismatch(
+                        Mismatch::new(format!("neighbors() returned no boards (step {step} of {})", trial.steps))
+                            .with_board("board", &board),
+                    );
+                }
+                (h, board) = found[rng.below(found.len() as u64) as usize].clone();
+            }
         }
     }
     let request = value_request(method, h);

@@ -368,7 +368,7 @@ fn asks_neighbors_or_twin(test: &PlannedTest) -> bool {
 
 /// The k-th neighbor and twin tests keep their planned trials (files and step counts).
 fn is_walk(test: &PlannedTest) -> bool {
-    matches!(test.item.check, Check::Board(BoardCheck::KthNeighbor(_) | BoardCheck::KthTwin(_)))
+    test.item.check.walk().is_some()
 }
 
 /// What one Board test gave, and how many of the case's boards it asked about.
