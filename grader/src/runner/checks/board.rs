@@ -24,14 +24,13 @@ use crate::runner::session::Answer;
 
 /// Runs a Board test: every trial's requests and judge (below), sent and judged by `pipeline`.
 pub fn run(ctx: &mut Ctx<'_>, check: BoardCheck, test: &PlannedTest) -> Verdict {
-    pipeline::run(ctx, &test.trials, |trial, next, s| script(check, trial, next, s))
+    pipeline::run(ctx, &test.trials, |trial, partner, s| script(check, trial, partner, s))
 }
 
-/// Writes the requests of one trial of a Board check and returns its judge. `next` is the next trial (for
-/// checks about two boards, where the trial has no partner of its own). A check whose requests depend on
-/// earlier answers writes none and asks in its judge.
-pub fn script<'a>(check: BoardCheck, trial: &'a Trial, next: &'a Trial, s: &mut Script) -> Judge<'a> {
-    let other = partner(trial, next);
+/// Writes the requests of one trial of a Board check and returns its judge. `other` is the trial's partner
+/// (for checks about two boards). A check whose requests depend on earlier answers writes none and asks in
+/// its judge.
+pub fn script<'a>(check: BoardCheck, trial: &'a Trial, other: &'a Trial, s: &mut Script) -> Judge<'a> {
     match check {
         BoardCheck::Value(method) => value(method, trial, s),
         BoardCheck::ToString => to_string(trial, s),
@@ -49,11 +48,6 @@ pub fn script<'a>(check: BoardCheck, trial: &'a Trial, next: &'a Trial, s: &mut 
         BoardCheck::NeighborValues => neighbor_values(trial, s),
         BoardCheck::NeighborsIterable => Box::new(move |ctx, _| consistency::neighbors_iterable(ctx, trial, other)),
     }
-}
-
-/// The board a check about two boards pairs with `trial`: its planned partner, else the next trial.
-fn partner<'a>(trial: &'a Trial, next: &'a Trial) -> &'a Trial {
-    trial.partner.as_deref().unwrap_or(next)
 }
 
 /// The reference's answer to a value method, as text.
