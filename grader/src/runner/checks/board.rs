@@ -71,14 +71,20 @@ fn judge_values(r: &Replies<'_>, values: &ValuesAt, board: &Board) -> Asked<()> 
 /// Compares the answer to a value method with the reference's.
 fn judge_value(r: &Replies<'_>, method: BoardMethod, at: At, board: &Board) -> Asked<()> {
     let (request, answer) = r.answer(at)?;
-    judge_answer(method, request, answer, board)
+    judge_answer(method.call(), method, (request, answer), board, |m| m.with_board("board", board))
 }
 
-/// Compares one answer to a value method with the reference's answer for `board`.
-fn judge_answer(method: BoardMethod, request: &Request, answer: &Answer, board: &Board) -> Asked<()> {
+/// Compares one answer to a value method with the reference's answer for `board`. A wrong answer is named
+/// `what` (the method's call, or which board it was asked of) and `shown` adds the board to its details.
+fn judge_answer(
+    what: &str,
+    method: BoardMethod,
+    (request, answer): (&Request, &Answer),
+    board: &Board,
+    shown: impl FnOnce(Mismatch) -> Mismatch,
+) -> Asked<()> {
     let actual = value_of(method, request, answer)?;
-    judge::same_value(method.call(), reference_value(method, board)?, actual)
-        .map_err(|m| m.with_board("board", board).into())
+    judge::same_value(what, reference_value(method, board)?, actual).map_err(|m| shown(m).into())
 }
 
 /// A numeric or boolean method on one board.
@@ -309,7 +315,7 @@ fn judge_values_directly(ctx: &mut Ctx<'_>, h: Handle, board: &Board) -> Asked<(
     for method in NEIGHBOR_VALUES {
         let request = value_request(method, h);
         let answer = ctx.session.call(&request)?;
-        judge_answer(method, &request, &answer, board)?;
+        judge_answer(method.call(), method, (&request, &answer), board, |m| m.with_board("board", board))?;
     }
     Ok(())
 }
@@ -347,9 +353,7 @@ fn kth(ctx: &mut Ctx<'_>, method: BoardMethod, walk: Walk, trial: &Trial) -> Tri
     }
     let request = value_request(method, h);
     let answer = ctx.session.call(&request)?;
-    let actual = value_of(method, &request, &answer)?;
-    judge::same_value(&format!("{} of the {}", method.call(), trial.label), reference_value(method, &board)?, actual)
-        .map_err(|m| {
+    judge_answer(&format!("{} of the {}", method.call(), trial.label), method, (&request, &answer), &board, |m| {
         m.with_board("board (as its toString() shows it)", &board)
             .with("(the board's tiles are read back through toString(), as the official test does)")
     })?;
