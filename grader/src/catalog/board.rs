@@ -504,7 +504,10 @@ pub(super) fn beyond_items() -> Vec<Item> {
                  Usual cause: a neighbor built by a private constructor that copies the parent's cached \
                  values (isGoal() above all, which Board 13-17 do not ask) or updates them incrementally wrong.",
             )
-            .leaning(&[BoardMethod::Hamming, BoardMethod::Manhattan, BoardMethod::IsGoal], &[BoardMethod::ToString, BoardMethod::Neighbors])
+            .leaning(
+                &[BoardMethod::Hamming, BoardMethod::Manhattan, BoardMethod::IsGoal],
+                &[BoardMethod::ToString, BoardMethod::Neighbors],
+            )
         },
         Item {
             category: Category::Beyond,
@@ -520,10 +523,11 @@ pub(super) fn beyond_items() -> Vec<Item> {
                  neighbors() was called on another board (and on the same board), and in two nested loops over \
                  the one result. Each is compared with the boards neighbors() gave when iterated at once (read \
                  back through toString(), as text); boards a and b have one size, so nothing but the Iterable is \
-                 judged. The official tests copy each result at once, so they never see this. Usual causes: one static list that every neighbors() call clears and refills, an \
-                 Iterable that is its own Iterator (iterator() returns this, so a second loop shares the first \
-                 one's position). In Python a generator or other iterator is single-use by the language's \
-                 protocol and is iterated once; a re-iterable is iterated nested.",
+                 judged. The official tests copy each result at once, so they never see this. Usual causes: \
+                 one static list that every neighbors() call clears and refills, an Iterable that is its own \
+                 Iterator (iterator() returns this, so a second loop shares the first one's position). In \
+                 Python a generator or other iterator is single-use by the language's protocol and is iterated \
+                 once; a re-iterable is iterated nested.",
             )
             .leaning(&[BoardMethod::Neighbors], &[])
         },

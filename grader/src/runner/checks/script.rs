@@ -3,10 +3,10 @@
 //! [`Judge`] that reads the answers afterwards ([`Replies`]).
 //!
 //! How they travel is `pipeline`'s business: a test's trials are concatenated into scripts of a few thousand
-//! requests and sent with [`Session::send_each`], which pipelines them when the adapter resolves references: the program sees
-//! exactly the requests, in exactly the order, that trial-by-trial asking would send (except a judge's rare
-//! direct question, below, which comes after the groups in flight), but the grader stops paying a round trip
-//! per request, and judges one script's trials while the program answers the next.
+//! requests and sent with [`Session::send_each`], which pipelines them when the adapter resolves references:
+//! the program sees exactly the requests, in exactly the order, that trial-by-trial asking would send (except
+//! a judge's rare direct question, below, which comes after the groups in flight), but the grader stops
+//! paying a round trip per request, and judges one script's trials while the program answers the next.
 //! Judging walks the trials in order and stops at the first failure. Where a judge finds the submission
 //! strayed from what the script assumed (more than four neighbors, a neighbor count that moves the k-th
 //! neighbor), it asks the rest directly through [`ask`] or [`Session::call_each`]: the session reads and keeps
