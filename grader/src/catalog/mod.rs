@@ -17,7 +17,7 @@ mod item;
 mod perf;
 mod solver;
 
-pub use board::{BoardCheck, EqualsProperty, Walk};
+pub use board::{BoardCheck, EqualsProperty, ValueMethod, Walk};
 pub use perf::{Measure, TimingAspect};
 pub use solver::{EqualsUsage, SolveAspect, SolverCheck};
 

@@ -11,14 +11,13 @@ use reference::Board;
 
 use super::context::{mismatch, Ctx, TrialResult, Verdict};
 use super::script::{
-    ask_values, neighbor_count, not_a_value, value_of, value_request, At, Judge, NeighborsAt, Replies, Script,
-    ValuesAt, NEIGHBOR_READS,
+    ask_values, neighbor_count, value_of, value_request, At, Judge, NeighborsAt, Replies, Script, ValuesAt,
+    NEIGHBOR_READS,
 };
 use super::{consistency, equals, pipeline};
-use crate::catalog::{BoardCheck, Walk};
+use crate::catalog::{BoardCheck, ValueMethod, Walk};
 use crate::judge::{self, Mismatch};
 use crate::plan::{PlannedTest, Trial};
-use crate::results::BoardMethod;
 use crate::runner::ask::{self, Asked, Failure};
 use crate::runner::session::Answer;
 
@@ -51,15 +50,12 @@ pub fn script<'a>(check: BoardCheck, trial: &'a Trial, other: &'a Trial, s: &mut
 }
 
 /// The reference's answer to a value method, as text.
-fn reference_value(method: BoardMethod, board: &Board) -> Asked<String> {
+fn reference_value(method: ValueMethod, board: &Board) -> String {
     match method {
-        BoardMethod::Hamming => Ok(board.hamming().to_string()),
-        BoardMethod::Manhattan => Ok(board.manhattan().to_string()),
-        BoardMethod::Dimension => Ok(board.dimension().to_string()),
-        BoardMethod::IsGoal => Ok(board.is_goal().to_string()),
-        BoardMethod::ToString | BoardMethod::Equals | BoardMethod::Neighbors | BoardMethod::Twin => {
-            Err(not_a_value(method))
-        }
+        ValueMethod::Hamming => board.hamming().to_string(),
+        ValueMethod::Manhattan => board.manhattan().to_string(),
+        ValueMethod::Dimension => board.dimension().to_string(),
+        ValueMethod::IsGoal => board.is_goal().to_string(),
     }
 }
 
@@ -69,26 +65,26 @@ fn judge_values(r: &Replies<'_>, values: &ValuesAt, board: &Board) -> Asked<()> 
 }
 
 /// Compares the answer to a value method with the reference's.
-fn judge_value(r: &Replies<'_>, method: BoardMethod, at: At, board: &Board) -> Asked<()> {
+fn judge_value(r: &Replies<'_>, method: ValueMethod, at: At, board: &Board) -> Asked<()> {
     let (request, answer) = r.answer(at)?;
-    judge_answer(method.call(), method, (request, answer), board, |m| m.with_board("board", board))
+    judge_answer(method.method().call(), method, (request, answer), board, |m| m.with_board("board", board))
 }
 
 /// Compares one answer to a value method with the reference's answer for `board`. A wrong answer is named
 /// `what` (the method's call, or which board it was asked of) and `shown` adds the board to its details.
 fn judge_answer(
     what: &str,
-    method: BoardMethod,
+    method: ValueMethod,
     (request, answer): (&Request, &Answer),
     board: &Board,
     shown: impl FnOnce(Mismatch) -> Mismatch,
 ) -> Asked<()> {
     let actual = value_of(method, request, answer)?;
-    judge::same_value(what, reference_value(method, board)?, actual).map_err(|m| shown(m).into())
+    judge::same_value(what, reference_value(method, board), actual).map_err(|m| shown(m).into())
 }
 
 /// A numeric or boolean method on one board.
-fn value<'a>(method: BoardMethod, trial: &'a Trial, s: &mut Script) -> Judge<'a> {
+fn value<'a>(method: ValueMethod, trial: &'a Trial, s: &mut Script) -> Judge<'a> {
     let b = s.build(&trial.board);
     let values = ask_values(s, b.handle(), &[method]);
     Box::new(move |ctx, r| {
@@ -256,7 +252,7 @@ fn twin_legal<'a>(trial: &'a Trial, s: &mut Script) -> Judge<'a> {
 }
 
 /// The value methods [`neighbor_values`] asks of every board.
-const NEIGHBOR_VALUES: [BoardMethod; 3] = [BoardMethod::Hamming, BoardMethod::Manhattan, BoardMethod::IsGoal];
+const NEIGHBOR_VALUES: [ValueMethod; 3] = [ValueMethod::Hamming, ValueMethod::Manhattan, ValueMethod::IsGoal];
 
 /// What [`neighbor_values`] asks about one neighbor: its values, its own neighbors, and the values of each of
 /// those it may return (the board it came from is one of them, at a place only the submission knows).
@@ -315,7 +311,7 @@ fn judge_values_directly(ctx: &mut Ctx<'_>, h: Handle, board: &Board) -> Asked<(
     for method in NEIGHBOR_VALUES {
         let request = value_request(method, h);
         let answer = ctx.session.call(&request)?;
-        judge_answer(method.call(), method, (&request, &answer), board, |m| m.with_board("board", board))?;
+        judge_answer(method.method().call(), method, (&request, &answer), board, |m| m.with_board("board", board))?;
     }
     Ok(())
 }
@@ -324,7 +320,7 @@ fn judge_values_directly(ctx: &mut Ctx<'_>, h: Handle, board: &Board) -> Asked<(
 /// random neighbor steps or twin() calls, judged against the reference on the tiles that board shows through
 /// toString(). The steps are drawn from the trial's label, so every run takes the same walk; a board with
 /// fewer neighbors than expected simply offers fewer choices.
-fn kth(ctx: &mut Ctx<'_>, method: BoardMethod, walk: Walk, trial: &Trial) -> TrialResult {
+fn kth(ctx: &mut Ctx<'_>, method: ValueMethod, walk: Walk, trial: &Trial) -> TrialResult {
     let mut rng = corpus::rng::Rng::new(corpus::rng::StableHash::of(&trial.label));
     let mut h = ask::build(ctx.session, npuzzle_harness::protocol::World::Own, &trial.board)?;
     let mut board = trial.board.clone();
@@ -353,7 +349,8 @@ fn kth(ctx: &mut Ctx<'_>, method: BoardMethod, walk: Walk, trial: &Trial) -> Tri
     }
     let request = value_request(method, h);
     let answer = ctx.session.call(&request)?;
-    judge_answer(&format!("{} of the {}", method.call(), trial.label), method, (&request, &answer), &board, |m| {
+    let what = format!("{} of the {}", method.method().call(), trial.label);
+    judge_answer(&what, method, (&request, &answer), &board, |m| {
         m.with_board("board (as its toString() shows it)", &board)
             .with("(the board's tiles are read back through toString(), as the official test does)")
     })?;
