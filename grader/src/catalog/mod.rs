@@ -17,7 +17,7 @@ mod item;
 mod perf;
 mod solver;
 
-pub use board::{BoardCheck, EqualsProperty};
+pub use board::{BoardCheck, EqualsProperty, ValueMethod, Walk};
 pub use perf::{Measure, TimingAspect};
 pub use solver::{EqualsUsage, SolveAspect, SolverCheck};
 
@@ -69,11 +69,11 @@ impl Check {
         }
     }
 
-    /// How a k-th test's trials are labelled: the step it walks by (`neighbor`, `twin`).
-    pub fn walks_by(self) -> &'static str {
+    /// The walk a k-th test takes from each trial's board (`None`: the check walks nowhere).
+    pub fn walk(self) -> Option<Walk> {
         match self {
-            Check::Board(check) => check.walks_by(),
-            Check::Build | Check::ApiSurface | Check::Solver(_) | Check::Measure(_) => "neighbor",
+            Check::Board(check) => check.walk(),
+            Check::Build | Check::ApiSurface | Check::Solver(_) | Check::Measure(_) => None,
         }
     }
 
@@ -175,6 +175,15 @@ mod tests {
         }
         for label in ["Memory Board", "Memory Solver 1", "Memory Solver 2"] {
             assert!(labels.contains(&label), "{label} is missing");
+        }
+    }
+
+    /// A k-th test's trials are labelled by the walk its check takes (`13th twin of puzzle27.txt`): exactly
+    /// the checks that walk have k-th inputs.
+    #[test]
+    fn kth_inputs_are_exactly_the_walking_checks() {
+        for item in all() {
+            assert_eq!(matches!(item.inputs, Inputs::Kth(_)), item.check.walk().is_some(), "{}", item.id);
         }
     }
 

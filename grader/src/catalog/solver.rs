@@ -61,8 +61,9 @@ pub enum SolverCheck {
 }
 
 impl SolverCheck {
-    /// The Solver methods the test calls on each Solver it builds, in order, as its official counterpart
-    /// does; it is judged on these calls alone.
+    /// The Solver methods the test calls on each Solver it builds, in order, and the only calls it is judged
+    /// on: an official test makes its official counterpart's calls; a test that judges what the constructor
+    /// did (or builds no Solver) calls none.
     pub fn calls(self) -> &'static [SolverCall] {
         use SolverCall::{IsSolvable, Moves, Solution};
         match self {
@@ -73,8 +74,10 @@ impl SolverCheck {
             SolverCheck::IsSolvable => &[IsSolvable],
             SolverCheck::UnsolvableSolution => &[Solution],
             SolverCheck::CallOrder => &[Solution, Moves, IsSolvable, Solution, Moves, IsSolvable, Solution],
-            SolverCheck::EqualsUsage(_) | SolverCheck::NoMutationAfterInsert | SolverCheck::UsesMinPq => &[],
-            SolverCheck::NullBoard => &[],
+            SolverCheck::EqualsUsage(_)
+            | SolverCheck::NoMutationAfterInsert
+            | SolverCheck::UsesMinPq
+            | SolverCheck::NullBoard => &[],
         }
     }
 }

@@ -59,7 +59,8 @@ pub(super) struct Run {
     pub(super) peak_memory: Option<u64>,
     /// What the build changed that the student should know.
     pub(super) notes: Vec<String>,
-    /// CPU the program reported for reading its counters (see [`Timings::counting_cpu_ms`]).
+    /// CPU the program reported for reading its counters (see
+    /// [`Timings::counting_cpu_ms`](crate::results::Timings::counting_cpu_ms)).
     pub(super) counting_cpu_ms: u64,
 }
 

@@ -11,27 +11,25 @@ use reference::Board;
 
 use super::context::{mismatch, Ctx, TrialResult, Verdict};
 use super::script::{
-    ask_values, neighbor_count, not_a_value, value_of, value_request, At, Judge, NeighborsAt, Replies, Script,
-    ValuesAt, NEIGHBOR_READS,
+    ask_values, neighbor_count, value_of, value_request, At, Judge, NeighborsAt, Replies, Script, ValuesAt,
+    NEIGHBOR_READS,
 };
 use super::{consistency, equals, pipeline};
-use crate::catalog::BoardCheck;
+use crate::catalog::{BoardCheck, ValueMethod, Walk};
 use crate::judge::{self, Mismatch};
 use crate::plan::{PlannedTest, Trial};
-use crate::results::BoardMethod;
 use crate::runner::ask::{self, Asked, Failure};
 use crate::runner::session::Answer;
 
 /// Runs a Board test: every trial's requests and judge (below), sent and judged by `pipeline`.
 pub fn run(ctx: &mut Ctx<'_>, check: BoardCheck, test: &PlannedTest) -> Verdict {
-    pipeline::run(ctx, &test.trials, |trial, next, s| script(check, trial, next, s))
+    pipeline::run(ctx, &test.trials, |trial, partner, s| script(check, trial, partner, s))
 }
 
-/// Writes the requests of one trial of a Board check and returns its judge. `next` is the next trial (for
-/// checks about two boards, where the trial has no partner of its own). A check whose requests depend on
-/// earlier answers writes none and asks in its judge.
-pub fn script<'a>(check: BoardCheck, trial: &'a Trial, next: &'a Trial, s: &mut Script) -> Judge<'a> {
-    let other = partner(trial, next);
+/// Writes the requests of one trial of a Board check and returns its judge. `other` is the trial's partner
+/// (for checks about two boards). A check whose requests depend on earlier answers writes none and asks in
+/// its judge.
+pub fn script<'a>(check: BoardCheck, trial: &'a Trial, other: &'a Trial, s: &mut Script) -> Judge<'a> {
     match check {
         BoardCheck::Value(method) => value(method, trial, s),
         BoardCheck::ToString => to_string(trial, s),
@@ -43,8 +41,7 @@ pub fn script<'a>(check: BoardCheck, trial: &'a Trial, next: &'a Trial, s: &mut 
         BoardCheck::EqualsContract => Box::new(move |ctx, _| equals::contract(ctx, trial, other)),
         BoardCheck::ImmutableArray => consistency::immutable_array(trial, s),
         BoardCheck::ImmutableCallOrder => consistency::immutable_call_order(trial, s),
-        BoardCheck::KthNeighbor(method) => Box::new(move |ctx, _| kth(ctx, method, Walk::Neighbors, trial)),
-        BoardCheck::KthTwin(method) => Box::new(move |ctx, _| kth(ctx, method, Walk::Twins, trial)),
+        BoardCheck::Kth(walk, method) => Box::new(move |ctx, _| kth(ctx, method, walk, trial)),
         BoardCheck::NeighborsLegal => neighbors_legal(trial, s),
         BoardCheck::TwinLegal => twin_legal(trial, s),
         BoardCheck::NeighborValues => neighbor_values(trial, s),
@@ -52,21 +49,13 @@ pub fn script<'a>(check: BoardCheck, trial: &'a Trial, next: &'a Trial, s: &mut 
     }
 }
 
-/// The board a check about two boards pairs with `trial`: its planned partner, else the next trial.
-fn partner<'a>(trial: &'a Trial, next: &'a Trial) -> &'a Trial {
-    trial.partner.as_deref().unwrap_or(next)
-}
-
 /// The reference's answer to a value method, as text.
-fn reference_value(method: BoardMethod, board: &Board) -> Asked<String> {
+fn reference_value(method: ValueMethod, board: &Board) -> String {
     match method {
-        BoardMethod::Hamming => Ok(board.hamming().to_string()),
-        BoardMethod::Manhattan => Ok(board.manhattan().to_string()),
-        BoardMethod::Dimension => Ok(board.dimension().to_string()),
-        BoardMethod::IsGoal => Ok(board.is_goal().to_string()),
-        BoardMethod::ToString | BoardMethod::Equals | BoardMethod::Neighbors | BoardMethod::Twin => {
-            Err(not_a_value(method))
-        }
+        ValueMethod::Hamming => board.hamming().to_string(),
+        ValueMethod::Manhattan => board.manhattan().to_string(),
+        ValueMethod::Dimension => board.dimension().to_string(),
+        ValueMethod::IsGoal => board.is_goal().to_string(),
     }
 }
 
@@ -76,20 +65,26 @@ fn judge_values(r: &Replies<'_>, values: &ValuesAt, board: &Board) -> Asked<()> 
 }
 
 /// Compares the answer to a value method with the reference's.
-fn judge_value(r: &Replies<'_>, method: BoardMethod, at: At, board: &Board) -> Asked<()> {
+fn judge_value(r: &Replies<'_>, method: ValueMethod, at: At, board: &Board) -> Asked<()> {
     let (request, answer) = r.answer(at)?;
-    judge_answer(method, request, answer, board)
+    judge_answer(method.method().call(), method, (request, answer), board, |m| m.with_board("board", board))
 }
 
-/// Compares one answer to a value method with the reference's answer for `board`.
-fn judge_answer(method: BoardMethod, request: &Request, answer: &Answer, board: &Board) -> Asked<()> {
+/// Compares one answer to a value method with the reference's answer for `board`. A wrong answer is named
+/// `what` (the method's call, or which board it was asked of) and `shown` adds the board to its details.
+fn judge_answer(
+    what: &str,
+    method: ValueMethod,
+    (request, answer): (&Request, &Answer),
+    board: &Board,
+    shown: impl FnOnce(Mismatch) -> Mismatch,
+) -> Asked<()> {
     let actual = value_of(method, request, answer)?;
-    judge::same_value(method.call(), reference_value(method, board)?, actual)
-        .map_err(|m| m.with_board("board", board).into())
+    judge::same_value(what, reference_value(method, board), actual).map_err(|m| shown(m).into())
 }
 
 /// A numeric or boolean method on one board.
-fn value<'a>(method: BoardMethod, trial: &'a Trial, s: &mut Script) -> Judge<'a> {
+fn value<'a>(method: ValueMethod, trial: &'a Trial, s: &mut Script) -> Judge<'a> {
     let b = s.build(&trial.board);
     let values = ask_values(s, b.handle(), &[method]);
     Box::new(move |ctx, r| {
@@ -257,7 +252,7 @@ fn twin_legal<'a>(trial: &'a Trial, s: &mut Script) -> Judge<'a> {
 }
 
 /// The value methods [`neighbor_values`] asks of every board.
-const NEIGHBOR_VALUES: [BoardMethod; 3] = [BoardMethod::Hamming, BoardMethod::Manhattan, BoardMethod::IsGoal];
+const NEIGHBOR_VALUES: [ValueMethod; 3] = [ValueMethod::Hamming, ValueMethod::Manhattan, ValueMethod::IsGoal];
 
 /// What [`neighbor_values`] asks about one neighbor: its values, its own neighbors, and the values of each of
 /// those it may return (the board it came from is one of them, at a place only the submission knows).
@@ -316,54 +311,46 @@ fn judge_values_directly(ctx: &mut Ctx<'_>, h: Handle, board: &Board) -> Asked<(
     for method in NEIGHBOR_VALUES {
         let request = value_request(method, h);
         let answer = ctx.session.call(&request)?;
-        judge_answer(method, &request, &answer, board)?;
+        judge_answer(method.method().call(), method, (&request, &answer), board, |m| m.with_board("board", board))?;
     }
     Ok(())
-}
-
-/// How a k-th test walks from the trial's board.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Walk {
-    /// Random neighbor steps.
-    Neighbors,
-    /// Successive twin() calls.
-    Twins,
 }
 
 /// Official tests 13 to 17: a value method of the board reached from the trial's board by `trial.steps`
 /// random neighbor steps or twin() calls, judged against the reference on the tiles that board shows through
 /// toString(). The steps are drawn from the trial's label, so every run takes the same walk; a board with
 /// fewer neighbors than expected simply offers fewer choices.
-fn kth(ctx: &mut Ctx<'_>, method: BoardMethod, walk: Walk, trial: &Trial) -> TrialResult {
-    let by_twin = walk == Walk::Twins;
+fn kth(ctx: &mut Ctx<'_>, method: ValueMethod, walk: Walk, trial: &Trial) -> TrialResult {
     let mut rng = corpus::rng::Rng::new(corpus::rng::StableHash::of(&trial.label));
     let mut h = ask::build(ctx.session, npuzzle_harness::protocol::World::Own, &trial.board)?;
     let mut board = trial.board.clone();
     let mut made = vec![h];
     for step in 1..=trial.steps {
-        if by_twin {
-            let request = Request::Twin(h);
-            let answer = ctx.session.call(&request)?;
-            h = ask::handle_of(&request, &answer)?;
-            made.push(h);
-            board = ask::read_board(ctx.session, h)?;
-        } else {
-            let found = ask::neighbors(ctx.session, h)?;
-            made.extend(found.iter().map(|(nh, _)| *nh));
-            if found.is_empty() {
-                return mismatch(
-                    Mismatch::new(format!("neighbors() returned no boards (step {step} of {})", trial.steps))
-                        .with_board("board", &board),
-                );
+        match walk {
+            Walk::Twin => {
+                let request = Request::Twin(h);
+                let answer = ctx.session.call(&request)?;
+                h = ask::handle_of(&request, &answer)?;
+                made.push(h);
+                board = ask::read_board(ctx.session, h)?;
             }
-            (h, board) = found[rng.below(found.len() as u64) as usize].clone();
+            Walk::Neighbor => {
+                let found = ask::neighbors(ctx.session, h)?;
+                made.extend(found.iter().map(|(nh, _)| *nh));
+                if found.is_empty() {
+                    return mismatch(
+                        Mismatch::new(format!("neighbors() returned no boards (step {step} of {})", trial.steps))
+                            .with_board("board", &board),
+                    );
+                }
+                (h, board) = found[rng.below(found.len() as u64) as usize].clone();
+            }
         }
     }
     let request = value_request(method, h);
     let answer = ctx.session.call(&request)?;
-    let actual = value_of(method, &request, &answer)?;
-    judge::same_value(&format!("{} of the {}", method.call(), trial.label), reference_value(method, &board)?, actual)
-        .map_err(|m| {
+    let what = format!("{} of the {}", method.method().call(), trial.label);
+    judge_answer(&what, method, (&request, &answer), &board, |m| {
         m.with_board("board (as its toString() shows it)", &board)
             .with("(the board's tiles are read back through toString(), as the official test does)")
     })?;

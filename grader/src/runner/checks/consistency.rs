@@ -14,16 +14,16 @@ use reference::Board;
 
 use super::context::{Ctx, TrialResult};
 use super::script::{ask_values, At, Judge, Replies, Script, ValuesAt};
+use crate::catalog::ValueMethod;
 use crate::judge::{self, Mismatch};
 use crate::plan::Trial;
-use crate::results::BoardMethod;
 use crate::runner::ask::{self, Asked, Failure};
 
 /// The value methods whose answers official Board 9 reads of the first board (with `equals()`).
-const TWO_BOARDS_VALUES: [BoardMethod; 3] = [BoardMethod::Hamming, BoardMethod::Manhattan, BoardMethod::IsGoal];
+const TWO_BOARDS_VALUES: [ValueMethod; 3] = [ValueMethod::Hamming, ValueMethod::Manhattan, ValueMethod::IsGoal];
 
 /// The value methods Board 11 compares (with `toString()`).
-const ARRAY_VALUES: [BoardMethod; 3] = [BoardMethod::Hamming, BoardMethod::Manhattan, BoardMethod::IsGoal];
+const ARRAY_VALUES: [ValueMethod; 3] = [ValueMethod::Hamming, ValueMethod::Manhattan, ValueMethod::IsGoal];
 
 /// Compares each later answer with the same method's earlier answer.
 fn values_unchanged(
@@ -35,7 +35,7 @@ fn values_unchanged(
 ) -> Asked<()> {
     for (&(method, was), &(_, now)) in before.asked.iter().zip(&after.asked) {
         let (was, now) = (r.value(method, was)?, r.value(method, now)?);
-        judge::answer_unchanged(&format!("{} {summary}", method.call()), labels, &was, &now)?;
+        judge::answer_unchanged(&format!("{} {summary}", method.method().call()), labels, &was, &now)?;
     }
     Ok(())
 }
@@ -115,7 +115,7 @@ pub fn immutable_call_order<'a>(trial: &'a Trial, s: &mut Script) -> Judge<'a> {
     let first = ask_values(
         s,
         b.handle(),
-        &[BoardMethod::Dimension, BoardMethod::Hamming, BoardMethod::Manhattan, BoardMethod::IsGoal],
+        &[ValueMethod::Dimension, ValueMethod::Hamming, ValueMethod::Manhattan, ValueMethod::IsGoal],
     );
     let neighbors = s.neighbors_of(b.handle(), board);
     let after_neighbors = s.text(b.handle());
@@ -124,7 +124,7 @@ pub fn immutable_call_order<'a>(trial: &'a Trial, s: &mut Script) -> Judge<'a> {
     let again = ask_values(
         s,
         b.handle(),
-        &[BoardMethod::IsGoal, BoardMethod::Manhattan, BoardMethod::Hamming, BoardMethod::Dimension],
+        &[ValueMethod::IsGoal, ValueMethod::Manhattan, ValueMethod::Hamming, ValueMethod::Dimension],
     );
     let neighbors_again = s.neighbors_of(b.handle(), board);
     Box::new(move |ctx, r| {

@@ -197,18 +197,21 @@ pub fn trial_by_trial(trials: &[Trial], results: impl IntoIterator<Item = TrialR
     Verdict::passed(rows)
 }
 
+/// The trial that checks about two boards or solvers pair with `trials[k]`: its planned partner, else the
+/// next trial (the first, after the last).
+pub fn partner_of(trials: &[Trial], k: usize) -> &Trial {
+    trials[k].partner.as_deref().unwrap_or(&trials[(k + 1) % trials.len()])
+}
+
 /// Asks `test`'s trials one at a time, in order, stopping at the first that does not pass. `check` gets the
-/// trial and its partner: its planned partner, else the next trial (for checks about two boards or solvers).
+/// trial and its partner ([`partner_of`]).
 pub fn each_trial(
     ctx: &mut Ctx<'_>,
     test: &PlannedTest,
     mut check: impl FnMut(&mut Ctx<'_>, &Trial, &Trial) -> TrialResult,
 ) -> Verdict {
     let trials = &test.trials;
-    let results = (0..trials.len()).map(|k| {
-        let partner = trials[k].partner.as_deref().unwrap_or(&trials[(k + 1) % trials.len()]);
-        check(ctx, &trials[k], partner)
-    });
+    let results = (0..trials.len()).map(|k| check(ctx, &trials[k], partner_of(trials, k)));
     trial_by_trial(trials, results)
 }
 

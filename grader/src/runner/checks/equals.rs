@@ -161,8 +161,9 @@ fn extended(board: &Board) -> Option<Board> {
     Board::from_row_major(n + 1, &tiles).ok()
 }
 
-/// Official test 10a: every item of Java's equals contract (`partner`: the trial's other board) that the submission's language can express, each
-/// asked as its own batch (a Rust Board has no null or foreign arguments; those items are left out).
+/// Official test 10a: every item of Java's equals contract (`partner`: the trial's other board) that the
+/// submission's language can express, each asked as its own batch (a Rust Board has no null or foreign
+/// arguments; those items are left out).
 pub(super) fn contract(ctx: &mut Ctx<'_>, trial: &Trial, partner: &Trial) -> TrialResult {
     for (property, what, needs) in EqualsProperty::CONTRACT {
         if needs.is_some_and(|capability| !ctx.has(capability)) {

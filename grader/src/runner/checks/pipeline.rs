@@ -10,7 +10,7 @@
 
 use std::collections::VecDeque;
 
-use super::context::{trial_by_trial, Ctx, Verdict};
+use super::context::{partner_of, trial_by_trial, Ctx, Verdict};
 use super::script::{Judge, Replies, Script};
 use crate::plan::Trial;
 use crate::runner::session::{Answer, Fault, Sent};
@@ -25,8 +25,8 @@ struct Group<'a> {
     judges: VecDeque<Judge<'a>>,
 }
 
-/// Runs a test's `trials`: `write` writes one trial's requests (given the trial and the next one, for
-/// checks about two boards) and returns its judge.
+/// Runs a test's `trials`: `write` writes one trial's requests (given the trial and its partner,
+/// [`partner_of`], for checks about two boards) and returns its judge.
 pub fn run<'a>(
     ctx: &mut Ctx<'_>,
     trials: &'a [Trial],
@@ -39,7 +39,7 @@ pub fn run<'a>(
     let mut groups = Vec::new();
     let mut group = Group::default();
     for (k, trial) in trials.iter().enumerate() {
-        group.judges.push_back(write(trial, &trials[(k + 1) % total], &mut group.script));
+        group.judges.push_back(write(trial, partner_of(trials, k), &mut group.script));
         if group.script.weight() >= GROUP_WEIGHT || k + 1 == total {
             groups.push(std::mem::take(&mut group));
         }

@@ -3,10 +3,10 @@
 //! [`Judge`] that reads the answers afterwards ([`Replies`]).
 //!
 //! How they travel is `pipeline`'s business: a test's trials are concatenated into scripts of a few thousand
-//! requests and sent with [`Session::send_each`], which pipelines them when the adapter resolves references: the program sees
-//! exactly the requests, in exactly the order, that trial-by-trial asking would send (except a judge's rare
-//! direct question, below, which comes after the groups in flight), but the grader stops paying a round trip
-//! per request, and judges one script's trials while the program answers the next.
+//! requests and sent with [`Session::send_each`], which pipelines them when the adapter resolves references:
+//! the program sees exactly the requests, in exactly the order, that trial-by-trial asking would send (except
+//! a judge's rare direct question, below, which comes after the groups in flight), but the grader stops
+//! paying a round trip per request, and judges one script's trials while the program answers the next.
 //! Judging walks the trials in order and stops at the first failure. Where a judge finds the submission
 //! strayed from what the script assumed (more than four neighbors, a neighbor count that moves the k-th
 //! neighbor), it asks the rest directly through [`ask`] or [`Session::call_each`]: the session reads and keeps
@@ -17,8 +17,8 @@ use npuzzle_harness::protocol::{decode_handle_lists, unescape, Handle, Request, 
 use reference::Board;
 
 use super::context::{Ctx, TrialResult};
+use crate::catalog::ValueMethod;
 use crate::judge::Mismatch;
-use crate::results::BoardMethod;
 use crate::runner::ask::{self, Asked, Failure};
 use crate::runner::session::{Answer, Fault, Session};
 
@@ -122,48 +122,34 @@ impl Script {
     }
 }
 
-/// The request that calls `method` on board `h` (`equals()` with the board itself). The value methods
-/// (`hamming()`, `manhattan()`, `dimension()`, `isGoal()`) are the ones asked through [`ask_values`].
-pub fn value_request(method: BoardMethod, h: Handle) -> Request {
+/// The request that calls value method `method` on board `h`.
+pub fn value_request(method: ValueMethod, h: Handle) -> Request {
     match method {
-        BoardMethod::Hamming => Request::Hamming(h),
-        BoardMethod::Manhattan => Request::Manhattan(h),
-        BoardMethod::Dimension => Request::Dimension(h),
-        BoardMethod::IsGoal => Request::IsGoal(h),
-        BoardMethod::ToString => Request::ToString(h),
-        BoardMethod::Equals => Request::Equals(h, h),
-        BoardMethod::Neighbors => Request::Neighbors(h),
-        BoardMethod::Twin => Request::Twin(h),
+        ValueMethod::Hamming => Request::Hamming(h),
+        ValueMethod::Manhattan => Request::Manhattan(h),
+        ValueMethod::Dimension => Request::Dimension(h),
+        ValueMethod::IsGoal => Request::IsGoal(h),
     }
 }
 
-/// A value method's answer, checked to be an integer (or a boolean, for `isGoal()`), as text. A method that
-/// answers no value is a grader bug (the catalog's tests keep it out of every value check).
-pub fn value_of(method: BoardMethod, request: &Request, answer: &Answer) -> Asked<String> {
+/// A value method's answer, checked to be an integer (or a boolean, for `isGoal()`), as text.
+pub fn value_of(method: ValueMethod, request: &Request, answer: &Answer) -> Asked<String> {
     match method {
-        BoardMethod::Hamming | BoardMethod::Manhattan | BoardMethod::Dimension => {
+        ValueMethod::Hamming | ValueMethod::Manhattan | ValueMethod::Dimension => {
             Ok(ask::int_of(request, answer)?.to_string())
         }
-        BoardMethod::IsGoal => Ok(ask::boolean_of(request, answer)?.to_string()),
-        BoardMethod::ToString | BoardMethod::Equals | BoardMethod::Neighbors | BoardMethod::Twin => {
-            Err(not_a_value(method))
-        }
+        ValueMethod::IsGoal => Ok(ask::boolean_of(request, answer)?.to_string()),
     }
-}
-
-/// The failure of asking a method that answers no number or boolean as a value (a grader bug).
-pub fn not_a_value(method: BoardMethod) -> Failure {
-    Failure::Fault(Fault::Protocol(format!("{} was asked as a value method (a grader bug)", method.call())))
 }
 
 /// Value methods asked of one board, in order.
 pub struct ValuesAt {
     /// Each method and where its request is.
-    pub asked: Vec<(BoardMethod, At)>,
+    pub asked: Vec<(ValueMethod, At)>,
 }
 
 /// Writes value requests about board `h`.
-pub fn ask_values(s: &mut Script, h: Handle, methods: &[BoardMethod]) -> ValuesAt {
+pub fn ask_values(s: &mut Script, h: Handle, methods: &[ValueMethod]) -> ValuesAt {
     ValuesAt { asked: methods.iter().map(|&method| (method, s.push(value_request(method, h)))).collect() }
 }
 
@@ -217,7 +203,7 @@ impl<'a> Replies<'a> {
     }
 
     /// The answer at `at` to a value method, checked to be an integer (or a boolean, for `isGoal()`), as text.
-    pub fn value(&self, method: BoardMethod, at: At) -> Asked<String> {
+    pub fn value(&self, method: ValueMethod, at: At) -> Asked<String> {
         let (request, answer) = self.answer(at)?;
         value_of(method, request, answer)
     }
