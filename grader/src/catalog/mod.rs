@@ -13,11 +13,12 @@
 //! `specs/catalog.md` is generated from this list (`grader catalog --markdown`), and a test keeps it current.
 
 mod board;
+mod board_kinds;
 mod item;
 mod perf;
 mod solver;
 
-pub use board::{BoardCheck, EqualsProperty, ValueMethod, Walk};
+pub use board_kinds::{BoardCheck, EqualsProperty, ValueMethod, Walk};
 pub use perf::{Measure, TimingAspect};
 pub use solver::{EqualsUsage, SolveAspect, SolverCheck};
 

@@ -348,7 +348,7 @@ fn enough_trials(test: &PlannedTest, pool: &[Trial]) -> Vec<Trial> {
             break;
         }
         if let Check::Board(check) = test.item.check {
-            let _judge = board::script(check, trial, trial, &mut script);
+            let _judge = board::script(check, trial, partner(trial), &mut script);
         }
         taken.push(trial.clone());
     }
@@ -363,8 +363,14 @@ fn asks_neighbors_or_twin(test: &PlannedTest) -> bool {
     let Check::Board(check) = test.item.check else {
         return false;
     };
-    let _judge = board::script(check, trial, trial, &mut script);
+    let _judge = board::script(check, trial, partner(trial), &mut script);
     is_walk(test) || script.requests().iter().any(|r| matches!(r, Request::Neighbors(_) | Request::Twin(_)))
+}
+
+/// The board a two-board script of `trial` pairs with, when only the script's requests matter: its planned
+/// partner, else itself.
+fn partner(trial: &Trial) -> &Trial {
+    trial.partner.as_deref().unwrap_or(trial)
 }
 
 /// The k-th neighbor and twin tests keep their planned trials (files and step counts).
