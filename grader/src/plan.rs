@@ -324,6 +324,14 @@ fn article(n: usize) -> &'static str {
     }
 }
 
+/// The whole catalog planned on the bundled corpus, with few random trials (for tests).
+#[cfg(test)]
+pub(crate) fn planned_catalog() -> Vec<PlannedTest> {
+    let corpus = Corpus::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/puzzles"))
+        .expect("the bundled corpus loads");
+    plan(&crate::catalog::all(), &corpus, 1, 0.01)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -339,13 +347,6 @@ mod tests {
     fn ordinals_read_as_the_official_inputs() {
         let words: Vec<String> = [0, 1, 2, 3, 11, 13, 21].into_iter().map(ordinal).collect();
         assert_eq!(words, ["0th", "1st", "2nd", "3rd", "11th", "13th", "21st"]);
-    }
-
-    /// The whole catalog planned on the bundled corpus, with few random trials.
-    fn planned_catalog() -> Vec<PlannedTest> {
-        let corpus = Corpus::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/puzzles"))
-            .expect("the bundled corpus loads");
-        plan(&crate::catalog::all(), &corpus, 1, 0.01)
     }
 
     #[test]

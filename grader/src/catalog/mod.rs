@@ -70,6 +70,23 @@ impl Check {
         }
     }
 
+    /// Whether the check measures the Solver's own deep memory.
+    pub fn measures_solver_memory(self) -> bool {
+        match self {
+            Check::Measure(check) => check.measures_solver_memory(),
+            Check::Build | Check::ApiSurface | Check::Board(_) | Check::Solver(_) => false,
+        }
+    }
+
+    /// Whether the check's Solvers must be the first of their puzzle in their process
+    /// ([`Measure::judges_first_lives`]).
+    pub fn judges_first_lives(self) -> bool {
+        match self {
+            Check::Measure(check) => check.judges_first_lives(),
+            Check::Build | Check::ApiSurface | Check::Board(_) | Check::Solver(_) => false,
+        }
+    }
+
     /// The walk a k-th test takes from each trial's board (`None`: the check walks nowhere).
     pub fn walk(self) -> Option<Walk> {
         match self {

@@ -49,6 +49,22 @@ impl Measure {
         }
     }
 
+    /// Whether the check measures the Solver's own deep memory (its lives weigh the Solver).
+    pub fn measures_solver_memory(self) -> bool {
+        self == Measure::SolverMemory
+    }
+
+    /// Whether the check judges figures a Solver could lower with what an earlier Solver of the same program
+    /// left behind (counts, CPU, memory: a static cache of solved puzzles answers a repeated one with a
+    /// token search). The runner lives such checks' Solvers before any other Solver of their process
+    /// (`grade::run`), so each is the first of its puzzle there.
+    pub fn judges_first_lives(self) -> bool {
+        match self {
+            Measure::SolverMemory | Measure::QueueMemory | Measure::Timing(_) => true,
+            Measure::BoardMemory => false,
+        }
+    }
+
     /// The Solver methods the test calls after the constructor, where it builds a Solver (the Board memory
     /// table builds none). The memory rows measure the Solver as constructed; Timing 1 checks moves().
     pub fn calls(self) -> Option<&'static [SolverCall]> {

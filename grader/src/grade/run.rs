@@ -1,10 +1,11 @@
 //! Running a plan's tests on a submission that built ([`run_tests`]), each in the session of the world it uses
-//! (`runner::worlds`), in catalog order: a test whose dependency did not pass is skipped, one past the grade's
+//! (`runner::worlds`), in [`execution_order`] (the tests judged on their Solvers' counts, CPU and memory
+//! before any other test builds a Solver; results in catalog order): a test whose dependency did not pass is skipped, one past the grade's
 //! CPU budget fails at once with one line, one the machine stalled is replayed once in a fresh process (a
 //! second stall is the grader's problem). A submission that did not compile gets its results here too
 //! ([`not_built`]). [`Progress`] reports each test as it starts and ends.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -12,7 +13,7 @@ use crate::catalog::Category;
 use crate::plan::PlannedTest;
 use crate::policy::Policy;
 use crate::results::{Status, TestResult};
-use crate::runner::checks::{self, Ctx, Lives, Verdict};
+use crate::runner::checks::{self, Ctx, Lives, Measured, Verdict};
 use crate::runner::meter::Meter;
 use crate::runner::session::{Fault, SessionLimits};
 use crate::runner::worlds::{Programs, WorldSessions};
@@ -76,10 +77,11 @@ pub(super) fn run_tests(
     let mut machine_stalls = Vec::new();
     let mut sessions = WorldSessions::start(programs, limits, meter, &mut machine_stalls);
     let mut lives = Lives::default();
-    let deep_memory_boards = deep_memory_boards(planned);
+    let measured = Measured::of(planned);
     let mut statuses: HashMap<&str, Status> = HashMap::new();
-    let mut tests = Vec::new();
-    for (index, test) in planned.iter().enumerate() {
+    let mut tests: Vec<Option<TestResult>> = vec![None; planned.len()];
+    for (index, k) in execution_order(planned).into_iter().enumerate() {
+        let test = &planned[k];
         progress(Progress::Started { index, id: &test.id, category: test.item.category });
         let cpu_before = sessions.cpu_reported();
         let runs = !test.item.check.is_build();
@@ -102,7 +104,7 @@ pub(super) fn run_tests(
                             capabilities: &capabilities,
                             lives: &mut lives,
                             fresh_session: world.fresh,
-                            deep_memory_boards: &deep_memory_boards,
+                            measured: &measured,
                         };
                         run_replayed(&mut ctx, test, &mut machine_stalls)
                     }
@@ -115,8 +117,9 @@ pub(super) fn run_tests(
             *entry = verdict.status;
         }
         let cpu_ms = (sessions.cpu_reported().saturating_sub(cpu_before)).as_millis() as u64;
-        tests.push(result(test, verdict, Some(cpu_ms)));
+        tests[k] = Some(result(test, verdict, Some(cpu_ms)));
     }
+    let tests = tests.into_iter().map(|t| t.expect("every planned test ran once")).collect();
     let language = sessions.own_startup().and_then(|startup| startup.as_ref().ok()).map(|h| h.language.clone());
     let (output, output_truncated) = sessions.finish();
     Run {
@@ -160,14 +163,29 @@ fn run_replayed(ctx: &mut Ctx<'_>, test: &PlannedTest, machine_stalls: &mut Vec<
     )
 }
 
-/// The boards of the queue-memory test's trials: the only lives whose counters must measure the queues' deep
-/// memory (a walk the Java adapter does only when asked).
-fn deep_memory_boards(planned: &[PlannedTest]) -> HashSet<reference::Board> {
-    planned
-        .iter()
-        .filter(|test| test.item.check.measures_deep_memory())
-        .flat_map(|test| test.trials.iter().map(|trial| trial.board.clone()))
-        .collect()
+/// The order tests run in (indices into `planned`): the sections whose tests build no Solver (the build, the
+/// API, the Board's checks), then those with tests judged on their Solvers' counts, CPU and memory
+/// ([`Check::judges_first_lives`](crate::catalog::Check::judges_first_lives)), then the rest, each in
+/// catalog order, a section whole (so progress shows each once). A Solver can keep what it found in a static
+/// field and answer a puzzle it has seen with a token search: living the judged Solvers before any other
+/// makes each the first of its puzzle in its process (the judged tests of one puzzle share one life,
+/// `runner::checks::Ctx::life`). In catalog order Solver 9a, which asks solution() first, solved
+/// puzzle3x3-10 (puzzle10's board, a Memory Solver row) before it. The tests a test depends on still run
+/// before it ([`tests::no_test_runs_before_a_test_it_depends_on`]).
+fn execution_order(planned: &[PlannedTest]) -> Vec<usize> {
+    let group = |test: &PlannedTest| match test.item.check {
+        check if check.solver_calls().is_none() => 0,
+        check if check.judges_first_lives() => 1,
+        _ => 2,
+    };
+    let mut section_group: HashMap<Category, u8> = HashMap::new();
+    for test in planned {
+        let at = section_group.entry(test.item.category).or_default();
+        *at = (*at).max(group(test));
+    }
+    let mut order: Vec<usize> = (0..planned.len()).collect();
+    order.sort_by_key(|&k| (section_group[&planned[k].item.category], planned[k].item.category));
+    order
 }
 
 fn run_one(ctx: &mut Ctx<'_>, test: &PlannedTest) -> Verdict {
@@ -252,5 +270,42 @@ fn result(test: &PlannedTest, verdict: Verdict, cpu_ms: Option<u64>) -> TestResu
         leans: test.item.leans,
         hidden: false,
         cpu_ms,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::planned_catalog;
+
+    #[test]
+    fn no_test_runs_before_a_test_it_depends_on() {
+        let planned = planned_catalog();
+        let order = execution_order(&planned);
+        let position = |id: &str| order.iter().position(|&k| planned[k].item.id == id);
+        for (at, &k) in order.iter().enumerate() {
+            for dependency in planned[k].item.depends_on {
+                let ran = position(dependency).expect("a dependency is in the plan");
+                assert!(ran < at, "{} runs before {dependency}, which it depends on", planned[k].id);
+            }
+        }
+    }
+
+    #[test]
+    fn the_judged_solvers_are_the_first_solvers_and_results_keep_catalog_order() {
+        let planned = planned_catalog();
+        let order = execution_order(&planned);
+        let mut sorted = order.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..planned.len()).collect::<Vec<_>>(), "every test runs once");
+        let builds_solvers = |k: usize| planned[k].item.check.solver_calls().is_some();
+        let first_solver = order.iter().position(|&k| builds_solvers(k)).expect("Solver tests");
+        let judged = order.iter().filter(|&&k| planned[k].item.check.judges_first_lives()).count();
+        assert!(judged > 100, "the timing and memory rows: {judged}");
+        assert!(
+            order[first_solver..first_solver + judged].iter().all(|&k| planned[k].item.check.judges_first_lives()),
+            "no Solver test runs before the judged ones"
+        );
+        assert!(planned.iter().any(|t| t.item.id == "solver-3a"), "the correctness tests build Solvers too");
     }
 }

@@ -11,6 +11,11 @@
 //! answers, exceptions and time-outs never fail a test that does not call them (only the counts, which a
 //! life whose later call never returned cannot give). The grader reads the solution's boards (through
 //! toString()) after the counters, so its own reading is never charged.
+//!
+//! A life can also measure the Solver's deep memory ([`Asks::solver_memory`]): right after the constructor
+//! (`memory_solver` builds it) and once its methods have all been called (`memory_retained`, after the
+//! counters). So a puzzle's counts, queues and Solver memory come from one Solver, the first of that puzzle
+//! in its process when the run lives the judged lives first (`grade::run`).
 
 use std::time::Duration;
 
@@ -29,14 +34,38 @@ const LEAST_FOR_CALLS: Duration = Duration::from_millis(100);
 /// Whether a life's operations are counted, and whether reading the counters also measures the queues' deep
 /// memory (an adapter announcing `counters_deep` walks the queues only when asked: `counters deep`; only the
 /// queue-memory test needs it, and the walk can visit over a million objects).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Counted {
     /// Not counted (the own world, the re-run check).
+    #[default]
     No,
     /// The operation counts.
     Counts,
     /// The counts and the queues' deep memory.
     WithDeepMemory,
+}
+
+/// What a life asks of the adapter besides the Solver's answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Asks {
+    /// Whether its operations are counted (and the queues' deep memory measured).
+    pub counting: Counted,
+    /// Whether the adapter samples where the counted operations come from (`counters_reset sites`, then
+    /// `call_sites`); only a counted life samples.
+    pub sampled: bool,
+    /// Whether the Solver's deep memory is measured after its constructor and after its calls (the adapter
+    /// must announce `memory`).
+    pub solver_memory: bool,
+}
+
+/// A Solver's deep memory, as a life measured it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SolverBytes {
+    /// Right after the constructor returned.
+    pub constructed: u64,
+    /// Once moves(), isSolvable() and solution() had all been called, less what only the returned solution
+    /// holds; `None` when that measurement failed (a method that never returned).
+    pub after_calls: Option<u64>,
 }
 
 /// What one Solver answered over its life, and what it was charged.
@@ -51,6 +80,8 @@ pub struct Life {
     /// Where in the student's code the counted operations came from, sampled (`call_sites`), when the
     /// adapter samples and the life was counted.
     sites: Option<CallSites>,
+    /// The Solver's deep memory, when the life measured it.
+    pub solver_bytes: Option<SolverBytes>,
     /// CPU charged from the constructor's start to the last call's end; `None` when it could not be
     /// measured (the program was lost on the way).
     pub cpu: Option<Duration>,
@@ -59,18 +90,18 @@ pub struct Life {
 impl Life {
     /// Builds `board` in `world`, constructs a Solver for it within `budget` of CPU, calls its methods in the
     /// order `calls` then [`SolverCall::REST`] give (within what is left of `budget`), and reads the counters
-    /// (zeroed after the grader built the board) as `counting` says, then where they came from when `sampled`.
+    /// (zeroed after the grader built the board), where they came from and the Solver's memory as `asks`
+    /// says. What the adapter spends measuring (counters, call sites, memory walks) is not the Solver's CPU.
     pub fn live(
         s: &mut Session,
         world: World,
         board: &Board,
         calls: &[SolverCall],
         budget: Duration,
-        counting: Counted,
-        sampled: bool,
+        asks: Asks,
     ) -> Life {
-        let counted = counting != Counted::No;
-        let sampled = counted && sampled;
+        let counted = asks.counting != Counted::No;
+        let sampled = counted && asks.sampled;
         let order = SolverCall::life(calls);
         let built =
             if counted { built_with_counters_zeroed(s, world, board, sampled) } else { ask::build(s, world, board) };
@@ -80,10 +111,9 @@ impl Life {
         };
         let starts = s.starts();
         let before = s.charged_cpu();
-        let request = Request::Solver(b);
-        let solver = s.call_within(&request, budget).map_err(Failure::from).and_then(|a| ask::handle_of(&request, &a));
-        let solver = match solver {
-            Ok(solver) => solver,
+        let constructed = construct(s, b, budget, asks.solver_memory);
+        let (solver, constructed_bytes, measuring) = match constructed {
+            Ok(constructed) => constructed,
             Err(failure) => {
                 ask::release(s, vec![b]);
                 return Life::unborn(order, failure);
@@ -91,7 +121,7 @@ impl Life {
         };
         let spent = elapsed(s, starts, before).unwrap_or(budget);
         let mut requests: Vec<Request> = order.iter().map(|call| call.request(solver)).collect();
-        match counting {
+        match asks.counting {
             Counted::No => {}
             Counted::Counts => requests.push(Request::Counters),
             Counted::WithDeepMemory => requests.push(Request::CountersDeep),
@@ -99,12 +129,27 @@ impl Life {
         if sampled {
             requests.push(Request::CallSites);
         }
-        let answers = s.call_each_within(&requests, budget.saturating_sub(spent).max(LEAST_FOR_CALLS));
+        if asks.solver_memory {
+            requests.push(Request::MemoryRetained(solver));
+        }
+        let mut answers = s.call_each_within(&requests, budget.saturating_sub(spent).max(LEAST_FOR_CALLS));
         let cpu = elapsed(s, starts, before);
         // The adapter's own work is not the Solver's: answering `counters` (a walk over the queues' deep
-        // memory) and `call_sites`, and the sampling itself while the Solver ran, come off the life's CPU.
-        let grading: Duration = answers.iter().skip(order.len()).filter_map(|a| a.as_ref().ok()).map(|a| a.cpu).sum();
+        // memory), `call_sites` and `memory_retained`, walking the Solver after its constructor, and the
+        // sampling itself while the Solver ran, all come off the life's CPU.
+        let grading: Duration =
+            answers.iter().skip(order.len()).filter_map(|a| a.as_ref().ok()).map(|a| a.cpu).sum::<Duration>()
+                + measuring;
+        // `memory_retained` came last; a program lost on the way answered fewer requests
+        let after_calls = match asks.solver_memory && answers.len() == requests.len() {
+            true => answers.pop().and_then(Result::ok),
+            false => None,
+        };
         let mut life = Life::from_answers(s, order, &requests, answers, counted, cpu);
+        life.solver_bytes = constructed_bytes.map(|constructed| SolverBytes {
+            constructed,
+            after_calls: after_calls.and_then(|a| a.values.trim().parse().ok()),
+        });
         let sampling = Duration::from_nanos(life.sites.as_ref().map_or(0, |s| s.sampling_cpu_ns));
         s.add_counting(grading + sampling);
         life.cpu = life.cpu.map(|cpu| cpu.saturating_sub(grading + sampling));
@@ -121,6 +166,7 @@ impl Life {
             solution: Err(failure.clone()),
             counters: Err(failure),
             sites: None,
+            solver_bytes: None,
             cpu: None,
         }
     }
@@ -141,6 +187,7 @@ impl Life {
             solution: Err(not_called()),
             counters: Err(Fault::Unsupported("the adapter does not report counters".into()).into()),
             sites: None,
+            solver_bytes: None,
             cpu,
         };
         let mut answers = answers.into_iter();
@@ -256,6 +303,28 @@ impl SolverCall {
     }
 }
 
+/// Constructs the Solver for board `b` within `budget`: its handle and, when `measured` (`memory_solver`), its
+/// deep memory right after the constructor and the CPU the adapter spent measuring it (the reply's third
+/// value, in microseconds; an adapter whose measurement costs nothing may leave it out).
+fn construct(s: &mut Session, b: Handle, budget: Duration, measured: bool) -> Asked<(Handle, Option<u64>, Duration)> {
+    let request = if measured { Request::MemorySolver(b) } else { Request::Solver(b) };
+    let answer = s.call_within(&request, budget)?;
+    if !measured {
+        return Ok((ask::handle_of(&request, &answer)?, None, Duration::ZERO));
+    }
+    let mut values = answer.values.split_whitespace();
+    let handle = values.next().and_then(|h| h.parse().ok());
+    let bytes = values.next().and_then(|b| b.parse().ok());
+    let measuring = values.next().map(|us| us.parse::<u64>().ok());
+    match (handle, bytes, measuring) {
+        (Some(handle), Some(bytes), None | Some(Some(_))) => {
+            let micros = measuring.flatten().unwrap_or(0);
+            Ok((handle, Some(bytes), Duration::from_micros(micros).min(answer.cpu)))
+        }
+        _ => Err(Failure::Wrong(Mismatch::new(format!("`memory_solver` answered `{}`", answer.values)))),
+    }
+}
+
 /// Builds `board`, then zeroes the counters, with one batch: the grader's own construction is not counted.
 /// `sampled`: the adapter samples call sites until the next reset (`counters_reset sites`); otherwise it
 /// does not sample at all.
@@ -334,7 +403,14 @@ mod tests {
 
     /// The life of [`board`]'s Solver in the `ref` world, counted (and its call sites sampled if `sampled`).
     fn counted_life(s: &mut Session, calls: &[SolverCall], budget: Duration, sampled: bool) -> Life {
-        Life::live(s, World::Ref, &board(), calls, budget, Counted::Counts, sampled)
+        Life::live(
+            s,
+            World::Ref,
+            &board(),
+            calls,
+            budget,
+            Asks { counting: Counted::Counts, sampled, ..Asks::default() },
+        )
     }
 
     #[test]
@@ -406,5 +482,34 @@ mod tests {
         );
         assert!((sites[0].1 - 2.0 / 3.0).abs() < 1e-9, "{sites:?}");
         assert!(life.sites_of("board_equals").is_empty());
+    }
+
+    #[test]
+    fn a_measured_life_weighs_the_solver_after_its_constructor_and_after_its_calls_and_charges_neither_walk() {
+        let mut s = program(&[
+            "echo '1 ok 0 b1'",
+            "echo '2 ok 0'",
+            "echo '3 ok 5000 s2 1520 4000'",
+            "echo '4 ok 0 3'",
+            "echo '5 ok 0 none'",
+            "echo '6 ok 0 true'",
+            "echo '7 ok 0 pq_inserts=4'",
+            "echo '8 ok 700 1640'",
+        ]);
+        let asks = Asks { counting: Counted::Counts, solver_memory: true, ..Asks::default() };
+        let life = Life::live(&mut s, World::Ref, &board(), &[], Duration::from_secs(2), asks);
+        assert_eq!(life.solver_bytes, Some(SolverBytes { constructed: 1520, after_calls: Some(1640) }));
+        assert_eq!(life.required("pq_inserts").ok(), Some(4), "the counts come before `memory_retained`");
+        assert!(matches!(life.moves(), Ok(3)));
+    }
+
+    #[test]
+    fn a_measured_life_whose_memory_answer_is_not_a_handle_and_bytes_is_unborn() {
+        let mut s = program(&["echo '1 ok 0 b1'", "echo '2 ok 0'", "echo '3 ok 0 s2 lots'"]);
+        let asks = Asks { counting: Counted::Counts, solver_memory: true, ..Asks::default() };
+        let life = Life::live(&mut s, World::Ref, &board(), &[], Duration::from_secs(2), asks);
+        let Err(Failure::Wrong(why)) = life.moves() else { panic!("{:?}", life.moves()) };
+        assert!(why.summary.contains("`memory_solver` answered `s2 lots`"), "{}", why.summary);
+        assert_eq!(life.solver_bytes, None);
     }
 }

@@ -1,8 +1,10 @@
-//! Solvers that put their work off until one of their methods is first called (`fixtures/submissions/hostile/`:
-//! `java/lazy-wasteful`, `python/lazy-wasteful`, `lazy-binary-heap`). Their constructors do token work, all a
-//! grader reading the counts right after the constructor would charge. Graded over the Solver's whole life,
-//! each fails the rows its eager twin fails, and a lazy search the counts cannot see at all is caught by the
-//! plausibility floors.
+//! Solvers that hide their work from the counts (`fixtures/submissions/hostile/`). Lazy ones put it off until
+//! one of their methods is first called (`java/lazy-wasteful`, `python/lazy-wasteful`, `lazy-binary-heap`):
+//! their constructors do token work, all a grader reading the counts right after the constructor would
+//! charge. Graded over the Solver's whole life, each fails the rows its eager twin fails, and a lazy search
+//! the counts cannot see at all is caught by the plausibility floors. A caching one (`java/static-cache`)
+//! keeps every solved puzzle in a static field and answers a puzzle seen before with a token search: the
+//! judged lives come first in their process (`grade::run`), so none is answered from the cache.
 
 use std::path::PathBuf;
 
@@ -50,6 +52,31 @@ fn a_lazy_solver_fails_the_rows_its_eager_twin_fails(#[case] eager: &str, #[case
     assert!(failing >= 4, "the eager twin is wasteful enough to fail rows: {eager:?}");
     assert_eq!(row_statuses(&lazy_graded), eager, "{}", lazy_graded.text);
     assert_eq!(lazy_graded.test("timing-1/puzzle30")["status"], "passed", "its answers are right");
+}
+
+/// A correctness test, before the memory section in the report, that solves puzzle3x3-10 (puzzle10's board)
+/// asking solution() first, so not in the life the memory rows share; and the rows of puzzle10 it primed.
+const SOLVES_A_JUDGED_PUZZLE: &str = "solver-9a";
+const PUZZLE10_ROWS: [&str; 2] = ["memory-solver-1/puzzle10", "memory-solver-2/puzzle10"];
+
+#[test]
+fn a_solver_that_keeps_earlier_solutions_fails_the_rows_its_plain_twin_fails() {
+    let (plain, caching) = ("java/wasteful", "java/static-cache");
+    let rows: Vec<&str> = JUDGED_ROWS.iter().chain(&PUZZLE10_ROWS).copied().chain([SOLVES_A_JUDGED_PUZZLE]).collect();
+    let statuses = |graded: &Graded| -> Vec<(String, String)> {
+        let judged = |id: &str| JUDGED_ROWS.contains(&id) || PUZZLE10_ROWS.contains(&id);
+        graded.statuses().into_iter().filter(|(id, _)| judged(id)).collect()
+    };
+    let plain = statuses(&grade_rows(plain, &rows));
+    let caching_graded = grade_rows(caching, &rows);
+    let failing = plain.iter().filter(|(_, status)| status == "failed").count();
+    assert!(failing >= 4, "the plain twin is wasteful enough to fail rows: {plain:?}");
+    assert!(plain.contains(&("memory-solver-1/puzzle10".into(), "failed".into())), "{plain:?}");
+    assert_eq!(statuses(&caching_graded), plain, "{}", caching_graded.text);
+    assert_eq!(caching_graded.test(SOLVES_A_JUDGED_PUZZLE)["status"], "passed", "{}", caching_graded.text);
+    // solved again to name the lines its counts come from, the puzzle comes from the cache: no lines are named
+    let message = caching_graded.test("timing-2/puzzle23")["message"].as_str().unwrap_or("").to_string();
+    assert!(message.contains("solved again to find where its insert() calls come from"), "{message}");
 }
 
 #[test]

@@ -1,5 +1,7 @@
 package npuzzle;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.lang.ref.WeakReference;
 import java.util.List;
 import java.util.function.Predicate;
@@ -25,14 +27,16 @@ final class Memory {
         this.world = world;
     }
 
-    /** A Solver `memory_solver` built, and its bytes. */
+    /** A Solver `memory_solver` built, its bytes, and the CPU the two walks took (microseconds). */
     static final class Measured {
         final Object value;
         final long bytes;
+        final long walksMicros;
 
-        Measured(Object value, long bytes) {
+        Measured(Object value, long bytes, long walksMicros) {
             this.value = value;
             this.bytes = bytes;
+            this.walksMicros = walksMicros;
         }
     }
 
@@ -52,14 +56,29 @@ final class Memory {
         return DeepSize.retainedByNetGrowth(board, statics);
     }
 
-    /** `memory_solver`: a new Solver's bytes after construction, and what the statics grew by meanwhile. */
+    /**
+     * `memory_solver`: a new Solver's bytes after construction, and what the statics grew by meanwhile. The
+     * walks' CPU is reported so the grader can leave it off the Solver's charge; the classes' initialization
+     * is not part of it (a static initializer is the submission's work).
+     */
     Measured ofNewSolver(World world, Object board) throws StudentFailure {
-        DeepSize.Baseline statics = staticsBefore(world, name -> true);
+        List<Class<?>> classes = StaticRoots.of(world.loader(), name -> true, referenceBoard());
+        long start = cpuNanos();
+        DeepSize.Baseline statics = DeepSize.baseline(classes);
+        long walks = cpuNanos() - start;
         Object solver = Server.solve(world, board);
+        start = cpuNanos();
         long bytes = DeepSize.retained(solver, null, statics);
+        walks += cpuNanos() - start;
         lastSolver = new WeakReference<>(solver);
         lastSolverStatics = statics;
-        return new Measured(solver, bytes);
+        return new Measured(solver, bytes, Math.max(0, walks) / 1000);
+    }
+
+    /** The request thread's CPU, in nanoseconds (0 where the JVM cannot tell). */
+    private static long cpuNanos() {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        return threads.isCurrentThreadCpuTimeSupported() ? threads.getCurrentThreadCpuTime() : 0;
     }
 
     /**

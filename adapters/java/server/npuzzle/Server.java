@@ -335,7 +335,7 @@ public final class Server {
                 Obj b = board(one(verb, args));
                 requireMemory();
                 Memory.Measured solver = memory.ofNewSolver(b.world, b.value);
-                return add(false, b.world, solver.value) + " " + solver.bytes;
+                return add(false, b.world, solver.value) + " " + solver.bytes + " " + solver.walksMicros;
             }
             case "memory_retained": {
                 Obj s = solver(one(verb, args));

@@ -18,7 +18,7 @@ use crate::plan::{PlannedTest, Trial};
 use crate::policy::Policy;
 use crate::results::Status;
 use crate::runner::ask::{Asked, Failure};
-use crate::runner::life::{Counted, Life};
+use crate::runner::life::{Asks, Counted, Life};
 use crate::runner::session::{Fault, Session};
 
 /// What identifies a life in the cache: the world, the board, the order of the Solver's calls, and whether
@@ -31,6 +31,8 @@ pub type LifeKey = (World, Board, [SolverCall; 3], bool);
 pub struct Lives {
     lived: HashMap<LifeKey, Life>,
     order: Vec<LifeKey>,
+    /// The board sizes a process has solved a warm-up board of, by the session's process count.
+    warmed: HashSet<(u32, usize)>,
 }
 
 impl Lives {
@@ -57,6 +59,30 @@ impl Lives {
     }
 }
 
+/// The boards whose lives measure more than counts, since the lives of one board are shared between tests:
+/// the queue-memory test's (the queues' deep memory, a walk the Java adapter makes only when asked) and the
+/// Solver-memory test's (the Solver's own deep memory, after its constructor and after its calls).
+#[derive(Debug, Default)]
+pub struct Measured {
+    #[allow(missing_docs)]
+    pub deep_memory: HashSet<Board>,
+    #[allow(missing_docs)]
+    pub solver_memory: HashSet<Board>,
+}
+
+impl Measured {
+    /// What the lives of a plan's boards must measure.
+    pub fn of(planned: &[PlannedTest]) -> Measured {
+        let boards = |wanted: fn(&PlannedTest) -> bool| -> HashSet<Board> {
+            planned.iter().filter(|t| wanted(t)).flat_map(|t| t.trials.iter().map(|t| t.board.clone())).collect()
+        };
+        Measured {
+            deep_memory: boards(|t| t.item.check.measures_deep_memory()),
+            solver_memory: boards(|t| t.item.check.measures_solver_memory()),
+        }
+    }
+}
+
 /// What a check executor needs: the session, the policy, and the state shared across a run's tests.
 pub struct Ctx<'a> {
     #[allow(missing_docs)]
@@ -71,9 +97,8 @@ pub struct Ctx<'a> {
     pub lives: &'a mut Lives,
     /// Starts a fresh session on the same program (for the re-run check).
     pub fresh_session: &'a dyn Fn() -> Session,
-    /// The boards whose lives must measure the queues' deep memory (the queue-memory test's): any life of
-    /// such a board in the `ref` world asks for it, since the lives of one board are shared between tests.
-    pub deep_memory_boards: &'a HashSet<Board>,
+    /// The boards whose lives in the `ref` world measure memory as well as counts.
+    pub measured: &'a Measured,
 }
 
 impl Ctx<'_> {
@@ -107,18 +132,37 @@ impl Ctx<'_> {
         if let Some(lived) = self.lives.get(&key) {
             return lived.clone();
         }
-        // a sampled life is read for its sites alone: the queues' deep memory is the judged life's
-        let counted = match self.has("counters") && world == World::Ref {
+        // a sampled life is read for its sites alone: memory is the judged life's
+        let judged_ref = world == World::Ref && !sampled;
+        let deep = judged_ref && self.has("counters_deep") && self.measured.deep_memory.contains(&trial.board);
+        let counting = match self.has("counters") && world == World::Ref {
             false => Counted::No,
-            true if !sampled && self.has("counters_deep") && self.deep_memory_boards.contains(&trial.board) => {
-                Counted::WithDeepMemory
-            }
+            true if deep => Counted::WithDeepMemory,
             true => Counted::Counts,
         };
-        let budget = self.solve_cpu();
-        let life = Life::live(self.session, world, &trial.board, calls, budget, counted, sampled);
+        let solver_memory = judged_ref && self.has("memory") && self.measured.solver_memory.contains(&trial.board);
+        if solver_memory {
+            self.warm_up(world, trial.board.dimension());
+        }
+        let asks = Asks { counting, sampled, solver_memory };
+        let life = Life::live(self.session, world, &trial.board, calls, self.solve_cpu(), asks);
         self.lives.insert(key, life.clone());
         life
+    }
+
+    /// Before the first Solver of a size whose memory a process measures, a Solver of that size for a board
+    /// one move from the goal, its answers unread: what a Solver's first construction leaves in its class's
+    /// static fields (a table built on first use) then never counts as the measured Solver's, as a program
+    /// that had already solved a puzzle of that size would show. It is too small a search to be worth
+    /// keeping for a later puzzle.
+    fn warm_up(&mut self, world: World, n: usize) {
+        if !self.lives.warmed.insert((self.session.starts(), n)) {
+            return;
+        }
+        let Some(board) = Board::goal(n).ok().and_then(|goal| goal.neighbors().into_iter().next()) else {
+            return;
+        };
+        Life::live(self.session, world, &board, &[], self.solve_cpu(), Asks::default());
     }
 }
 

@@ -22,7 +22,7 @@ mod solver;
 #[cfg(test)]
 mod tests;
 
-pub use context::{Ctx, Lives, Verdict};
+pub use context::{Ctx, Lives, Measured, Verdict};
 
 use crate::catalog::Check;
 use crate::plan::PlannedTest;

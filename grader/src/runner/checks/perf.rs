@@ -18,7 +18,7 @@ use crate::evidence::Evidence;
 use crate::judge::{self, Cell, Mismatch};
 use crate::plan::{PlannedTest, Trial};
 use crate::runner::ask::{self, Asked};
-use crate::runner::life::Life;
+use crate::runner::life::{Life, SolverBytes};
 use crate::runner::session::Fault;
 
 /// Runs a memory or timing test, row (trial) by row. A timing row's counts are drawn whatever its verdict
@@ -115,9 +115,6 @@ fn fit_row(who: &str, points: &[(f64, f64)]) -> String {
     }
 }
 
-/// The least CPU the memory measurement after a Solver's calls is given, however much the constructor took.
-const LEAST_FOR_CALLS: std::time::Duration = std::time::Duration::from_millis(100);
-
 /// Memory Solver 1: the deep memory of a Solver after construction, against the official reference's, which
 /// keeps the goal's search node and its chain: 24 + (moves + 1) × (40 + one reference board), the board as
 /// this program measures it (so each language is held to its own board size; in Java the official 96 bytes at
@@ -127,21 +124,17 @@ const LEAST_FOR_CALLS: std::time::Duration = std::time::Duration::from_millis(10
 /// adapter measures memory, the Solver's methods are then all called (`memory_retained`) and it is measured
 /// again, less what only its returned solution holds: the larger figure is judged.
 fn solver_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
-    let b = ask::build(ctx.session, World::Ref, &trial.board)?;
-    let budget = ctx.solve_cpu();
-    let answer = ctx.session.call_within(&Request::MemorySolver(b), budget)?;
-    let mut parts = answer.values.split(' ');
-    let solver = parts.next().and_then(|h| h.parse().ok());
-    let bytes: Option<u64> = parts.next().and_then(|v| v.parse().ok());
-    let (Some(solver), Some(constructed)) = (solver, bytes) else {
-        return mismatch(Mismatch::new(format!("`memory_solver` answered `{}`", answer.values)));
+    if !ctx.has("memory") {
+        return Err(Fault::Unsupported("the submission program cannot measure memory".into()).into());
+    }
+    let seen = ctx.life(World::Ref, trial, Measure::SolverMemory.calls().unwrap_or(&[]));
+    let Some(SolverBytes { constructed, after_calls }) = seen.solver_bytes else {
+        // never constructed: its failure is every answer
+        seen.moves()?;
+        return Err(Fault::Protocol("the Solver's life was not weighed (a grader bug)".into()).into());
     };
-    // A failure here (the methods did not return in time) leaves the figure after construction to judge.
-    let request = Request::MemoryRetained(solver);
-    let left = budget.saturating_sub(answer.cpu).max(LEAST_FOR_CALLS);
-    let after_calls = ctx.session.call_within(&request, left).ok().and_then(|a| ask::int_of(&request, &a).ok());
-    let after_calls = after_calls.and_then(|b| u64::try_from(b).ok());
-    ask::release(ctx.session, vec![b, solver]);
+    // A failure after the constructor (a method that did not return in time) leaves the figure after
+    // construction to judge.
     let bytes = constructed.max(after_calls.unwrap_or(0));
     let moves = match trial.expected {
         Expected::Moves(m) => u64::from(m),
@@ -379,8 +372,8 @@ fn table_row(
     let row = cells.iter().fold(head, |row, (_, cell, _)| format!("{row} {:>12}", cell.text()));
     judge::cells_pass(cells, factor).map_err(|mut m| {
         if let Some(sampled) = ctx.sampled_life(World::Ref, trial, calls) {
-            for (what, _, _) in cells.iter().filter(|(_, cell, _)| cell.fails()) {
-                m.details.extend(where_from(what, &sampled));
+            for (what, cell, _) in cells.iter().filter(|(_, cell, _)| cell.fails()) {
+                m.details.extend(where_from(what, cell.value, &sampled));
             }
         }
         m.with_row(row.clone())
@@ -389,10 +382,20 @@ fn table_row(
 }
 
 /// The most sampled lines of the student's code that a count cell's operations came from: "81% of Board()
-/// calls: Solver.java:42", or nothing where the adapter does not sample.
-fn where_from(what: &str, seen: &Life) -> Option<String> {
+/// calls: Solver.java:42", or nothing where the adapter does not sample. The sites come from the puzzle
+/// solved again; a second solve that counted otherwise than the judged one (`judged` operations) would not
+/// explain it, so it says so instead of naming lines.
+fn where_from(what: &str, judged: u64, sampled: &Life) -> Option<String> {
     let &(_, counter) = [INSERTS, DEL_MINS, BOARDS, EQUALS, MANHATTANS].iter().find(|(label, _)| *label == what)?;
-    let sites = seen.sites_of(counter);
+    // Board() cells count the grader's initial board too
+    let again = sampled.counter(counter)? + u64::from(counter == BOARDS.1);
+    if again != judged {
+        return Some(format!(
+            "(solved again to find where its {what} calls come from, the Solver made {again} of them, not {judged}: \
+             its lines would not explain this count, so none are shown)"
+        ));
+    }
+    let sites = sampled.sites_of(counter);
     let shown: Vec<String> =
         sites.iter().take(3).map(|(site, share)| format!("{:.0}% at {site}", share * 100.0)).collect();
     let more = if sites.len() > 3 { format!(", {} more lines", sites.len() - 3) } else { String::new() };

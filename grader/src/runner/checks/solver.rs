@@ -11,7 +11,7 @@ use crate::catalog::{EqualsUsage, SolveAspect, SolverCall, SolverCheck};
 use crate::judge::{self, Mismatch};
 use crate::plan::{PlannedTest, Trial};
 use crate::runner::ask::{self, Asked, Failure};
-use crate::runner::life::{Counted, Life};
+use crate::runner::life::{Asks, Life};
 use crate::runner::session::Fault;
 
 const REF: World = World::Ref;
@@ -363,7 +363,7 @@ fn same_answers_when_rerun(ctx: &mut Ctx<'_>, trials: &[Trial]) -> TrialResult {
     let calls = SolverCheck::SameAnswersWhenRerun.calls();
     for trial in trials {
         let first = ctx.life(REF, trial, calls);
-        let again = Life::live(&mut fresh, REF, &trial.board, calls, cpu, Counted::No, false);
+        let again = Life::live(&mut fresh, REF, &trial.board, calls, cpu, Asks::default());
         let (first_moves, first_solution) = (first.moves()?, first.solution()?);
         let (again_moves, again_solution) = (again.moves()?, again.solution()?);
         if again_moves != first_moves || again_solution != first_solution {

@@ -12,7 +12,6 @@
 //! protocol channel. The tests are planned as a grade plans them (`plan`, from the bundled fixtures), without
 //! the grade above the runner.
 
-use std::collections::HashSet;
 use std::fmt;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -411,7 +410,7 @@ fn run_board_tests(bug: &Misbehaviour, trials: &[Trial], which: impl Fn(&Planned
                 capabilities: &capabilities,
                 lives: &mut lives,
                 fresh_session: &fresh,
-                deep_memory_boards: &HashSet::new(),
+                measured: &super::Measured::default(),
             };
             let outcome = super::run(&mut ctx, &test);
             Ran { id: test.id, outcome, trials: test.trials.len() }
