@@ -1,4 +1,7 @@
-//! Java memory in the official model, end to end (OFFICIAL-TESTS.md 9.5): a lockstep two-queue Solver whose
+//! Java memory in the official model, end to end. Memory a Solver keeps through threads is weighed: the
+//! values of its ThreadLocals, and what a thread it started holds in its task.
+//!
+//! OFFICIAL-TESTS.md 9.5: a lockstep two-queue Solver whose
 //! search nodes are inner classes and whose queues are Solver fields (`java/inner-class-nodes` of the gallery)
 //! measures MinPQ deep memory at exactly twice its Solver memory on every row, and fails all six MinPQ rows at
 //! (1.2x), as the official report of that pattern does. (The gallery grades the entry too; this test holds
@@ -25,4 +28,21 @@ fn inner_class_nodes_make_each_queue_weigh_the_whole_solver() {
         let row = queues["rows"][0].as_str().unwrap();
         assert_eq!(row.split_whitespace().nth(4), Some("(1.2x)"), "{row}");
     }
+}
+
+/// `hostile/java/thread-local-search` and `thread-held-search` keep the wasteful Solver's every search node
+/// (`java/wasteful`: 2,002,600 bytes on puzzle30) outside the Solver and its static fields.
+#[rstest::rstest]
+#[case::thread_local("hostile/java/thread-local-search")]
+#[case::thread_held("hostile/java/thread-held-search")]
+fn a_search_kept_through_a_thread_is_weighed(#[case] entry: &str) {
+    let (path, _copy) = gallery_entry(entry);
+    let policy = quick_policy();
+    let graded = grade(&path, &["--policy", policy.to_str().unwrap(), "--only", "memory-solver-1"]);
+    for puzzle in ["puzzle10", "puzzle15", "puzzle20", "puzzle25", "puzzle30", "puzzle35"] {
+        let solver = graded.test(&format!("memory-solver-1/{puzzle}"));
+        assert_eq!(solver["status"], "failed", "{puzzle}:\n{}", graded.text);
+    }
+    let kept = bytes(graded.test("memory-solver-1/puzzle30"));
+    assert!(kept > 1_900_000, "the search nodes are weighed: {kept} bytes\n{}", graded.text);
 }

@@ -41,9 +41,12 @@ final class StaticRoots {
         return result;
     }
 
-    /** The objects the static reference fields of `classes` hold now. */
+    /**
+     * The objects the static reference fields of `classes` hold now, and what the threads the submission
+     * started hold ({@link ThreadHeld#roots}).
+     */
     static List<Object> values(List<Class<?>> classes) {
-        List<Object> values = new ArrayList<>();
+        List<Object> values = ThreadHeld.roots();
         for (Class<?> c : classes) {
             for (Field f : c.getDeclaredFields()) {
                 if (!Modifier.isStatic(f.getModifiers()) || f.getType().isPrimitive()) continue;
