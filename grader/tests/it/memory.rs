@@ -1,5 +1,5 @@
-//! Java memory in the official model, end to end. Memory a Solver keeps through threads is weighed: the
-//! values of its ThreadLocals, and what a thread it started holds in its task.
+//! Java memory in the official model, end to end. Memory a Solver keeps aside is weighed: the values of its
+//! ThreadLocals and ClassValues, and what a thread it started holds.
 //!
 //! OFFICIAL-TESTS.md 9.5: a lockstep two-queue Solver whose
 //! search nodes are inner classes and whose queues are Solver fields (`java/inner-class-nodes` of the gallery)
@@ -30,12 +30,15 @@ fn inner_class_nodes_make_each_queue_weigh_the_whole_solver() {
     }
 }
 
-/// `hostile/java/thread-local-search` and `thread-held-search` keep the wasteful Solver's every search node
-/// (`java/wasteful`: 2,002,600 bytes on puzzle30) outside the Solver and its static fields.
+/// Each of `hostile/java/thread-local-search`, `thread-held-search`, `thread-subclass-search` and
+/// `class-value-search` keeps the wasteful Solver's every search node (`java/wasteful`: 2,002,600 bytes on
+/// puzzle30) outside the Solver and its static fields, where the JVM holds it for a thread or a class.
 #[rstest::rstest]
 #[case::thread_local("hostile/java/thread-local-search")]
-#[case::thread_held("hostile/java/thread-held-search")]
-fn a_search_kept_through_a_thread_is_weighed(#[case] entry: &str) {
+#[case::thread_task("hostile/java/thread-held-search")]
+#[case::thread_subclass("hostile/java/thread-subclass-search")]
+#[case::class_value("hostile/java/class-value-search")]
+fn a_search_kept_aside_for_a_thread_or_a_class_is_weighed(#[case] entry: &str) {
     let (path, _copy) = gallery_entry(entry);
     let policy = quick_policy();
     let graded = grade(&path, &["--policy", policy.to_str().unwrap(), "--only", "memory-solver-1"]);

@@ -19,9 +19,9 @@ import java.util.Map;
  * - Memory that the submission's static fields reach counts by how much it grew during the measured span:
  *   a {@link Baseline} records what they reach before it, and what they reach afterwards that is neither in the
  *   baseline nor already counted is added (a constant table built by a static initializer never counts).
- * - What the submission keeps through threads ({@link ThreadHeld}) counts: a ThreadLocal leads to its value in
- *   every live thread, and the tasks and thread-local values of the threads it started are roots beside its
- *   static fields, counted by growth as they are.
+ * - What the submission keeps aside ({@link KeptAside}) counts: a ThreadLocal or a ClassValue leads to its
+ *   values (in every live thread, for every loaded class), and what the threads it started hold are roots
+ *   beside its static fields, counted by growth as they are.
  * - An object may be excluded: it and whatever only it reaches are not counted (the Iterable solution()
  *   returned, for `memory_retained`).
  *
@@ -254,7 +254,11 @@ final class DeepSize {
                 return;
             }
             if (counted) bytes += instanceBytes(o);
-            if (o instanceof ThreadLocal) ThreadHeld.valuesOf((ThreadLocal<?>) o, pending::push);
+            if (o instanceof ThreadLocal) KeptAside.valuesOf((ThreadLocal<?>) o, pending::push);
+            // a ClassValue is abstract: a submission's is of a class of its own (a JDK cache is not entered)
+            if (o instanceof ClassValue && WorldLoader.isWorld(c.getClassLoader())) {
+                KeptAside.valuesOf((ClassValue<?>) o, pending::push);
+            }
             for (Field f : ObjectLayout.OFFICIAL.references(c)) {
                 Object v;
                 try {

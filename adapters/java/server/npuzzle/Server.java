@@ -102,7 +102,7 @@ public final class Server {
         worker.setContextClassLoader(world.loader());
         Counters.setRequestThread(worker);
         Sites.watch(world.loader().getUnnamedModule(), ManagementFactory.getThreadMXBean());
-        ThreadHeld.ownThreadsAreAliveNowAnd(worker);
+        KeptAside.ownThreadsAreAliveNowAnd(worker);
         Seal.install();
         worker.start();
         worker.join();

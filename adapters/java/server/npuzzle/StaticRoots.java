@@ -43,10 +43,10 @@ final class StaticRoots {
 
     /**
      * The objects the static reference fields of `classes` hold now, and what the threads the submission
-     * started hold ({@link ThreadHeld#roots}).
+     * started hold ({@link KeptAside#roots}).
      */
     static List<Object> values(List<Class<?>> classes) {
-        List<Object> values = ThreadHeld.roots();
+        List<Object> values = KeptAside.roots();
         for (Class<?> c : classes) {
             for (Field f : c.getDeclaredFields()) {
                 if (!Modifier.isStatic(f.getModifiers()) || f.getType().isPrimitive()) continue;

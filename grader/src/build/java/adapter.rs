@@ -34,7 +34,7 @@ const ADAPTER_SOURCES: &[(&str, &str)] = &[
     ("server/npuzzle/Memory.java", include_str!("../../../../adapters/java/server/npuzzle/Memory.java")),
     ("server/npuzzle/ObjectLayout.java", include_str!("../../../../adapters/java/server/npuzzle/ObjectLayout.java")),
     ("server/npuzzle/StaticRoots.java", include_str!("../../../../adapters/java/server/npuzzle/StaticRoots.java")),
-    ("server/npuzzle/ThreadHeld.java", include_str!("../../../../adapters/java/server/npuzzle/ThreadHeld.java")),
+    ("server/npuzzle/KeptAside.java", include_str!("../../../../adapters/java/server/npuzzle/KeptAside.java")),
     ("server/npuzzle/ApiCheck.java", include_str!("../../../../adapters/java/server/npuzzle/ApiCheck.java")),
     ("agent/npuzzle/MemoryAgent.java", include_str!("../../../../adapters/java/agent/npuzzle/MemoryAgent.java")),
     (

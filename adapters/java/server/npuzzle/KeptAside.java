@@ -1,26 +1,29 @@
 package npuzzle;
 
+import java.lang.instrument.Instrumentation;
 import java.lang.ref.Reference;
 import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 
 /**
- * Memory a submission keeps through threads rather than through its objects and static fields: the values of
- * its ThreadLocals (held in each thread's map, not by the ThreadLocal) and what a thread it started holds in
- * its task (the Runnable, a lambda and what it captured). {@link DeepSize} follows both: a ThreadLocal the
- * walk meets leads to its value in every live thread, and the tasks and thread-local values of the threads
- * the submission started are roots beside its static fields, counted by how much they grew.
+ * Memory a submission keeps aside from its objects and static fields, where the JVM rather than a field holds
+ * it: the values of its ThreadLocals (in each thread's map) and ClassValues (in each class's map), and what a
+ * thread it started holds (its task, a lambda and what it captured, and the fields of a Thread subclass).
+ * {@link DeepSize} follows them all: a ThreadLocal or ClassValue the walk meets leads to its values, and the
+ * threads the submission started are roots beside its static fields, counted by how much they grew.
  *
  * What a running thread holds in its stack's local variables alone is out of any walk's reach (the official
  * grader's walk sees none of this); the adapter's README says so.
  */
-final class ThreadHeld {
+final class KeptAside {
     /** The threads that are the adapter's or the JVM's (alive before any student class loaded). */
     private static final Set<Thread> OWN = Collections.newSetFromMap(new IdentityHashMap<>());
 
@@ -31,8 +34,11 @@ final class ThreadHeld {
     private static final Field HOLDER_TASK = HOLDER == null ? null : field(HOLDER.getType(), "task");
     private static final Field MAP_TABLE = field(nested("java.lang.ThreadLocal$ThreadLocalMap"), "table");
     private static final Field ENTRY_VALUE = field(nested("java.lang.ThreadLocal$ThreadLocalMap$Entry"), "value");
+    private static final Field CLASS_VALUE_MAP = field(Class.class, "classValueMap");
+    private static final Field CLASS_VALUE_IDENTITY = field(ClassValue.class, "identity");
+    private static final Field CLASS_VALUE_ENTRY_VALUE = field(nested("java.lang.ClassValue$Entry"), "value");
 
-    private ThreadHeld() {}
+    private KeptAside() {}
 
     /** Records the threads alive now, and `more` (started later), as the adapter's and the JVM's own. */
     static synchronized void ownThreadsAreAliveNowAnd(Thread... more) {
@@ -40,7 +46,10 @@ final class ThreadHeld {
         OWN.addAll(Arrays.asList(more));
     }
 
-    /** The tasks and thread-local values of the live threads the submission started. */
+    /**
+     * What the live threads the submission started hold: their tasks, their thread-local values, and the fields
+     * a Thread subclass of its declares.
+     */
     static List<Object> roots() {
         List<Object> roots = new ArrayList<>();
         for (Thread t : live()) {
@@ -50,8 +59,32 @@ final class ThreadHeld {
             if (task != null) roots.add(task);
             eachValue(read(THREAD_LOCALS, t), null, roots::add);
             eachValue(read(INHERITABLE_THREAD_LOCALS, t), null, roots::add);
+            for (Class<?> c = t.getClass(); c != null && c != Thread.class; c = c.getSuperclass()) {
+                for (Field f : c.getDeclaredFields()) {
+                    if (Modifier.isStatic(f.getModifiers()) || f.getType().isPrimitive()) continue;
+                    Object value = read(readable(f), t);
+                    if (value != null) roots.add(value);
+                }
+            }
         }
         return roots;
+    }
+
+    /** Gives `found` the value `key` holds for each loaded class (none where the agent is missing). */
+    static void valuesOf(ClassValue<?> key, Consumer<Object> found) {
+        Instrumentation inst = MemoryAgent.instrumentation();
+        Object identity = read(CLASS_VALUE_IDENTITY, key);
+        if (inst == null || identity == null) return;
+        for (Class<?> c : inst.getAllLoadedClasses()) {
+            Object map = read(CLASS_VALUE_MAP, c);
+            if (!(map instanceof Map)) continue;
+            Object entry;
+            synchronized (map) {
+                entry = ((Map<?, ?>) map).get(identity);
+            }
+            Object value = read(CLASS_VALUE_ENTRY_VALUE, entry);
+            if (value != null) found.accept(value);
+        }
     }
 
     /** Gives `found` the value `key` has in each live thread. */
@@ -99,10 +132,17 @@ final class ThreadHeld {
     private static Field field(Class<?> c, String name) {
         if (c == null) return null;
         try {
-            Field f = c.getDeclaredField(name);
+            return readable(c.getDeclaredField(name));
+        } catch (NoSuchFieldException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    private static Field readable(Field f) {
+        try {
             f.setAccessible(true);
             return f;
-        } catch (NoSuchFieldException | RuntimeException e) {
+        } catch (RuntimeException e) {
             return null;
         }
     }
