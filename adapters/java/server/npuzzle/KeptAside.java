@@ -48,7 +48,7 @@ final class KeptAside {
 
     /**
      * What the live threads the submission started hold: their tasks, their thread-local values, and the fields
-     * a Thread subclass of its declares.
+     * a Thread subclass of its own declares.
      */
     static List<Object> roots() {
         List<Object> roots = new ArrayList<>();
@@ -60,6 +60,8 @@ final class KeptAside {
             eachValue(read(THREAD_LOCALS, t), null, roots::add);
             eachValue(read(INHERITABLE_THREAD_LOCALS, t), null, roots::add);
             for (Class<?> c = t.getClass(); c != null && c != Thread.class; c = c.getSuperclass()) {
+                // the submission's own subclasses: a pool's worker thread (ForkJoinWorkerThread) is the JDK's
+                if (!WorldLoader.isWorld(c.getClassLoader())) continue;
                 for (Field f : c.getDeclaredFields()) {
                     if (Modifier.isStatic(f.getModifiers()) || f.getType().isPrimitive()) continue;
                     Object value = read(readable(f), t);
