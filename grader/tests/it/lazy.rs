@@ -6,9 +6,7 @@
 //! keeps every solved puzzle in a static field and answers a puzzle seen before with a token search: the
 //! judged lives come first in their process (`grade::run`), so none is answered from the cache.
 
-use std::path::PathBuf;
-
-use crate::support::{grade, quick_policy, quick_python_policy, root, Graded};
+use crate::support::{gallery_entry, grade, quick_policy, quick_python_policy, Graded};
 
 /// Rows that judge counts, CPU or memory, one of each table, on puzzles the quick policy keeps.
 const JUDGED_ROWS: &[&str] = &[
@@ -21,10 +19,6 @@ const JUDGED_ROWS: &[&str] = &[
     "memory-solver-2/puzzle20",
 ];
 
-fn hostile(relative: &str) -> PathBuf {
-    root().join("fixtures/submissions/hostile").join(relative)
-}
-
 fn grade_rows(submission: &str, rows: &[&str]) -> Graded {
     let policy = if submission.starts_with("python/") { quick_python_policy() } else { quick_policy() };
     let mut args = vec!["--policy".to_string(), policy.to_string_lossy().into_owned()];
@@ -32,7 +26,9 @@ fn grade_rows(submission: &str, rows: &[&str]) -> Graded {
         args.extend(["--only".to_string(), row.to_string()]);
     }
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
-    let graded = grade(&hostile(submission), &args);
+    // an entry's files may link its control's (static-cache's Board.java is wasteful's)
+    let (path, _copy) = gallery_entry(&format!("hostile/{submission}"));
+    let graded = grade(&path, &args);
     assert!(graded.text.contains("ASSESSMENT SUMMARY"), "{submission}: no report: {}", graded.stderr);
     graded
 }
