@@ -2,7 +2,7 @@
 //! hands each kind to its section's executor module, whose own exhaustive match names every kind of its
 //! section and how it runs (the Board checks as scripts, through `pipeline`; the others trial by trial or
 //! once over the whole test, through `context`). Executors ask the submission through [`ask`](super::ask),
-//! leave every comparison to [`judge`](crate::judge), and share only [`context`] (below them all).
+//! leave every comparison to [`judge`](crate::judge), and share only `context` (below them all).
 //!
 //! A check runs its trials in order and stops at the first failure ("failed on trial k of N"), as the
 //! official grader does. Solves are cached per world and board, so the timing, memory and equals-usage
