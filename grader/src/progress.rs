@@ -62,7 +62,9 @@ impl ProgressDisplay {
         }
     }
 
-    /// Prints how the section that just ended went, so a student sees correctness before timing finishes.
+    /// Prints how the section that just ended went, so a student sees each section's verdicts before the grade
+    /// finishes (sections run in `grade::run`'s order: the Board's before the timing tables, the Solver's
+    /// correctness after them).
     fn end_section(&mut self) {
         if let (Some(section), (passed, run)) = (self.section, self.tally) {
             if run > 0 {
