@@ -33,20 +33,20 @@ fn grade_rows(submission: &str, rows: &[&str]) -> Graded {
     graded
 }
 
-/// The statuses of the judged rows, in order.
-fn row_statuses(graded: &Graded) -> Vec<(String, String)> {
-    graded.statuses().into_iter().filter(|(id, _)| JUDGED_ROWS.contains(&id.as_str())).collect()
+/// The statuses of `rows`, in report order.
+fn row_statuses(graded: &Graded, rows: &[&str]) -> Vec<(String, String)> {
+    graded.statuses().into_iter().filter(|(id, _)| rows.contains(&id.as_str())).collect()
 }
 
 #[rstest::rstest]
 #[case::java("java/wasteful", "java/lazy-wasteful")]
 #[case::python("python/wasteful", "python/lazy-wasteful")]
 fn a_lazy_solver_fails_the_rows_its_eager_twin_fails(#[case] eager: &str, #[case] lazy: &str) {
-    let eager = row_statuses(&grade_rows(eager, JUDGED_ROWS));
+    let eager = row_statuses(&grade_rows(eager, JUDGED_ROWS), JUDGED_ROWS);
     let lazy_graded = grade_rows(lazy, JUDGED_ROWS);
     let failing = eager.iter().filter(|(_, status)| status == "failed").count();
     assert!(failing >= 4, "the eager twin is wasteful enough to fail rows: {eager:?}");
-    assert_eq!(row_statuses(&lazy_graded), eager, "{}", lazy_graded.text);
+    assert_eq!(row_statuses(&lazy_graded, JUDGED_ROWS), eager, "{}", lazy_graded.text);
     assert_eq!(lazy_graded.test("timing-1/puzzle30")["status"], "passed", "its answers are right");
 }
 
@@ -57,18 +57,14 @@ const PUZZLE10_ROWS: [&str; 2] = ["memory-solver-1/puzzle10", "memory-solver-2/p
 
 #[test]
 fn a_solver_that_keeps_earlier_solutions_fails_the_rows_its_plain_twin_fails() {
-    let (plain, caching) = ("java/wasteful", "java/static-cache");
-    let rows: Vec<&str> = JUDGED_ROWS.iter().chain(&PUZZLE10_ROWS).copied().chain([SOLVES_A_JUDGED_PUZZLE]).collect();
-    let statuses = |graded: &Graded| -> Vec<(String, String)> {
-        let judged = |id: &str| JUDGED_ROWS.contains(&id) || PUZZLE10_ROWS.contains(&id);
-        graded.statuses().into_iter().filter(|(id, _)| judged(id)).collect()
-    };
-    let plain = statuses(&grade_rows(plain, &rows));
-    let caching_graded = grade_rows(caching, &rows);
+    let judged: Vec<&str> = JUDGED_ROWS.iter().chain(&PUZZLE10_ROWS).copied().collect();
+    let rows: Vec<&str> = judged.iter().copied().chain([SOLVES_A_JUDGED_PUZZLE]).collect();
+    let plain = row_statuses(&grade_rows("java/wasteful", &rows), &judged);
+    let caching_graded = grade_rows("java/static-cache", &rows);
     let failing = plain.iter().filter(|(_, status)| status == "failed").count();
     assert!(failing >= 4, "the plain twin is wasteful enough to fail rows: {plain:?}");
     assert!(plain.contains(&("memory-solver-1/puzzle10".into(), "failed".into())), "{plain:?}");
-    assert_eq!(statuses(&caching_graded), plain, "{}", caching_graded.text);
+    assert_eq!(row_statuses(&caching_graded, &judged), plain, "{}", caching_graded.text);
     assert_eq!(caching_graded.test(SOLVES_A_JUDGED_PUZZLE)["status"], "passed", "{}", caching_graded.text);
     // solved again to name the lines its counts come from, the puzzle comes from the cache: no lines are named
     let message = caching_graded.test("timing-2/puzzle23")["message"].as_str().unwrap_or("").to_string();

@@ -181,6 +181,8 @@ final class DeepSize {
     private static final class Walk {
         final IdentitySet seen = new IdentitySet();
         private final ArrayDeque<Object> pending = new ArrayDeque<>();
+        /** Where the values of the ThreadLocals and ClassValues it meets are. */
+        private final KeptAside.Holders holders = new KeptAside.Holders();
         private final long budget;
         long bytes;
         boolean overBudget;
@@ -254,10 +256,10 @@ final class DeepSize {
                 return;
             }
             if (counted) bytes += instanceBytes(o);
-            if (o instanceof ThreadLocal) KeptAside.valuesOf((ThreadLocal<?>) o, pending::push);
+            if (o instanceof ThreadLocal) holders.valuesOf((ThreadLocal<?>) o, pending::push);
             // a ClassValue is abstract: a submission's is of a class of its own (a JDK cache is not entered)
             if (o instanceof ClassValue && WorldLoader.isWorld(c.getClassLoader())) {
-                KeptAside.valuesOf((ClassValue<?>) o, pending::push);
+                holders.valuesOf((ClassValue<?>) o, pending::push);
             }
             for (Field f : ObjectLayout.OFFICIAL.references(c)) {
                 Object v;

@@ -72,28 +72,41 @@ final class KeptAside {
         return roots;
     }
 
-    /** Gives `found` the value `key` holds for each loaded class (none where the agent is missing). */
-    static void valuesOf(ClassValue<?> key, Consumer<Object> found) {
-        Instrumentation inst = MemoryAgent.instrumentation();
-        Object identity = read(CLASS_VALUE_IDENTITY, key);
-        if (inst == null || identity == null) return;
-        for (Class<?> c : inst.getAllLoadedClasses()) {
-            Object map = read(CLASS_VALUE_MAP, c);
-            if (!(map instanceof Map)) continue;
-            Object entry;
-            synchronized (map) {
-                entry = ((Map<?, ?>) map).get(identity);
-            }
-            Object value = read(CLASS_VALUE_ENTRY_VALUE, entry);
-            if (value != null) found.accept(value);
-        }
-    }
+    /**
+     * The holders of a ThreadLocal's and a ClassValue's values, for one walk: the live threads and the loaded
+     * classes, each listed once, however many ThreadLocals and ClassValues the walk meets.
+     */
+    static final class Holders {
+        private Thread[] threads;
+        private Class<?>[] classes;
 
-    /** Gives `found` the value `key` has in each live thread. */
-    static void valuesOf(ThreadLocal<?> key, Consumer<Object> found) {
-        for (Thread t : live()) {
-            eachValue(read(THREAD_LOCALS, t), key, found);
-            eachValue(read(INHERITABLE_THREAD_LOCALS, t), key, found);
+        /** Gives `found` the value `key` has in each live thread. */
+        void valuesOf(ThreadLocal<?> key, Consumer<Object> found) {
+            if (threads == null) threads = live();
+            for (Thread t : threads) {
+                eachValue(read(THREAD_LOCALS, t), key, found);
+                eachValue(read(INHERITABLE_THREAD_LOCALS, t), key, found);
+            }
+        }
+
+        /** Gives `found` the value `key` holds for each loaded class (none where the agent is missing). */
+        void valuesOf(ClassValue<?> key, Consumer<Object> found) {
+            Object identity = read(CLASS_VALUE_IDENTITY, key);
+            if (identity == null) return;
+            if (classes == null) {
+                Instrumentation inst = MemoryAgent.instrumentation();
+                classes = inst == null ? new Class<?>[0] : inst.getAllLoadedClasses();
+            }
+            for (Class<?> c : classes) {
+                Object map = read(CLASS_VALUE_MAP, c);
+                if (!(map instanceof Map)) continue;
+                Object entry;
+                synchronized (map) {
+                    entry = ((Map<?, ?>) map).get(identity);
+                }
+                Object value = read(CLASS_VALUE_ENTRY_VALUE, entry);
+                if (value != null) found.accept(value);
+            }
         }
     }
 

@@ -1,9 +1,8 @@
 package npuzzle;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.lang.ref.WeakReference;
 import java.util.List;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
 import npuzzle.Server.StudentFailure;
@@ -23,8 +22,12 @@ final class Memory {
     private WeakReference<Object> lastSolver = new WeakReference<>(null);
     private DeepSize.Baseline lastSolverStatics;
 
-    Memory(World world) {
+    /** The request thread's CPU clock, in nanoseconds (the server's, which times every request). */
+    private final LongSupplier cpu;
+
+    Memory(World world, LongSupplier cpu) {
         this.world = world;
+        this.cpu = cpu;
     }
 
     /** A Solver `memory_solver` built, its bytes, and the CPU the two walks took (microseconds). */
@@ -63,23 +66,18 @@ final class Memory {
      */
     Measured ofNewSolver(World world, Object board) throws StudentFailure {
         List<Class<?>> classes = StaticRoots.of(world.loader(), name -> true, referenceBoard());
-        long start = cpuNanos();
+        long start = cpu.getAsLong();
         DeepSize.Baseline statics = DeepSize.baseline(classes);
-        long walks = cpuNanos() - start;
+        long walks = cpu.getAsLong() - start;
         Object solver = Server.solve(world, board);
-        start = cpuNanos();
+        start = cpu.getAsLong();
         long bytes = DeepSize.retained(solver, null, statics);
-        walks += cpuNanos() - start;
+        walks += cpu.getAsLong() - start;
         lastSolver = new WeakReference<>(solver);
         lastSolverStatics = statics;
         return new Measured(solver, bytes, Math.max(0, walks) / 1000);
     }
 
-    /** The request thread's CPU, in nanoseconds (0 where the JVM cannot tell). */
-    private static long cpuNanos() {
-        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        return threads.isCurrentThreadCpuTimeSupported() ? threads.getCurrentThreadCpuTime() : 0;
-    }
 
     /**
      * `memory_retained`: calls moves(), isSolvable() and solution() (an exception from any is ignored), then

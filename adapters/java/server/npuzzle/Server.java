@@ -76,7 +76,7 @@ public final class Server {
     private Server(World world, String runtimeThreads) {
         this.world = world;
         this.runtimeThreads = runtimeThreads;
-        this.memory = new Memory(world);
+        this.memory = new Memory(world, this::cpuNow);
         this.cpuSupported = threads.isCurrentThreadCpuTimeSupported();
         if (cpuSupported && !threads.isThreadCpuTimeEnabled()) threads.setThreadCpuTimeEnabled(true);
     }

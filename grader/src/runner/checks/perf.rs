@@ -242,7 +242,7 @@ fn timing(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> TrialResult
                 );
             }
             plausible_queue(&seen, trial).map_err(|m| m.with_row(row))?;
-            table_row(ctx, trial, calls, head, &count_cells(aspect, &seen, &reference, factor)?, factor)
+            table_row(ctx, trial, calls, &seen, head, &count_cells(aspect, &seen, &reference, factor)?, factor)
         }
         TimingAspect::ForbiddenCalls => {
             let hamming = seen.required("board_hamming")?;
@@ -271,12 +271,12 @@ fn timing(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> TrialResult
             let manhattan = seen.required("board_manhattan")?;
             let cells = count_cells(aspect, &seen, &reference, factor)?;
             if aspect == TimingAspect::StrictBoardCounts {
-                table_row(ctx, trial, calls, head, &cells, factor).map_err(|p| {
+                table_row(ctx, trial, calls, &seen, head, &cells, factor).map_err(|p| {
                     p.with_hint("cache the priority, moves + manhattan, in the search node when it is created")
                 })
             } else {
                 // 4a prints manhattan() but does not judge it.
-                let mut rows = table_row(ctx, trial, calls, head, &cells, factor)?;
+                let mut rows = table_row(ctx, trial, calls, &seen, head, &cells, factor)?;
                 rows[0] = format!("{} {manhattan:>12}", rows[0]);
                 Ok(rows)
             }
@@ -361,10 +361,12 @@ fn counts(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> Option<Evid
 /// A row of judged cells: the row (failing cells with their ratios) and, when a cell fails, a mismatch that
 /// names it and, where the adapter samples call sites, the lines of the student's code its count comes from
 /// (from the trial's life lived again while sampling, [`Ctx::sampled_life`]: asked only when a cell fails).
+/// `seen` is the judged life the cells were read from.
 fn table_row(
     ctx: &mut Ctx<'_>,
     trial: &Trial,
     calls: &[SolverCall],
+    seen: &Life,
     head: String,
     cells: &[(&str, Cell, u64)],
     factor: f64,
@@ -372,8 +374,8 @@ fn table_row(
     let row = cells.iter().fold(head, |row, (_, cell, _)| format!("{row} {:>12}", cell.text()));
     judge::cells_pass(cells, factor).map_err(|mut m| {
         if let Some(sampled) = ctx.sampled_life(World::Ref, trial, calls) {
-            for (what, cell, _) in cells.iter().filter(|(_, cell, _)| cell.fails()) {
-                m.details.extend(where_from(what, cell.value, &sampled));
+            for (what, _, _) in cells.iter().filter(|(_, cell, _)| cell.fails()) {
+                m.details.extend(where_from(what, seen, &sampled));
             }
         }
         m.with_row(row.clone())
@@ -383,12 +385,11 @@ fn table_row(
 
 /// The most sampled lines of the student's code that a count cell's operations came from: "81% of Board()
 /// calls: Solver.java:42", or nothing where the adapter does not sample. The sites come from the puzzle
-/// solved again; a second solve that counted otherwise than the judged one (`judged` operations) would not
-/// explain it, so it says so instead of naming lines.
-fn where_from(what: &str, judged: u64, sampled: &Life) -> Option<String> {
+/// solved again; a second solve that counted otherwise than the `judged` one would not explain it, so it says
+/// so instead of naming lines.
+fn where_from(what: &str, judged: &Life, sampled: &Life) -> Option<String> {
     let &(_, counter) = [INSERTS, DEL_MINS, BOARDS, EQUALS, MANHATTANS].iter().find(|(label, _)| *label == what)?;
-    // Board() cells count the grader's initial board too
-    let again = sampled.counter(counter)? + u64::from(counter == BOARDS.1);
+    let (judged, again) = (judged.counter(counter)?, sampled.counter(counter)?);
     if again != judged {
         return Some(format!(
             "(solved again to find where its {what} calls come from, the Solver made {again} of them, not {judged}: \
