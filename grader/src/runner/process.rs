@@ -103,7 +103,7 @@ pub struct SubmissionProcess {
     last_cpu: Cell<Duration>,
     /// The runtime's own threads of the program (the grader's ids), whose CPU time the deadlines leave out,
     /// each with its time when last read (kept once it has ended: it stays in the process's total).
-    runtime_threads: Vec<(u32, Cell<Duration>)>,
+    runtime_threads: Vec<(unix::ThreadClock, Cell<Duration>)>,
     status: Option<Termination>,
     /// What the sandbox's threads had done when the current wait passed half its wall-clock net.
     stall_watch: Option<stall::Sample>,
@@ -278,10 +278,12 @@ impl SubmissionProcess {
         if self.status.is_some() || !self.runtime_threads.is_empty() {
             return;
         }
+        let Some(program) = self.sandbox.program() else { return };
         for &tid in tids {
             let Some(tid) = self.sandbox.thread(tid) else { continue };
-            if let Some(cpu) = self.thread_cpu_time(tid) {
-                self.runtime_threads.push((tid, Cell::new(cpu)));
+            let Some(clock) = unix::ThreadClock::open(program, tid) else { continue };
+            if let Some(cpu) = clock.read() {
+                self.runtime_threads.push((clock, Cell::new(cpu)));
             }
         }
         // A new clock: the next check takes a fresh baseline.
@@ -299,24 +301,12 @@ impl SubmissionProcess {
             // the left-out threads first: what they use while the whole is read is then charged (a few
             // microseconds), never the other way round
             let runtime: Duration =
-                self.runtime_threads.iter().map(|(tid, last)| self.runtime_thread_time(*tid, last)).sum();
+                self.runtime_threads.iter().map(|(clock, last)| runtime_thread_time(clock, last)).sum();
             if let Some(all) = self.sandbox.cpu_time() {
                 self.last_cpu.set(all.saturating_sub(runtime).max(self.last_cpu.get()));
             }
         }
         self.last_cpu.get()
-    }
-
-    /// A runtime thread's CPU time now, or when last read if it has ended (its time stays in the whole).
-    fn runtime_thread_time(&self, tid: u32, last: &Cell<Duration>) -> Duration {
-        if let Some(now) = self.thread_cpu_time(tid) {
-            last.set(now.max(last.get()));
-        }
-        last.get()
-    }
-
-    fn thread_cpu_time(&self, tid: u32) -> Option<Duration> {
-        unix::thread_cpu_time(self.sandbox.program()?, tid)
     }
 
     /// Takes the stderr captured since the last take. Once the program has
@@ -414,6 +404,14 @@ impl Drop for SubmissionProcess {
         self.finish();
         self.join_stderr_drain();
     }
+}
+
+/// A runtime thread's CPU time now, or when last read if it has ended (its time stays in the whole).
+fn runtime_thread_time(clock: &unix::ThreadClock, last: &Cell<Duration>) -> Duration {
+    if let Some(now) = clock.read() {
+        last.set(now.max(last.get()));
+    }
+    last.get()
 }
 
 /// Kills the sandbox and waits until its init is a zombie, then records the

@@ -80,14 +80,32 @@ pub(super) struct Sandbox {
     groups: Option<Groups>,
     /// How the program ended, once known.
     ended: Option<Termination>,
-    /// The sandbox's processes below its init as the last walk found them, and the readings since.
-    processes: std::cell::RefCell<(Vec<u32>, u32)>,
+    /// The init's CPU clock, kept open (`None` if it could not be opened: the sandbox's CPU is then unknown).
+    init_clock: Option<unix::ProcessClock>,
+    /// The sandbox's processes below its init as the last walk found them.
+    processes: std::cell::RefCell<Walked>,
 }
 
-/// How many CPU-time readings reuse one walk of the sandbox's processes: a walk reads a file per thread of
-/// each (a JVM has twenty), a reading a file per process. A process started since the last walk is found by
+/// What the last walk of a sandbox's processes found, kept open for the readings until the next.
+#[derive(Debug, Default)]
+struct Walked {
+    /// The CPU clocks of the processes below the init.
+    clocks: Vec<unix::ProcessClock>,
+    /// The children lists of the init and of every process below it.
+    offspring: Vec<unix::Offspring>,
+    /// CPU readings since the sandbox started.
+    readings: u32,
+}
+
+/// How many CPU-time readings reuse one walk of the sandbox's processes: a walk opens a file per thread of
+/// each (a JVM has twenty), a reading reads one kept-open file per process (`unix::ProcessClock`). A process started since the last walk is found by
 /// the next, at most this many polls later.
 pub(super) const READINGS_PER_WALK: u32 = 5;
+
+/// How many `/proc` files a sandbox keeps open between walks (its processes' clocks and their threads'
+/// children lists): a JVM needs about twenty-five. Past it, a file is opened again at each reading, so a
+/// program of many threads or processes cannot use up the grader's file descriptors.
+const KEPT_FILES: usize = 64;
 
 impl Sandbox {
     /// The init's pid, which is also the sandbox's process group and session.
@@ -138,13 +156,26 @@ impl Sandbox {
     /// choose. Each process is read after the one that may reap it: one reaped meanwhile is missed until the
     /// next reading (its time is then in its parent's), never counted twice.
     pub(super) fn cpu_time(&self) -> Option<std::time::Duration> {
-        let mut total = unix::process_cpu_time(self.init)?;
-        let mut processes = self.processes.borrow_mut();
-        if processes.1.is_multiple_of(READINGS_PER_WALK) {
-            processes.0 = descendants(self.init);
+        let mut total = self.init_clock.as_ref()?.read()?;
+        let mut walked = self.processes.borrow_mut();
+        if walked.readings.is_multiple_of(READINGS_PER_WALK) {
+            // A clock found before stays open (it is bound to its process, never to a later one given the
+            // same pid: a clock that no longer reads is replaced); a new process gets one.
+            let mut budget = KEPT_FILES;
+            let mut kept = std::mem::take(&mut walked.clocks);
+            walked.clocks = descendants(self.init, &mut walked.offspring, &mut budget)
+                .into_iter()
+                .filter_map(|pid| match kept.iter().position(|clock| clock.pid() == pid) {
+                    Some(at) if kept[at].read().is_some() => {
+                        budget = budget.saturating_sub(usize::from(kept[at].is_kept()));
+                        Some(kept.swap_remove(at))
+                    }
+                    _ => unix::ProcessClock::open(pid, &mut budget),
+                })
+                .collect();
         }
-        processes.1 += 1;
-        total += processes.0.iter().filter_map(|&pid| unix::process_cpu_time(pid)).sum::<std::time::Duration>();
+        walked.readings += 1;
+        total += walked.clocks.iter().filter_map(unix::ProcessClock::read).sum::<std::time::Duration>();
         Some(total)
     }
 
@@ -164,13 +195,22 @@ impl Sandbox {
     }
 }
 
-/// Every live descendant of `init`, each after its parent.
-fn descendants(init: u32) -> Vec<u32> {
-    let mut found = unix::children(init);
+/// Every live descendant of `init`, each after its parent. `offspring` holds the children lists of the last
+/// walk (kept open, within `budget`) and, after, those of this one.
+fn descendants(init: u32, offspring: &mut Vec<unix::Offspring>, budget: &mut usize) -> Vec<u32> {
+    let mut kept = std::mem::take(offspring);
+    let mut children_of = |pid: u32| {
+        let at = kept.iter().position(|listed| listed.pid() == pid);
+        let mut listed = at.map_or_else(|| unix::Offspring::new(pid), |at| kept.swap_remove(at));
+        let children = listed.list(budget);
+        offspring.push(listed);
+        children
+    };
+    let mut found = children_of(init);
     let mut next = 0;
     // a bound far above `limits.processes`, in case the kernel lists something odd
     while next < found.len() && found.len() < 4096 {
-        let below = unix::children(found[next]);
+        let below = children_of(found[next]);
         found.extend(below);
         next += 1;
     }
@@ -255,7 +295,9 @@ pub(super) fn start(spec: &ProcessSpec, scratch: &Path, piped_stdin: bool) -> io
     let init = child::clone_init(flags, &plan)?;
     drop((plan, stdout_child, stderr_child, error_child, status_child));
     let stdin = stdin.map(|(grader, _child)| grader);
-    let mut sandbox = Sandbox { init, program: None, status, groups, ended: None, processes: Default::default() };
+    let init_clock = unix::ProcessClock::open(init, &mut 1);
+    let mut sandbox =
+        Sandbox { init, program: None, status, groups, ended: None, init_clock, processes: Default::default() };
     if let Some(failure) = read_failure(error) {
         sandbox.kill();
         sandbox.reap();

@@ -1,8 +1,6 @@
 //! The grader's requests: [`Request`], one variant a verb, encoded and decoded through the one table of
 //! verbs (`verbs!`), which names each verb once for both directions.
 
-use std::fmt;
-
 use super::{wire_error, Handle, WireError, World};
 
 /// Tiles of a board to build: the dimension and n² row-major tiles.
@@ -132,29 +130,43 @@ impl Request {
 
     /// Encodes the request as one line (without the newline), prefixed by `id`.
     pub fn encode(&self, id: u64) -> String {
-        use fmt::Write as _;
-        let mut line = format!("{id} {}", self.verb());
-        let mut push = |token: &dyn fmt::Display| {
-            let _infallible = write!(line, " {token}");
+        // Plain pushes, not `format!`: this runs once per request, about 300,000 times in a Java grade, where
+        // the formatting machinery cost two thirds of the grader's encoding (callgrind).
+        let mut line = String::with_capacity(32);
+        reference::decimal::push(&mut line, id);
+        line.push(' ');
+        line.push_str(self.verb());
+        let word = |line: &mut String, word: &str| {
+            line.push(' ');
+            line.push_str(word);
         };
         match self {
-            Request::Hello { version } => push(version),
+            Request::Hello { version } => {
+                line.push(' ');
+                reference::decimal::push(&mut line, u64::from(*version));
+            }
             Request::Board { world, tiles }
             | Request::BoardProbe { world, tiles }
             | Request::MemoryBoard { world, tiles } => {
-                push(&world.name());
-                push(&tiles.n);
-                line.reserve(tiles.tiles.len() * 6);
+                word(&mut line, world.name());
+                line.reserve(tiles.tiles.len() * 6 + 8);
+                line.push(' ');
+                reference::decimal::push(&mut line, tiles.n as u64);
                 for &tile in &tiles.tiles {
                     line.push(' ');
                     reference::decimal::push(&mut line, u64::from(tile));
                 }
             }
-            Request::SolverNull(world) => push(&world.name()),
-            Request::CountersDeep => push(&DEEP),
-            Request::CountersResetSites => push(&SITES),
+            Request::SolverNull(world) => word(&mut line, world.name()),
+            Request::CountersDeep => word(&mut line, DEEP),
+            Request::CountersResetSites => word(&mut line, SITES),
             // Every other verb's arguments are its handles, in order: `handles_mut` is their one list.
-            other => other.clone().handles_mut().into_iter().for_each(|h| push(h)),
+            other => {
+                for handle in other.clone().handles_mut() {
+                    line.push(' ');
+                    handle.push_to(&mut line);
+                }
+            }
         }
         line
     }
