@@ -7,7 +7,7 @@
 //! - Checkstyle runs for real, as a sandboxed build step ([`crate::build::checkstyle`]), with the grader's
 //!   configuration ([`checkstyle::GRADER_CONFIG`]: the checks the official reports cite) or a course's own
 //!   (`--checkstyle-config`);
-//! - our custom checks ([`custom`]) for Board.java and Solver.java: the design problems the official
+//! - our custom checks (`custom`) for Board.java and Solver.java: the design problems the official
 //!   report's custom checks cite (a MinPQ field, a Solver calling hamming(), shared static state, …).
 //!
 //! Nothing here changes a score; a tool that cannot run is a line in the report, never an error.

@@ -1,7 +1,7 @@
 //! Grading a whole class: every student [`crate::intake`] found, a few at a time, each in a grader process
 //! of its own, one report per student and a gradebook row each.
 //!
-//! Each of `--jobs` worker processes ([`worker`], started and watched by [`child`]) plans the tests once and
+//! Each of `--jobs` worker processes ([`worker`], started and watched by `child`) plans the tests once and
 //! grades one student at a time; whatever one student's grading does to its process (a panic of the
 //! grader's own, an out-of-memory kill, a crash) ends that process only: the student's row says how it
 //! ended, a fresh worker takes the next student, and every other student is graded. A student whose reports

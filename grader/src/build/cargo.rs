@@ -1,5 +1,5 @@
 //! Building a Rust submission: the grader's own wrapper binary around the student's code, offline, in
-//! three sandboxed cargo [`step`](super::step::step)s, so that no step that compiles a student's source
+//! three sandboxed cargo [`step`]s, so that no step that compiles a student's source
 //! sees a source of the grader's:
 //!
 //! 1. **The API** (`link`, the API workspace): cargo builds the grader's `npuzzle` alone.

@@ -1,5 +1,5 @@
 //! The `grader batch` command: read the class ([`crate::intake`]), grade it ([`crate::batch`]), write the
-//! gradebooks and the class overview ([`write`]), and say what happened, with the exit code; and
+//! gradebooks and the class overview ([`write`](mod@write)), and say what happened, with the exit code; and
 //! `grader gradebook merge` ([`merge`]), which joins the gradebooks of a class graded in shards.
 //!
 //! Exit codes: 0 every student was graded (a submission that does not compile is graded: its grade is a

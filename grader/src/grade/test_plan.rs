@@ -43,7 +43,7 @@ pub struct TestPlan {
 
 impl TestPlan {
     /// Loads the fixtures in `fixtures` and plans the tests that `policy` and `only` select (`only` as in
-    /// [`GradeOptions::only`]), every random board drawn from `seed`. Fixture files that cannot be used, and
+    /// [`GradeOptions::only`](crate::grade::GradeOptions::only)), every random board drawn from `seed`. Fixture files that cannot be used, and
     /// files the planned tests need that the directory lacks, stop here unless `bad` is [`BadFixtures::Skip`].
     ///
     /// # Errors

@@ -4,12 +4,12 @@
 //! `grader batch` is given a directory or a zip file. Inside, each student is one of:
 //! - a folder (a Gradescope export's `submission_12345`, anyone's own), or an executable file, graded as it is;
 //! - a zip file (one per student, as a course's own collection or Coursera hands them), unpacked;
-//! - Canvas's files, `name_[LATE_]USERID_SUBMISSIONID_Board.java` (any case), gathered per user id ([`lms`]);
+//! - Canvas's files, `name_[LATE_]USERID_SUBMISSIONID_Board.java` (any case), gathered per user id (`lms`);
 //! - Moodle's folders `Full Name_PARTICIPANTID_assignsubmission_file_`, or its files named so without folders,
 //!   gathered per participant id.
 //!
 //! A submission that is one folder inside its folder, or one zip inside its folder (a Moodle student who
-//! uploaded `8puzzle.zip`), is descended into or unpacked. Archives are unpacked defensively ([`unzip`]).
+//! uploaded `8puzzle.zip`), is descended into or unpacked. Archives are unpacked defensively (`unzip`).
 //! A student the export names is always in the class, with the reason when their files cannot be used;
 //! everything else that is not graded is listed with the reason, never dropped silently.
 

@@ -4,7 +4,7 @@
 //! or Unicode controls that reorder what a reader sees. Each is written as its code, `\u{1b}`, so the reader
 //! sees that it was there and nothing obeys it.
 //!
-//! Two shapes: [`line`] for text shown on one line (a name, a table row), where a line break is shown too;
+//! Two shapes: [`line()`] for text shown on one line (a name, a table row), where a line break is shown too;
 //! [`block`] for text shown as lines (a message, the program's output), which keeps line breaks and tabs.
 //! Markdown's own syntax is [`markdown_inline`]'s business: it makes the text visible and escapes whatever
 //! Markdown would turn into markup, a link, an image or raw HTML.
@@ -46,7 +46,7 @@ pub fn block(text: &str) -> Cow<'_, str> {
     escaped(text, |c| c == '\n' || c == '\t')
 }
 
-/// `text` as one line of Markdown that renders as the text itself: visible controls ([`line`]), `&`, `<`
+/// `text` as one line of Markdown that renders as the text itself: visible controls ([`line()`]), `&`, `<`
 /// and `>` as entities (no raw HTML, no `<!--` that hides the rest of the page, no autolink), and every
 /// other character Markdown gives a meaning to backslash-escaped (no link, no image, no emphasis or code, no
 /// table cell break, no bare `https:` or `www.` link).

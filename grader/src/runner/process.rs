@@ -24,7 +24,7 @@
 //! # Why a sandbox
 //! A submission may start helpers (a shell script, a `java` launcher, a stray
 //! background job, a `setsid` child waiting for the grader to exit). Every
-//! program starts in a [`sandbox`](super::sandbox) of its own: its own PID
+//! program starts in a [`sandbox`] of its own: its own PID
 //! namespace, whose init the grader kills and reaps, so one `SIGKILL` ends all
 //! of them; its own filesystem view, uid, network and limits. Every path that
 //! ends a program, including `Drop`, kills the sandbox and reaps its init, so
@@ -192,7 +192,7 @@ impl SubmissionProcess {
         Ok(())
     }
 
-    /// Moves protocol bytes both ways without waiting (see [`Conduit::pump`]). A fault it meets is left for
+    /// Moves protocol bytes both ways without waiting (see `Conduit::pump`). A fault it meets is left for
     /// the next [`SubmissionProcess::recv_line`] to report.
     pub fn pump(&mut self) {
         let _ = self.conduit.pump();

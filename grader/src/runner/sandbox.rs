@@ -29,7 +29,7 @@
 //! goes on without it (without namespaces a program still runs in its own session, with its rlimits).
 //!
 //! # Files
-//! This file starts a sandbox and is the grader's handle on it ([`Sandbox`]: kill, exit, CPU, memory). The
+//! This file starts a sandbox and is the grader's handle on it (`Sandbox`: kill, exit, CPU, memory). The
 //! layers the kernel allows are probed in `layers.rs`, the filesystem view is planned in `view.rs`, who the
 //! program becomes in `identity.rs`; `child.rs` is the init that carries it all out, with `cgroup.rs` and
 //! `seccomp.rs`.

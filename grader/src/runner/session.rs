@@ -5,7 +5,7 @@
 //! the next request starts a fresh process with a new handshake. Callers never see a dead process, only
 //! faults attached to the requests that met them.
 //!
-//! Every reply is read through [`reply`](super::reply)'s bounds (text cut as it is read, a cap on the
+//! Every reply is read through [`reply`]'s bounds (text cut as it is read, a cap on the
 //! replies read ahead of their checks), and every process the session ends is charged to the grade's
 //! [`Meter`], which also counts the waits the machine stalled ([`Fault::Stalled`]).
 //!
@@ -194,7 +194,7 @@ impl Session {
     /// Sends a script of requests and returns one result per request, each within the default time limit
     /// (counted from the previous reply).
     ///
-    /// A [`Handle::Reply`] in `requests` names the reply to an earlier request *of this slice* by its position
+    /// A [`Handle::Reply`](npuzzle_harness::protocol::Handle::Reply) in `requests` names the reply to an earlier request *of this slice* by its position
     /// (`Handle::Reply { request: 2, index: 0 }` is the first handle `requests[2]` returned). When the program
     /// resolves references itself (it announced `refs`), the whole script goes out at once and the replies
     /// are read as they come: a round trip through two processes costs far more than answering a Board

@@ -1,4 +1,4 @@
-//! A build step (cargo, javac, jar) run to its end in a [`sandbox`](super::sandbox), like a submission's
+//! A build step (cargo, javac, jar) run to its end in a [`sandbox`], like a submission's
 //! program: its own filesystem view, PID namespace, no network, limits on memory and processes, and a
 //! wall-clock limit past which the whole sandbox is killed (a build script's `setsid` child included).
 //!

@@ -1,6 +1,6 @@
 //! The HTML report: one self-contained page a student opens in a browser (inline CSS and SVG, a few lines of
 //! script, nothing fetched). The score and the sections come first, then the fix-first list and the failures
-//! grouped by root cause, each with its evidence drawn ([`draw`]), the timing chart ([`chart`]), and the
+//! grouped by root cause, each with its evidence drawn (`draw`), the timing chart (`chart`), and the
 //! tests that passed, collapsed.
 //!
 //! Like the text report it leaves out CPU times and anything else that varies between runs: the same results
