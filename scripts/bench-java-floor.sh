@@ -4,8 +4,9 @@
 #
 # Usage: scripts/bench-java-floor.sh [-n ROUNDS] SUBMISSION PUZZLE-FILE...
 #
-# Compiles the submission's Board.java and Solver.java with the textbook's plain classes (java-floor/: a
-# MinPQ without the grader's instrumentation) and java-floor/Floor.java, a client that solves each puzzle
+# Compiles the submission's Board.java and Solver.java with the textbook classes the grader gives them (its
+# MinPQ calling java-floor/npuzzle/'s no-op stand-ins for the counters and the queue registry) and
+# java-floor/Floor.java, a client that solves each puzzle
 # file once (a Solver, moves(), solution() walked), and runs it in one JVM with the grader's own JVM options
 # for a world (build/jvm.rs: the parallel collector, two GC and two compiler threads, a 1 GB initial heap,
 # 8 MB stacks, and policy.rs's default maximum heap: half the machine's memory within 1-8 GB; HEAP_MB=
@@ -37,11 +38,9 @@ for file in "$@"; do puzzles+=("$(cd "$(dirname "$file")" && pwd)/$(basename "$f
 root=$(cd "$(dirname "$0")/.." && pwd)
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-mkdir -p "$scratch/src/edu/princeton/cs/algs4" "$scratch/classes"
-for class in In StdIn StdOut Stack Queue Bag StdRandom; do
-    cp "$root/adapters/java/algs4/edu/princeton/cs/algs4/$class.java" "$scratch/src/edu/princeton/cs/algs4/"
-done
-cp "$root/scripts/java-floor/PlainMinPQ.java" "$scratch/src/edu/princeton/cs/algs4/MinPQ.java"
+mkdir -p "$scratch/src/edu/princeton/cs/algs4" "$scratch/src/npuzzle" "$scratch/classes"
+cp "$root"/adapters/java/algs4/edu/princeton/cs/algs4/*.java "$scratch/src/edu/princeton/cs/algs4/"
+cp "$root"/scripts/java-floor/npuzzle/*.java "$scratch/src/npuzzle/"
 cp "$submission/Board.java" "$submission/Solver.java" "$root/scripts/java-floor/Floor.java" "$scratch/src/"
 (cd "$scratch/src" && javac -nowarn -d "$scratch/classes" $(find . -name '*.java')) >&2
 
