@@ -36,11 +36,12 @@ impl ProcFile {
         matches!(self, ProcFile::Kept(_))
     }
 
-    /// `read` of the file's text now (a `stat` or `schedstat` line: tens to a few hundred bytes). The kernel
-    /// writes such a line whole, so a read that ends the line is the last (one call, not two); a small buffer
-    /// on the stack holds it, a larger one is made only for a line that does not fit.
+    /// `read` of the file's text now (a `stat` or `schedstat` line: tens to a few hundred bytes, 341 at most
+    /// among 200 processes of the development machine). The kernel writes such a line whole, so a read that
+    /// ends the line is the last (one call, not two); a buffer on the stack holds it, and a larger one is made
+    /// only for a text that does not fit.
     fn read<T>(&self, read: impl FnOnce(&str) -> Option<T>) -> Option<T> {
-        let mut small = [0u8; 512];
+        let mut small = [0u8; 1024];
         match self.read_into(&mut small)? {
             Ok(text) => read(text),
             Err(()) => {
