@@ -43,8 +43,9 @@ pub struct TestPlan {
 
 impl TestPlan {
     /// Loads the fixtures in `fixtures` and plans the tests that `policy` and `only` select (`only` as in
-    /// [`GradeOptions::only`](crate::grade::GradeOptions::only)), every random board drawn from `seed`. Fixture files that cannot be used, and
-    /// files the planned tests need that the directory lacks, stop here unless `bad` is [`BadFixtures::Skip`].
+    /// [`GradeOptions::only`](crate::grade::GradeOptions::only)), every random board drawn from `seed`.
+    /// Fixture files that cannot be used, and files the planned tests need that the directory lacks, stop
+    /// here unless `bad` is [`BadFixtures::Skip`].
     ///
     /// # Errors
     /// [`GradeError::Fixtures`] when the fixture directory cannot be loaded, [`GradeError::NoPuzzles`] when it

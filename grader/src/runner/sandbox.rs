@@ -91,16 +91,16 @@ pub(super) struct Sandbox {
 #[derive(Debug, Default)]
 struct Walked {
     /// The CPU clocks of the processes below the init.
-    clocks: Vec<unix::ProcessClock>,
+    clocks: unix::ProcessClocks,
     /// The children lists of the init and of every process below it.
     offspring: Vec<unix::Offspring>,
     /// CPU readings since the sandbox started.
     readings: u32,
 }
 
-/// How many CPU-time readings reuse one walk of the sandbox's processes: a walk opens a file per thread of
-/// each (a JVM has twenty), a reading reads one kept-open file per process (`unix::ProcessClock`). A process started since the last walk is found by
-/// the next, at most this many polls later.
+/// How many CPU-time readings reuse one walk of the sandbox's processes: a walk reads a file per thread of
+/// each (a JVM has twenty), a reading one file per process (`unix::ProcessClocks`; the files stay open). A
+/// process started since the last walk is found by the next, at most this many polls later.
 pub(super) const READINGS_PER_WALK: u32 = 5;
 
 /// How many `/proc` files a sandbox keeps open between walks (its processes' clocks and their threads'
@@ -157,27 +157,18 @@ impl Sandbox {
     /// choose. Each process is read after the one that may reap it: one reaped meanwhile is missed until the
     /// next reading (its time is then in its parent's), never counted twice.
     pub(super) fn cpu_time(&self) -> Option<std::time::Duration> {
-        let mut total = self.init_clock.as_ref()?.read()?;
-        let mut walked = self.processes.borrow_mut();
-        if walked.readings.is_multiple_of(READINGS_PER_WALK) {
-            // A clock found before stays open (it is bound to its process, never to a later one given the
-            // same pid: a clock that no longer reads is replaced); a new process gets one.
-            let mut budget = KEPT_FILES;
-            let mut kept = std::mem::take(&mut walked.clocks);
-            walked.clocks = descendants(self.init, &mut walked.offspring, &mut budget)
-                .into_iter()
-                .filter_map(|pid| match kept.iter().position(|clock| clock.pid() == pid) {
-                    Some(at) if kept[at].read().is_some() => {
-                        budget = budget.saturating_sub(usize::from(kept[at].is_kept()));
-                        Some(kept.swap_remove(at))
-                    }
-                    _ => unix::ProcessClock::open(pid, &mut budget),
-                })
-                .collect();
-        }
+        let init = self.init_clock.as_ref()?.read()?;
+        let walked = &mut *self.processes.borrow_mut();
+        let walk = walked.readings.is_multiple_of(READINGS_PER_WALK);
         walked.readings += 1;
-        total += walked.clocks.iter().filter_map(unix::ProcessClock::read).sum::<std::time::Duration>();
-        Some(total)
+        let below = if walk {
+            let mut budget = KEPT_FILES;
+            let pids = descendants(self.init, &mut walked.offspring, &mut budget);
+            walked.clocks.found(pids, &mut budget)
+        } else {
+            walked.clocks.read()
+        };
+        Some(init + below)
     }
 
     /// Whether the kernel killed a process of the sandbox for passing its memory limit, and the peak memory

@@ -194,8 +194,9 @@ impl Session {
     /// Sends a script of requests and returns one result per request, each within the default time limit
     /// (counted from the previous reply).
     ///
-    /// A [`Handle::Reply`](npuzzle_harness::protocol::Handle::Reply) in `requests` names the reply to an earlier request *of this slice* by its position
-    /// (`Handle::Reply { request: 2, index: 0 }` is the first handle `requests[2]` returned). When the program
+    /// A [`Handle::Reply`](npuzzle_harness::protocol::Handle::Reply) in `requests` names the reply to an
+    /// earlier request *of this slice* by its position (`Handle::Reply { request: 2, index: 0 }` is the first
+    /// handle `requests[2]` returned). When the program
     /// resolves references itself (it announced `refs`), the whole script goes out at once and the replies
     /// are read as they come: a round trip through two processes costs far more than answering a Board
     /// request, so this is what makes a test of a thousand trials fast. Otherwise the requests go one at a

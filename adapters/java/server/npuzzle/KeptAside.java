@@ -154,12 +154,7 @@ final class KeptAside {
     }
 
     private static Field readable(Field f) {
-        try {
-            f.setAccessible(true);
-            return f;
-        } catch (RuntimeException e) {
-            return null;
-        }
+        return ObjectLayout.accessible(f) ? f : null;
     }
 
     private static Class<?> nested(String name) {

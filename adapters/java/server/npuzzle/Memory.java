@@ -78,7 +78,6 @@ final class Memory {
         return new Measured(solver, bytes, Math.max(0, walks) / 1000);
     }
 
-
     /**
      * `memory_retained`: calls moves(), isSolvable() and solution() (an exception from any is ignored), then
      * measures the Solver as {@link #ofNewSolver} measures a new one, without entering what solution()

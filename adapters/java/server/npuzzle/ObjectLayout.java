@@ -191,7 +191,7 @@ final class ObjectLayout {
     }
 
     /** Whether the walk may read f (a module that is not open keeps its contents uncounted). */
-    private static boolean accessible(Field f) {
+    static boolean accessible(Field f) {
         try {
             f.setAccessible(true);
             return true;

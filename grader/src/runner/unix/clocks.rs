@@ -78,39 +78,96 @@ impl ProcFile {
     }
 }
 
-/// The CPU clock of process `pid`, kept open: every thread it has had (ended ones included) and the children
-/// it has reaped. Its own threads' time is the kernel's exact figure (the process's CPU clock, in
-/// nanoseconds), so that the time of a few threads, read from their own exact clocks, can be taken from it
-/// without the rounding of clock ticks adding up; the reaped children's is in clock ticks (its `stat`).
+/// A `/proc` file and the process or thread it was opened for.
 #[derive(Debug)]
-pub(in crate::runner) struct ProcessClock {
-    pid: u32,
-    stat: ProcFile,
+struct Bound {
+    id: u32,
+    file: ProcFile,
 }
+
+/// The entry of `kept` for `id` if its file still reads (a kept file is bound to its process or thread: one
+/// that no longer reads belonged to an earlier owner of the id), else `path`'s file opened anew within
+/// `budget`; with what `read` made of it. A kept file reused counts against `budget` as a new one does.
+fn kept_or_opened<T>(
+    kept: &mut Vec<Bound>,
+    id: u32,
+    path: impl FnOnce() -> String,
+    budget: &mut usize,
+    read: impl Fn(&Bound) -> Option<T>,
+) -> Option<(Bound, T)> {
+    if let Some(at) = kept.iter().position(|entry| entry.id == id) {
+        let entry = kept.swap_remove(at);
+        if let Some(now) = read(&entry) {
+            *budget = budget.saturating_sub(usize::from(entry.file.is_kept()));
+            return Some((entry, now));
+        }
+    }
+    let entry = Bound { id, file: ProcFile::open(path(), budget)? };
+    let now = read(&entry)?;
+    Some((entry, now))
+}
+
+/// The CPU clock of a process, kept open: every thread it has had (ended ones included) and the children it
+/// has reaped. Its own threads' time is the kernel's exact figure (the process's CPU clock, in nanoseconds),
+/// so that the time of a few threads, read from their own exact clocks, can be taken from it without the
+/// rounding of clock ticks adding up; the reaped children's is in clock ticks (its `stat`).
+#[derive(Debug)]
+pub(in crate::runner) struct ProcessClock(Bound);
 
 impl ProcessClock {
     /// `None` if there is no process `pid`. Kept open if `budget` has room (see [`ProcFile`]).
     pub(in crate::runner) fn open(pid: u32, budget: &mut usize) -> Option<ProcessClock> {
-        Some(ProcessClock { pid, stat: ProcFile::open(format!("/proc/{pid}/stat"), budget)? })
-    }
-
-    pub(in crate::runner) fn pid(&self) -> u32 {
-        self.pid
+        Some(ProcessClock(Bound { id: pid, file: ProcFile::open(stat_path(pid), budget)? }))
     }
 
     /// Whether its file is kept open.
-    pub(in crate::runner) fn is_kept(&self) -> bool {
-        self.stat.is_kept()
+    #[cfg(test)]
+    fn is_kept(&self) -> bool {
+        self.0.file.is_kept()
     }
 
     /// The process's CPU time now, or `None` once it is gone.
     pub(in crate::runner) fn read(&self) -> Option<Duration> {
-        let ticks = clock_ticks_per_second();
-        let own = process_clock(self.pid);
-        self.stat.read(|stat| {
-            let reaped = parse_reaped_cpu_time(stat, ticks)?;
-            Some(own.or_else(|| parse_thread_cpu_time(stat, ticks))? + reaped)
-        })
+        process_time(&self.0)
+    }
+}
+
+fn stat_path(pid: u32) -> String {
+    format!("/proc/{pid}/stat")
+}
+
+/// The CPU time of the process `entry`'s `stat` file belongs to (see [`ProcessClock`]).
+fn process_time(entry: &Bound) -> Option<Duration> {
+    let ticks = clock_ticks_per_second();
+    let own = process_clock(entry.id);
+    entry.file.read(|stat| {
+        let reaped = parse_reaped_cpu_time(stat, ticks)?;
+        Some(own.or_else(|| parse_thread_cpu_time(stat, ticks))? + reaped)
+    })
+}
+
+/// The CPU clocks of the processes a walk found, kept open until the next walk (see [`ProcFile`]).
+#[derive(Debug, Default)]
+pub(in crate::runner) struct ProcessClocks(Vec<Bound>);
+
+impl ProcessClocks {
+    /// The processes are now `pids`: a clock of the last walk stays where it still reads, a new process gets
+    /// one within `budget`. Their CPU time now, each read once.
+    pub(in crate::runner) fn found(&mut self, pids: Vec<u32>, budget: &mut usize) -> Duration {
+        let mut kept = std::mem::take(&mut self.0);
+        let mut total = Duration::ZERO;
+        for pid in pids {
+            if let Some((clock, now)) = kept_or_opened(&mut kept, pid, || stat_path(pid), budget, process_time) {
+                total += now;
+                self.0.push(clock);
+            }
+        }
+        total
+    }
+
+    /// Their CPU time now (a process gone since the walk reads nothing).
+    pub(in crate::runner) fn read(&self) -> Duration {
+        self.0.iter().filter_map(process_time).sum()
     }
 }
 
@@ -187,7 +244,8 @@ pub(in crate::runner) fn children(pid: u32) -> Vec<u32> {
 #[derive(Debug)]
 pub(in crate::runner) struct Offspring {
     pid: u32,
-    threads: Vec<(u32, ProcFile)>,
+    /// Each thread's `children` file.
+    threads: Vec<Bound>,
 }
 
 impl Offspring {
@@ -207,23 +265,16 @@ impl Offspring {
         let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else { return Vec::new() };
         let tids = tasks.filter_map(|task| task.ok()?.file_name().to_str()?.parse::<u32>().ok());
         let mut children = Vec::new();
-        let read = |file: &ProcFile| {
-            file.read(|list| Some(list.split_whitespace().filter_map(|c| c.parse::<u32>().ok()).collect::<Vec<_>>()))
+        let read = |entry: &Bound| {
+            entry
+                .file
+                .read(|list| Some(list.split_whitespace().filter_map(|c| c.parse::<u32>().ok()).collect::<Vec<_>>()))
         };
         for tid in tids {
-            let mut listed = kept.iter().position(|(kept_tid, _)| *kept_tid == tid).map(|at| kept.swap_remove(at).1);
-            let mut list = listed.as_ref().and_then(read);
-            match &listed {
-                Some(file) if list.is_some() => *budget = budget.saturating_sub(usize::from(file.is_kept())),
-                // a kept file that no longer reads belonged to an ended thread whose id was given again
-                _ => {
-                    listed = ProcFile::open(format!("/proc/{pid}/task/{tid}/children"), budget);
-                    list = listed.as_ref().and_then(read);
-                }
-            }
-            if let (Some(file), Some(list)) = (listed, list) {
+            let path = || format!("/proc/{pid}/task/{tid}/children");
+            if let Some((file, list)) = kept_or_opened(&mut kept, tid, path, budget, read) {
                 children.extend(list);
-                self.threads.push((tid, file));
+                self.threads.push(file);
             }
         }
         children
@@ -324,22 +375,36 @@ mod tests {
     #[test]
     fn kept_files_stay_within_their_budget_and_the_rest_are_reopened() {
         let mut child = std::process::Command::new("sleep").arg("5").spawn().unwrap();
+        // a second thread of this process, so that one `children` file is kept and another reopened
+        let (stop, parked) = std::sync::mpsc::channel::<()>();
+        let helper = std::thread::spawn(move || parked.recv());
         let mut offspring = Offspring::new(std::process::id());
-        let threads = std::fs::read_dir("/proc/self/task").unwrap().count();
         for _ in 0..2 {
             let mut budget = 1;
             assert!(offspring.list(&mut budget).contains(&child.id()));
             assert_eq!(budget, 0);
-            let kept = offspring.threads.iter().filter(|(_, file)| file.is_kept()).count();
-            assert_eq!(kept, 1, "{threads} threads, one kept");
+            let kept = offspring.threads.iter().filter(|entry| entry.file.is_kept()).count();
+            assert_eq!(kept, 1, "one file kept");
+            assert!(offspring.threads.len() > kept, "the others reopened, and listed all the same");
         }
-        let mut none = 0;
-        let clock = ProcessClock::open(child.id(), &mut none).unwrap();
-        assert!(!clock.is_kept() && clock.read().is_some());
+        drop(stop);
+        helper.join().unwrap().unwrap_err();
+
+        let mut clocks = ProcessClocks::default();
+        let mut budget = 1;
+        clocks.found(vec![child.id()], &mut budget);
+        assert_eq!((clocks.0.len(), budget), (1, 0), "a new process gets a kept clock");
+        let mut budget = 1;
+        clocks.found(vec![child.id()], &mut budget);
+        assert_eq!((clocks.0.len(), budget), (1, 0), "the clock is kept from walk to walk, within the budget");
+        let reopened = ProcessClock::open(child.id(), &mut 0).unwrap();
+        assert!(!reopened.is_kept() && reopened.read().is_some());
         child.kill().unwrap();
         child.wait().unwrap();
         assert!(!offspring.list(&mut 1).contains(&child.id()));
-        assert_eq!(clock.read(), None, "a reopened clock of a reaped process reads nothing");
+        assert_eq!(reopened.read(), None, "a reopened clock of a reaped process reads nothing");
+        assert_eq!(clocks.found(vec![child.id()], &mut 1), Duration::ZERO);
+        assert!(clocks.0.is_empty(), "a clock that no longer reads is not kept, nor opened again");
     }
 
     #[test]

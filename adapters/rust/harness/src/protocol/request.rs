@@ -140,22 +140,19 @@ impl Request {
             line.push(' ');
             line.push_str(word);
         };
+        let number = |line: &mut String, number: u64| {
+            line.push(' ');
+            reference::decimal::push(line, number);
+        };
         match self {
-            Request::Hello { version } => {
-                line.push(' ');
-                reference::decimal::push(&mut line, u64::from(*version));
-            }
+            Request::Hello { version } => number(&mut line, u64::from(*version)),
             Request::Board { world, tiles }
             | Request::BoardProbe { world, tiles }
             | Request::MemoryBoard { world, tiles } => {
                 word(&mut line, world.name());
                 line.reserve(tiles.tiles.len() * 6 + 8);
-                line.push(' ');
-                reference::decimal::push(&mut line, tiles.n as u64);
-                for &tile in &tiles.tiles {
-                    line.push(' ');
-                    reference::decimal::push(&mut line, u64::from(tile));
-                }
+                number(&mut line, tiles.n as u64);
+                tiles.tiles.iter().for_each(|&tile| number(&mut line, u64::from(tile)));
             }
             Request::SolverNull(world) => word(&mut line, world.name()),
             Request::CountersDeep => word(&mut line, DEEP),
