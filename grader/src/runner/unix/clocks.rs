@@ -1,6 +1,7 @@
 //! What `/proc` and the kernel's CPU clocks tell about another process's CPU time and children, read
 //! often: a grade reads a JVM's clocks about 10,000 times, so the files stay open between readings
-//! ([`ProcessClock`], [`ThreadClock`], [`Offspring`]), within a budget of descriptors.
+//! ([`ProcessClock`], [`ProcessClocks`], [`ThreadClock`], [`Offspring`]), within a budget of descriptors.
+//! One rule decides when a kept file serves again (`kept_or_opened`): while it still reads.
 
 use std::io;
 use std::sync::OnceLock;
