@@ -320,3 +320,24 @@ fn the_reference_submission_is_built_with_the_packages_make_build_builds() {
     let line = makefile.lines().find_map(|line| line.strip_prefix("PACKAGES := ")).expect("a PACKAGES line");
     assert_eq!(line.split_whitespace().collect::<Vec<_>>(), BUILD_PACKAGES, "support.rs's BUILD_PACKAGES");
 }
+
+/// Removes what differs between machines and runs: absolute paths in compiler output, and the OS thread ids
+/// Rust prints in a student's crash messages (`thread 'submission' (14620) has overflowed its stack`).
+pub fn scrub(text: &str) -> String {
+    let text = text.replace(&root().display().to_string(), "[ROOT]");
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find("' (") {
+        let (head, tail) = rest.split_at(at + 3);
+        out.push_str(head);
+        let digits = tail.bytes().take_while(u8::is_ascii_digit).count();
+        if digits > 0 && tail[digits..].starts_with(')') {
+            out.push_str("TID");
+            rest = &tail[digits..];
+        } else {
+            rest = tail;
+        }
+    }
+    out.push_str(rest);
+    out
+}
