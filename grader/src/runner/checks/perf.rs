@@ -165,7 +165,9 @@ fn solver_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
 /// dequeued ones they reach through their predecessors, their boards (and, through a node's outer Solver,
 /// whatever that holds). The reference's figure is the canonical search's in the official model
 /// ([`reference_queue_bytes`]), with one reference board per node. A deep memory of 0 means the program could
-/// not measure it (no counting MinPQ, or no `memory` capability): it is printed as `-` and not judged.
+/// not measure it (no counting MinPQ, or no `memory` capability): it is printed as `-` and not judged. A
+/// figure the adapter's walk stopped short of (`pq_deep_cut`) is a lower bound: judged when it fails, a failure
+/// of its own when it passes (no honest search reaches the Java walk's limits, 3,500,000 objects or 200 MB).
 fn queue_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     let seen = ctx.life(World::Ref, trial, Measure::QueueMemory.calls().unwrap_or(&[]));
     let reference = reference_counts(trial)?;
@@ -192,10 +194,35 @@ fn queue_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
         deep.text()
     };
     let row = format!("{} {deep_text:>13} {:>12} {:>12}", puzzle_columns(trial), max.text(), ending.text());
-    judge::cells_pass(&cells, factor).map_err(|m| {
-        m.with_row(row.clone()).with("(a search node needs its board, moves, priority and predecessor; nothing more)")
-    })?;
+    let cut = deep_bytes > 0 && seen.counter("pq_deep_cut").unwrap_or(0) > 0;
+    queue_row(&cells, factor, cut.then_some(deep_bytes)).map_err(|m| m.with_row(row.clone()))?;
     Ok(vec![row])
+}
+
+/// A MinPQ row's cells judged. `cut` is the deep figure when the adapter's walk stopped short of everything
+/// the queues reach (`pq_deep_cut`): a lower bound, judged when it fails already, and otherwise a failure of
+/// its own, for it judges nothing (no honest search reaches the walk's limits).
+fn queue_row(cells: &[(&str, Cell, u64)], factor: f64, cut: Option<u64>) -> Result<(), Mismatch> {
+    let advice = "(a search node needs its board, moves, priority and predecessor; nothing more)";
+    let lower_bound = |bytes: u64| {
+        format!(
+            "(the adapter's walk of what the queues reach stopped at its limit, having counted {bytes} bytes: the \
+             deep memory is at least that)"
+        )
+    };
+    judge::cells_pass(cells, factor).map_err(|m| match cut {
+        Some(bytes) => m.with(lower_bound(bytes)).with(advice),
+        None => m.with(advice),
+    })?;
+    match cut {
+        None => Ok(()),
+        Some(bytes) => Err(Mismatch::new(format!(
+            "the queues reach more than the deep-memory walk visits: {bytes} bytes counted when it stopped, a \
+             lower bound that cannot be judged"
+        ))
+        .with(lower_bound(bytes))
+        .with(advice)),
+    }
 }
 
 /// Bytes of one reference board for `board`'s size, as this program measures them.
@@ -406,3 +433,26 @@ fn where_from(what: &str, judged: &Life, sampled: &Life) -> Option<String> {
 
 /// The adapters sample every this-many-th operation of each counter (specs/protocol.md, `call_sites`).
 const SAMPLING_PERIOD: u32 = 128;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cells(deep: u64, reference: u64) -> Vec<(&'static str, Cell, u64)> {
+        vec![("deep memory", Cell::new(deep, reference, 1.75), reference), ("max size", Cell::new(10, 10, 1.75), 10)]
+    }
+
+    #[test]
+    fn a_deep_figure_the_walk_stopped_short_of_never_passes() {
+        assert!(queue_row(&cells(1_000, 1_000), 1.75, None).is_ok());
+        let failing = queue_row(&cells(3_000, 1_000), 1.75, None).unwrap_err();
+        assert!(failing.summary.starts_with("deep memory: 3000 is 1.7x"), "{failing:?}");
+        // a lower bound that already fails is judged, and says it is one
+        let bound = queue_row(&cells(3_000, 1_000), 1.75, Some(3_000)).unwrap_err();
+        assert!(bound.summary.starts_with("deep memory: 3000 is 1.7x"), "{bound:?}");
+        assert!(bound.details.iter().any(|d| d.contains("at least that")), "{bound:?}");
+        // one that would pass judges nothing
+        let unjudged = queue_row(&cells(1_000, 1_000), 1.75, Some(1_000)).unwrap_err();
+        assert!(unjudged.summary.contains("a lower bound that cannot be judged"), "{unjudged:?}");
+    }
+}
