@@ -8,12 +8,11 @@ use corpus::Expected;
 use npuzzle_harness::protocol::{Request, World};
 use reference::Board;
 
+use super::board_memory;
 use super::context::{each_trial, mismatch, Ctx, TrialResult, Verdict};
 use super::floors::{claimed, plausible_boards, plausible_queue};
-use super::memory_model::{
-    board_memory_bound, official_reference_board_bytes, reference_queue_bytes, reference_solver_bytes,
-};
-use crate::catalog::{Measure, SolverCall, TimingAspect, MEMORY_SIZES};
+use super::memory_model::{reference_queue_bytes, reference_solver_bytes};
+use crate::catalog::{Measure, SolverCall, TimingAspect};
 use crate::evidence::Evidence;
 use crate::judge::{self, Cell, Mismatch};
 use crate::plan::{PlannedTest, Trial};
@@ -34,7 +33,7 @@ pub fn run(ctx: &mut Ctx<'_>, check: Measure, test: &PlannedTest) -> Verdict {
 /// Runs one row (trial) of a memory or timing table.
 fn row(ctx: &mut Ctx<'_>, check: Measure, trial: &Trial) -> TrialResult {
     match check {
-        Measure::BoardMemory => board_memory(ctx, trial),
+        Measure::BoardMemory => board_memory::row(ctx, trial),
         Measure::SolverMemory => solver_memory(ctx, trial),
         Measure::QueueMemory => queue_memory(ctx, trial),
         Measure::Timing(aspect) => timing(ctx, aspect, trial),
@@ -64,55 +63,6 @@ fn puzzle_columns(trial: &Trial) -> String {
         Expected::Unknown => "?".into(),
     };
     format!("{:<14} {moves:>6} {:>4}", trial.label, trial.board.dimension())
-}
-
-/// One row of the Board memory table: the bytes of one n-by-n Board against the padded bound. The last row
-/// also prints the fit lines of the whole table.
-fn board_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
-    if !ctx.has("memory") {
-        return Err(Fault::Unsupported("the submission program cannot measure memory".into()).into());
-    }
-    let n = trial.board.dimension();
-    let bytes = own_board_bytes(ctx, &trial.board)?;
-    let bound = board_memory_bound(ctx.policy.thresholds.board_memory, n);
-    let mut rows = vec![format!("{n:>5} {bytes:>11} {:>11}", official_reference_board_bytes(n))];
-    if bytes as f64 > bound {
-        let [a, b, c] = ctx.policy.thresholds.board_memory;
-        return mismatch(
-            Mismatch::new(format!(
-                "one {n}-by-{n} Board uses {bytes} bytes, more than the bound {bound:.0} ({a}n^2 + {b}n + {c}, \
-                 each row padded to 8 bytes)"
-            ))
-            .with_row(rows.remove(0)),
-        );
-    }
-    if Some(&n) == MEMORY_SIZES.last() {
-        let mut student = Vec::new();
-        for &size in &MEMORY_SIZES {
-            let board = Board::goal(size).map_err(|e| Mismatch::new(e.to_string()))?.twin();
-            student.push((size as f64, own_board_bytes(ctx, &board)? as f64));
-        }
-        let reference: Vec<(f64, f64)> =
-            MEMORY_SIZES.iter().map(|&s| (s as f64, official_reference_board_bytes(s) as f64)).collect();
-        rows.push(fit_row("Student", &student));
-        rows.push(fit_row("Reference", &reference));
-    }
-    Ok(rows)
-}
-
-fn own_board_bytes(ctx: &mut Ctx<'_>, board: &Board) -> Asked<u64> {
-    let bytes = ask::int(ctx.session, &Request::MemoryBoard { world: World::Own, tiles: ask::tiles_of(board) })?;
-    Ok(u64::try_from(bytes).map_err(|_| Mismatch::new(format!("`memory_board` answered {bytes} bytes")))?)
-}
-
-fn fit_row(who: &str, points: &[(f64, f64)]) -> String {
-    match judge::quadratic_fit(points) {
-        Some((a, b, c, r2)) => {
-            let term = |x: f64| if x < 0.0 { format!("- {:.2}", -x) } else { format!("+ {x:.2}") };
-            format!("{who:<9} = {a:.2} n^2 {} n {}   (R^2 = {r2:.3})", term(b), term(c))
-        }
-        None => format!("{who:<9} = no fit"),
-    }
 }
 
 /// Memory Solver 1: the deep memory of a Solver after construction, against the official reference's, which
