@@ -108,13 +108,14 @@ pub(super) fn items() -> Vec<Item> {
                       verdict, on growth: the least-squares line a*n^2 + b*n + c through the rows at even n \
                       (printed under the table as the Student line; at even n no int[n] row is padded, so the \
                       reference's line is exactly 4.00 n^2 + 32.00 n + 48.00) must have a at most 4.00 and b at \
-                      most 32.00 as printed; c is free, so fixed fields (cached distances, a cache reference) \
-                      cost nothing, and a Board at the reference + 24 bytes passes, as in official reports. If the \
-                      line fails, every row fails. A row whose Board throws fails on its own; the rest are judged on \
-                      the even rows that were measured (at least three are needed). Usual causes: in Java, \
-                      int[][] plus a copy, cached strings, long or Integer tiles, an extra int[n] per row; in \
-                      Rust, a Vec whose capacity outgrew its length (collect() from an iterator that \
-                      over-reserves, push without with_capacity) or a second copy of the tiles.",
+                      most 32.00 as printed (thresholds.board_memory_growth); c is free, so fixed fields (cached \
+                      distances, a cache reference) cost nothing, and a Board at the reference + 24 bytes passes, \
+                      as in official reports. If the line fails, every row fails. A row whose Board throws fails \
+                      on its own; the rest are judged on the even rows that were measured (at least three are \
+                      needed). Usual causes: in Java, int[][] plus a copy, cached strings, long or Integer \
+                      tiles, an extra array of n ints; in Rust, a Vec whose capacity outgrew its length \
+                      (collect() from an iterator that over-reserves, push without with_capacity) or a second \
+                      copy of the tiles.",
             leans: Leans::NONE,
         },
         Item {

@@ -12,7 +12,7 @@
 //! (puzzle25, to the byte), the model's exact figures where it skipped a little (puzzle30, 35), and the
 //! official sizes and printed ratios on every row.
 
-use crate::support::{calibration, fixtures_with_official_timing, gallery_entry, grade, quick_policy};
+use crate::support::{gallery_entry, grade, official_fixtures, quick_policy};
 
 /// The bytes in a memory row (`puzzle10.txt  10  3  BYTES ...`).
 fn bytes(test: &serde_json::Value) -> u64 {
@@ -37,12 +37,7 @@ fn inner_class_nodes_make_each_queue_weigh_the_whole_solver() {
 
 #[test]
 fn a_one_queue_solver_with_inner_class_nodes_weighs_the_official_figures() {
-    let Some(calibration) = calibration() else {
-        eprintln!("skipped: ../shared/calibration is not beside this checkout (CI always has it)");
-        return;
-    };
-    let fixtures = tempfile::tempdir().unwrap();
-    fixtures_with_official_timing(&calibration, fixtures.path());
+    let Some((_, fixtures)) = official_fixtures() else { return };
     let (path, _copy) = gallery_entry("java/one-queue-inner-nodes");
     let only = ["memory-solver-2/puzzle25", "memory-solver-2/puzzle30", "memory-solver-2/puzzle35"];
     let mut args = vec!["--fixtures", fixtures.path().to_str().unwrap()];
