@@ -187,9 +187,11 @@ pub struct Thresholds {
     /// the reference's), and the cell fails once that ratio, printed with one decimal, exceeds 1.0
     /// (official: 1.75, so a count fails from about 1.84 × the reference's).
     pub count_ratio: f64,
-    /// Memory of one Board: at most `a·n² + b·n + c` bytes, each row of the table padded as the JVM pads an
-    /// `int[n]` (4n more for odd n).
-    pub board_memory: [f64; 3],
+    /// Memory Board: how fast a Board's bytes may grow with n, `[a, b]`: the least-squares line a'·n² + b'·n + c'
+    /// through the table's rows at even n (printed as the Student line) passes when a' ≤ a and b' ≤ b, each
+    /// as printed (two decimals); the constant c' is free. The ten rows share this verdict
+    /// (`runner::checks::board_memory`). Replaces `board_memory = [a, b, c]`, a bound judged row by row.
+    pub board_memory_growth: [f64; 2],
     /// The factor of the official ratio for Solver and MinPQ memory cells (official: 1.75), judged as
     /// `count_ratio` is.
     pub memory_ratio: f64,
@@ -199,7 +201,7 @@ pub struct Thresholds {
 
 impl Default for Thresholds {
     fn default() -> Self {
-        Thresholds { count_ratio: 1.75, board_memory: [4.0, 32.0, 64.0], memory_ratio: 1.75, strict_to_string: false }
+        Thresholds { count_ratio: 1.75, board_memory_growth: [4.0, 32.0], memory_ratio: 1.75, strict_to_string: false }
     }
 }
 
@@ -289,8 +291,8 @@ impl Policy {
 
     /// Parses policy text and checks its values.
     pub fn parse(text: &str) -> Result<Policy, String> {
-        refuse_replaced_fields(text)?;
-        let policy: Policy = toml::from_str(text).map_err(|e| e.to_string().trim_end().replace('\n', " "))?;
+        let policy: Policy = toml::from_str(text)
+            .map_err(|e| replaced_field(text).unwrap_or_else(|| e.to_string().trim_end().replace('\n', " ")))?;
         policy.validate()?;
         Ok(policy)
     }
@@ -309,7 +311,10 @@ impl Policy {
                 return Err(format!("weights.{name} must be a non-negative number, got {value}"));
             }
         }
+        let [growth_a, growth_b] = self.thresholds.board_memory_growth;
         let positive = [
+            ("thresholds.board_memory_growth[0]", growth_a),
+            ("thresholds.board_memory_growth[1]", growth_b),
             ("limits.solve_cpu_seconds", self.limits.solve_cpu_seconds),
             ("limits.request_cpu_seconds", self.limits.request_cpu_seconds),
             ("limits.startup_cpu_seconds", self.limits.startup_cpu_seconds),
@@ -365,19 +370,46 @@ impl Policy {
     }
 }
 
-/// Refuses a field an earlier version of the policy had and this one replaced, saying what to write now
-/// (serde would only call it unknown).
-fn refuse_replaced_fields(text: &str) -> Result<(), String> {
-    let Ok(table) = text.parse::<toml::Table>() else { return Ok(()) };
-    let limits = table.get("limits").and_then(toml::Value::as_table);
-    if let Some(seconds) = limits.and_then(|limits| limits.get("grade_cpu_seconds")) {
-        return Err(format!(
-            "limits.grade_cpu_seconds (here {seconds}) was one CPU budget for the whole grade; each section now has its \
-             own, so a runaway in one never takes another's tests: write `[limits.section_cpu_seconds]` with \
+/// What to write instead of a field an earlier version of the policy had and this one replaced (serde would
+/// only call it unknown): `None` when the policy text sets none (or is not TOML at all: the parser's own
+/// error says why).
+fn replaced_field(text: &str) -> Option<String> {
+    let table: toml::Table = text.parse().ok()?;
+    if let Some(seconds) = table.get("limits").and_then(|limits| limits.get("grade_cpu_seconds")) {
+        return Some(format!(
+            "limits.grade_cpu_seconds (here {seconds}) was one CPU budget for the whole grade; each section now has \
+             its own, so a runaway in one never takes another's tests: write `[limits.section_cpu_seconds]` with \
              `correctness`, `memory_and_timing` and `beyond` (defaults 300, 600 and 300 s; see specs/policy.md)"
         ));
     }
-    Ok(())
+    board_memory_replaced(&table, text)
+}
+
+/// What to write instead of `thresholds.board_memory`, the bound this program judged Board memory rows by
+/// until official reports showed a Board above it passing.
+fn board_memory_replaced(table: &toml::Table, text: &str) -> Option<String> {
+    let old = table.get("thresholds")?.get("board_memory")?;
+    let line = text
+        .lines()
+        .position(|l| {
+            let key = l.trim_start().trim_start_matches("thresholds.");
+            key.strip_prefix("board_memory").is_some_and(|rest| rest.trim_start().starts_with('='))
+        })
+        .map(|k| format!(" (line {})", k + 1))
+        .unwrap_or_default();
+    let number = |k: usize| old.get(k).and_then(|v| v.as_float().or_else(|| v.as_integer().map(|i| i as f64)));
+    let (a, b) = match (number(0), number(1)) {
+        (Some(a), Some(b)) => (a, b),
+        _ => (4.0, 32.0),
+    };
+    Some(format!(
+        "thresholds.board_memory{line} is no longer read: it bounded each Board memory row by a*n^2 + b*n + c, \
+         and official reports pass a Board at the reference + 24 bytes, above the default bound [4, 32, 64] at \
+         every n. The rows now share one verdict on the Board's growth: the fitted line's n^2 and n coefficients \
+         (two decimals, as printed) at most a and b, the constant free (specs/policy.md). Write \
+         `board_memory_growth = [{a}, {b}]` under [thresholds] instead, or delete the line for the official \
+         [4, 32]"
+    ))
 }
 
 /// Matches `text` against `pattern`, where `*` matches any run of characters.
@@ -413,6 +445,21 @@ mod tests {
         assert_eq!(zero, "thresholds.count_ratio must be a positive number, got 0");
         let kind = Policy::parse("[limits]\nmemory_mb = \"lots\"\n").unwrap_err();
         assert!(kind.contains("invalid type"), "{kind}");
+    }
+
+    #[test]
+    fn the_old_board_memory_bound_is_refused_with_what_to_write_instead() {
+        let old = Policy::parse("[weights]\nmemory = 10\n\n[thresholds]\nboard_memory = [4, 32, 64]\n").unwrap_err();
+        assert!(old.starts_with("thresholds.board_memory (line 5) is no longer read"), "{old}");
+        assert!(old.contains("reference + 24 bytes") && old.contains("`board_memory_growth = [4, 32]`"), "{old}");
+        let custom = Policy::parse("thresholds.board_memory = [3.5, 30, 100]\n").unwrap_err();
+        assert!(custom.contains("(line 1)") && custom.contains("`board_memory_growth = [3.5, 30]`"), "{custom}");
+        let growth = Policy::parse("[thresholds]\nboard_memory_growth = [2, 24.5]\n").unwrap();
+        assert_eq!(growth.thresholds.board_memory_growth, [2.0, 24.5]);
+        let zero = Policy::parse("[thresholds]\nboard_memory_growth = [0, 32]\n").unwrap_err();
+        assert_eq!(zero, "thresholds.board_memory_growth[0] must be a positive number, got 0");
+        let short = Policy::parse("[thresholds]\nboard_memory_growth = [4]\n").unwrap_err();
+        assert!(short.contains("board_memory_growth"), "{short}");
     }
 
     #[test]

@@ -289,6 +289,19 @@ pub fn calibration() -> Option<PathBuf> {
     dir.join("one-queue-99/Solver.java").is_file().then_some(dir)
 }
 
+/// `../shared/calibration` and, in a temporary directory, this project's corpus with the official timing
+/// puzzles laid over it ([`fixtures_with_official_timing`]); `None`, having said the test was skipped, where
+/// the calibration material is absent.
+pub fn official_fixtures() -> Option<(PathBuf, tempfile::TempDir)> {
+    let Some(calibration) = calibration() else {
+        eprintln!("skipped: ../shared/calibration is not beside this checkout (CI always has it)");
+        return None;
+    };
+    let fixtures = tempfile::tempdir().expect("a temp dir");
+    fixtures_with_official_timing(&calibration, fixtures.path());
+    Some((calibration, fixtures))
+}
+
 /// This project's corpus with the official timing puzzles laid over it, and the metadata of the files they
 /// replace left out: their expected answers come from the file names and their reference counts from the
 /// reference solver, as for an official data set downloaded bare. (The loader drops metadata that
