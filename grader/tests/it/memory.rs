@@ -57,8 +57,11 @@ fn a_one_queue_solver_with_inner_class_nodes_weighs_the_official_figures() {
 }
 
 /// Each of `hostile/java/thread-local-search`, `thread-held-search`, `thread-subclass-search` and
-/// `class-value-search` keeps the wasteful Solver's every search node (`java/wasteful`: 2,002,600 bytes on
-/// puzzle30) outside the Solver and its static fields, where the JVM holds it for a thread or a class.
+/// `class-value-search` keeps the wasteful Solver's every dequeued search node (`java/wasteful`: 2,002,600
+/// bytes on puzzle30) outside the Solver and its static fields, where the JVM holds it for a thread or a
+/// class. On puzzle10, a 9-by-9 board 10 moves from the goal as officially, the search goes nearly straight
+/// to the goal and keeps little more than its path (6,512 bytes against the reference's 4,688: it passes, as
+/// it would officially); the five other rows fail.
 #[rstest::rstest]
 #[case::thread_local("hostile/java/thread-local-search")]
 #[case::thread_task("hostile/java/thread-held-search")]
@@ -68,10 +71,12 @@ fn a_search_kept_aside_for_a_thread_or_a_class_is_weighed(#[case] entry: &str) {
     let (path, _copy) = gallery_entry(entry);
     let policy = quick_policy();
     let graded = grade(&path, &["--policy", policy.to_str().unwrap(), "--only", "memory-solver-1"]);
-    for puzzle in ["puzzle10", "puzzle15", "puzzle20", "puzzle25", "puzzle30", "puzzle35"] {
+    for puzzle in ["puzzle15", "puzzle20", "puzzle25", "puzzle30", "puzzle35"] {
         let solver = graded.test(&format!("memory-solver-1/{puzzle}"));
         assert_eq!(solver["status"], "failed", "{puzzle}:\n{}", graded.text);
     }
+    let straight = bytes(graded.test("memory-solver-1/puzzle10"));
+    assert!(straight > 6_000, "the dequeued nodes of puzzle10 are weighed: {straight} bytes\n{}", graded.text);
     let kept = bytes(graded.test("memory-solver-1/puzzle30"));
     assert!(kept > 1_900_000, "the search nodes are weighed: {kept} bytes\n{}", graded.text);
 }
