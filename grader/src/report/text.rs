@@ -102,6 +102,9 @@ fn summary(out: &mut String, report: &Report, color: bool) {
         visible::line(&report.submission.language)
     );
     let _ = writeln!(out, "Seed:        {}\n", report.seed);
+    if let Some(partial) = &report.partial {
+        let _ = writeln!(out, "{}\n", partial.headline());
+    }
     for note in &report.notes {
         let _ = writeln!(out, "Note: {}\n", visible::block(note));
     }
@@ -155,7 +158,15 @@ fn summary(out: &mut String, report: &Report, color: bool) {
         };
         let _ = writeln!(out, "{:<28} {verdict}", format!("{label}:"));
     }
-    if report.withheld > 0 {
+    if let Some(partial) = &report.partial {
+        let _ = writeln!(
+            out,
+            "\nPartial score: {:.2}% over {}{}; not the assignment's grade",
+            report.score.percent(),
+            partial.describe(),
+            if report.withheld > 0 { ", the tests hidden until the due date left out" } else { "" }
+        );
+    } else if report.withheld > 0 {
         let _ = writeln!(
             out,
             "\nScore of the visible tests: {:.2}% ({} hidden until the due date, and the aggregate score with them)",
