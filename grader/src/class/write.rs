@@ -92,6 +92,9 @@ pub fn class_gradebooks(out: &Path, document: &Document, lms: &LmsArgs, quiet: b
             partial.describe(),
             if withheld.len() == 1 { "it" } else { "them" }
         );
+        for earlier in withheld.iter().filter(|file| out.join(file).exists()) {
+            eprintln!("grader: the {earlier} in {} is an earlier run's, not this one's", out.display());
+        }
         return Ok(());
     }
     if let Some(file) = canvas {
