@@ -80,8 +80,17 @@ pub(super) fn run_tests(
     let measured = Measured::of(planned);
     let mut statuses: HashMap<&str, Status> = HashMap::new();
     let mut tests: Vec<Option<TestResult>> = vec![None; planned.len()];
+    let mut weighed_yet = false;
     for (index, k) in execution_order(planned).into_iter().enumerate() {
         let test = &planned[k];
+        let check = test.item.check;
+        if !weighed_yet && check.solver_calls().is_some() && check.judges_first_lives() {
+            // the judged lives come first; where a Solver's memory is weighed, in a process no Board ran in
+            weighed_yet = true;
+            if !measured.solver_memory.is_empty() {
+                sessions.fresh_before_weighed_lives();
+            }
+        }
         progress(Progress::Started { index, id: &test.id, category: test.item.category });
         let cpu_before = sessions.cpu_reported();
         let runs = !test.item.check.is_build();

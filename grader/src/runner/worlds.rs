@@ -118,6 +118,18 @@ impl WorldSessions {
         Chosen { session, fresh, startup: startup.as_ref().expect("started") }
     }
 
+    /// Ends the running process of a program that serves both worlds, so that the next test starts a fresh
+    /// one: called before the first life whose Solver's memory is weighed. The second reading of that memory
+    /// (`memory_retained`) counts what the process keeps beyond what it held before any of the submission's
+    /// code ran; in a process of its own the Board tests ran the student's Board there first, which could have
+    /// reserved what a Solver later fills. A fresh process is what a separate `ref` program (Java's) is from
+    /// its start: one where the first student code is the Solver's.
+    pub fn fresh_before_weighed_lives(&mut self) {
+        if self.reference.is_none() && self.own.session.starts() > 0 {
+            self.own.session.finish();
+        }
+    }
+
     /// The `own` program's handshake.
     pub fn own_startup(&self) -> Option<&Result<Handshake, Fault>> {
         self.own.startup.as_ref()
