@@ -6,7 +6,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use super::super::conversation::{counter, Conversation};
+use super::super::conversation::{counter, retained_readings, Conversation};
 use super::tests::{build, gallery, java_available, valid_with_solver};
 use super::*;
 
@@ -160,7 +160,7 @@ fn the_valid_submission_measures_the_official_figures() {
     assert_eq!(c.ask(&format!("memory_board ref 9 {} 0", nine.join(" "))), "ok 384");
     assert_eq!(c.ask(&format!("board ref {FOUR_MOVES}")), "ok b1");
     assert_eq!(without_walk_cpu(&c.ask("memory_solver b1")), "ok s2 704");
-    assert_eq!(deep_size(&c.ask("memory_retained s2")), 704);
+    assert_eq!(retained_readings(&c.ask("memory_retained s2"))[0], 704);
     assert_eq!(c.ask("counters_reset"), "ok");
     assert_eq!(c.ask("solver b1"), "ok s3");
     let counters = c.ask("counters deep");
@@ -267,7 +267,7 @@ fn a_lazy_solver_is_measured_like_an_eager_one() {
     // the Solver (header and four references) and the initial board
     assert_eq!(without_walk_cpu(&c.ask("memory_solver b1")), "ok s3 144");
     // after moves(): the Solver, its goal's node (40 + 96) and everything its queues hold
-    let retained = deep_size(&c.ask("memory_retained s3"));
+    let retained = retained_readings(&c.ask("memory_retained s3"))[0];
     assert_eq!(retained, 48 + 136 + counter(&expected, "pq_deep_bytes"));
     c.finish();
 }
@@ -309,10 +309,9 @@ fn weighed(dir: &Path) -> [u64; 3] {
     c.ask("solver b1");
     c.ask("board ref 3 8 1 3 4 0 2 7 6 5");
     c.ask("memory_solver b3");
-    let reply = c.ask("memory_retained s4");
+    let readings = retained_readings(&c.ask("memory_retained s4"));
     c.finish();
-    let values: Vec<u64> = reply.split(' ').skip(1).filter_map(|v| v.parse().ok()).collect();
-    values.try_into().unwrap_or_else(|_| panic!("`{reply}`: the deep size, the bytes kept and those off the heap"))
+    readings
 }
 
 /// For two boards in turn, in one server: the queues' deep memory of a solve and the memory of a Solver
@@ -355,12 +354,4 @@ fn without_walk_cpu(reply: &str) -> &str {
     let (rest, micros) = reply.rsplit_once(' ').expect("a reply with values");
     assert!(micros.parse::<u64>().is_ok(), "the walks' CPU ends `{reply}`");
     rest
-}
-
-/// The deep size in a `memory_retained` reply (`ok BYTES KEPT OFF_HEAP`), whose second reading must be there.
-fn deep_size(reply: &str) -> u64 {
-    let values: Vec<u64> =
-        reply.strip_prefix("ok ").unwrap_or(reply).split(' ').filter_map(|v| v.parse().ok()).collect();
-    assert_eq!(values.len(), 3, "`{reply}`: the deep size, then the second reading and its off-heap part");
-    values[0]
 }

@@ -9,7 +9,7 @@
 //! (1.2x), as the official report of that pattern does. (The gallery grades the entry too; this test holds
 //! the figures to the 2x the official report prints.)
 
-use crate::support::{gallery_entry, grade, quick_policy};
+use crate::support::{gallery_entry, grade, quick_policy, Graded};
 
 /// The bytes in a memory row (`puzzle10.txt  10  3  BYTES ...`).
 fn bytes(test: &serde_json::Value) -> u64 {
@@ -41,13 +41,7 @@ fn inner_class_nodes_make_each_queue_weigh_the_whole_solver() {
 #[case::thread_subclass("hostile/java/thread-subclass-search")]
 #[case::class_value("hostile/java/class-value-search")]
 fn a_search_kept_aside_for_a_thread_or_a_class_is_weighed(#[case] entry: &str) {
-    let (path, _copy) = gallery_entry(entry);
-    let policy = quick_policy();
-    let graded = grade(&path, &["--policy", policy.to_str().unwrap(), "--only", "memory-solver-1"]);
-    for puzzle in ["puzzle10", "puzzle15", "puzzle20", "puzzle25", "puzzle30", "puzzle35"] {
-        let solver = graded.test(&format!("memory-solver-1/{puzzle}"));
-        assert_eq!(solver["status"], "failed", "{puzzle}:\n{}", graded.text);
-    }
+    let graded = failing_every_solver_memory_row(entry);
     let kept = bytes(graded.test("memory-solver-1/puzzle30"));
     assert!(kept > 1_900_000, "the search nodes are weighed: {kept} bytes\n{}", graded.text);
 }
@@ -66,6 +60,13 @@ fn a_search_kept_aside_for_a_thread_or_a_class_is_weighed(#[case] entry: &str) {
 #[case::direct_buffer("hostile/java/direct-buffer-search", "of native memory in direct or mapped buffers")]
 #[case::reserved_capacity("hostile/reserved-capacity-search", "outside the objects reachable from it")]
 fn a_search_kept_anywhere_fails_every_row_its_twin_fails(#[case] entry: &str, #[case] why: &str) {
+    let graded = failing_every_solver_memory_row(entry);
+    let message = graded.test("memory-solver-1/puzzle10")["message"].as_str().unwrap_or("").to_string();
+    assert!(message.contains(why), "{message}");
+}
+
+/// The gallery entry's Memory Solver 1 rows graded under the quick policy, every one of which must fail.
+fn failing_every_solver_memory_row(entry: &str) -> Graded {
     let (path, _copy) = gallery_entry(entry);
     let policy = quick_policy();
     let graded = grade(&path, &["--policy", policy.to_str().unwrap(), "--only", "memory-solver-1"]);
@@ -73,6 +74,5 @@ fn a_search_kept_anywhere_fails_every_row_its_twin_fails(#[case] entry: &str, #[
         let solver = graded.test(&format!("memory-solver-1/{puzzle}"));
         assert_eq!(solver["status"], "failed", "{puzzle}:\n{}", graded.text);
     }
-    let message = graded.test("memory-solver-1/puzzle10")["message"].as_str().unwrap_or("").to_string();
-    assert!(message.contains(why), "{message}");
+    graded
 }

@@ -1,6 +1,6 @@
 //! The Python adapter's conversations: what its server answers over gallery and hostile submissions.
 
-use super::super::conversation::{counter, samples_of, Conversation};
+use super::super::conversation::{counter, retained_readings, samples_of, Conversation};
 use super::*;
 
 fn root() -> PathBuf {
@@ -348,10 +348,9 @@ fn the_second_reading_holds_a_module_level_arena() {
         c.ask("hello 1");
         c.ask("board ref 3 8 1 3 4 0 2 7 6 5");
         c.ask("memory_solver b1");
-        let reply = c.ask("memory_retained s2");
+        let readings = retained_readings(&c.ask("memory_retained s2"));
         c.finish();
-        let values: Vec<u64> = reply.split(' ').skip(1).filter_map(|v| v.parse().ok()).collect();
-        Some(values.try_into().unwrap_or_else(|_| panic!("`{reply}`: three values")))
+        Some(readings)
     };
     let Some([wasteful, wasteful_kept, _]) = weighed("wasteful") else { return };
     let [arena, arena_kept, off_heap] = weighed("static-arena-search").unwrap();
