@@ -126,10 +126,11 @@ fn fit_row(who: &str, points: &[(f64, f64)]) -> String {
 /// again, less what only its returned solution holds: the larger figure is judged.
 ///
 /// The deep figure weighs what is reachable from the Solver (and its static fields' growth); a Solver can keep
-/// memory elsewhere. So where the adapter gives it, a second reading is judged too ([`Kept`](crate::runner::life::Kept)): what the whole
-/// process keeps beyond what it held before the submission's code ran. Its part off the runtime's heap (a
-/// direct buffer), which no honest Solver has, counts in full with the deep figure; the whole fails the row
-/// only beyond a margin no honest Solver reaches ([`kept_beyond_margin`]).
+/// memory elsewhere. So where the adapter gives it, a second reading is judged too
+/// ([`Kept`](crate::runner::life::Kept)): what the whole process keeps beyond what it held before the
+/// submission's code ran. Its part off the runtime's heap (a direct buffer), which no honest Solver has,
+/// counts in full with the deep figure; the whole fails the row only beyond a margin no honest Solver reaches
+/// ([`kept_beyond_margin`]).
 fn solver_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     if !ctx.has("memory") {
         return Err(Fault::Unsupported("the submission program cannot measure memory".into()).into());
