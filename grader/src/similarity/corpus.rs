@@ -1,0 +1,1 @@
+//! A corpus of known solutions.

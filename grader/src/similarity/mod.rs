@@ -1,0 +1,72 @@
+//! Code similarity across a class and against known solutions: evidence for a person to look at, never a
+//! verdict. `grader batch` compares every pair of its submissions of one language, and each submission
+//! against a corpus of earlier classes' or public solutions; the class overview ranks the pairs whose
+//! score reaches a threshold and links a page per pair showing the shared code side by side
+//! (`gradebook::overview`), and `similarity.csv` lists them (specs/similarity.md).
+//!
+//! The method is the field's (MOSS, Dolos):
+//! 1. [`sources`]: the files the grader grades, read defensively (size caps, binary and link refusals).
+//! 2. [`tokens`]: each file as a normalized token stream, one lexer per language: identifiers, numbers
+//!    and literals each one token, comments and layout gone, so renaming changes nothing.
+//! 3. [`winnow`]: every k-gram of tokens hashed, and winnowed (Schleimer, Wilkerson and Aiken 2003) into
+//!    fingerprints: [`fingerprints::Fingerprints`], taken once per submission (and kept by a shard).
+//! 4. [`compare`]: the starter code's fingerprints and those common to much of the class left out; an
+//!    index of fingerprints finds the pairs worth comparing in full.
+//! 5. [`fragments`]: a pair's matching fingerprints grown into fragments; its score is the share of the
+//!    smaller submission's own fingerprints that its fragments cover.
+//!
+//! [`corpus`] reads a tree of known solutions (folders and zips); [`base`] the starter code.
+//! [`Method::DEFAULT`] and [`DEFAULT_THRESHOLD`] were chosen on the test set in `fixtures/similarity/`
+//! (disguised copies against independently written solutions; specs/similarity.md has the figures).
+
+pub mod base;
+pub mod compare;
+pub mod corpus;
+pub mod fingerprints;
+pub mod fragments;
+pub mod sources;
+pub mod tokens;
+pub mod winnow;
+
+pub use compare::{compare, Base, Comparison, Pair};
+pub use fingerprints::Fingerprints;
+pub use tokens::Language;
+
+/// The score, in percent, at and above which a pair is shown: between the highest pair of independently
+/// written solutions and the lowest disguised copy of the test set (specs/similarity.md).
+pub const DEFAULT_THRESHOLD: f64 = 50.0;
+
+/// The method's parameters.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Method {
+    /// Tokens in a k-gram: no shared run shorter than this makes a fingerprint match (the noise threshold).
+    pub k: usize,
+    /// K-grams in a winnowing window: every shared run of `k + w - 1` tokens or more matches.
+    pub w: usize,
+    /// Fingerprints in the shortest fragment that counts.
+    pub min_fragment: usize,
+    /// The share of the class's submissions (of one language) a fingerprint must be in to be common.
+    pub common_share: f64,
+    /// And the fewest submissions it must be in to be common, in a small class.
+    pub common_at_least: usize,
+    /// The most times one hash counts in one submission.
+    pub max_repeats: usize,
+    /// The fewest own fingerprints a submission needs to be compared.
+    pub min_own: usize,
+    /// The most corpus entries listed per class submission.
+    pub corpus_matches: usize,
+}
+
+impl Method {
+    /// The grader's method.
+    pub const DEFAULT: Method = Method {
+        k: 15,
+        w: 8,
+        min_fragment: 2,
+        common_share: 0.4,
+        common_at_least: 5,
+        max_repeats: 4,
+        min_own: 10,
+        corpus_matches: 3,
+    };
+}
