@@ -25,6 +25,8 @@ pub mod corpus;
 pub mod fingerprints;
 pub mod fragments;
 pub mod sources;
+#[cfg(test)]
+mod testset;
 pub mod tokens;
 pub mod winnow;
 
@@ -60,9 +62,9 @@ pub struct Method {
 impl Method {
     /// The grader's method.
     pub const DEFAULT: Method = Method {
-        k: 15,
+        k: 12,
         w: 8,
-        min_fragment: 2,
+        min_fragment: 3,
         common_share: 0.4,
         common_at_least: 5,
         max_repeats: 4,
