@@ -11,6 +11,7 @@ use crate::batch::Row;
 use crate::gradebook::{self, canvas, moodle, overview, Document};
 use crate::output::write_atomically;
 use crate::report::visible;
+use crate::similarity::findings::Findings;
 
 /// The options of the LMS imports (`grader batch` and `grader gradebook merge` take them alike).
 #[derive(Debug, Clone, clap::Args)]
@@ -57,15 +58,26 @@ impl LmsArgs {
     }
 }
 
-/// Writes a whole class's gradebooks and overview into `out`; `document` has the overview's figures. The
+/// Writes a whole class's gradebooks and overview into `out`; `document` has the overview's figures, and
+/// `similarity` the class's code similarity (its section, `similarity.csv` and pair pages) when compared. The
 /// LMS lines go to standard error unless `quiet`.
-pub fn class_gradebooks(out: &Path, document: &Document, lms: &LmsArgs, quiet: bool) -> Result<()> {
+pub fn class_gradebooks(
+    out: &Path,
+    document: &Document,
+    lms: &LmsArgs,
+    quiet: bool,
+    similarity: Option<&Findings>,
+) -> Result<()> {
     let assignment = lms.assignment()?;
     let rows = &document.students;
     write(&out.join("gradebook.csv"), gradebook::ours_csv(rows))?;
     write(&out.join("gradebook.json"), document.to_json())?;
     let figures = document.overview.clone().unwrap_or_else(|| overview::figures(rows));
-    write(&out.join("index.html"), overview::html::render(&figures, rows, &document.run.line()))?;
+    super::similarity::write(out, similarity)?;
+    write(&out.join("index.html"), overview::html::render(&figures, rows, &document.run.line(), similarity))?;
+    if let Some(findings) = similarity.filter(|_| !quiet) {
+        eprintln!("{}", super::similarity::summary(findings));
+    }
     let lms_of = |row: &Row, canvas: bool| match &row.lms {
         Some(crate::intake::Lms::Canvas { .. }) => canvas,
         Some(crate::intake::Lms::Moodle { .. }) => !canvas,

@@ -37,10 +37,10 @@ impl Fingerprints {
         let mut prints = Vec::new();
         if let Some(language) = language {
             let mut budget = MAX_TOKENS;
-            let mut total = 0;
+            let mut longest = 0;
             for (index, file) in files.iter().enumerate() {
                 let mut stream = tokens(language, &file.text);
-                total += stream.len();
+                longest = longest.max(stream.len());
                 if stream.len() > budget {
                     notes.push(format!(
                         "{}: only its first {budget} tokens are compared (the submission's first {MAX_TOKENS} are)",
@@ -57,7 +57,7 @@ impl Fingerprints {
             }
             if prints.is_empty() && !files.is_empty() {
                 notes.push(format!(
-                    "nothing to compare: {total} tokens, fewer than the {} a fingerprint needs",
+                    "nothing to compare: no file has the {} tokens a fingerprint needs (the longest has {longest})",
                     method.k
                 ));
             }
@@ -155,7 +155,10 @@ mod tests {
         assert!(short.prints.is_empty());
         assert_eq!(
             short.notes,
-            [format!("nothing to compare: 4 tokens, fewer than the {} a fingerprint needs", Method::DEFAULT.k)]
+            [format!(
+                "nothing to compare: no file has the {} tokens a fingerprint needs (the longest has 4)",
+                Method::DEFAULT.k
+            )]
         );
         let repeated = Fingerprints::of(java(&[("Solver.java", &";".repeat(100_000))]), &Method::DEFAULT);
         assert_eq!(repeated.notes.len(), 2, "{:?}", repeated.notes);

@@ -150,7 +150,11 @@ pub fn shared(a: &Own<'_>, b: &Own<'_>, min_fragment: usize) -> Shared {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
+    use crate::similarity::tokens::{tokens, Language};
+    use crate::similarity::winnow::winnow;
 
     /// Fingerprints of one file with these hashes, one per line.
     fn prints(hashes: &[u64]) -> Vec<Print> {
@@ -208,5 +212,58 @@ mod tests {
         let found = shared(&without_base, &without_base, 2);
         assert_eq!(found.a, (4, 4));
         assert_eq!(found.fragments[0].a.first_line, 3, "numbered after the exclusion: one fragment");
+    }
+
+    /// Java-like source from a few words: keywords, punctuation, and identifiers from `names`.
+    fn source(words: &[(u8, u8)], names: &[String]) -> String {
+        const FIXED: [&str; 12] = ["int", "for", "(", ")", "{", "}", ";", "=", "+", "<", "return", "if"];
+        words
+            .iter()
+            .map(|&(kind, pick)| match kind % 3 {
+                0 => names[usize::from(pick) % names.len()].clone(),
+                _ => FIXED[usize::from(pick) % FIXED.len()].to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    fn own_of(prints: &[Print]) -> Own<'_> {
+        Own::new(prints, |_| true, 4)
+    }
+
+    proptest! {
+        /// The score is the same either way round.
+        #[test]
+        fn the_score_is_symmetric(a in proptest::collection::vec(0u64..24, 0..300), b in proptest::collection::vec(0u64..24, 0..300)) {
+            let (pa, pb) = (prints(&a), prints(&b));
+            let (x, y) = (shared(&own_of(&pa), &own_of(&pb), 3), shared(&own_of(&pb), &own_of(&pa), 3));
+            prop_assert_eq!(x.score(), y.score());
+            prop_assert_eq!((x.a, x.b), (y.b, y.a));
+            prop_assert!((0.0..=1.0).contains(&x.score()));
+        }
+
+        /// A file compared with itself scores 1 (when it has a fragment's worth of fingerprints).
+        #[test]
+        fn a_file_against_itself_scores_one(words in proptest::collection::vec((0u8..3, 0u8..255), 40..400)) {
+            let names: Vec<String> = (0..20).map(|i| format!("v{i}")).collect();
+            let stream = tokens(Language::Java, &source(&words, &names));
+            let all = winnow(&stream, 12, 8, 0);
+            let own = own_of(&all);
+            prop_assume!(own.prints.len() >= 3);
+            prop_assert_eq!(shared(&own, &own, 3).score(), 1.0);
+        }
+
+        /// Renaming identifiers changes no fingerprint.
+        #[test]
+        fn renaming_identifiers_changes_no_fingerprint(
+            words in proptest::collection::vec((0u8..3, 0u8..255), 0..300),
+            renamed in proptest::collection::vec("[a-zA-Z_][a-zA-Z0-9_]{0,12}", 20),
+        ) {
+            prop_assume!(renamed.iter().all(|n| !crate::similarity::tokens::java::KEYWORDS.contains(&n.as_str())));
+            let names: Vec<String> = (0..20).map(|i| format!("v{i}")).collect();
+            let before = winnow(&tokens(Language::Java, &source(&words, &names)), 12, 8, 0);
+            let after = winnow(&tokens(Language::Java, &source(&words, &renamed)), 12, 8, 0);
+            prop_assert_eq!(before, after);
+        }
     }
 }

@@ -22,6 +22,7 @@
 pub mod base;
 pub mod compare;
 pub mod corpus;
+pub mod findings;
 pub mod fingerprints;
 pub mod fragments;
 pub mod sources;

@@ -123,7 +123,10 @@ fn disguised_copies_score_above_every_pair_of_independent_solutions() {
             println!("{:<7} {score:6.1}%  {truth:<11?}  {a} / {b}", language.name());
         }
         let (lowest_copy, highest_independent) = separation(&pairs);
-        println!("{}: lowest copy {lowest_copy:.1}%, highest independent pair {highest_independent:.1}%\n", language.name());
+        println!(
+            "{}: lowest copy {lowest_copy:.1}%, highest independent pair {highest_independent:.1}%\n",
+            language.name()
+        );
         assert!(lowest_copy > highest_independent, "{language:?}: copies and independent work overlap");
         for (_, _, truth, score) in &pairs {
             let flagged = *score >= DEFAULT_THRESHOLD;
@@ -145,4 +148,3 @@ fn disguised_copies_score_above_every_pair_of_independent_solutions() {
     assert_eq!((false_negatives, false_positives), (0, 0), "the default threshold separates the test set");
     assert!(true_positives >= 9 && negatives >= 140, "the whole test set was read");
 }
-

@@ -7,7 +7,7 @@ use crate::style::lexer::{self, Kind};
 
 /// Java's reserved keywords and literals (JLS 3.9, 3.10.3, 3.10.8); contextual keywords (`var`, `record`,
 /// `yield`, `sealed`) are identifiers, as they may be.
-const KEYWORDS: [&str; 53] = [
+pub(in crate::similarity) const KEYWORDS: [&str; 53] = [
     "abstract",
     "assert",
     "boolean",

@@ -16,7 +16,7 @@
 //! analysis" (logical lines, `INDENT`/`DEDENT`, string prefixes, triple quotes); Rust's follows the
 //! reference's "Tokens" (nested block comments, raw strings, lifetimes against character literals).
 
-mod java;
+pub(super) mod java;
 mod python;
 mod rust;
 

@@ -247,9 +247,8 @@ impl<'a> Lexer<'a> {
         let mut dot = false;
         while let Some(c) = self.peek(0) {
             let previous = self.source[start..self.at].chars().next_back();
-            if c.is_ascii_alphanumeric() || c == '_' {
-                self.bump();
-            } else if matches!(c, '+' | '-') && !hex && matches!(previous, Some('e' | 'E')) {
+            let exponent_sign = matches!(c, '+' | '-') && !hex && matches!(previous, Some('e' | 'E'));
+            if c.is_ascii_alphanumeric() || c == '_' || exponent_sign {
                 self.bump();
             } else if c == '.' && !dot && !hex {
                 dot = true;

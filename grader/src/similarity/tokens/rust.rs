@@ -140,9 +140,7 @@ impl<'a> Lexer<'a> {
         };
         if rest.starts_with('"') {
             Some(0)
-        } else if rest.starts_with("b\"") || rest.starts_with("c\"") {
-            Some(1)
-        } else if rest.starts_with('r') && raw(&rest[1..]) {
+        } else if rest.starts_with("b\"") || rest.starts_with("c\"") || (rest.starts_with('r') && raw(&rest[1..])) {
             Some(1)
         } else if (rest.starts_with("br") || rest.starts_with("cr")) && raw(&rest[2..]) {
             Some(2)
@@ -242,9 +240,7 @@ fn leave_out_declarations<'a>(all: &[Lexeme<'a>]) -> Vec<Lexeme<'a>> {
         if lexeme.is("#") && (next_is(1, "[") || (next_is(1, "!") && next_is(2, "["))) {
             let open = if next_is(1, "[") { at + 1 } else { at + 2 };
             at = past_group(all, open, "[", "]");
-        } else if lexeme.is("use") && item_start(&kept) {
-            at = past(all, at, ";");
-        } else if lexeme.is("pub") && item_start(&kept) && public_use(&all[at..]) {
+        } else if item_start(&kept) && (lexeme.is("use") || (lexeme.is("pub") && public_use(&all[at..]))) {
             at = past(all, at, ";");
         } else if lexeme.is("mod") && all.get(at + 1).is_some_and(|l| l.class == Class::Identifier) && next_is(2, ";") {
             at += 3;

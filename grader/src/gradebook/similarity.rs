@@ -1,0 +1,57 @@
+//! `similarity.csv`: the pairs the class overview's Similarity section lists, one row each, pairs within
+//! the class first, then against the corpus, each list highest score first. Every field through [`csv`]: a
+//! student's name or a corpus entry's path can no more become a formula here than in the gradebook.
+
+use super::csv;
+use crate::similarity::findings::{line_count, line_ranges, page_name, Findings};
+use crate::similarity::Pair;
+
+/// The columns of `similarity.csv`.
+pub const HEADER: [&str; 12] = [
+    "student",
+    "name",
+    "other",
+    "other_name",
+    "other_is",
+    "language",
+    "score",
+    "student_lines",
+    "other_lines",
+    "student_where",
+    "other_where",
+    "page",
+];
+
+/// `similarity.csv` of `findings`.
+pub fn similarity_csv(findings: &Findings) -> String {
+    let mut out = csv::row(&HEADER);
+    let pairs = findings
+        .comparison
+        .class
+        .iter()
+        .map(|p| (p, true))
+        .chain(findings.comparison.corpus.iter().map(|p| (p, false)));
+    for (pair, of_class) in pairs {
+        out.push_str(&csv::row(&fields(findings, pair, of_class)));
+    }
+    out
+}
+
+fn fields(findings: &Findings, pair: &Pair, of_class: bool) -> Vec<String> {
+    let (a, b) = (&findings.class[pair.a], findings.other(pair, of_class));
+    let fragments = &pair.shared.fragments;
+    vec![
+        csv::text(&a.key),
+        csv::text(&a.name),
+        csv::text(&b.key),
+        csv::text(&b.name),
+        (if of_class { "student" } else { "corpus" }).to_string(),
+        a.prints.language.map_or(String::new(), |l| l.name().to_string()),
+        csv::number(pair.shared.score() * 100.0),
+        line_count(fragments.iter().map(|f| f.a)).to_string(),
+        line_count(fragments.iter().map(|f| f.b)).to_string(),
+        csv::text(&line_ranges(&a.prints, fragments.iter().map(|f| f.a))),
+        csv::text(&line_ranges(&b.prints, fragments.iter().map(|f| f.b))),
+        csv::text(&format!("similarity/{}", page_name(a, b))),
+    ]
+}
