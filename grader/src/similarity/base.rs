@@ -9,9 +9,9 @@ use std::path::Path;
 
 use super::compare::Base;
 use super::fingerprints::Fingerprints;
+use super::method::Method;
 use super::sources::{read_file, SourceFile, Sources, MAX_FILE_BYTES};
 use super::tokens::Language;
-use super::Method;
 
 /// The most files a base folder may hold.
 const MAX_BASE_FILES: usize = 2_000;

@@ -16,8 +16,8 @@ use std::collections::{HashMap, HashSet};
 
 use super::fingerprints::Fingerprints;
 use super::fragments::{shared, Own, Shared};
+use super::method::Method;
 use super::tokens::Language;
-use super::Method;
 
 /// The base's fingerprints, by language: left out of every submission.
 #[derive(Debug, Clone, Default)]

@@ -12,8 +12,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::fingerprints::Fingerprints;
+use super::method::Method;
 use super::sources;
-use super::Method;
 use crate::build::{detect, SubmissionKind};
 use crate::intake::{unzip, Caps};
 

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::compare::{compare, Base, Comparison, Pair};
 use super::fingerprints::Fingerprints;
 use super::fragments::Span;
-use super::Method;
+use super::method::Method;
 
 /// What the comparison was asked for: recorded in a shard's gradebook, so that the merge compares as the
 /// shards were told to.

@@ -8,10 +8,10 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::method::Method;
 use super::sources::{SourceFile, Sources};
 use super::tokens::{tokens, Language};
 use super::winnow::{winnow, Print};
-use super::Method;
 
 /// The most tokens of one submission fingerprinted (a long solution has about 3,000).
 pub const MAX_TOKENS: usize = 40_000;
@@ -43,7 +43,7 @@ impl Fingerprints {
                 longest = longest.max(stream.len());
                 if stream.len() > budget {
                     notes.push(format!(
-                        "{}: only its first {budget} tokens are compared (the submission's first {MAX_TOKENS} are)",
+                        "{}: only its first {budget} tokens are compared (a submission's first {MAX_TOKENS} are)",
                         file.name
                     ));
                     stream.truncate(budget);
@@ -76,7 +76,7 @@ fn repetitive(prints: &[Print], tokens: usize) -> Option<String> {
     hashes.dedup();
     (hashes.len() * 10 < prints.len()).then(|| {
         format!(
-            "{tokens} tokens that repeat the same few ({} different fingerprints of {}): compared, but it can match little",
+            "{tokens} tokens that repeat the same few (fingerprints: {} distinct of {}): compared, but it can match little",
             hashes.len(),
             prints.len()
         )
@@ -163,6 +163,6 @@ mod tests {
         let repeated = Fingerprints::of(java(&[("Solver.java", &";".repeat(100_000))]), &Method::DEFAULT);
         assert_eq!(repeated.notes.len(), 2, "{:?}", repeated.notes);
         assert!(repeated.notes[0].starts_with("Solver.java: only its first 40000 tokens are compared"));
-        assert!(repeated.notes[1].contains("40000 tokens that repeat the same few (1 different fingerprints of"));
+        assert!(repeated.notes[1].contains("40000 tokens that repeat the same few (fingerprints: 1 distinct of"));
     }
 }

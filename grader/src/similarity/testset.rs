@@ -7,9 +7,12 @@
 
 use std::path::{Path, PathBuf};
 
+use super::base;
+use super::compare::compare;
+use super::fingerprints::Fingerprints;
+use super::method::{Method, DEFAULT_THRESHOLD};
 use super::sources::{SourceFile, Sources};
 use super::tokens::Language;
-use super::{base, compare, Fingerprints, Method, DEFAULT_THRESHOLD};
 
 /// One submission of the test set: its name (`independent-3`, `copy-of-valid`, `valid`) and its fingerprints.
 struct Entry {

@@ -39,7 +39,7 @@ pub fn page(findings: &Findings, pair: &Pair, of_class: bool) -> String {
     let _ = writeln!(
         out,
         "<header><p class=\"sub\"><a href=\"../index.html#similarity\">class overview</a></p>\
-         <h1>{} and {}</h1><p class=\"sub\">{} · {} <span class=\"id\">{}</span> · {} <span class=\"id\">{}</span>, \
+         <h1>{} and {}</h1><p class=\"sub\">{} · {} <span class=\"id\">{}</span> · {}{}, \
          {other}{identical}</p><p class=\"score\">score <strong>{score:.1}%</strong></p>\
          <p class=\"sub\">{} fragments in common cover {} and {}.</p>\
          <p class=\"verdict\">Evidence for a person to look at, never a verdict: solutions to one assignment share \
@@ -51,7 +51,7 @@ pub fn page(findings: &Findings, pair: &Pair, of_class: bool) -> String {
         escape(&a.name),
         escape(&a.key),
         escape(&b.name),
-        escape(if of_class { &b.key } else { "" }),
+        if of_class { format!(" <span class=\"id\">{}</span>", escape(&b.key)) } else { String::new() },
         pair.shared.fragments.len(),
         share(pair.shared.a, a),
         share(pair.shared.b, b)

@@ -55,13 +55,13 @@ fn pairs(out: &mut String, findings: &Findings, pairs: &[Pair], of_class: bool) 
         let _ = write!(
             out,
             "<tr><td>{score:.1}% <span class=\"bar fail\"><span style=\"width:{score:.0}%\"></span></span></td>\
-             <td>{} <span class=\"id\">{}</span></td><td>{} <span class=\"id\">{}</span>{identical}</td><td>{}</td>\
+             <td>{} <span class=\"id\">{}</span></td><td>{}{}{identical}</td><td>{}</td>\
              <td><span title=\"{}\">{}</span> · <span title=\"{}\">{}</span></td>\
              <td><a href=\"similarity/{}\">side by side</a></td></tr>",
             escape(&a.name),
             escape(&a.key),
             escape(&b.name),
-            escape(if of_class { &b.key } else { "" }),
+            if of_class { format!(" <span class=\"id\">{}</span>", escape(&b.key)) } else { String::new() },
             a.prints.language.map_or("", |l| l.name()),
             escape(&line_ranges(&a.prints, fragments.iter().map(|f| f.a))),
             line_count(fragments.iter().map(|f| f.a)),

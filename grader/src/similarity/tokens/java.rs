@@ -2,12 +2,12 @@
 //! rejecting), its words split into Java's keywords and identifiers; `import` and `package` declarations
 //! and annotations are left out.
 
-use super::{past, past_group, Class, Lexeme};
+use super::lexeme::{past, past_group, Class, Lexeme};
 use crate::style::lexer::{self, Kind};
 
 /// Java's reserved keywords and literals (JLS 3.9, 3.10.3, 3.10.8); contextual keywords (`var`, `record`,
 /// `yield`, `sealed`) are identifiers, as they may be.
-pub(in crate::similarity) const KEYWORDS: [&str; 53] = [
+pub(crate) const KEYWORDS: [&str; 53] = [
     "abstract",
     "assert",
     "boolean",

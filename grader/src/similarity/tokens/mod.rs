@@ -17,10 +17,14 @@
 //! reference's "Tokens" (nested block comments, raw strings, lifetimes against character literals).
 
 pub(super) mod java;
+mod lexeme;
 mod python;
 mod rust;
 
 use serde::{Deserialize, Serialize};
+
+use lexeme::Lexeme;
+pub use lexeme::Token;
 
 /// A language whose submissions are compared (each only with its own).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -59,58 +63,6 @@ impl Language {
     }
 }
 
-/// One normalized token: a code standing for its normalized text, and the line it starts on (1-based).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Token {
-    /// The same for the same normalized text, in every run and on every machine.
-    pub code: u64,
-    #[allow(missing_docs)]
-    pub line: u32,
-}
-
-/// What a token is, before normalization.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Class {
-    /// An identifier: every one is the same token.
-    Identifier,
-    /// A number literal.
-    Number,
-    /// A string, text block or character literal.
-    Text,
-    /// A keyword, operator, punctuation or layout token (`INDENT`): kept as its text.
-    Fixed,
-}
-
-/// The code of a normalized token.
-fn code(class: Class, text: &str) -> u64 {
-    let normalized = match class {
-        Class::Identifier => "\0id",
-        Class::Number => "\0num",
-        Class::Text => "\0str",
-        Class::Fixed => text,
-    };
-    corpus::rng::StableHash::of(normalized.as_bytes())
-}
-
-/// A token of a lexer, before normalization: its class, its text (for fixed tokens) and its line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct Lexeme<'a> {
-    pub class: Class,
-    pub text: &'a str,
-    pub line: u32,
-}
-
-impl Lexeme<'_> {
-    fn token(&self) -> Token {
-        Token { code: code(self.class, self.text), line: self.line }
-    }
-
-    /// Whether this is the fixed token `text` (a keyword, an operator).
-    pub fn is(&self, text: &str) -> bool {
-        self.class == Class::Fixed && self.text == text
-    }
-}
-
 /// The normalized tokens of `source`, a file of `language`.
 pub fn tokens(language: Language, source: &str) -> Vec<Token> {
     let lexemes = match language {
@@ -119,28 +71,6 @@ pub fn tokens(language: Language, source: &str) -> Vec<Token> {
         Language::Rust => rust::lexemes(source),
     };
     lexemes.iter().map(Lexeme::token).collect()
-}
-
-/// Skips from `lexemes[at]` to just past the end of a bracketed group opening there (`(`, `[`), counting
-/// nested brackets of that kind; returns the index after it (the end, if it never closes).
-fn past_group(lexemes: &[Lexeme<'_>], at: usize, open: &str, close: &str) -> usize {
-    let mut depth = 0usize;
-    for (i, lexeme) in lexemes.iter().enumerate().skip(at) {
-        if lexeme.is(open) {
-            depth += 1;
-        } else if lexeme.is(close) {
-            depth = depth.saturating_sub(1);
-            if depth == 0 {
-                return i + 1;
-            }
-        }
-    }
-    lexemes.len()
-}
-
-/// Skips from `lexemes[at]` to just past the next `end` (a `;`); the end of the file if there is none.
-fn past(lexemes: &[Lexeme<'_>], at: usize, end: &str) -> usize {
-    lexemes[at..].iter().position(|l| l.is(end)).map_or(lexemes.len(), |i| at + i + 1)
 }
 
 #[cfg(test)]

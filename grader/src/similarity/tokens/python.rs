@@ -7,7 +7,7 @@
 //!
 //! `import` and `from … import` statements and docstrings (a logical line that is only a string) are left out.
 
-use super::{Class, Lexeme};
+use super::lexeme::{Class, Lexeme};
 
 /// Python's hard keywords (soft keywords such as `match` and `case` are identifiers where they may be).
 const KEYWORDS: [&str; 35] = [

@@ -7,7 +7,7 @@
 //!
 //! `use` declarations, `mod name;` and attributes (`#[derive(…)]`, `#![…]`) are left out.
 
-use super::{past, past_group, Class, Lexeme};
+use super::lexeme::{past, past_group, Class, Lexeme};
 
 /// Rust's strict and reserved keywords (2021 edition), and the literals `true` and `false`.
 const KEYWORDS: [&str; 50] = [
