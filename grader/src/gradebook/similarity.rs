@@ -55,3 +55,24 @@ fn fields(findings: &Findings, pair: &Pair, of_class: bool) -> Vec<String> {
         csv::text(&format!("similarity/{}", page_name(a, b))),
     ]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::similarity::findings::{sample, SAMPLE_BOARD};
+
+    #[test]
+    fn one_row_a_pair_whatever_the_names_hold() {
+        let findings = sample(&[("=HYPERLINK(\"x\")", SAMPLE_BOARD), ("bob, jr", SAMPLE_BOARD)]);
+        let rows = csv::parse(&similarity_csv(&findings)).unwrap();
+        assert_eq!(rows[0], HEADER);
+        assert_eq!(rows.len(), 2, "{rows:?}");
+        let row = &rows[1];
+        assert_eq!((row[0].as_str(), row[2].as_str()), ("'=HYPERLINK(\"x\")", "bob, jr"));
+        assert_eq!((row[4].as_str(), row[5].as_str(), row[6].as_str()), ("student", "java", "100.00"));
+        assert!(
+            row[9].starts_with("Board.java:") && row[11].starts_with("similarity/") && row[11].ends_with(".html"),
+            "{row:?}"
+        );
+    }
+}

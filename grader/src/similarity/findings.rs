@@ -155,6 +155,43 @@ pub fn line_count(spans: impl Iterator<Item = Span>) -> u32 {
     count
 }
 
+/// (test support) The findings of a Java class of the students `(name, Board.java's text)`, each their own
+/// identity, compared with the default method and the starters as the base, every pair kept.
+#[cfg(test)]
+pub(crate) fn sample(students: &[(&str, &str)]) -> Findings {
+    use super::sources::{SourceFile, Sources};
+    use super::tokens::Language;
+    let class = students
+        .iter()
+        .map(|(name, text)| {
+            let sources = Sources {
+                language: Some(Language::Java),
+                files: vec![SourceFile { name: "Board.java".into(), text: text.to_string() }],
+                notes: vec![],
+            };
+            Participant {
+                key: name.to_string(),
+                name: name.to_string(),
+                stem: crate::identity::StudentId::entry(name).file_stem(),
+                identical: 0,
+                prints: Fingerprints::of(sources, &Method::DEFAULT),
+            }
+        })
+        .collect();
+    let settings = Settings { threshold: 0.0, corpus: None, base: None };
+    Findings::of(settings, class, vec![], vec![], &super::base::starters(&Method::DEFAULT), Method::DEFAULT)
+}
+
+/// (test support) A Board.java long enough to compare, holding `marker` in a comment and a string.
+#[cfg(test)]
+pub(crate) const SAMPLE_BOARD: &str = "public class Board {\n    private final int[] t; // MARKER\n    \
+    public int hamming() {\n        int c = 0;\n        for (int i = 0; i < t.length; i++) {\n            \
+    if (t[i] != 0 && t[i] != i + 1) c++;\n        }\n        String s = \"MARKER\";\n        return c;\n    }\n    \
+    public int manhattan() {\n        int m = 0;\n        int n = (int) Math.sqrt(t.length);\n        \
+    for (int i = 0; i < t.length; i++) {\n            if (t[i] == 0) continue;\n            \
+    m += Math.abs(i / n - (t[i] - 1) / n) + Math.abs(i % n - (t[i] - 1) % n);\n        }\n        \
+    while (m > 1000) { m = m / 2; }\n        return m;\n    }\n}\n";
+
 #[cfg(test)]
 mod tests {
     use super::*;

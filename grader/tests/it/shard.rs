@@ -171,6 +171,27 @@ fn shards_merged_equal_the_class_graded_in_one_process() {
     assert!(stderr.contains("the seed differs") && stderr.contains("forged"), "{stderr}");
     assert!(!out.join("refused/gradebook.csv").exists());
 
+    // Shards given different similarity options: refused, unless the merge gives its own.
+    let told = out.join("told");
+    copy_resolved(&dirs[2], &told);
+    let mut book = json(&dirs[2]);
+    book["shard"]["similarity"]["settings"]["threshold"] = Value::from(70.0);
+    std::fs::write(told.join("gradebook.json"), serde_json::to_string(&book).unwrap()).unwrap();
+    let shards = [dirs[0].clone(), dirs[1].clone(), told.clone()];
+    let output = merge(&shards, &out.join("refused"));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("the shards were given different similarity options"), "{stderr}");
+    let output = grader()
+        .args(["gradebook", "merge"])
+        .args(&shards)
+        .args(["--similarity-threshold", "70", "--output-dir"])
+        .arg(out.join("told-merged"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(std::fs::read_to_string(out.join("told-merged/index.html")).unwrap().contains("at or above 70%"));
+
     // The same shard twice: refused.
     let output = merge(&[dirs[0].clone(), dirs[0].clone(), dirs[1].clone()], &out.join("refused"));
     let stderr = String::from_utf8_lossy(&output.stderr);

@@ -103,3 +103,25 @@ fn side(out: &mut String, who: &Participant, span: Span) {
     }
     out.push_str("</code></pre></figure>");
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::similarity::findings::{sample, SAMPLE_BOARD};
+
+    #[test]
+    fn student_code_and_names_are_shown_inert_and_nothing_is_fetched() {
+        let hostile = SAMPLE_BOARD.replace("MARKER", "</code></pre><script>alert(1)</script>\u{1b}[2J");
+        let findings = sample(&[("<b>ann</b>", &hostile), ("bob", SAMPLE_BOARD)]);
+        let pair = &findings.comparison.class[0];
+        let page = page(&findings, pair, true);
+        assert!(!page.contains("<script>") && !page.contains("<b>ann"), "{page}");
+        assert!(
+            page.contains("&lt;/code&gt;&lt;/pre&gt;&lt;script&gt;alert(1)") && page.contains("\\u{1b}[2J"),
+            "{page}"
+        );
+        assert!(page.contains("<span class=\"ln\">4</span>"), "numbered lines: {page}");
+        assert!(!page.contains("://") && !page.contains(" src="), "nothing is fetched");
+        assert_eq!(page, super::page(&findings, pair, true), "the same bytes");
+    }
+}
