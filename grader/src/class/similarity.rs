@@ -204,13 +204,7 @@ pub fn write(out: &Path, findings: Option<&Findings>) -> Result<()> {
         let csv_path = out.join("similarity.csv");
         write_atomically(&csv_path, similarity_csv(findings))
             .with_context(|| format!("failed to write `{}`", csv_path.display()))?;
-        let pairs = findings
-            .comparison
-            .class
-            .iter()
-            .map(|p| (p, true))
-            .chain(findings.comparison.corpus.iter().map(|p| (p, false)));
-        for (pair, of_class) in pairs {
+        for (pair, of_class) in findings.pairs() {
             let name = page_name(&findings.class[pair.a], findings.other(pair, of_class));
             std::fs::create_dir_all(&pages_dir)
                 .with_context(|| format!("failed to create `{}`", pages_dir.display()))?;

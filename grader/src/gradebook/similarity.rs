@@ -25,13 +25,7 @@ pub const HEADER: [&str; 12] = [
 /// `similarity.csv` of `findings`.
 pub fn similarity_csv(findings: &Findings) -> String {
     let mut out = csv::row(&HEADER);
-    let pairs = findings
-        .comparison
-        .class
-        .iter()
-        .map(|p| (p, true))
-        .chain(findings.comparison.corpus.iter().map(|p| (p, false)));
-    for (pair, of_class) in pairs {
+    for (pair, of_class) in findings.pairs() {
         out.push_str(&csv::row(&fields(findings, pair, of_class)));
     }
     out

@@ -71,6 +71,11 @@ impl Findings {
         Findings { settings, method, class, corpus, corpus_notes, comparison }
     }
 
+    /// Every listed pair, those of the class first, each with whether it is of the class (else with the corpus).
+    pub fn pairs(&self) -> impl Iterator<Item = (&Pair, bool)> {
+        self.comparison.class.iter().map(|p| (p, true)).chain(self.comparison.corpus.iter().map(|p| (p, false)))
+    }
+
     /// The other side of a pair: a class submission for a pair of the class, else a corpus entry.
     pub fn other(&self, pair: &Pair, of_class: bool) -> &Participant {
         if of_class {

@@ -109,16 +109,7 @@ mod tests {
     use super::*;
 
     fn shown(source: &str) -> String {
-        lexemes(source)
-            .iter()
-            .map(|l| match l.class {
-                Class::Identifier => "ID",
-                Class::Number => "NUM",
-                Class::Text => "STR",
-                Class::Fixed => l.text,
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
+        super::super::lexeme::shown(&lexemes(source))
     }
 
     #[test]

@@ -1,5 +1,6 @@
 //! What every lexer here makes and shares, below all of them: a [`Lexeme`] (a token before normalization),
-//! its [`Class`], and its normalized [`Token`] code; and two helpers that skip a declaration's tokens.
+//! its [`Class`], and its normalized [`Token`] code; the [`Cursor`] Python's and Rust's lexers read with; and
+//! two helpers that skip a declaration's tokens.
 
 /// One normalized token: a code standing for its normalized text, and the line it starts on (1-based).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,4 +74,62 @@ pub fn past_group(lexemes: &[Lexeme<'_>], at: usize, open: &str, close: &str) ->
 /// Skips from `lexemes[at]` to just past the next `end` (a `;`); the end of the file if there is none.
 pub fn past(lexemes: &[Lexeme<'_>], at: usize, end: &str) -> usize {
     lexemes[at..].iter().position(|l| l.is(end)).map_or(lexemes.len(), |i| at + i + 1)
+}
+
+/// Where a lexer is in its source: the byte offset of the next character and its line (1-based).
+#[derive(Debug, Clone, Copy)]
+pub struct Cursor<'a> {
+    pub source: &'a str,
+    /// Byte offset of the next character.
+    pub at: usize,
+    pub line: u32,
+}
+
+impl<'a> Cursor<'a> {
+    /// At the start of `source`.
+    pub fn new(source: &'a str) -> Cursor<'a> {
+        Cursor { source, at: 0, line: 1 }
+    }
+
+    /// The character `ahead` characters on, if any.
+    pub fn peek(&self, ahead: usize) -> Option<char> {
+        self.source[self.at..].chars().nth(ahead)
+    }
+
+    /// The source from the next character on.
+    pub fn rest(&self) -> &'a str {
+        &self.source[self.at..]
+    }
+
+    /// Takes the next character, counting lines.
+    pub fn bump(&mut self) -> Option<char> {
+        let c = self.peek(0)?;
+        self.at += c.len_utf8();
+        if c == '\n' {
+            self.line += 1;
+        }
+        Some(c)
+    }
+
+    /// Takes the next `n` characters.
+    pub fn bump_n(&mut self, n: usize) {
+        for _ in 0..n {
+            self.bump();
+        }
+    }
+}
+
+/// (test support) Lexemes as text: `ID`, `NUM`, `STR`, and fixed tokens as they are (`NEWLINE` for Python's).
+#[cfg(test)]
+pub fn shown(lexemes: &[Lexeme<'_>]) -> String {
+    lexemes
+        .iter()
+        .map(|l| match l.class {
+            Class::Identifier => "ID",
+            Class::Number => "NUM",
+            Class::Text => "STR",
+            Class::Fixed => l.text.trim_start_matches('\0'),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }

@@ -7,7 +7,7 @@
 //!
 //! `import` and `from … import` statements and docstrings (a logical line that is only a string) are left out.
 
-use super::lexeme::{Class, Lexeme};
+use super::lexeme::{Class, Cursor, Lexeme};
 
 /// Python's hard keywords (soft keywords such as `match` and `case` are identifiers where they may be).
 const KEYWORDS: [&str; 35] = [
@@ -28,15 +28,13 @@ const DEDENT: &str = "\0DEDENT";
 
 /// The lexemes of a Python file.
 pub(super) fn lexemes(source: &str) -> Vec<Lexeme<'_>> {
-    let mut lexer = Lexer { source, at: 0, line: 1, depth: 0, indents: vec![0], out: Vec::new() };
+    let mut lexer = Lexer { c: Cursor::new(source), depth: 0, indents: vec![0], out: Vec::new() };
     lexer.run();
     leave_out_declarations(lexer.out)
 }
 
 struct Lexer<'a> {
-    source: &'a str,
-    at: usize,
-    line: u32,
+    c: Cursor<'a>,
     /// Open brackets: inside them, line ends join lines.
     depth: usize,
     indents: Vec<usize>,
@@ -44,53 +42,40 @@ struct Lexer<'a> {
 }
 
 impl<'a> Lexer<'a> {
-    fn peek(&self, ahead: usize) -> Option<char> {
-        self.source[self.at..].chars().nth(ahead)
-    }
-
-    fn bump(&mut self) -> Option<char> {
-        let c = self.peek(0)?;
-        self.at += c.len_utf8();
-        if c == '\n' {
-            self.line += 1;
-        }
-        Some(c)
-    }
-
     fn emit(&mut self, class: Class, start: usize, line: u32) {
-        self.out.push(Lexeme { class, text: &self.source[start..self.at], line });
+        self.out.push(Lexeme { class, text: &self.c.source[start..self.c.at], line });
     }
 
     fn layout(&mut self, text: &'static str) {
-        self.out.push(Lexeme { class: Class::Fixed, text, line: self.line });
+        self.out.push(Lexeme { class: Class::Fixed, text, line: self.c.line });
     }
 
     fn run(&mut self) {
         let mut line_start = true;
-        while self.at < self.source.len() {
+        while self.c.at < self.c.source.len() {
             if line_start && self.depth == 0 {
                 line_start = false;
                 if !self.indentation() {
                     continue;
                 }
             }
-            let Some(c) = self.peek(0) else { break };
+            let Some(c) = self.c.peek(0) else { break };
             match c {
                 ' ' | '\t' | '\x0c' | '\r' => {
-                    self.bump();
+                    self.c.bump();
                 }
                 '#' => {
-                    while self.peek(0).is_some_and(|c| c != '\n') {
-                        self.bump();
+                    while self.c.peek(0).is_some_and(|c| c != '\n') {
+                        self.c.bump();
                     }
                 }
-                '\\' if matches!(self.peek(1), Some('\n')) => {
-                    self.bump();
-                    self.bump();
+                '\\' if matches!(self.c.peek(1), Some('\n')) => {
+                    self.c.bump();
+                    self.c.bump();
                 }
-                '\\' if matches!((self.peek(1), self.peek(2)), (Some('\r'), Some('\n'))) => {
+                '\\' if matches!((self.c.peek(1), self.c.peek(2)), (Some('\r'), Some('\n'))) => {
                     for _ in 0..3 {
-                        self.bump();
+                        self.c.bump();
                     }
                 }
                 '\n' => {
@@ -98,7 +83,7 @@ impl<'a> Lexer<'a> {
                         self.layout(NEWLINE);
                         line_start = true;
                     }
-                    self.bump();
+                    self.c.bump();
                 }
                 _ => self.token(c),
             }
@@ -116,31 +101,31 @@ impl<'a> Lexer<'a> {
     /// is blank or a comment only.
     fn indentation(&mut self) -> bool {
         let mut column = 0;
-        while let Some(c) = self.peek(0) {
+        while let Some(c) = self.c.peek(0) {
             match c {
                 ' ' => column += 1,
                 '\t' => column = (column / 8 + 1) * 8,
                 '\x0c' => column = 0,
                 _ => break,
             }
-            self.bump();
+            self.c.bump();
         }
-        match self.peek(0) {
+        match self.c.peek(0) {
             None => return false,
             Some('#') => {
-                while self.peek(0).is_some_and(|c| c != '\n') {
-                    self.bump();
+                while self.c.peek(0).is_some_and(|c| c != '\n') {
+                    self.c.bump();
                 }
-                self.bump();
+                self.c.bump();
                 return false;
             }
             Some('\n') => {
-                self.bump();
+                self.c.bump();
                 return false;
             }
-            Some('\r') if self.peek(1) == Some('\n') => {
-                self.bump();
-                self.bump();
+            Some('\r') if self.c.peek(1) == Some('\n') => {
+                self.c.bump();
+                self.c.bump();
                 return false;
             }
             _ => {}
@@ -159,28 +144,28 @@ impl<'a> Lexer<'a> {
     }
 
     fn token(&mut self, c: char) {
-        let (start, line) = (self.at, self.line);
+        let (start, line) = (self.c.at, self.c.line);
         if let Some(prefix) = self.string_prefix() {
             for _ in 0..prefix {
-                self.bump();
+                self.c.bump();
             }
-            let raw = self.source[start..self.at].contains(['r', 'R']);
+            let raw = self.c.source[start..self.c.at].contains(['r', 'R']);
             self.string(raw);
             self.emit(Class::Text, start, line);
         } else if c.is_alphabetic() || c == '_' {
-            while self.peek(0).is_some_and(|c| c.is_alphanumeric() || c == '_') {
-                self.bump();
+            while self.c.peek(0).is_some_and(|c| c.is_alphanumeric() || c == '_') {
+                self.c.bump();
             }
-            let word = &self.source[start..self.at];
+            let word = &self.c.source[start..self.c.at];
             self.emit(if KEYWORDS.contains(&word) { Class::Fixed } else { Class::Identifier }, start, line);
-        } else if c.is_ascii_digit() || (c == '.' && self.peek(1).is_some_and(|d| d.is_ascii_digit())) {
+        } else if c.is_ascii_digit() || (c == '.' && self.c.peek(1).is_some_and(|d| d.is_ascii_digit())) {
             self.number();
             self.emit(Class::Number, start, line);
         } else {
-            let rest = &self.source[self.at..];
+            let rest = &self.c.source[self.c.at..];
             let length = OPERATORS.iter().find(|op| rest.starts_with(**op)).map_or(c.len_utf8(), |op| op.len());
-            for _ in 0..self.source[self.at..self.at + length].chars().count() {
-                self.bump();
+            for _ in 0..self.c.source[self.c.at..self.c.at + length].chars().count() {
+                self.c.bump();
             }
             match c {
                 '(' | '[' | '{' => self.depth += 1,
@@ -194,11 +179,11 @@ impl<'a> Lexer<'a> {
     /// The length of a string prefix (with no quote: 0) when a string starts here, in characters.
     fn string_prefix(&self) -> Option<usize> {
         let quote = |c: Option<char>| matches!(c, Some('"' | '\''));
-        if quote(self.peek(0)) {
+        if quote(self.c.peek(0)) {
             return Some(0);
         }
         let letter = |c: Option<char>| c.is_some_and(|c| "rRbBfFuUtT".contains(c));
-        if letter(self.peek(0)) && quote(self.peek(1)) {
+        if letter(self.c.peek(0)) && quote(self.c.peek(1)) {
             return Some(1);
         }
         let pair = |a: Option<char>, b: Option<char>| {
@@ -206,34 +191,34 @@ impl<'a> Lexer<'a> {
             let s: String = [a.to_ascii_lowercase(), b.to_ascii_lowercase()].iter().collect();
             ["rb", "br", "fr", "rf", "tr", "rt"].contains(&s.as_str())
         };
-        (pair(self.peek(0), self.peek(1)) && quote(self.peek(2))).then_some(2)
+        (pair(self.c.peek(0), self.c.peek(1)) && quote(self.c.peek(2))).then_some(2)
     }
 
     /// A string from its opening quote: triple-quoted ones span lines, others end at their line's end.
     fn string(&mut self, raw: bool) {
-        let Some(quote) = self.bump() else { return };
-        let triple = self.peek(0) == Some(quote) && self.peek(1) == Some(quote);
+        let Some(quote) = self.c.bump() else { return };
+        let triple = self.c.peek(0) == Some(quote) && self.c.peek(1) == Some(quote);
         if triple {
-            self.bump();
-            self.bump();
+            self.c.bump();
+            self.c.bump();
         }
-        while let Some(c) = self.peek(0) {
+        while let Some(c) = self.c.peek(0) {
             if c == '\\' {
-                self.bump();
+                self.c.bump();
                 // a raw string keeps its backslash, but it still escapes the quote after it
-                if !raw || self.peek(0) == Some(quote) || self.peek(0) == Some('\\') {
-                    self.bump();
+                if !raw || self.c.peek(0) == Some(quote) || self.c.peek(0) == Some('\\') {
+                    self.c.bump();
                 }
                 continue;
             }
             if c == '\n' && !triple {
                 return;
             }
-            self.bump();
-            if c == quote && (!triple || (self.peek(0) == Some(quote) && self.peek(1) == Some(quote))) {
+            self.c.bump();
+            if c == quote && (!triple || (self.c.peek(0) == Some(quote) && self.c.peek(1) == Some(quote))) {
                 if triple {
-                    self.bump();
-                    self.bump();
+                    self.c.bump();
+                    self.c.bump();
                 }
                 return;
             }
@@ -241,18 +226,18 @@ impl<'a> Lexer<'a> {
     }
 
     fn number(&mut self) {
-        let start = self.at;
-        let rest = &self.source[start..];
+        let start = self.c.at;
+        let rest = &self.c.source[start..];
         let hex = rest.starts_with("0x") || rest.starts_with("0X");
         let mut dot = false;
-        while let Some(c) = self.peek(0) {
-            let previous = self.source[start..self.at].chars().next_back();
+        while let Some(c) = self.c.peek(0) {
+            let previous = self.c.source[start..self.c.at].chars().next_back();
             let exponent_sign = matches!(c, '+' | '-') && !hex && matches!(previous, Some('e' | 'E'));
             if c.is_ascii_alphanumeric() || c == '_' || exponent_sign {
-                self.bump();
+                self.c.bump();
             } else if c == '.' && !dot && !hex {
                 dot = true;
-                self.bump();
+                self.c.bump();
             } else {
                 break;
             }
@@ -287,16 +272,7 @@ mod tests {
     use super::*;
 
     fn shown(source: &str) -> String {
-        lexemes(source)
-            .iter()
-            .map(|l| match l.class {
-                Class::Identifier => "ID".to_string(),
-                Class::Number => "NUM".into(),
-                Class::Text => "STR".into(),
-                Class::Fixed => l.text.trim_start_matches('\0').to_string(),
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
+        super::super::lexeme::shown(&lexemes(source))
     }
 
     #[test]

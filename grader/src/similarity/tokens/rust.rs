@@ -7,7 +7,7 @@
 //!
 //! `use` declarations, `mod name;` and attributes (`#[derive(…)]`, `#![…]`) are left out.
 
-use super::lexeme::{past, past_group, Class, Lexeme};
+use super::lexeme::{past, past_group, Class, Cursor, Lexeme};
 
 /// Rust's strict and reserved keywords (2021 edition), and the literals `true` and `false`.
 const KEYWORDS: [&str; 50] = [
@@ -23,72 +23,47 @@ const PUNCTUATION: [&str; 18] =
 
 /// The lexemes of a Rust file.
 pub(super) fn lexemes(source: &str) -> Vec<Lexeme<'_>> {
-    let mut lexer = Lexer { source, at: 0, line: 1, out: Vec::new() };
+    let mut lexer = Lexer { c: Cursor::new(source), out: Vec::new() };
     lexer.run();
     leave_out_declarations(&lexer.out)
 }
 
 struct Lexer<'a> {
-    source: &'a str,
-    at: usize,
-    line: u32,
+    c: Cursor<'a>,
     out: Vec<Lexeme<'a>>,
 }
 
 impl<'a> Lexer<'a> {
-    fn peek(&self, ahead: usize) -> Option<char> {
-        self.source[self.at..].chars().nth(ahead)
-    }
-
-    fn rest(&self) -> &'a str {
-        &self.source[self.at..]
-    }
-
-    fn bump(&mut self) -> Option<char> {
-        let c = self.peek(0)?;
-        self.at += c.len_utf8();
-        if c == '\n' {
-            self.line += 1;
-        }
-        Some(c)
-    }
-
-    fn bump_n(&mut self, n: usize) {
-        for _ in 0..n {
-            self.bump();
-        }
-    }
-
     fn run(&mut self) {
-        while let Some(c) = self.peek(0) {
-            let (start, line) = (self.at, self.line);
+        while let Some(c) = self.c.peek(0) {
+            let (start, line) = (self.c.at, self.c.line);
             let class = if c.is_whitespace() {
-                self.bump();
+                self.c.bump();
                 continue;
-            } else if self.rest().starts_with("//") {
-                while self.peek(0).is_some_and(|c| c != '\n') {
-                    self.bump();
+            } else if self.c.rest().starts_with("//") {
+                while self.c.peek(0).is_some_and(|c| c != '\n') {
+                    self.c.bump();
                 }
                 continue;
-            } else if self.rest().starts_with("/*") {
+            } else if self.c.rest().starts_with("/*") {
                 self.block_comment();
                 continue;
             } else if let Some(prefix) = self.string_prefix() {
-                let raw = self.rest()[..prefix].contains('r');
-                self.bump_n(prefix);
+                let raw = self.c.rest()[..prefix].contains('r');
+                self.c.bump_n(prefix);
                 self.string(raw);
                 Class::Text
             } else if c == '\'' {
                 self.quote()
-            } else if self.rest().starts_with("b'") {
-                self.bump();
+            } else if self.c.rest().starts_with("b'") {
+                self.c.bump();
                 self.quote()
             } else if c.is_alphabetic() || c == '_' {
-                if self.rest().starts_with("r#") {
-                    self.bump_n(2);
+                if self.c.rest().starts_with("r#") {
+                    self.c.bump_n(2);
                 }
                 self.word();
-                let word = &self.source[start..self.at];
+                let word = &self.c.source[start..self.c.at];
                 if KEYWORDS.contains(&word) {
                     Class::Fixed
                 } else {
@@ -98,42 +73,42 @@ impl<'a> Lexer<'a> {
                 self.number();
                 Class::Number
             } else {
-                let length = PUNCTUATION.iter().find(|p| self.rest().starts_with(**p)).map_or(1, |p| p.len());
-                self.bump_n(length);
+                let length = PUNCTUATION.iter().find(|p| self.c.rest().starts_with(**p)).map_or(1, |p| p.len());
+                self.c.bump_n(length);
                 Class::Fixed
             };
-            self.out.push(Lexeme { class, text: &self.source[start..self.at], line });
+            self.out.push(Lexeme { class, text: &self.c.source[start..self.c.at], line });
         }
     }
 
     fn word(&mut self) {
-        while self.peek(0).is_some_and(|c| c.is_alphanumeric() || c == '_') {
-            self.bump();
+        while self.c.peek(0).is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            self.c.bump();
         }
     }
 
     /// A block comment, nested ones inside it; an unterminated one ends the file.
     fn block_comment(&mut self) {
         let mut depth = 0usize;
-        while self.at < self.source.len() {
-            if self.rest().starts_with("/*") {
+        while self.c.at < self.c.source.len() {
+            if self.c.rest().starts_with("/*") {
                 depth += 1;
-                self.bump_n(2);
-            } else if self.rest().starts_with("*/") {
-                self.bump_n(2);
+                self.c.bump_n(2);
+            } else if self.c.rest().starts_with("*/") {
+                self.c.bump_n(2);
                 depth -= 1;
                 if depth == 0 {
                     return;
                 }
             } else {
-                self.bump();
+                self.c.bump();
             }
         }
     }
 
     /// The characters before a string's opening quote or `#`s (`b`, `c`, `r`, `br`, `cr`), when one starts here.
     fn string_prefix(&self) -> Option<usize> {
-        let rest = self.rest();
+        let rest = self.c.rest();
         let raw = |after: &str| {
             let hashes = after.len() - after.trim_start_matches('#').len();
             after[hashes..].starts_with('"')
@@ -151,46 +126,46 @@ impl<'a> Lexer<'a> {
 
     /// A string from its `#`s or opening quote: raw (its prefix has an `r`) or with escapes.
     fn string(&mut self, raw: bool) {
-        let hashes = self.rest().len() - self.rest().trim_start_matches('#').len();
-        self.bump_n(hashes + 1);
+        let hashes = self.c.rest().len() - self.c.rest().trim_start_matches('#').len();
+        self.c.bump_n(hashes + 1);
         let closing = format!("\"{}", "#".repeat(hashes));
-        while let Some(c) = self.peek(0) {
+        while let Some(c) = self.c.peek(0) {
             if !raw && c == '\\' {
-                self.bump_n(2);
-            } else if self.rest().starts_with(&closing) {
-                self.bump_n(closing.len());
+                self.c.bump_n(2);
+            } else if self.c.rest().starts_with(&closing) {
+                self.c.bump_n(closing.len());
                 return;
             } else {
-                self.bump();
+                self.c.bump();
             }
         }
     }
 
     /// From a `'`: a lifetime or label (`'a`, `'outer`: an identifier) or a character literal (`'a'`, `'\n'`).
     fn quote(&mut self) -> Class {
-        let next = self.peek(1);
+        let next = self.c.peek(1);
         let identifier_start = next.is_some_and(|c| c.is_alphabetic() || c == '_');
         if identifier_start {
-            let word_end = self.rest()[1..]
+            let word_end = self.c.rest()[1..]
                 .char_indices()
                 .find(|(_, c)| !(c.is_alphanumeric() || *c == '_'))
-                .map_or(self.rest().len(), |(i, _)| i + 1);
-            if !self.rest()[word_end..].starts_with('\'') {
-                self.bump();
+                .map_or(self.c.rest().len(), |(i, _)| i + 1);
+            if !self.c.rest()[word_end..].starts_with('\'') {
+                self.c.bump();
                 self.word();
                 return Class::Identifier;
             }
         }
-        self.bump();
+        self.c.bump();
         let mut taken = 0;
-        while let Some(c) = self.peek(0) {
+        while let Some(c) = self.c.peek(0) {
             if c == '\n' || taken > 12 {
                 break;
             }
-            self.bump();
+            self.c.bump();
             taken += 1;
             if c == '\\' {
-                self.bump();
+                self.c.bump();
             } else if c == '\'' {
                 break;
             }
@@ -199,29 +174,29 @@ impl<'a> Lexer<'a> {
     }
 
     fn number(&mut self) {
-        let start = self.at;
-        let based = ["0x", "0o", "0b"].iter().any(|p| self.rest().starts_with(p));
+        let start = self.c.at;
+        let based = ["0x", "0o", "0b"].iter().any(|p| self.c.rest().starts_with(p));
         let mut dot = false;
-        while let Some(c) = self.peek(0) {
-            let so_far = &self.source[start..self.at];
+        while let Some(c) = self.c.peek(0) {
+            let so_far = &self.c.source[start..self.c.at];
             let mantissa = so_far
                 .strip_suffix(['e', 'E'])
                 .is_some_and(|m| m.chars().all(|d| d.is_ascii_digit() || d == '_' || d == '.'));
-            let fraction = c == '.' && !dot && !based && self.peek(1).is_some_and(|d| d.is_ascii_digit());
+            let fraction = c == '.' && !dot && !based && self.c.peek(1).is_some_and(|d| d.is_ascii_digit());
             let exponent_sign = matches!(c, '+' | '-') && !based && mantissa;
             if c.is_ascii_alphanumeric() || c == '_' || exponent_sign {
-                self.bump();
+                self.c.bump();
             } else if fraction {
                 dot = true;
-                self.bump();
+                self.c.bump();
             } else if c == '.'
                 && !dot
                 && !based
-                && self.peek(1).is_none_or(|d| !(d == '.' || d == '_' || d.is_alphabetic()))
+                && self.c.peek(1).is_none_or(|d| !(d == '.' || d == '_' || d.is_alphabetic()))
             {
                 // `1.` is a float: not a range's `..`, not a method's or a field's `.`
                 dot = true;
-                self.bump();
+                self.c.bump();
             } else {
                 break;
             }
@@ -263,16 +238,7 @@ mod tests {
     use super::*;
 
     fn shown(source: &str) -> String {
-        lexemes(source)
-            .iter()
-            .map(|l| match l.class {
-                Class::Identifier => "ID",
-                Class::Number => "NUM",
-                Class::Text => "STR",
-                Class::Fixed => l.text,
-            })
-            .collect::<Vec<_>>()
-            .join(" ")
+        super::super::lexeme::shown(&lexemes(source))
     }
 
     #[test]
