@@ -182,6 +182,13 @@ pub fn merged(args: &SimilarityArgs, books: &[ShardBook], roster: &[Enrolled]) -
         first.cloned()
     };
     let Some(settings) = settings else { return Ok(None) };
+    if parts.iter().all(|(_, p)| p.is_none()) {
+        eprintln!(
+            "grader: the shards kept no fingerprints (they were graded with --no-similarity): no code is compared; \
+             grade them again without it to compare the class"
+        );
+        return Ok(None);
+    }
     let mut students: Vec<StudentPrints> =
         parts.iter().flat_map(|(_, p)| p.map_or(&[][..], |p| &p.students[..])).cloned().collect();
     let order: BTreeMap<&StudentId, usize> = roster.iter().enumerate().map(|(i, e)| (&e.id, i)).collect();
@@ -204,7 +211,7 @@ pub fn write(out: &Path, findings: Option<&Findings>) -> Result<()> {
         let csv_path = out.join("similarity.csv");
         write_atomically(&csv_path, similarity_csv(findings))
             .with_context(|| format!("failed to write `{}`", csv_path.display()))?;
-        for (pair, of_class) in findings.pairs() {
+        for (pair, of_class, _) in findings.pairs().filter(|(_, _, page)| *page) {
             let name = page_name(&findings.class[pair.a], findings.other(pair, of_class));
             std::fs::create_dir_all(&pages_dir)
                 .with_context(|| format!("failed to create `{}`", pages_dir.display()))?;

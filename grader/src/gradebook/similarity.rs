@@ -1,5 +1,6 @@
-//! `similarity.csv`: the pairs the class overview's Similarity section lists, one row each, pairs within
-//! the class first, then against the corpus, each list highest score first. Every field through [`csv`]: a
+//! `similarity.csv`: every pair at or above the threshold, one row each, pairs within the class first, then
+//! against the corpus, each list highest score first (the overview lists and pages the first
+//! [`MAX_PAGES`](crate::similarity::findings::MAX_PAGES) of each). Every field through [`csv`]: a
 //! student's name or a corpus entry's path can no more become a formula here than in the gradebook.
 
 use super::csv;
@@ -25,13 +26,13 @@ pub const HEADER: [&str; 12] = [
 /// `similarity.csv` of `findings`.
 pub fn similarity_csv(findings: &Findings) -> String {
     let mut out = csv::row(&HEADER);
-    for (pair, of_class) in findings.pairs() {
-        out.push_str(&csv::row(&fields(findings, pair, of_class)));
+    for (pair, of_class, page) in findings.pairs() {
+        out.push_str(&csv::row(&fields(findings, pair, of_class, page)));
     }
     out
 }
 
-fn fields(findings: &Findings, pair: &Pair, of_class: bool) -> Vec<String> {
+fn fields(findings: &Findings, pair: &Pair, of_class: bool, page: bool) -> Vec<String> {
     let (a, b) = (&findings.class[pair.a], findings.other(pair, of_class));
     let fragments = &pair.shared.fragments;
     vec![
@@ -46,7 +47,7 @@ fn fields(findings: &Findings, pair: &Pair, of_class: bool) -> Vec<String> {
         line_count(fragments.iter().map(|f| f.b)).to_string(),
         csv::text(&line_ranges(&a.prints, fragments.iter().map(|f| f.a))),
         csv::text(&line_ranges(&b.prints, fragments.iter().map(|f| f.b))),
-        csv::text(&format!("similarity/{}", page_name(a, b))),
+        if page { csv::text(&format!("similarity/{}", page_name(a, b))) } else { String::new() },
     ]
 }
 

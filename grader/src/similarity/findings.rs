@@ -10,6 +10,11 @@ use super::fingerprints::Fingerprints;
 use super::fragments::Span;
 use super::method::Method;
 
+/// The most pairs of each list (the class's, the corpus's) shown in the overview and given a page: the
+/// rest are in `similarity.csv` (a class where a hundred students handed in one solution has thousands of
+/// pairs, and a page each would cost minutes to write).
+pub const MAX_PAGES: usize = 500;
+
 /// What the comparison was asked for: recorded in a shard's gradebook, so that the merge compares as the
 /// shards were told to.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -71,9 +76,11 @@ impl Findings {
         Findings { settings, method, class, corpus, corpus_notes, comparison }
     }
 
-    /// Every listed pair, those of the class first, each with whether it is of the class (else with the corpus).
-    pub fn pairs(&self) -> impl Iterator<Item = (&Pair, bool)> {
-        self.comparison.class.iter().map(|p| (p, true)).chain(self.comparison.corpus.iter().map(|p| (p, false)))
+    /// Every pair at or above the threshold, those of the class first, each with whether it is of the class
+    /// (else with the corpus) and whether it has a page (the first [`MAX_PAGES`] of each list do).
+    pub fn pairs(&self) -> impl Iterator<Item = (&Pair, bool, bool)> {
+        let class = self.comparison.class.iter().enumerate().map(|(rank, p)| (p, true, rank < MAX_PAGES));
+        class.chain(self.comparison.corpus.iter().enumerate().map(|(rank, p)| (p, false, rank < MAX_PAGES)))
     }
 
     /// The other side of a pair: a class submission for a pair of the class, else a corpus entry.

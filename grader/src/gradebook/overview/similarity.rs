@@ -6,7 +6,7 @@
 use std::fmt::Write;
 
 use crate::report::html::escape;
-use crate::similarity::findings::{line_count, line_ranges, page_name, Findings};
+use crate::similarity::findings::{line_count, line_ranges, page_name, Findings, MAX_PAGES};
 use crate::similarity::Pair;
 
 /// The section, for the overview's page.
@@ -43,7 +43,7 @@ fn pairs(out: &mut String, findings: &Findings, pairs: &[Pair], of_class: bool) 
         "<table class=\"figures pairs\"><thead><tr><th>score</th><th>student</th><th>{other}</th><th>language</th>\
          <th>shared lines</th><th></th></tr></thead><tbody>"
     );
-    for pair in pairs {
+    for pair in pairs.iter().take(MAX_PAGES) {
         let (a, b) = (&findings.class[pair.a], findings.other(pair, of_class));
         let score = pair.shared.score() * 100.0;
         let fragments = &pair.shared.fragments;
@@ -71,6 +71,14 @@ fn pairs(out: &mut String, findings: &Findings, pairs: &[Pair], of_class: bool) 
         );
     }
     out.push_str("</tbody></table>");
+    if pairs.len() > MAX_PAGES {
+        let _ = write!(
+            out,
+            "<p class=\"sub\">And {} more pairs at or above {}%, without a page: see <code>similarity.csv</code>.</p>",
+            pairs.len() - MAX_PAGES,
+            findings.settings.threshold
+        );
+    }
 }
 
 /// How many submissions were compared, per language, and against what.

@@ -75,7 +75,23 @@ pub fn tokens(language: Language, source: &str) -> Vec<Token> {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
+
+    proptest! {
+        /// Whatever a file holds (quotes, backslashes, brackets and comment openers left open, any
+        /// character), every lexer gives tokens in line order, on lines the file has.
+        #[test]
+        fn any_text_gives_tokens_in_line_order(text in "([ -~\n\t\r]|é|λ|\u{2028}|'|\"|\\\\|#|/\\*|\"\"\"|r#\"){0,200}") {
+            let lines = text.matches('\n').count() as u32 + 1;
+            for language in Language::ALL {
+                let stream = tokens(language, &text);
+                prop_assert!(stream.windows(2).all(|t| t[0].line <= t[1].line), "{language:?}");
+                prop_assert!(stream.iter().all(|t| (1..=lines).contains(&t.line)), "{language:?}");
+            }
+        }
+    }
 
     #[test]
     fn identifiers_numbers_and_literals_are_one_token_each_whatever_they_say() {

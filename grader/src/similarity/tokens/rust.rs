@@ -227,8 +227,10 @@ fn leave_out_declarations<'a>(all: &[Lexeme<'a>]) -> Vec<Lexeme<'a>> {
     kept
 }
 
-/// Whether the item starting at `pub` is a `use` (`pub use`, `pub(crate) use`).
+/// Whether the item starting at `pub` is a `use` (`pub use`, `pub(crate) use`); a visibility is a few tokens,
+/// so no more are looked at (a file of `{pub(` repeated must not cost a scan to its end per `pub`).
 fn public_use(item: &[Lexeme<'_>]) -> bool {
+    let item = &item[..item.len().min(16)];
     let after = if item.get(1).is_some_and(|l| l.is("(")) { past_group(item, 1, "(", ")") } else { 1 };
     item.get(after).is_some_and(|l| l.is("use"))
 }
