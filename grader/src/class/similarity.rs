@@ -206,7 +206,7 @@ pub fn merged(args: &SimilarityArgs, books: &[ShardBook], roster: &[Enrolled]) -
 /// A file that cannot be written.
 pub fn write(out: &Path, findings: Option<&Findings>) -> Result<()> {
     let pages_dir = out.join(PAGES);
-    let mut written = Vec::new();
+    let mut written = std::collections::BTreeSet::new();
     if let Some(findings) = findings {
         let csv_path = out.join("similarity.csv");
         write_atomically(&csv_path, similarity_csv(findings))
@@ -218,7 +218,7 @@ pub fn write(out: &Path, findings: Option<&Findings>) -> Result<()> {
             let path = pages_dir.join(&name);
             write_atomically(&path, pair::page(findings, pair, of_class))
                 .with_context(|| format!("failed to write `{}`", path.display()))?;
-            written.push(name);
+            written.insert(name);
         }
     } else {
         let _ = std::fs::remove_file(out.join("similarity.csv"));
@@ -244,11 +244,12 @@ pub fn summary(findings: &Findings) -> String {
     } else {
         String::new()
     };
+    let count = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     format!(
-        "grader: similarity: {compared} submissions compared with each other{corpus}: {} pairs of the class and {} with \
-         known solutions at or above {}% (the overview's Similarity section, similarity.csv)",
-        findings.comparison.class.len(),
-        findings.comparison.corpus.len(),
-        findings.settings.threshold
+        "grader: similarity: {compared} submissions compared with each other{corpus}; at or above {}%: {} in the \
+         class, {} with a known solution (the overview's Similarity section, similarity.csv)",
+        findings.settings.threshold,
+        count(findings.comparison.class.len(), "pair", "pairs"),
+        count(findings.comparison.corpus.len(), "pair", "pairs")
     )
 }
