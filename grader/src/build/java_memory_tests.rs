@@ -166,6 +166,8 @@ fn the_valid_submission_measures_the_official_figures() {
     let counters = c.ask("counters deep");
     // 20 inserts, both queues at 8 slots: 19 × (40 + 96) + 2 × (40 + 24 + 8 × 8)
     assert_eq!(counter(&counters, "pq_deep_bytes"), 19 * 136 + 2 * (40 + 24 + 64), "{counters}");
+    // the walk reached everything
+    assert_eq!(counter(&counters, "pq_deep_cut"), 0, "{counters}");
     c.finish();
 }
 

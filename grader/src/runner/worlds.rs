@@ -128,9 +128,9 @@ impl WorldSessions {
         &self.meter
     }
 
-    /// What is left of the grade's CPU budget, every running program counted; `None` without a budget.
-    pub fn grade_cpu_left(&self) -> Option<Duration> {
-        self.meter.left(self.all().map(|w| w.session.running_cpu()).sum())
+    /// The whole CPU time the submission's processes have used so far: those ended and those running.
+    pub fn cpu_used(&self) -> Duration {
+        self.meter.spent() + self.all().map(|w| w.session.running_cpu()).sum::<Duration>()
     }
 
     /// The CPU time every program reported so far (for benchmarks only).

@@ -94,8 +94,8 @@ final class Memory {
     }
 
     /** The deep sizes of the queues that ended at `counters`, summed (each its own walk). */
-    long ofQueues(List<QueueRegistry.Tracked> ended) {
-        if (ended.isEmpty()) return 0;
+    DeepSize.Queues ofQueues(List<QueueRegistry.Tracked> ended) {
+        if (ended.isEmpty()) return new DeepSize.Queues(0, false);
         referenceBoard();
         return DeepSize.queues(ended);
     }

@@ -380,7 +380,7 @@ public final class Server {
                 boolean deep = args.length == 1 && args[0].equals("deep");
                 if (!deep) noArgs(verb, args);
                 List<QueueRegistry.Tracked> ended = endQueueSpan();
-                if (deep && DeepSize.available()) Counters.pqDeepBytes += memory.ofQueues(ended);
+                if (deep && DeepSize.available()) Counters.queuesWalked(memory.ofQueues(ended));
                 return Counters.encode(0);
             }
             case "call_sites": {
