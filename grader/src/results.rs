@@ -7,8 +7,10 @@
 use serde::Serialize;
 
 mod details;
+mod not_graded;
 
 pub use details::{plural, Details, Finding, Style, StyleTool, SubmittedFile, Transcript};
+pub use not_graded::{Because, NotGraded};
 
 /// A section of the report, scored as one share.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -253,6 +255,9 @@ pub struct Report {
     /// Tests the policy hides that this view of the report leaves out ([`Report::without_hidden`]); 0 in a
     /// whole report.
     pub withheld: usize,
+    /// Why this run gives no final grade, if it gives none ([`NotGraded`]): every format then says so at its
+    /// top instead of a score.
+    pub not_graded: Option<NotGraded>,
 }
 
 impl CountCause {

@@ -193,7 +193,14 @@ pub fn grade_class(students: &[Student], run: &Run<'_>) -> Result<Graded, BatchE
             Ok(path) => path,
             Err(reason) => {
                 resume::forget(out, &stem, &extensions);
-                rows[i] = Some(Row::of(student, None, Some(reason.clone())));
+                let shared = students.iter().filter(|s| s.id.file_stem() == stem).count() > 1;
+                // their report says why (unless its file is another student's: intake's reason says so)
+                let written = if shared { Ok(()) } else { not_graded_reports(student, reason, run.settings) };
+                let error = match written {
+                    Ok(()) => reason.clone(),
+                    Err(e) => format!("{reason} (and their report could not be written: {e})"),
+                };
+                rows[i] = Some(Row::of(student, None, Some(error)));
                 continue;
             }
         };
@@ -222,6 +229,17 @@ pub fn grade_class(students: &[Student], run: &Run<'_>) -> Result<Graded, BatchE
     missing.dedup();
     let run_key = format!("{run_key:016x}");
     Ok(Graded { rows: rows.into_iter().flatten().collect(), missing_fixtures: missing, resumed, run_key })
+}
+
+/// Writes the reports of a student whose entry could not be used (`reason`: an empty or broken zip, no file
+/// of theirs), in every format of the run: not graded, and why.
+fn not_graded_reports(student: &Student, reason: &str, settings: &Settings) -> std::io::Result<()> {
+    let report = crate::results::Report::not_a_submission(&student.name, settings.seed, reason, vec![]);
+    for format in settings.formats() {
+        let path = settings.output_dir.join(format!("{}.{}", student.id.file_stem(), format.extension()));
+        crate::output::write_atomically(&path, crate::report::render(&report, format, false))?;
+    }
+    Ok(())
 }
 
 /// The rows of the queued students (by their index in the class), and the fixture files the workers found

@@ -192,8 +192,12 @@ fn grade_one(job: &Job, plan: &TestPlan, settings: &Settings) -> Reply {
                 let path = settings.output_dir.join(format!("{}.{}", job.stem, format.extension()));
                 write_atomically(&path, report::render(&report, format, false))
             });
-            let error = written.err().map(|e| format!("failed to write the report: {e}"));
-            Reply::Graded { grade: Some(Grade::of(&report)), error }
+            let written = written.err().map(|e| format!("failed to write the report: {e}"));
+            // Not graded: no final grade, whatever tests ran (their points stay in the report); the reason is
+            // the row's error, and a report without tests has no grade at all.
+            let not_graded = report.not_graded.as_ref().map(|n| n.reason.clone());
+            let grade = (!report.tests.is_empty()).then(|| Grade::of(&report));
+            Reply::Graded { grade, error: not_graded.or(written) }
         }
         Err(e) => Reply::Graded { grade: None, error: Some(e.to_string()) },
     }

@@ -77,7 +77,7 @@ fn read(shard: &Path) -> Result<ShardBook> {
     Ok(ShardBook { from: shard.display().to_string(), document })
 }
 
-/// Copies each graded student's reports (and the stamp that lets a later `grader batch` into `out` resume
+/// Copies each student's reports (and the stamp that lets a later `grader batch` into `out` resume
 /// them) from the shard's directory into `out`, unless that is the same directory.
 fn copy_reports(book: &ShardBook, out: &Path) -> Result<()> {
     let from = Path::new(&book.from);
@@ -88,9 +88,13 @@ fn copy_reports(book: &ShardBook, out: &Path) -> Result<()> {
     let mut extensions: Vec<&str> =
         book.document.run.formats.iter().filter_map(|f| f.parse::<Format>().ok()).map(Format::extension).collect();
     extensions.dedup();
-    for row in book.document.students.iter().filter(|r| r.error.is_none()) {
+    for row in &book.document.students {
         for ext in &extensions {
             let name = format!("{}.{ext}", row.report);
+            // a student not graded has reports when what they handed in was looked at, not when the grader failed
+            if row.error.is_some() && !from.join(&name).is_file() {
+                continue;
+            }
             let bytes = std::fs::read(from.join(&name)).with_context(|| {
                 format!(
                     "failed to read `{}`, a report of {}",

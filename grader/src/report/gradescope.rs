@@ -7,7 +7,8 @@
 //! Tests the policy hides are shown `after_due_date`, and nothing else tells of them before then ([`render`]).
 //! The compiler's output, when the build failed, is in the top-level output. `execution_time` is the run's
 //! wall time, the only non-deterministic field. Student text in any output shows its control characters as
-//! codes ([`visible`]): Gradescope shows outputs as text.
+//! codes ([`visible`]): Gradescope shows outputs as text. A run that is not graded scores 0, with `Not graded:
+//! REASON` as the first line of the output and no test.
 
 use serde::Serialize;
 
@@ -60,7 +61,15 @@ pub fn render(report: &Report) -> String {
         .collect();
     let score: u64 = entries.iter().map(|e| e.score_cents).sum();
     let max: u64 = entries.iter().map(|e| e.max_cents).sum();
-    let mut output = if hidden.is_empty() {
+    let mut output = if let Some(line) = report.not_graded_line() {
+        // Gradescope needs a score: 0, with the reason as the output's first line (not "contact the staff").
+        let mut said = vec![line];
+        if !report.details.files.is_empty() {
+            let files: Vec<&str> = report.details.files.iter().map(|f| f.name.as_str()).collect();
+            said.push(format!("The files handed in: {}.", files.join(", ")));
+        }
+        visible::block(&said.join("\n")).into_owned()
+    } else if hidden.is_empty() {
         format!(
             "Aggregate score: {:.2} / {:.2}. The full report is below each test; run `grader explain ID` locally \
              for hints.",
@@ -217,6 +226,7 @@ mod tests {
             count_causes: vec![],
             details: Default::default(),
             withheld: 0,
+            not_graded: None,
         }
     }
 

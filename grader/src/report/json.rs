@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::results::{Report, SkippedFixture, Status};
 
 /// The schema version; bump on any incompatible change.
-pub const SCHEMA_VERSION: u32 = 3;
+pub const SCHEMA_VERSION: u32 = 4;
 
 #[derive(Serialize)]
 struct JsonReport<'a> {
@@ -17,8 +17,13 @@ struct JsonReport<'a> {
     grader_version: &'static str,
     submission: JsonSubmission<'a>,
     seed: u64,
-    score: f64,
-    max_score: f64,
+    /// `null` when the run is not graded.
+    score: Option<f64>,
+    /// `null` when the run is not graded.
+    max_score: Option<f64>,
+    /// Only when the run is not graded, so graded reports keep their bytes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    not_graded: Option<&'a crate::results::NotGraded>,
     categories: Vec<JsonCategory>,
     tests: Vec<JsonTest<'a>>,
     compile_log: Option<&'a str>,
@@ -77,8 +82,9 @@ pub fn render(report: &Report) -> String {
         grader_version: env!("CARGO_PKG_VERSION"),
         submission: JsonSubmission { name: &report.submission.name, language: &report.submission.language },
         seed: report.seed,
-        score: report.score.total,
-        max_score: report.score.max,
+        score: report.not_graded.is_none().then_some(report.score.total),
+        max_score: report.not_graded.is_none().then_some(report.score.max),
+        not_graded: report.not_graded.as_ref(),
         categories: report
             .score
             .categories

@@ -21,11 +21,26 @@ pub fn render(report: &Report) -> String {
         visible::markdown_inline(&report.submission.language)
     );
     let label = if report.withheld > 0 { "Score of the visible tests" } else { "Score" };
-    let _ = writeln!(
-        out,
-        "**{label}: {:.2} / {:.2} ({percent:.1}%)** — seed {}\n",
-        report.score.total, report.score.max, report.seed
-    );
+    match &report.not_graded {
+        Some(not_graded) => {
+            let _ = writeln!(
+                out,
+                "**Not graded:** {} — seed {}\n",
+                visible::markdown_inline(&not_graded.reason),
+                report.seed
+            );
+            if report.tests.is_empty() {
+                return out;
+            }
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "**{label}: {:.2} / {:.2} ({percent:.1}%)** — seed {}\n",
+                report.score.total, report.score.max, report.seed
+            );
+        }
+    }
     for note in &report.notes {
         let _ = writeln!(out, "> Note: {}\n", visible::markdown_inline(note));
     }

@@ -251,6 +251,7 @@ mod tests {
                 }),
             },
             withheld: 0,
+            not_graded: None,
         }
     }
 
@@ -318,6 +319,30 @@ mod tests {
             assert!(at.is_some_and(|at| at < first_test), "{format}: {shown}");
         }
         assert!(render(&report, Format::Json, false).contains("\"machine_stalls\": [\n    \"board-1a\"\n  ]"));
+    }
+
+    /// What was handed in that is not a submission is "not graded" in every format, with the reason at the
+    /// top and never a score: JSON's score is null; Gradescope, which needs one, scores 0 with the reason as
+    /// its output's first line.
+    #[test]
+    fn a_report_not_graded_says_why_at_its_top_and_shows_no_score() {
+        let files = vec![crate::results::SubmittedFile { name: "solver.java".into(), bytes: 812 }];
+        let reason = "found solver.java: rename it to Solver.java";
+        let report = Report::not_a_submission("ada", 7, reason, files);
+        for format in Format::ALL {
+            let shown = render(&report, format, false);
+            let written = if format == Format::Markdown { visible::markdown_inline(reason) } else { reason.into() };
+            let said = shown.find(&*written).unwrap_or_else(|| panic!("{format}: {shown}"));
+            assert!(shown[..said].to_lowercase().replace('_', " ").contains("not graded"), "{format}: {shown}");
+            assert!(!shown.contains("0.00 /") && !shown.contains("(0%)") && !shown.contains("Aggregate score: 0"));
+        }
+        let json: serde_json::Value = serde_json::from_str(&render(&report, Format::Json, false)).unwrap();
+        assert!(json["score"].is_null() && json["max_score"].is_null(), "{json}");
+        assert_eq!(json["not_graded"]["because"], "not_a_submission");
+        let gradescope: serde_json::Value = serde_json::from_str(&render(&report, Format::Gradescope, false)).unwrap();
+        assert_eq!(gradescope["score"], 0.0);
+        assert!(gradescope["output"].as_str().unwrap().starts_with(&format!("Not graded: {reason}\n")));
+        assert!(render(&report, Format::Text, false).contains("   812 solver.java"), "the files handed in");
     }
 
     /// A name, a message, a row and the program's output that hold terminal escapes reach no reader raw.

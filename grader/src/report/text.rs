@@ -28,6 +28,10 @@ const MAX_FINDINGS: usize = 40;
 pub fn render(report: &Report, color: bool, failures_only: bool) -> String {
     let mut out = String::new();
     summary(&mut out, report, color);
+    if report.not_graded.is_some() && report.tests.is_empty() {
+        files(&mut out, report);
+        return out;
+    }
     fix_first(&mut out, report);
     files(&mut out, report);
     for category in Category::ALL {
@@ -102,6 +106,9 @@ fn summary(out: &mut String, report: &Report, color: bool) {
         visible::line(&report.submission.language)
     );
     let _ = writeln!(out, "Seed:        {}\n", report.seed);
+    if let Some(not_graded) = &report.not_graded {
+        let _ = writeln!(out, "NOT GRADED: {}\n", visible::block(&not_graded.reason));
+    }
     for note in &report.notes {
         let _ = writeln!(out, "Note: {}\n", visible::block(note));
     }
@@ -154,6 +161,11 @@ fn summary(out: &mut String, report: &Report, color: bool) {
             }
         };
         let _ = writeln!(out, "{:<28} {verdict}", format!("{label}:"));
+    }
+    if report.not_graded.is_some() {
+        let gap = if report.tests.is_empty() { "" } else { "\n" };
+        let _ = writeln!(out, "{gap}Aggregate score: none (not graded)\n");
+        return;
     }
     if report.withheld > 0 {
         let _ = writeln!(

@@ -97,7 +97,9 @@ fn parallel_grading_gives_the_grades_of_serial_grading_and_survives_broken_submi
     assert!(cell(rows, 2, "failed").contains(blank), "{:?}", rows[2]);
     assert!(cell(rows, 3, "score") == "0.00" && cell(rows, 3, "failed").contains("compile-1"), "{:?}", rows[3]);
     assert!(cell(rows, 4, "failed").contains("board-1a"), "{:?}", rows[4]);
-    assert!(cell(rows, 5, "error").contains("is not a submission") && cell(rows, 5, "score").is_empty());
+    assert_eq!((cell(rows, 5, "error"), cell(rows, 5, "score")), ("nothing was handed in", ""), "not graded");
+    let erin = std::fs::read_to_string(out.path().join("serial/erin.txt")).unwrap();
+    assert!(erin.contains("NOT GRADED: nothing was handed in") && !erin.contains("Aggregate score: 0"), "{erin}");
     assert!(cell(rows, 6, "failed").contains(blank), "a Python folder is graded beside the others: {:?}", rows[6]);
     assert!(out.path().join("parallel/bob.txt").is_file() && out.path().join("parallel/bob.json").is_file());
 }

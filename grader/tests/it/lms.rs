@@ -1,6 +1,8 @@
 //! One class as Canvas and as Moodle export it (a late student, a zipped one, one whose files declare a
-//! package, one with a helper class in a file of its own, one whose zip is broken), graded in one `batch`
-//! each, and the import files each LMS reads back, parsed column by column.
+//! package, one with a helper class in a file of its own, one whose zip is broken, one who handed in
+//! `solver.java` and one who handed in `Board.java` alone), graded in one `batch` each, and the import files
+//! each LMS reads back, parsed column by column. A student whose files are no submission is not graded
+//! everywhere: their report, the gradebook's `error`, the overview, an empty cell in the LMS's file.
 
 use std::io::Write;
 use std::path::Path;
@@ -27,6 +29,9 @@ fn class_files() -> Vec<(&'static str, &'static str, Vec<u8>)> {
         ("dan", "Board.java", board.clone()),
         ("dan", "Solver.java", with_helper),
         ("dan", "Helper.java", helper),
+        ("fay", "Board.java", board.clone()),
+        ("fay", "solver.java", solver),
+        ("gil", "Board.java", board),
     ]
 }
 
@@ -50,7 +55,8 @@ fn zip_file(path: &Path, files: &[(String, Vec<u8>)]) {
     zip.finish().unwrap();
 }
 
-const USERS: [(&str, &str); 5] = [("ada", "101"), ("bob", "102"), ("cy", "103"), ("dan", "104"), ("eve", "105")];
+const USERS: [(&str, &str); 7] =
+    [("ada", "101"), ("bob", "102"), ("cy", "103"), ("dan", "104"), ("eve", "105"), ("fay", "106"), ("gil", "107")];
 
 fn user(student: &str) -> &'static str {
     USERS.iter().find(|(s, _)| *s == student).map(|(_, id)| *id).unwrap()
@@ -108,9 +114,9 @@ fn a_canvas_export_grades_in_one_batch_and_gives_canvas_its_import() {
     assert_eq!(run.code, 1, "eve's zip cannot be unpacked: {}", run.stderr);
     let rows = &run.rows;
     let ids: Vec<&str> = (1..rows.len()).map(|r| cell(rows, r, "id")).collect();
-    assert_eq!(ids, ["canvas-101", "canvas-102", "canvas-103", "canvas-104", "canvas-105"]);
+    assert_eq!(ids, ["canvas-101", "canvas-102", "canvas-103", "canvas-104", "canvas-105", "canvas-106", "canvas-107"]);
     let late: Vec<&str> = (1..rows.len()).map(|r| cell(rows, r, "late")).collect();
-    assert_eq!(late, ["yes", "no", "no", "no", "no"], "a LATE_ file makes its student late");
+    assert_eq!(late, ["yes", "no", "no", "no", "no", "no", "no"], "a LATE_ file makes its student late");
     assert!(report_text(&out, rows, 3).contains("must be in the default package"));
     assert!(
         report_text(&out, rows, 4).contains(
@@ -121,6 +127,21 @@ fn a_canvas_export_grades_in_one_batch_and_gives_canvas_its_import() {
         report_text(&out, rows, 4)
     );
     assert!(cell(rows, 5, "error").contains("not unpacked"), "{:?}", rows[5]);
+    let not_graded = [
+        (6, "found solver.java: rename it to Solver.java (a Java submission is the two files Board.java and Solver.java)"),
+        (7, "Solver.java is missing (a Java submission is the two files Board.java and Solver.java)"),
+    ];
+    let overview = std::fs::read_to_string(out.join("index.html")).unwrap();
+    for (row, reason) in not_graded {
+        assert_eq!((cell(rows, row, "error"), cell(rows, row, "score")), (reason, ""), "{:?}", rows[row]);
+        let report = report_text(&out, rows, row);
+        assert!(
+            report.contains(&format!("NOT GRADED: {reason}")) && !report.contains("Aggregate score: 0"),
+            "{report}"
+        );
+        assert!(overview.contains(reason), "the overview says why");
+    }
+    assert!(run.stderr.contains("3 of 7 students could not be graded"), "{}", run.stderr);
 
     let import = parse_csv(&std::fs::read_to_string(out.join("canvas-import.csv")).unwrap());
     assert_eq!(import[0], ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "8 Puzzle (555)"]);
@@ -130,6 +151,8 @@ fn a_canvas_export_grades_in_one_batch_and_gives_canvas_its_import() {
         ["cy", "103", "", "", "", "0.00"],
         ["dan", "104", "", "", "", "0.00"],
         ["eve", "105", "", "", "", ""],
+        ["fay", "106", "", "", "", ""],
+        ["gil", "107", "", "", "", ""],
     ];
     assert_eq!(import[1..], expected.map(|r| r.map(String::from).to_vec()), "{import:?}");
 }

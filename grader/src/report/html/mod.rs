@@ -41,12 +41,19 @@ pub fn render(report: &Report) -> String {
         out,
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <title>8-puzzle report: {} ({:.2}/{:.2})</title><style>{STYLE}</style></head><body>\n",
+         <title>8-puzzle report: {} ({})</title><style>{STYLE}</style></head><body>\n",
         escape(&report.submission.name),
-        report.score.total,
-        report.score.max
+        match report.not_graded {
+            Some(_) => "not graded".to_string(),
+            None => format!("{:.2}/{:.2}", report.score.total, report.score.max),
+        }
     );
     summary(&mut out, report);
+    if report.not_graded.is_some() && report.tests.is_empty() {
+        details::details(&mut out, &report.details);
+        let _ = write!(out, "<script>\n{SCRIPT}</script>\n</body></html>\n");
+        return out;
+    }
     fix_first(&mut out, report);
     failures(&mut out, report);
     details::details(&mut out, &report.details);
@@ -69,17 +76,37 @@ fn summary(out: &mut String, report: &Report) {
     let score = &report.score;
     let _ = write!(
         out,
-        "<header><h1>8-puzzle report</h1><p class=\"sub\">{} ({}) · seed {}</p>\
-         <p class=\"score\"><strong>{:.2}</strong> / {:.2} <span>({:.0}%)</span></p>{}\
-         <div class=\"scroll\"><table class=\"sections\"><thead><tr><th>section</th><th>passed</th><th>failed</th><th>skipped</th>\
-         <th>points</th><th></th></tr></thead><tbody>",
+        "<header><h1>8-puzzle report</h1><p class=\"sub\">{} ({}) · seed {}</p>",
         escape(&report.submission.name),
         escape(&report.submission.language),
         report.seed,
-        score.total,
-        score.max,
-        score.percent(),
-        withheld(report.withheld)
+    );
+    match &report.not_graded {
+        Some(not_graded) => {
+            let _ = write!(
+                out,
+                "<p class=\"score\"><strong>Not graded</strong></p><p class=\"problem not-graded\">Not graded: {}</p>",
+                escape(&not_graded.reason)
+            );
+        }
+        None => {
+            let _ = write!(
+                out,
+                "<p class=\"score\"><strong>{:.2}</strong> / {:.2} <span>({:.0}%)</span></p>{}",
+                score.total,
+                score.max,
+                score.percent(),
+                withheld(report.withheld)
+            );
+        }
+    }
+    if report.tests.is_empty() {
+        out.push_str("<button id=\"expand\" type=\"button\">Expand all</button></header>\n");
+        return;
+    }
+    out.push_str(
+        "<div class=\"scroll\"><table class=\"sections\"><thead><tr><th>section</th><th>passed</th><th>failed</th>\
+         <th>skipped</th><th>points</th><th></th></tr></thead><tbody>",
     );
     for c in &score.categories {
         // A section worth nothing (not scored, or nothing applied) gets no bar.
