@@ -93,6 +93,9 @@ pub fn render(report: &Report) -> String {
     for note in &report.notes {
         output.push_str(&format!("\nNote: {}", visible::block(note)));
     }
+    if let Some(style) = &report.details.style {
+        output.push_str(&format!("\nStyle (0 points): {}", style.verdicts()));
+    }
     if !report.missing_fixtures.is_empty() {
         output.push_str(&format!(
             "\nGRADER PROBLEM (not the submission's): the fixture directory lacks {}.",

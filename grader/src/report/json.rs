@@ -32,6 +32,9 @@ struct JsonReport<'a> {
     fix_first: &'a [crate::results::RootCause],
     fix_first_counts: &'a [crate::results::CountCause],
     details: &'a crate::results::Details,
+    /// Each style tool's summary verdict (Java reports only): `PASSED`, `FAILED (…)` or `not run (why)`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    style_verdicts: Vec<JsonVerdict>,
     withheld_tests: usize,
     missing_fixtures: &'a [String],
     skipped_fixtures: &'a [SkippedFixture],
@@ -46,6 +49,12 @@ struct JsonReport<'a> {
 struct JsonSubmission<'a> {
     name: &'a str,
     language: &'a str,
+}
+
+#[derive(Serialize)]
+struct JsonVerdict {
+    tool: &'static str,
+    verdict: String,
 }
 
 #[derive(Serialize)]
@@ -121,6 +130,13 @@ pub fn render(report: &Report) -> String {
         fix_first: &report.fix_first,
         fix_first_counts: &report.count_causes,
         details: &report.details,
+        style_verdicts: report.details.style.as_ref().map_or(vec![], |style| {
+            style
+                .names()
+                .into_iter()
+                .map(|tool| JsonVerdict { tool, verdict: style.verdict(tool).unwrap_or_default() })
+                .collect()
+        }),
         withheld_tests: report.withheld,
         missing_fixtures: &report.missing_fixtures,
         skipped_fixtures: &report.skipped_fixtures,

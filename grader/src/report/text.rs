@@ -189,7 +189,7 @@ fn style_summary(out: &mut String, report: &Report, color: bool) {
         let shown = match verdict.as_str() {
             "PASSED" => paint(&verdict, Status::Passed, color),
             v if v.starts_with("FAILED") => paint(&verdict, Status::Failed, color),
-            _ => format!("{verdict} (see the style section)"),
+            _ => verdict,
         };
         let _ = writeln!(out, "{:<28} {shown}", format!("{name}:"));
     }
