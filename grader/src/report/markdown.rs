@@ -77,6 +77,9 @@ pub fn render(report: &Report) -> String {
         return out;
     }
     let _ = writeln!(out, "\n### Not passed\n");
+    if let Some(line) = super::summary::explain_line(report) {
+        let _ = writeln!(out, "{line}\n");
+    }
     for category in Category::ALL {
         for t in failing.iter().filter(|t| t.category == category).take(50) {
             let _ = writeln!(out, "- `{}` {} — {}", t.id, t.title, visible::markdown_inline(t.reason()));

@@ -72,6 +72,18 @@ pub struct Finding {
     pub check: String,
 }
 
+impl StyleTool {
+    /// Its findings tallied as the official report ends a tool's section: `Checkstyle ends with 0 errors and
+    /// 2 warnings.`; `None` when it found nothing.
+    pub fn tally(&self) -> Option<String> {
+        let errors = self.findings.iter().filter(|f| f.error).count();
+        (!self.findings.is_empty()).then(|| {
+            let warnings = self.findings.len() - errors;
+            format!("{} ends with {} and {}.", self.name, plural(errors, "error"), plural(warnings, "warning"))
+        })
+    }
+}
+
 impl Finding {
     /// The line as Checkstyle prints it: `[WARN] Board.java:12:5: message [Check]`.
     pub fn line_text(&self) -> String {

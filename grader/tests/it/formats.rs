@@ -60,9 +60,15 @@ fn gradescope_points_add_up_exactly_on_a_failing_rust_submission() {
 #[case::text("text")]
 fn the_compilers_output_is_in_every_format(#[case] format: &str) {
     let (submission, _copy) = gallery_entry("java/compile-error");
-    let (text, code) = render_of(&submission, format, &[]);
+    let dir = tempfile::tempdir().unwrap();
+    let text_report = dir.path().join("report.txt");
+    let (text, code) = render_of(&submission, format, &[&format!("--format=text={}", text_report.display())]);
     assert_eq!(code, 1);
     assert!(text.contains("Solver.java") && text.contains("error:"), "{format}:\n{text}");
+    if format == "html" {
+        let text_report = std::fs::read_to_string(text_report).unwrap();
+        assert_eq!(crate::facts::missing_from_html(&text_report, &text), Vec::<String>::new(), "{text_report}");
+    }
 }
 
 #[test]
@@ -204,6 +210,7 @@ fn a_style_check_that_did_not_run_is_never_passed_in_any_summary() {
     assert_eq!(checkstyle["verdict"], verdict);
     assert!(markdown.contains(&format!("Checkstyle: {verdict}")), "{markdown}");
     assert!(gradescope["output"].as_str().unwrap().contains(&format!("Checkstyle: {verdict}")), "{gradescope}");
+    assert_eq!(crate::facts::missing_from_html(&text, &html), Vec::<String>::new(), "the page lacks them:\n{text}");
     for shown in [text, html, json.to_string(), markdown, gradescope.to_string()] {
         assert!(!shown.contains("Checkstyle: PASSED") && !shown.contains("Checkstyle:                  PASSED"));
     }

@@ -17,6 +17,7 @@ mod groups;
 
 use std::fmt::Write;
 
+use super::summary;
 use super::text::{bounded, head_and_tail};
 use crate::results::{Category, Report, RootCause, Status, TestResult};
 use escape::anchor;
@@ -64,7 +65,7 @@ pub fn render(report: &Report) -> String {
             out,
             "<section id=\"output\"><details><summary>What the submission wrote to standard error{}</summary>\
              <pre>{}</pre></details></section>",
-            if report.output_truncated { " (truncated)" } else { "" },
+            if report.output_truncated { " (output truncated)" } else { "" },
             escape(&head_and_tail(&report.output, MAX_OUTPUT_BYTES))
         );
     }
@@ -92,23 +93,38 @@ fn summary(out: &mut String, report: &Report) {
         None => {
             let _ = write!(
                 out,
-                "<p class=\"score\"><strong>{:.2}</strong> / {:.2} <span>({:.0}%)</span></p>{}",
+                "<p class=\"score\"><strong>{:.2}</strong> / {:.2} <span>({:.2}%)</span></p>",
                 score.total,
                 score.max,
                 score.percent(),
-                withheld(report.withheld)
             );
         }
     }
-    if report.tests.is_empty() {
-        out.push_str("<button id=\"expand\" type=\"button\">Expand all</button></header>\n");
-        return;
+    for (line, listed) in summary::problems(report) {
+        let _ = write!(out, "<p class=\"problem\">{}</p>", escape(&line));
+        if !listed.is_empty() {
+            let items: Vec<String> = listed.iter().map(|item| format!("<li>{}</li>", escape(item))).collect();
+            let _ = write!(out, "<ul class=\"problem\">{}</ul>", items.concat());
+        }
     }
+    if !report.tests.is_empty() {
+        sections(out, report);
+    }
+    let class = if report.withheld > 0 { "problem" } else { "sub" };
+    let _ = write!(out, "<p class=\"{class}\">{}</p>", escape(&summary::score_line(report)));
+    if report.not_graded.is_none() {
+        let _ = write!(out, "<p class=\"sub weights\">{}</p>", escape(&summary::weight_line(&score.categories)));
+    }
+    out.push_str("<button id=\"expand\" type=\"button\">Expand all</button></header>\n");
+}
+
+/// Each section's tallies and points, with a bar, then the official summary's lines (correctness pooled).
+fn sections(out: &mut String, report: &Report) {
     out.push_str(
         "<div class=\"scroll\"><table class=\"sections\"><thead><tr><th>section</th><th>passed</th><th>failed</th>\
          <th>skipped</th><th>points</th><th></th></tr></thead><tbody>",
     );
-    for c in &score.categories {
+    for c in &report.score.categories {
         // A section worth nothing (not scored, or nothing applied) gets no bar.
         let bar = if c.weight > 0.0 {
             format!("<span class=\"bar\"><span style=\"width:{:.0}%\"></span></span>", 100.0 * c.points / c.weight)
@@ -129,37 +145,11 @@ fn summary(out: &mut String, report: &Report) {
         );
     }
     out.push_str("</tbody></table></div>");
-    if !report.missing_fixtures.is_empty() {
-        let _ = write!(
-            out,
-            "<p class=\"problem\">Grader problem: the fixture directory lacks {} (those tests are errors, not yours)</p>",
-            escape(&report.missing_fixtures.join(", "))
-        );
-    }
-    if !report.machine_stalls.is_empty() {
-        let _ = write!(out, "<p class=\"problem\">Grader problem: {}</p>", escape(&report.stalls_line()));
-    }
-    for skipped in &report.skipped_fixtures {
-        let _ = write!(
-            out,
-            "<p class=\"problem\">Grader problem: fixture {} was skipped: {}</p>",
-            escape(&skipped.file),
-            escape(&skipped.problem)
-        );
-    }
-    out.push_str("<button id=\"expand\" type=\"button\">Expand all</button></header>\n");
-}
-
-/// What the score leaves out, when this view withholds hidden tests.
-fn withheld(count: usize) -> String {
-    match count {
-        0 => String::new(),
-        n => format!(
-            "<p class=\"problem\">The score of the visible tests: {} hidden until the due date, and the \
-             aggregate score with them.</p>",
-            crate::results::plural(n, "test")
-        ),
-    }
+    let tallies: Vec<String> = summary::tallies(report)
+        .iter()
+        .map(|t| format!("<li>{}: {}{}</li>", escape(t.label), escape(&t.verdict), escape(t.after)))
+        .collect();
+    let _ = write!(out, "<ul class=\"tallies\">{}</ul>", tallies.concat());
 }
 
 fn fix_first(out: &mut String, report: &Report) {
@@ -202,6 +192,9 @@ fn failures(out: &mut String, report: &Report) {
         return;
     }
     let _ = write!(out, "<section id=\"failures\"><h2>Failures ({})</h2>", failed.len());
+    if let Some(line) = summary::explain_line(report) {
+        let _ = write!(out, "<p class=\"sub\">{}</p>", escape(&line));
+    }
     for cause in &report.fix_first {
         cause_group(out, report, cause);
     }
@@ -270,13 +263,11 @@ fn card(out: &mut String, test: &TestResult, cause: Option<&RootCause>) {
         test.max_score
     );
     if let Some(cause) = cause {
-        let _ = write!(
-            out,
-            "<p class=\"because\">Probably fails because {} is wrong: fix <a href=\"#{}\">{}</a> first.</p>",
-            escape(cause.method.call()),
-            anchor(&cause.test),
-            escape(&cause.test)
-        );
+        // the text report's words, with the test it names linked
+        let said = escape(&summary::see_first(cause, &test.id));
+        let test_id = escape(&cause.test);
+        let linked = said.replacen(&*test_id, &format!("<a href=\"#{}\">{test_id}</a>", anchor(&cause.test)), 1);
+        let _ = write!(out, "<p class=\"because\">{}{}</p>", &linked[..1].to_uppercase(), &linked[1..]);
     }
     inputs(out, test);
     if !test.message.is_empty() {
@@ -366,7 +357,16 @@ fn passed(out: &mut String, report: &Report) {
             count(Status::Skipped),
             count(Status::NotApplicable)
         );
+        let mut table = None;
         for test in tests {
+            // a table's column headings once, above its first row, as the text report prints them
+            let base = test.row.as_ref().and(test.id.split_once('/')).map(|(base, _)| base);
+            if let (Some(base), Some(columns)) = (base, &test.columns) {
+                if table != Some(base) {
+                    let _ = write!(out, "<li class=\"columns\"><pre>{}</pre></li>", escape(columns));
+                }
+            }
+            table = base;
             line(out, test);
         }
         out.push_str("</ul></details>");
