@@ -90,9 +90,17 @@ impl Row {
         }
     }
 
-    /// The grade on an LMS's scale: the percentage of `max_grade`, or `None` when not graded.
+    /// The final grade as a percentage: `None` when the student has none, that is when they could not be
+    /// graded or their row has an error (`error` is why: what was handed in is not a submission, the
+    /// grader failed, …), whatever points the row holds. Every LMS file and the overview go by it.
+    pub fn final_percent(&self) -> Option<f64> {
+        self.percent.filter(|_| self.error.is_none())
+    }
+
+    /// The final grade on an LMS's scale: the percentage of `max_grade`, or `None` when there is none
+    /// ([`Row::final_percent`]).
     pub fn scaled(&self, max_grade: f64) -> Option<f64> {
-        self.percent.map(|p| p * max_grade / 100.0)
+        self.final_percent().map(|p| p * max_grade / 100.0)
     }
 }
 

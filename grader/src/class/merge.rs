@@ -21,6 +21,7 @@ use crate::gradebook::merge::{merge, Merged, ShardBook, NAMED};
 use crate::gradebook::Document;
 use crate::output::write_atomically;
 use crate::report::{visible, Format};
+use crate::results::plural;
 
 /// Arguments of `grader gradebook merge`.
 #[derive(Debug, clap::Args)]
@@ -127,8 +128,9 @@ fn summarize(args: &MergeArgs, merged: &Merged, shards: usize, unread: &[String]
     let rows = &merged.document.students;
     if !args.quiet {
         eprintln!(
-            "grader: {shards} shards merged: {} students; gradebook written to {}, the class overview to {}",
-            rows.len(),
+            "grader: {} merged: {}; gradebook written to {}, the class overview to {}",
+            plural(shards, "shard"),
+            plural(rows.len(), "student"),
             args.output_dir.join("gradebook.csv").display(),
             args.output_dir.join("index.html").display()
         );
@@ -143,9 +145,10 @@ fn summarize(args: &MergeArgs, merged: &Merged, shards: usize, unread: &[String]
         let more = merged.missing.len().saturating_sub(NAMED);
         let more = if more > 0 { format!(" and {more} more") } else { String::new() };
         eprintln!(
-            "grader: {} students are in no merged shard's gradebook{}: {}{more}; grade their shards again \
+            "grader: {} {} in no merged shard's gradebook{}: {}{more}; grade their shards again \
              (`grader batch CLASS --shard K/N`) and merge again",
-            merged.missing.len(),
+            plural(merged.missing.len(), "student"),
+            if merged.missing.len() == 1 { "is" } else { "are" },
             if unread.is_empty() { String::new() } else { format!(" ({} could not be read)", unread.join(", ")) },
             names.join(", ")
         );
@@ -162,7 +165,7 @@ fn summarize(args: &MergeArgs, merged: &Merged, shards: usize, unread: &[String]
     if ungraded.is_empty() {
         return ExitCode::SUCCESS;
     }
-    eprintln!("grader: {} of {} students could not be graded:", ungraded.len(), rows.len());
+    eprintln!("grader: {} of {} could not be graded:", ungraded.len(), plural(rows.len(), "student"));
     for row in ungraded {
         let error = visible::line(row.error.as_deref().unwrap_or_default());
         eprintln!("  {} [{}]: {error}", visible::line(&row.name), visible::line(row.id.as_str()));

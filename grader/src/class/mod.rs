@@ -23,6 +23,7 @@ use crate::gradebook::overview;
 use crate::intake::Class;
 use crate::policy::Policy;
 use crate::report::{visible, Format};
+use crate::results::plural;
 use crate::shard::Shard;
 use estimate::Estimate;
 use progress::ClassProgress;
@@ -190,8 +191,8 @@ fn read_and_grade(
 fn who(args: &BatchArgs, class: &Class) -> String {
     let graded = class.students.len();
     match args.shard {
-        Some(shard) => format!("shard {shard}: {graded} of the class's {} students", class.roster.len()),
-        None => format!("{graded} students"),
+        Some(shard) => format!("shard {shard}: {graded} of the class's {}", plural(class.roster.len(), "student")),
+        None => plural(graded, "student"),
     }
 }
 
@@ -229,10 +230,11 @@ fn summarize(args: &BatchArgs, graded: &Graded) -> ExitCode {
             eprintln!("{score}  {name} [{}]{error}", visible::line(row.id.as_str()));
         }
         if graded.resumed > 0 {
-            eprintln!(
-                "grader: {} students' reports were current and kept (--regrade grades them again)",
-                graded.resumed
-            );
+            let whose = match graded.resumed {
+                1 => "1 student's".to_string(),
+                n => format!("{n} students'"),
+            };
+            eprintln!("grader: {whose} reports were current and kept (--regrade grades them again)");
         }
         match args.shard {
             Some(shard) => eprintln!(
@@ -258,7 +260,7 @@ fn summarize(args: &BatchArgs, graded: &Graded) -> ExitCode {
     if ungraded.is_empty() {
         return ExitCode::SUCCESS;
     }
-    eprintln!("grader: {} of {} students could not be graded:", ungraded.len(), graded.rows.len());
+    eprintln!("grader: {} of {} could not be graded:", ungraded.len(), plural(graded.rows.len(), "student"));
     for row in ungraded {
         let error = row.error.as_deref().unwrap_or_default();
         eprintln!("  {} [{}]: {}", visible::line(&row.name), visible::line(row.id.as_str()), visible::line(error));

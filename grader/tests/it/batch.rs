@@ -135,7 +135,7 @@ fn a_grader_process_that_dies_costs_one_row_and_a_rerun_grades_only_those_not_cu
     let second = batch_in(class.path(), out.path(), &args, &[]);
 
     assert_eq!(second.code, 0, "{}", second.stderr);
-    assert!(second.stderr.contains("1 students' reports were current and kept"), "{}", second.stderr);
+    assert!(second.stderr.contains("1 student's reports were current and kept"), "{}", second.stderr);
     assert!((1..6).all(|r| cell(&second.rows, r, "error").is_empty()), "{:?}", second.rows);
     assert_eq!(second.rows[1], first.rows[1], "ann's row is kept as it was");
 
