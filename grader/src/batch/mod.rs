@@ -59,6 +59,9 @@ pub struct Row {
     pub compiled: Option<bool>,
     /// The Board methods fix-first found broken in their submission, in fixing order.
     pub root_causes: Vec<String>,
+    /// The first line of their report's fix-first list, if it has one.
+    #[serde(default)]
+    pub fix_first: Option<String>,
     /// Why the grader could not grade them (or write their reports), if so.
     pub error: Option<String>,
 }
@@ -86,6 +89,7 @@ impl Row {
             language: grade.map(|g| g.language.clone()),
             compiled: grade.map(|g| g.compiled),
             root_causes: grade.map(|g| g.root_causes.clone()).unwrap_or_default(),
+            fix_first: grade.and_then(|g| g.fix_first.clone()),
             error,
         }
     }

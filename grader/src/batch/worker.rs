@@ -97,6 +97,9 @@ pub struct Grade {
     pub compiled: bool,
     /// The Board methods fix-first found broken, in fixing order (`toString()`, `manhattan()`).
     pub root_causes: Vec<String>,
+    /// The first line of the report's fix-first list, if it has one (what an LMS's feedback leads with).
+    #[serde(default)]
+    pub fix_first: Option<String>,
 }
 
 impl Grade {
@@ -118,6 +121,7 @@ impl Grade {
             language: report.submission.language.clone(),
             compiled: report.compile_log.is_none(),
             root_causes: report.fix_first.iter().map(|cause| cause.method.call().to_string()).collect(),
+            fix_first: crate::report::summary::fix_first_lines(report).into_iter().next(),
         }
     }
 

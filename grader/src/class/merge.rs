@@ -43,6 +43,7 @@ pub struct MergeArgs {
 /// Runs `grader gradebook merge`.
 pub fn run(args: MergeArgs) -> Result<ExitCode> {
     args.lms.assignment()?;
+    args.lms.moodle_worksheet()?;
     let mut books = Vec::new();
     let mut unread = Vec::new();
     for shard in &args.shards {

@@ -105,6 +105,7 @@ pub fn run(args: BatchArgs, places: Places) -> Result<ExitCode> {
         None => Policy::default(),
     };
     args.lms.assignment()?;
+    args.lms.moodle_worksheet()?;
     let scratch = places.work_dir.join(format!("class-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&scratch);
     let graded = read_and_grade(&args, &places, &policy, &scratch);

@@ -135,6 +135,23 @@ pub fn see_first(cause: &RootCause, test: &str) -> String {
     format!("see {} first: {} is wrong there, {why}", cause.test, cause.method.call())
 }
 
+/// The fix-first list, one line a cause, in fixing order: the count causes (`manhattan() is called 5.4-9.3×
+/// the allowed on 8/8 puzzles (Timing 4b): cache it: …`), then the broken Board methods (`manhattan() is
+/// wrong (board-2a); board-15 fails because of it`).
+pub fn fix_first_lines(report: &Report) -> Vec<String> {
+    let counts = report.count_causes.iter().map(crate::results::CountCause::summary);
+    let methods = report.fix_first.iter().map(|cause| {
+        format!(
+            "{} is wrong ({}); {} {} because of it",
+            cause.method.call(),
+            cause.test,
+            cause.explains.join(", "),
+            if cause.explains.len() == 1 { "fails" } else { "fail" }
+        )
+    });
+    counts.chain(methods).collect()
+}
+
 /// Where the hints are, when some test failed: `For what a test checks and why it usually fails: grader
 /// explain ID (e.g. grader explain board-2a)`, naming the first failing test.
 pub fn explain_line(report: &Report) -> Option<String> {

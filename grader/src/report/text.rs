@@ -158,18 +158,8 @@ fn fix_first(out: &mut String, report: &Report) {
         return;
     }
     let _ = writeln!(out, "Fix first (one cause fails many tests):");
-    for cause in &report.count_causes {
-        let _ = writeln!(out, "  * {}", cause.summary());
-    }
-    for cause in &report.fix_first {
-        let _ = writeln!(
-            out,
-            "  * {} is wrong ({}); {} {} because of it",
-            cause.method.call(),
-            cause.test,
-            cause.explains.join(", "),
-            if cause.explains.len() == 1 { "fails" } else { "fail" }
-        );
+    for line in summary::fix_first_lines(report) {
+        let _ = writeln!(out, "  * {line}");
     }
     let _ = writeln!(out);
 }
