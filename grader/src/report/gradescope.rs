@@ -79,7 +79,8 @@ pub fn render(report: &Report) -> String {
     } else {
         let visible = entries.iter().filter(|e| !e.hidden);
         let (score, max) = visible.fold((0, 0), |(s, m), e| (s + e.score_cents, m + e.max_cents));
-        let held = match entries.iter().filter(|e| e.hidden).count() {
+        // counted as every report counts tests (a table's rows each), so every place says the same number
+        let held = match hidden.len() {
             1 => "1 test is".to_string(),
             n => format!("{n} tests are"),
         };
@@ -279,6 +280,24 @@ mod tests {
         }
         let solver_20 = json["tests"].as_array().unwrap().iter().find(|t| t["number"] == "solver-20").unwrap();
         assert!(solver_20["output"].as_str().unwrap().contains("it depends on a test hidden until the due date"));
+    }
+
+    /// However many Gradescope entries they make, hidden tests are counted as every report counts them: a
+    /// hidden table of 25 rows is 25 tests in Gradescope's output and in the text, HTML and Markdown reports.
+    #[test]
+    fn the_hidden_tests_are_counted_alike_everywhere() {
+        let mut report = rust_report(3);
+        for test in report.tests.iter_mut().filter(|t| t.id.starts_with("timing-2/") || t.id == "solver-11") {
+            test.hidden = true;
+        }
+        let json: serde_json::Value = serde_json::from_str(&render(&report)).unwrap();
+        assert!(json["output"].as_str().unwrap().contains(" 26 tests are hidden until the due date"), "{json}");
+        let visible = report.without_hidden();
+        assert_eq!(visible.withheld, 26);
+        for format in [crate::report::Format::Text, crate::report::Format::Html, crate::report::Format::Markdown] {
+            let shown = crate::report::render(&visible, format, false);
+            assert!(shown.contains("26 tests hidden until the due date"), "{format}: {shown}");
+        }
     }
 
     #[test]

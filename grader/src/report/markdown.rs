@@ -39,6 +39,10 @@ pub fn render(report: &Report) -> String {
                 "**{label}: {:.2} / {:.2} ({percent:.1}%)** — seed {}\n",
                 report.score.total, report.score.max, report.seed
             );
+            if report.withheld > 0 {
+                let hidden = crate::results::plural(report.withheld, "test");
+                let _ = writeln!(out, "{hidden} hidden until the due date, and the aggregate score with them.\n");
+            }
         }
     }
     for note in &report.notes {
