@@ -8,6 +8,7 @@
 //! fixture files missing with `--skip-bad-fixtures`, after the gradebooks are written).
 
 pub mod estimate;
+pub mod interrupt;
 pub mod merge;
 pub mod progress;
 pub mod write;
@@ -171,6 +172,7 @@ fn read_and_grade(
         checkstyle_config: args.checkstyle_config.clone(),
     };
     settings.style().config()?;
+    interrupt::say_how_to_resume();
     if !args.quiet {
         let cpu = progress::duration(std::time::Duration::from_secs_f64(estimate.cpu_seconds));
         eprintln!(

@@ -147,6 +147,43 @@ fn a_grader_process_that_dies_costs_one_row_and_a_rerun_grades_only_those_not_cu
     assert!(third.stderr.contains("4 students' reports were current"), "eve's changed file is graded again");
 }
 
+/// Ctrl-C while a class is graded (SIGINT to the terminal's whole process group, the workers too) ends the
+/// run as an interrupted program, after saying that a re-run resumes.
+#[test]
+fn ctrl_c_in_a_batch_says_that_a_rerun_resumes() {
+    use std::io::BufRead;
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    let class = tempfile::tempdir().unwrap();
+    for student in ["ann", "ben"] {
+        std::fs::copy(reference_submission(), class.path().join(student)).unwrap();
+    }
+    let out = tempfile::tempdir().unwrap();
+    let mut batch = grader()
+        .arg("batch")
+        .arg(class.path())
+        .args(["--output-dir", out.path().to_str().unwrap(), "--policy", quick_policy().to_str().unwrap()])
+        .process_group(0)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(batch.stderr.take().unwrap());
+    let mut said = String::new();
+    // The run says it is grading once it would say how to resume.
+    while !said.contains("grader: grading") {
+        assert_ne!(stderr.read_line(&mut said).unwrap(), 0, "the batch ended before grading: {said}");
+    }
+    // SAFETY: a signal to the process group the batch leads, which this test made.
+    assert_eq!(unsafe { libc::kill(-(batch.id() as i32), libc::SIGINT) }, 0);
+    std::io::Read::read_to_string(&mut stderr, &mut said).unwrap();
+    let status = batch.wait().unwrap();
+
+    assert_eq!(status.signal(), Some(libc::SIGINT), "{status:?}: {said}");
+    assert!(
+        said.contains("grader: interrupted. The reports of the students graded so far are kept: run the same command again and it resumes"),
+        "{said}"
+    );
+}
+
 /// Names chosen to bend a gradebook: a formula, terminal escapes and a carriage return, two names equal in
 /// their first 80 characters, two Moodle students of one name and a zip named as a renamed duplicate would
 /// be. Each is one row and one report file, and the reports show the escapes as codes.
