@@ -294,9 +294,13 @@ mod tests {
         assert!(json["output"].as_str().unwrap().contains(" 26 tests are hidden until the due date"), "{json}");
         let visible = report.without_hidden();
         assert_eq!(visible.withheld, 26);
-        for format in [crate::report::Format::Text, crate::report::Format::Html, crate::report::Format::Markdown] {
-            let shown = crate::report::render(&visible, format, false);
-            assert!(shown.contains("26 tests hidden until the due date"), "{format}: {shown}");
+        let shown = [
+            crate::report::text::render(&visible, false, false),
+            crate::report::html::render(&visible),
+            crate::report::markdown::render(&visible),
+        ];
+        for shown in shown {
+            assert!(shown.contains("26 tests hidden until the due date"), "{shown}");
         }
     }
 
