@@ -163,7 +163,7 @@ pub struct CategoryScore {
 }
 
 /// The aggregate score.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Score {
     /// Points earned, out of [`Score::max`].
     pub total: f64,
@@ -185,7 +185,7 @@ impl Score {
 }
 
 #[allow(missing_docs)]
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Submission {
     /// The name shown (the folder or file name).
     pub name: String,
@@ -216,7 +216,7 @@ pub struct Timings {
 }
 
 /// A whole grading run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Report {
     #[allow(missing_docs)]
     pub submission: Submission,

@@ -166,7 +166,7 @@ mod tests {
     use super::*;
     use crate::policy::Weights;
     use crate::results::Category;
-    use crate::results::{Score, Status, Submission, Timings};
+    use crate::results::{Score, Status, Submission};
 
     fn test(id: String, category: Category, status: Status) -> TestResult {
         TestResult {
@@ -218,19 +218,7 @@ mod tests {
             seed: 1,
             score,
             tests,
-            output: String::new(),
-            output_truncated: false,
-            compile_log: None,
-            notes: vec![],
-            fix_first: vec![],
-            missing_fixtures: vec![],
-            skipped_fixtures: vec![],
-            machine_stalls: vec![],
-            timings: Timings::default(),
-            count_causes: vec![],
-            details: Default::default(),
-            withheld: 0,
-            not_graded: None,
+            ..Report::default()
         }
     }
 

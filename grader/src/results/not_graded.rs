@@ -11,7 +11,7 @@
 
 use serde::Serialize;
 
-use super::{Details, Report, Score, Submission, SubmittedFile, Timings};
+use super::{Details, Report, Submission, SubmittedFile};
 
 /// Why a run gives no final grade.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -47,21 +47,9 @@ impl Report {
         Report {
             submission: Submission { name: name.to_string(), language: "unknown".into() },
             seed,
-            score: Score { total: 0.0, max: 0.0, categories: vec![] },
-            tests: vec![],
-            output: String::new(),
-            output_truncated: false,
-            compile_log: None,
-            notes: vec![],
-            fix_first: vec![],
-            missing_fixtures: vec![],
-            skipped_fixtures: vec![],
-            machine_stalls: vec![],
-            timings: Timings::default(),
-            count_causes: vec![],
             details: Details { files, transcript: vec![], style: None },
-            withheld: 0,
             not_graded: Some(NotGraded { reason: reason.to_string(), because: Because::NotASubmission }),
+            ..Report::default()
         }
     }
 
