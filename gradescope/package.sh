@@ -16,7 +16,13 @@ cp "$here/setup.sh" "$here/run_autograder" "$stage/"
 cp "$grader" "$stage/bin/grader"
 strip "$stage/bin/grader" 2>/dev/null || true
 cp -r "$root/fixtures/puzzles" "$stage/fixtures/puzzles"
-if [ -n "$policy" ]; then cp "$policy" "$stage/policy.toml"; else "$grader" policy --print-default > "$stage/policy.toml"; fi
+# A course's policy is checked here (a typo fails now, not on Gradescope) and packed as written.
+if [ -n "$policy" ]; then
+  "$grader" policy --check "$policy" > /dev/null
+  cp "$policy" "$stage/policy.toml"
+else
+  "$grader" policy --print-default > "$stage/policy.toml"
+fi
 # rust/ keeps this repository's layout (the grader looks for npuzzle/ under it) in a workspace of its own,
 # with this repository's Cargo.lock, so the pinned versions are the ones tested here.
 mkdir -p "$stage/rust/adapters/rust"

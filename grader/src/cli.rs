@@ -1,7 +1,8 @@
 //! Command-line arguments (clap) and what each command does; `main.rs` only maps the result to an exit code.
 //!
 //! Exit codes: 0 all tests passed (or the score reached `--min-score`), 1 some test failed (or the score is
-//! below `--min-score`), 2 the grader itself could not run (bad arguments, unreadable fixtures or policy).
+//! below `--min-score`, or what was handed in is not a submission: not graded, the report says why), 2 the
+//! grader itself could not run (bad arguments, unreadable fixtures or policy).
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -236,6 +237,11 @@ fn run_grade(args: GradeArgs, targets: Vec<targets::Target>) -> Result<ExitCode>
             "grader: skipped {} fixture file(s) that could not be used (listed at the top of the report)",
             report.skipped_fixtures.len()
         );
+    }
+    if let Some(not_graded) = &report.not_graded {
+        // The report is written and says why; no grade, whoever's doing it is.
+        eprintln!("grader: not graded: {}", crate::report::visible::line(&not_graded.reason));
+        return Ok(ExitCode::from(if not_graded.because.is_grader_problem() { 2 } else { 1 }));
     }
     if !report.machine_stalls.is_empty() {
         // The report is written (it names them at its top), but those tests have no grade: the machine's fault.

@@ -103,10 +103,7 @@ pub fn build_python(
         }
         if !submission.join(name).is_file() {
             return Ok(Prepared::CompileFailed {
-                log: format!(
-                    "{name} is missing: a Python submission is the two files board.py and solver.py (found in {})",
-                    submission.display()
-                ),
+                log: format!("{name} is missing: a Python submission is the two files board.py and solver.py"),
             });
         }
     }

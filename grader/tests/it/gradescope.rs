@@ -231,6 +231,38 @@ fn run_autograder_keeps_a_report_that_names_a_grader_problem_and_exits_2() {
     assert!(json["output"].as_str().unwrap().starts_with("GRADER PROBLEM"), "{results}");
 }
 
+/// An upload that is no submission (empty, only a PDF, `solver.java` in lower case) is not graded: score 0,
+/// the reason as the first line of the output, in the words of the files handed in, and the wrapper exits 0
+/// without sending the student to the staff (that is for a grader that could not run at all).
+#[rstest::rstest]
+#[case::empty(&[], "Not graded: nothing was handed in")]
+#[case::a_pdf(&["writeup.pdf"], "Not graded: only writeup.pdf was handed in: a submission is Board.java and Solver.java")]
+#[case::lower_case(&["Board.java", "solver.java"], "Not graded: found solver.java: rename it to Solver.java")]
+fn a_wrong_upload_is_not_graded_with_its_reason_first(#[case] files: &[&str], #[case] first_line: &str) {
+    let fake = tempfile::tempdir().unwrap();
+    let bin = fake.path().join("source/bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_grader"), bin.join("grader")).unwrap();
+    std::fs::create_dir_all(fake.path().join("source/fixtures")).unwrap();
+    std::os::unix::fs::symlink(root().join("fixtures/puzzles"), fake.path().join("source/fixtures/puzzles")).unwrap();
+    let upload = fake.path().join("submission");
+    std::fs::create_dir_all(&upload).unwrap();
+    for file in files {
+        std::fs::write(upload.join(file), "class Solver {}").unwrap();
+    }
+    let ran =
+        Command::new(root().join("gradescope/run_autograder")).env("AUTOGRADER_ROOT", fake.path()).output().unwrap();
+    let stdout = String::from_utf8_lossy(&ran.stdout);
+    assert_eq!(ran.status.code(), Some(0), "{stdout}{}", String::from_utf8_lossy(&ran.stderr));
+    let results = std::fs::read_to_string(fake.path().join("results/results.json")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&results).unwrap();
+    assert_eq!(json["score"], 0.0, "{results}");
+    let output = json["output"].as_str().unwrap();
+    assert!(output.lines().next().unwrap().starts_with(first_line), "{output}");
+    assert!(!results.contains("contact the course staff") && !results.contains(&*fake.path().to_string_lossy()));
+    assert!(stdout.contains(&first_line.replace("Not graded:", "NOT GRADED:")), "the student's text report: {stdout}");
+}
+
 /// A Solver that notes every board it is given in a static field and throws them all from moves() on an
 /// unsolvable board shows, in the visible Solver 7's message, only the boards of visible tests: the hidden
 /// Solver 4a runs after it, in processes of its own. The same grade with Solver 4a visible (run in the same

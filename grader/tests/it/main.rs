@@ -6,6 +6,7 @@ mod batch;
 mod bounds;
 mod calibration;
 mod call_sites;
+mod facts;
 mod forging;
 mod forging_python;
 mod formats;
