@@ -111,7 +111,7 @@ mod tests {
 
     #[test]
     fn grader_workspaces_name_no_student_source_and_remap_the_graders_paths() {
-        let pinned = Pinned::locate();
+        let pinned = Pinned::repository();
         let dir = tempfile::tempdir().unwrap();
         let (api, link) = (dir.path().join("api"), dir.path().join("link"));
         write_api_workspace(&api, &pinned).unwrap();

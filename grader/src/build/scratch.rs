@@ -23,8 +23,8 @@ const GRADER_CRATES: [&str; 3] = ["reference", "npuzzle-harness", "npuzzle_harne
 const MAX_SOURCE_BYTES: u64 = 16 << 20;
 
 /// The grader's own crates: the directory that holds `npuzzle/`, `adapters/rust/harness/`,
-/// `reference/` and the `Cargo.lock` that pins their dependencies (this repository, or `rust/` in the
-/// Gradescope zip), with `vendor/` when the dependencies are vendored.
+/// `reference/` and the `Cargo.lock` that pins their dependencies, with `vendor/` when the dependencies are
+/// vendored (as they are in the copy inside the grader, `bundle::RUST_CRATES`).
 #[derive(Debug, Clone)]
 pub struct Pinned {
     #[allow(missing_docs)]
@@ -32,20 +32,28 @@ pub struct Pinned {
 }
 
 impl Pinned {
-    /// `GRADER_RUST_CRATES` when set; else `rust/` next to the grader's `bin/` (the Gradescope zip); else the
-    /// repository the grader was built from.
-    pub fn locate() -> Pinned {
-        let candidates = std::env::var_os("GRADER_RUST_CRATES")
-            .map(PathBuf::from)
-            .into_iter()
-            .chain(std::env::current_exe().ok().and_then(|exe| Some(exe.parent()?.parent()?.join("rust"))));
-        for root in candidates {
-            if root.join("npuzzle/Cargo.toml").is_file() {
-                return Pinned { root };
+    /// `GRADER_RUST_CRATES` when set; else the crates inside the grader, unpacked into the work directory
+    /// `work` on first use. `Err` says what is wrong and what to do.
+    pub fn locate(work: &Path) -> Result<Pinned, String> {
+        if let Some(root) = std::env::var_os("GRADER_RUST_CRATES").filter(|root| !root.is_empty()) {
+            let root = PathBuf::from(root);
+            if !root.join("npuzzle/Cargo.toml").is_file() {
+                return Err(format!(
+                    "GRADER_RUST_CRATES is `{}`, which holds no npuzzle/Cargo.toml: point it at a copy of the \
+                     grader's crates (npuzzle/, adapters/rust/harness/, reference/, their Cargo.toml and \
+                     Cargo.lock, vendor/), or unset it to build against the crates inside the grader",
+                    root.display()
+                ));
             }
+            return Ok(Pinned { root: std::path::absolute(&root).unwrap_or(root) });
         }
-        let repository = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        Pinned { root: repository.canonicalize().unwrap_or(repository) }
+        crate::bundle::RUST_CRATES.unpacked(work).map(|root| Pinned { root }).map_err(|e| e.to_string())
+    }
+
+    /// This repository's crates, for tests that write manifests and build nothing.
+    #[cfg(test)]
+    pub fn repository() -> Pinned {
+        Pinned { root: Path::new(env!("CARGO_MANIFEST_DIR")).join("..").canonicalize().expect("the repository") }
     }
 
     /// What a build of the grader's own crates must see of them (never a step that compiles a student's
@@ -310,7 +318,7 @@ mod tests {
     #[test]
     fn the_cargo_files_vendor_and_pass_flags_only_when_asked() {
         let ws = tempfile::tempdir().unwrap();
-        let pinned = Pinned::locate();
+        let pinned = Pinned::repository();
         write_cargo_files(ws.path(), &pinned, None, &[]).unwrap();
         assert_eq!(std::fs::read_to_string(ws.path().join(".cargo/config.toml")).unwrap(), "");
         assert!(ws.path().join("Cargo.lock").is_file(), "the pinned versions");
