@@ -132,7 +132,11 @@ pub(super) fn items() -> Vec<Item> {
                       1.0; the reference keeps the goal's search node and its chain of predecessors. Usual \
                       causes: keeping the MinPQ or a list of visited boards in a field (in Java also a static \
                       field, whose growth during the construction counts, or behind a SoftReference; in Rust, a \
-                      Vec or HashSet in the struct; an Rc cycle that keeps the search alive).",
+                      Vec or HashSet in the struct; an Rc cycle that keeps the search alive). A second reading \
+                      weighs what the Solver's whole process keeps beyond what it held before your code first \
+                      ran, wherever it is (a thread, a Timer, a static array filled in place, a direct buffer, \
+                      capacity reserved by an earlier Solver): a row fails on it more than 64 KiB over its \
+                      bound and twice the first figure, a margin no honest Solver reaches.",
             leans: Leans::NONE,
         },
         Item {

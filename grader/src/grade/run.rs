@@ -144,8 +144,16 @@ impl<'a> Running<'a> {
     /// Runs the tests `order` (indices into the plan) on `sessions`, with lives of their own.
     fn run_set(&mut self, sessions: &mut WorldSessions, order: &[usize], progress: &mut dyn FnMut(Progress<'_>)) {
         let mut lives = Lives::default();
+        let mut weighed_yet = false;
         for &k in order {
             let test = &self.planned[k];
+            if !weighed_yet && test.item.check.solver_calls().is_some() && test.item.check.judges_first_lives() {
+                // the judged lives come first; where a Solver's memory is weighed, in a process no Board ran in
+                weighed_yet = true;
+                if !self.measured.solver_memory.is_empty() {
+                    sessions.fresh_before_weighed_lives();
+                }
+            }
             progress(Progress::Started { index: self.started, id: &test.id, category: test.item.category });
             self.started += 1;
             let cpu_before = sessions.cpu_reported();

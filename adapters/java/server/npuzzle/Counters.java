@@ -179,11 +179,14 @@ public final class Counters {
         }
     }
 
-    /** Adds the queues' deep size that `counters deep` measured. */
-    static void queuesWalked(DeepSize.Queues queues) {
+    /**
+     * Adds the queues' deep size that `counters deep` measured ({@code cut}: the walk stopped early). Plain values,
+     * not DeepSize's type: this class ships in the Java starter, where DeepSize does not.
+     */
+    static void queuesWalked(long bytes, boolean cut) {
         synchronized (LOCK) {
-            pqDeepBytes += queues.bytes;
-            if (queues.cut) pqDeepCut = 1;
+            pqDeepBytes += bytes;
+            if (cut) pqDeepCut = 1;
         }
     }
 

@@ -11,7 +11,8 @@ import java.util.Map;
 /**
  * Deep memory in the official model ({@link ObjectLayout#OFFICIAL}): the bytes of every object reachable from
  * the roots through instance fields (a Reference's referent included) and array elements, each object once.
- * Class objects, class loaders, threads and modules are not followed: they are not part of a data structure.
+ * Class objects, class loaders, threads and modules are not followed: they are not part of a data structure (a
+ * thread the submission started is a root of its own, below).
  *
  * Three things go beyond a plain walk:
  * - Our reference Board weighs what the official reference Board does (a 32-byte object and an int[n²]: 96
@@ -20,8 +21,8 @@ import java.util.Map;
  *   a {@link Baseline} records what they reach before it, and what they reach afterwards that is neither in the
  *   baseline nor already counted is added (a constant table built by a static initializer never counts).
  * - What the submission keeps aside ({@link KeptAside}) counts: a ThreadLocal or a ClassValue leads to its
- *   values (in every live thread, for every loaded class), and what the threads it started hold are roots
- *   beside its static fields, counted by growth as they are.
+ *   values (in every live thread, for every loaded class), and the threads it started are roots beside its
+ *   static fields, each entered whole and counted by growth as they are.
  * - An object may be excluded: it and whatever only it reaches are not counted (the Iterable solution()
  *   returned, for `memory_retained`).
  *
@@ -243,7 +244,14 @@ final class DeepSize {
         }
 
         private void walk(Object root, IdentitySet uncounted) {
-            pending.push(root);
+            if (root instanceof Thread) {
+                // a thread the submission started (KeptAside#roots) is entered, whole; a thread met on the
+                // way (another's, in a thread group's array) is not
+                if (!seen.add(root)) return;
+                walkOne(root, uncounted == null || !uncounted.contains(root));
+            } else {
+                pending.push(root);
+            }
             while (!pending.isEmpty()) {
                 Object o = pending.pop();
                 if (skipped(o) || !seen.add(o)) continue;

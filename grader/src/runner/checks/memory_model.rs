@@ -64,6 +64,20 @@ pub fn reference_queue_bytes(counts: &ReferenceCounts, board_bytes: u64) -> u64 
     nodes.saturating_mul(SEARCH_NODE_BYTES + board_bytes).saturating_add(2 * queue)
 }
 
+/// How far over a Memory Solver 1 row's bound the second reading may go before it fails the row: the heap
+/// a Solver's whole process keeps after a full collection also holds what the adapter and the runtime came to
+/// hold since the baseline (the grader's handles, a first-use cache, a class's constants, a static table the
+/// warm-up Solver built), which no honest Solver makes reach this far (specs/protocol.md, "Memory").
+pub const KEPT_MARGIN_BYTES: u64 = 64 << 10;
+
+/// Whether the second reading (`kept`, what the Solver's process keeps beyond what it held before the
+/// submission's code ran) fails a Memory Solver 1 row whose bound is `bound` bytes and whose deep figure is
+/// `deep`: more than [`KEPT_MARGIN_BYTES`] over the bound, and more than twice the deep figure (which the
+/// second reading includes).
+pub fn kept_beyond_margin(kept: u64, bound: f64, deep: u64) -> bool {
+    kept as f64 > bound + KEPT_MARGIN_BYTES as f64 && kept > deep.saturating_mul(2)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -160,5 +174,15 @@ mod tests {
         // 4 items per queue need 5 slots: 8.
         assert_eq!(reference_queue_bytes(&counts(10, 8), 0), 9 * 40 + 2 * (40 + 24 + 8 * 8));
         assert_eq!(reference_queue_bytes(&counts(0, 0), 10), 2 * (40 + 24 + 8));
+    }
+
+    #[test]
+    fn the_second_reading_fails_a_row_only_beyond_the_margin_and_twice_the_deep_figure() {
+        let bound = 1.75 * 4240.0;
+        let over = bound as u64 + KEPT_MARGIN_BYTES;
+        assert!(!kept_beyond_margin(over, bound, 1000), "at the margin");
+        assert!(kept_beyond_margin(over + 1, bound, 1000));
+        assert!(!kept_beyond_margin(over + 1, bound, over / 2 + 1), "not twice the deep figure");
+        assert!(kept_beyond_margin(31_900_000, bound, 4400));
     }
 }

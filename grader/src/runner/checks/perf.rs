@@ -11,7 +11,7 @@ use reference::Board;
 use super::board_memory;
 use super::context::{each_trial, mismatch, Ctx, TrialResult, Verdict};
 use super::floors::{claimed, plausible_boards, plausible_queue};
-use super::memory_model::{reference_queue_bytes, reference_solver_bytes};
+use super::memory_model::{kept_beyond_margin, reference_queue_bytes, reference_solver_bytes, KEPT_MARGIN_BYTES};
 use crate::catalog::{Measure, SolverCall, TimingAspect};
 use crate::evidence::Evidence;
 use crate::judge::{self, Cell, Mismatch};
@@ -73,19 +73,28 @@ fn puzzle_columns(trial: &Trial) -> String {
 /// A Solver that searches lazily (on its first moves()) would look small after construction, so where the
 /// adapter measures memory, the Solver's methods are then all called (`memory_retained`) and it is measured
 /// again, less what only its returned solution holds: the larger figure is judged.
+///
+/// The deep figure weighs what is reachable from the Solver (and its static fields' growth); a Solver can keep
+/// memory elsewhere. So where the adapter gives it, a second reading is judged too
+/// ([`Kept`](crate::runner::life::Kept)): what the whole process keeps beyond what it held before the
+/// submission's code ran. Its part off the runtime's heap (a direct buffer), which no honest Solver has,
+/// counts in full with the deep figure; the whole fails the row only beyond a margin no honest Solver reaches
+/// ([`kept_beyond_margin`]).
 fn solver_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     if !ctx.has("memory") {
         return Err(Fault::Unsupported("the submission program cannot measure memory".into()).into());
     }
     let seen = ctx.life(World::Ref, trial, Measure::SolverMemory.calls().unwrap_or(&[]));
-    let Some(SolverBytes { constructed, after_calls }) = seen.solver_bytes else {
+    let Some(SolverBytes { constructed, after_calls, kept }) = seen.solver_bytes else {
         // never constructed: its failure is every answer
         seen.moves()?;
         return Err(Fault::Protocol("the Solver's life was not weighed (a grader bug)".into()).into());
     };
     // A failure after the constructor (a method that did not return in time) leaves the figure after
     // construction to judge.
-    let bytes = constructed.max(after_calls.unwrap_or(0));
+    let deep = constructed.max(after_calls.unwrap_or(0));
+    let off_heap = kept.map_or(0, |k| k.off_heap);
+    let bytes = deep + off_heap;
     let moves = match trial.expected {
         Expected::Moves(m) => u64::from(m),
         _ => 0,
@@ -94,18 +103,61 @@ fn solver_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     let factor = ctx.policy.thresholds.memory_ratio;
     let cell = Cell::new(bytes, reference, factor);
     let row = format!("{} {:>11}", puzzle_columns(trial), cell.text());
+    let hint = "(keep the solution, not the search: let the MinPQ and visited nodes go)";
     judge::cells_pass(&[("memory of the Solver", cell, reference)], factor).map_err(|m| {
-        let m = if bytes > constructed {
+        let m = if deep > constructed {
             m.with(format!(
                 "(measured once moves(), isSolvable() and solution() had been called: {constructed} bytes right \
-                 after the constructor, {bytes} after; the search a Solver keeps counts whenever it runs)"
+                 after the constructor, {deep} after; the search a Solver keeps counts whenever it runs)"
             ))
         } else {
             m
         };
-        m.with_row(row.clone()).with("(keep the solution, not the search: let the MinPQ and visited nodes go)")
+        let m = if off_heap > 0 {
+            m.with(format!(
+                "(of which {off_heap} bytes of native memory in direct or mapped buffers, which the process holds \
+                 beyond what it held before your code first ran: memory kept off the heap counts too)"
+            ))
+        } else {
+            m
+        };
+        m.with_row(row.clone()).with(hint)
     })?;
+    let bound = factor * reference as f64;
+    if let Some(kept) = kept.filter(|k| kept_beyond_margin(k.bytes, bound, bytes)) {
+        return mismatch(
+            Mismatch::new(format!(
+                "the Solver's life kept about {} outside the objects reachable from it (after a full collection)",
+                about(kept.bytes - bytes)
+            ))
+            .with(format!(
+                "(the whole process held that much beyond the {bytes} bytes reachable from the Solver and its static \
+                 fields, against what it held before your code first ran: memory kept by a Timer, a thread, a \
+                 static array or off the heap counts too)"
+            ))
+            .with(format!(
+                "(a row fails on this reading more than {} KiB over its bound of {bound:.0} bytes, a margin no \
+                 honest Solver reaches)",
+                KEPT_MARGIN_BYTES >> 10
+            ))
+            .with_row(row)
+            .with(hint),
+        );
+    }
     Ok(vec![row])
+}
+
+/// Bytes for a message, to two significant digits (`67 KB`, `410 KB`, `2.4 MB`, `32 MB`): the second reading
+/// varies by a few kilobytes from run to run, and a report must read the same every time.
+fn about(bytes: u64) -> String {
+    let (value, unit) = if bytes >= 1_000_000 { (bytes as f64 / 1e6, "MB") } else { (bytes as f64 / 1e3, "KB") };
+    let scale = 10f64.powi(value.max(1.0).log10().floor() as i32 - 1);
+    let rounded = (value / scale).round() * scale;
+    if rounded >= 10.0 {
+        format!("{rounded:.0} {unit}")
+    } else {
+        format!("{rounded:.1} {unit}")
+    }
 }
 
 /// Memory Solver 2: the MinPQs' deep memory, maximum size and ending size (summed over queues), each against
@@ -404,5 +456,11 @@ mod tests {
         // one that would pass judges nothing
         let unjudged = queue_row(&cells(1_000, 1_000), 1.75, Some(1_000)).unwrap_err();
         assert!(unjudged.summary.contains("a lower bound that cannot be judged"), "{unjudged:?}");
+    }
+
+    #[test]
+    fn kept_bytes_read_to_two_significant_digits() {
+        let read: Vec<String> = [67_400, 412_300, 999_600, 2_430_000, 32_030_256].map(super::about).to_vec();
+        assert_eq!(read, ["67 KB", "410 KB", "1000 KB", "2.4 MB", "32 MB"]);
     }
 }
