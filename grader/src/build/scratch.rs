@@ -22,6 +22,9 @@ const GRADER_CRATES: [&str; 3] = ["reference", "npuzzle-harness", "npuzzle_harne
 /// The most bytes of `src/` copied; a larger folder does not compile.
 const MAX_SOURCE_BYTES: u64 = 16 << 20;
 
+/// Where every message of a grader-side build places the grader's crates (`Pinned::remap_flags`).
+pub const REMAPPED_ROOT: &str = "/grader";
+
 /// The grader's own crates: the directory that holds `npuzzle/`, `adapters/rust/harness/`,
 /// `reference/` and the `Cargo.lock` that pins their dependencies, with `vendor/` when the dependencies are
 /// vendored (as they are in the copy inside the grader, `bundle::RUST_CRATES`).
@@ -67,9 +70,16 @@ impl Pinned {
             .collect()
     }
 
-    /// The vendored dependencies, where the grader ships them (the Gradescope zip).
+    /// The vendored dependencies, where the grader ships them (the copy inside the grader).
     pub fn vendor(&self) -> Option<PathBuf> {
         Some(self.root.join("vendor")).filter(|vendor| vendor.is_dir())
+    }
+
+    /// The rustc flags of every build that compiles these crates or their vendored dependencies: their
+    /// directory remapped to `/grader`. A dependency a student's crate shares with the wrapper (`itoa`, under
+    /// `vendor/`) must be compiled with the same flags on both sides, or the link finds two versions of it.
+    pub fn remap_flags(&self) -> Vec<String> {
+        vec![format!("--remap-path-prefix={}={REMAPPED_ROOT}", self.root.display())]
     }
 
     /// The API crate students compile against.
@@ -146,7 +156,8 @@ impl Scratch {
         }
         write_if_changed(&dir.join("Cargo.toml"), self.manifest(key).as_bytes())?;
         let vendor = pinned.vendor().filter(|_| self.has_dependencies());
-        write_cargo_files(dir, pinned, vendor.as_deref(), &[])
+        let flags = if vendor.is_some() { pinned.remap_flags() } else { vec![] };
+        write_cargo_files(dir, pinned, vendor.as_deref(), &flags)
     }
 
     fn manifest(&self, key: &str) -> String {
