@@ -53,7 +53,8 @@ pub struct BatchArgs {
     /// The grading policy (TOML).
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
-    /// Run only these tests; repeatable.
+    /// Run only these tests (ids, or prefixes ending in `*`); repeatable. Each must match a test; the grades
+    /// of a run it narrows are marked partial, and the LMS imports are not written without --allow-partial.
     #[arg(long = "only", value_name = "ID")]
     pub only: Vec<String>,
     /// Formats of each student's report (`<report>.txt`, `.json`, `.html`…); repeatable; default text and
@@ -103,6 +104,7 @@ pub fn run(args: BatchArgs, places: Places) -> Result<ExitCode> {
         Some(path) => Policy::load(path)?,
         None => Policy::default(),
     };
+    crate::grade::check_only(&args.only, &policy)?;
     args.lms.assignment()?;
     let scratch = places.work_dir.join(format!("class-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&scratch);
@@ -227,6 +229,12 @@ fn summarize(args: &BatchArgs, graded: &Graded) -> ExitCode {
             let name = visible::line(&row.name);
             let error = row.error.as_deref().map(|e| format!("  ({})", visible::line(e))).unwrap_or_default();
             eprintln!("{score}  {name} [{}]{error}", visible::line(row.id.as_str()));
+        }
+        if let Some(partial) = graded.rows.iter().find_map(|r| r.partial.as_ref()) {
+            eprintln!(
+                "grader: a partial run: only {} were graded, so the scores above are not the assignment's grades",
+                partial.describe()
+            );
         }
         if graded.resumed > 0 {
             eprintln!(

@@ -51,6 +51,8 @@ impl RunInfo {
             only: &self.only,
             formats: &self.formats,
             missing_fixtures: &self.missing_fixtures,
+            partial: None,
+            withheld_imports: &[],
         }
     }
 }

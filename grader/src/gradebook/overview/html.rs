@@ -10,6 +10,7 @@ use super::Overview;
 use crate::batch::Row;
 use crate::report::html::escape;
 use crate::report::Format;
+use crate::results::Partial;
 
 const STYLE: &str = include_str!("style.css");
 /// Sorts the students' table by a column when its heading is clicked, and marks the page as scripted (the
@@ -35,6 +36,10 @@ pub struct RunLine<'a> {
     pub formats: &'a [String],
     /// Fixture files the tests lacked.
     pub missing_fixtures: &'a [String],
+    /// Set when `--only` left tests out of the grades.
+    pub partial: Option<&'a Partial>,
+    /// The LMS imports not written because the run is partial (`canvas-import.csv`).
+    pub withheld_imports: &'a [String],
 }
 
 /// The page of a class whose figures are `overview` and rows `rows`, graded under `run`.
@@ -93,6 +98,22 @@ fn header(out: &mut String, o: &Overview, run: &RunLine<'_>) {
             out,
             "<p class=\"problem\">Grader problem: the fixture directory lacks {}: every grade is incomplete</p>",
             escape(&run.missing_fixtures.join(", "))
+        );
+    }
+    if let Some(partial) = run.partial {
+        let imports = if run.withheld_imports.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " {} not written: grade the class without --only, or pass --allow-partial to write {}",
+                escape(&run.withheld_imports.join(", ")),
+                if run.withheld_imports.len() == 1 { "it" } else { "them" }
+            )
+        };
+        let _ = write!(
+            out,
+            "<p class=\"problem\">Partial run: only {} were graded; these grades are not the assignment's.{imports}</p>",
+            escape(&partial.describe())
         );
     }
     out.push_str("<nav><a href=\"#distribution\">scores</a> · <a href=\"#sections\">sections</a> · <a href=\"#tests\">tests</a> · <a href=\"#causes\">root causes</a> · <a href=\"#not-compiled\">did not compile</a> · <a href=\"#students\">students</a></nav></header>\n");
@@ -303,7 +324,15 @@ mod tests {
     use crate::identity::StudentId;
 
     fn run(formats: &[String]) -> RunLine<'_> {
-        RunLine { seed: 1, grader_version: "0.1.0", only: &[], formats, missing_fixtures: &[] }
+        RunLine {
+            seed: 1,
+            grader_version: "0.1.0",
+            only: &[],
+            formats,
+            missing_fixtures: &[],
+            partial: None,
+            withheld_imports: &[],
+        }
     }
 
     #[test]
