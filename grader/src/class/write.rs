@@ -11,6 +11,7 @@ use crate::batch::Row;
 use crate::gradebook::{self, canvas, moodle, overview, Document};
 use crate::output::write_atomically;
 use crate::report::visible;
+use crate::similarity::findings::Findings;
 
 /// The options of the LMS imports (`grader batch` and `grader gradebook merge` take them alike).
 #[derive(Debug, Clone, clap::Args)]
@@ -61,10 +62,17 @@ impl LmsArgs {
     }
 }
 
-/// Writes a whole class's gradebooks and overview into `out`; `document` has the overview's figures. The
+/// Writes a whole class's gradebooks and overview into `out`; `document` has the overview's figures, and
+/// `similarity` the class's code similarity (its section, `similarity.csv` and pair pages) when compared. The
 /// LMS lines go to standard error unless `quiet`. A partial run (`--only` left tests out) writes no LMS import
 /// unless `lms.allow_partial`: each one left unwritten is named on standard error and in the overview.
-pub fn class_gradebooks(out: &Path, document: &Document, lms: &LmsArgs, quiet: bool) -> Result<()> {
+pub fn class_gradebooks(
+    out: &Path,
+    document: &Document,
+    lms: &LmsArgs,
+    quiet: bool,
+    similarity: Option<&Findings>,
+) -> Result<()> {
     let mut assignment = lms.assignment()?;
     let rows = &document.students;
     let lms_of = |row: &Row, canvas: bool| match &row.lms {
@@ -83,7 +91,11 @@ pub fn class_gradebooks(out: &Path, document: &Document, lms: &LmsArgs, quiet: b
     write(&out.join("gradebook.json"), document.to_json())?;
     let figures = document.overview.clone().unwrap_or_else(|| overview::figures(rows));
     let line = overview::html::RunLine { partial, withheld_imports: &withheld, ..document.run.line() };
-    write(&out.join("index.html"), overview::html::render(&figures, rows, &line))?;
+    super::similarity::write(out, similarity)?;
+    write(&out.join("index.html"), overview::html::render(&figures, rows, &line, similarity))?;
+    if let Some(findings) = similarity.filter(|_| !quiet) {
+        eprintln!("{}", super::similarity::summary(findings));
+    }
     if let (Some(partial), false) = (partial, withheld.is_empty()) {
         eprintln!(
             "grader: {} not written: this run graded only {}, so its grades are not the assignment's (grade \

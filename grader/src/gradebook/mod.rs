@@ -13,6 +13,7 @@ pub mod moodle;
 pub mod overview;
 #[cfg(test)]
 mod sample;
+pub mod similarity;
 
 use crate::batch::Row;
 use crate::catalog::Category;

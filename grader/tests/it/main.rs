@@ -24,6 +24,7 @@ mod reference;
 mod sandbox;
 mod sealed;
 mod shard;
+mod similarity;
 mod slurm;
 mod stalls;
 mod starter;

@@ -11,6 +11,7 @@ use crate::batch::Row;
 use crate::report::html::escape;
 use crate::report::Format;
 use crate::results::Partial;
+use crate::similarity::findings::Findings;
 
 const STYLE: &str = include_str!("style.css");
 /// Sorts the students' table by a column when its heading is clicked, and marks the page as scripted (the
@@ -42,8 +43,9 @@ pub struct RunLine<'a> {
     pub withheld_imports: &'a [String],
 }
 
-/// The page of a class whose figures are `overview` and rows `rows`, graded under `run`.
-pub fn render(overview: &Overview, rows: &[Row], run: &RunLine<'_>) -> String {
+/// The page of a class whose figures are `overview` and rows `rows`, graded under `run`, with its code
+/// similarity's section when it was compared.
+pub fn render(overview: &Overview, rows: &[Row], run: &RunLine<'_>, similarity: Option<&Findings>) -> String {
     let mut out = String::new();
     let _ = write!(
         out,
@@ -54,12 +56,15 @@ pub fn render(overview: &Overview, rows: &[Row], run: &RunLine<'_>) -> String {
          <title>8-puzzle class overview: {} students</title><style>{STYLE}</style></head><body>\n",
         overview.students
     );
-    header(&mut out, overview, run);
+    header(&mut out, overview, run, similarity.is_some());
     distribution(&mut out, overview);
     sections(&mut out, overview);
     tests(&mut out, overview);
     causes(&mut out, overview);
     people(&mut out, overview, report_extension(run));
+    if let Some(findings) = similarity {
+        super::similarity::section(&mut out, findings);
+    }
     students(&mut out, rows, report_extension(run));
     let _ = write!(out, "<script>\n{SCRIPT}</script>\n</body></html>\n");
     out
@@ -76,7 +81,7 @@ fn report_extension(run: &RunLine<'_>) -> Option<&'static str> {
         .map(Format::extension)
 }
 
-fn header(out: &mut String, o: &Overview, run: &RunLine<'_>) {
+fn header(out: &mut String, o: &Overview, run: &RunLine<'_>, similarity: bool) {
     let percent = |p: Option<f64>| p.map_or("–".to_string(), |p| format!("{p:.2}%"));
     let languages: Vec<String> = o.languages.iter().map(|(l, n)| format!("{n} {}", escape(l))).collect();
     let only = if run.only.is_empty() { String::new() } else { format!(" · only {}", escape(&run.only.join(" "))) };
@@ -116,7 +121,13 @@ fn header(out: &mut String, o: &Overview, run: &RunLine<'_>) {
             escape(&partial.describe())
         );
     }
-    out.push_str("<nav><a href=\"#distribution\">scores</a> · <a href=\"#sections\">sections</a> · <a href=\"#tests\">tests</a> · <a href=\"#causes\">root causes</a> · <a href=\"#not-compiled\">did not compile</a> · <a href=\"#students\">students</a></nav></header>\n");
+    let similarity = if similarity { " · <a href=\"#similarity\">similarity</a>" } else { "" };
+    let _ = writeln!(
+        out,
+        "<nav><a href=\"#distribution\">scores</a> · <a href=\"#sections\">sections</a> · <a href=\"#tests\">tests</a> · \
+         <a href=\"#causes\">root causes</a> · <a href=\"#not-compiled\">did not compile</a>{similarity} · \
+         <a href=\"#students\">students</a></nav></header>"
+    );
 }
 
 /// The score distribution as bars, one per ten percentage points, with the count above each.
@@ -343,13 +354,13 @@ mod tests {
             row(StudentId::entry("eve"), "eve", None, Some("<i>empty</i>")),
         ];
         let formats = ["text".to_string(), "html".into()];
-        let page = render(&figures(&rows), &rows, &run(&formats));
+        let page = render(&figures(&rows), &rows, &run(&formats), None);
         assert!(page.contains("<a href=\"ada.html\">ada</a>"), "{page}");
         assert!(!page.contains("<b>evil") && !page.contains("<script>x") && !page.contains("<i>empty"));
         assert!(page.contains("&lt;b&gt;evil&lt;/b&gt;"));
         assert!(!page.contains("href=\"eve."), "a student without a report is not linked");
         let formats = ["json".to_string(), "text".into()];
-        let text_only = render(&figures(&rows), &rows, &run(&formats));
+        let text_only = render(&figures(&rows), &rows, &run(&formats), None);
         assert!(text_only.contains("<a href=\"ada.txt\">"));
         assert!(!page.contains("://") && !page.contains(" src="), "nothing is fetched");
     }
