@@ -101,7 +101,7 @@ pub fn build_java(
         key.write_chunk(bytes);
     }
     let dir = work.join(format!("java-submission-{:016x}", key.finish()));
-    if !dir.join("done").is_file() {
+    if !crate::output::is_published(&dir) {
         let tmp = staging_dir(&dir)?;
         let built = compile_student(&jdk, &adapter, &sources, &tmp);
         if built.is_err() {

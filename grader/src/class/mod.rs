@@ -97,12 +97,12 @@ fn format_parser() -> impl clap::builder::TypedValueParser<Value = Format> {
         .map(|name| name.parse::<Format>().unwrap_or(Format::Text))
 }
 
-/// Where the CLI keeps things that are not the class's: builds' caches, the bundled fixtures.
+/// Where the CLI keeps things that are not the class's: builds' caches, the fixtures.
 pub struct Places {
     /// Where builds keep outputs and caches, and the class is unpacked.
     pub work_dir: PathBuf,
-    /// The fixtures used without `--fixtures`.
-    pub default_fixtures: PathBuf,
+    /// The fixtures: `--fixtures`, or the bundled puzzles unpacked into the work directory.
+    pub fixtures: PathBuf,
 }
 
 /// Runs `grader batch`.
@@ -194,7 +194,7 @@ fn read_and_grade(
     std::fs::create_dir_all(&args.output_dir)
         .with_context(|| format!("failed to create `{}`", args.output_dir.display()))?;
     let settings = Settings {
-        fixtures: args.fixtures.clone().unwrap_or_else(|| places.default_fixtures.clone()),
+        fixtures: places.fixtures.clone(),
         skip_bad_fixtures: args.skip_bad_fixtures,
         seed: args.seed,
         policy: toml::to_string(policy)?,

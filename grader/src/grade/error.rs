@@ -42,7 +42,7 @@ pub enum GradeError {
     /// The fixture directory holds no puzzle file at all.
     #[error(
         "the fixture directory `{}` holds no puzzle files (`*.txt`): point --fixtures at the puzzle data set \
-         (the bundled one is fixtures/puzzles)",
+         (or leave it out: the grader carries its own puzzles)",
         .0.display()
     )]
     NoPuzzles(PathBuf),

@@ -17,6 +17,7 @@ mod html;
 mod instructor_errors;
 mod lazy;
 mod lms;
+mod lone;
 mod memory;
 mod misbehaving;
 mod overview;
