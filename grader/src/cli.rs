@@ -241,15 +241,15 @@ fn run_grade(args: GradeArgs, targets: Vec<targets::Target>) -> Result<ExitCode>
             report.skipped_fixtures.len()
         );
     }
+    if !report.machine_stalls.is_empty() {
+        // The report is written (it names them at its top, and says it is no final grade): the machine's fault.
+        eprintln!("grader: {}", report.stalls_line());
+        return Ok(ExitCode::from(2));
+    }
     if let Some(not_graded) = &report.not_graded {
         // The report is written and says why; no grade, whoever's doing it is.
         eprintln!("grader: not graded: {}", crate::report::visible::line(&not_graded.reason));
         return Ok(ExitCode::from(if not_graded.because.is_grader_problem() { 2 } else { 1 }));
-    }
-    if !report.machine_stalls.is_empty() {
-        // The report is written (it names them at its top), but those tests have no grade: the machine's fault.
-        eprintln!("grader: {}", report.stalls_line());
-        return Ok(ExitCode::from(2));
     }
     if !report.missing_fixtures.is_empty() {
         // The report is written (it names them too), but its grade is incomplete: an instructor's problem.

@@ -232,12 +232,12 @@ fn report(
         missing_fixtures: missing_fixtures(&plan.tests),
         skipped_fixtures: plan.skipped_fixtures.clone(),
         partial: plan.partial.clone(),
+        not_graded: crate::results::NotGraded::machine_stalled(&run.machine_stalls),
         machine_stalls: run.machine_stalls,
         timings: Timings { submission_cpu_ms, ..timings },
         count_causes,
         details,
         withheld: 0,
-        not_graded: None,
     }
 }
 

@@ -68,6 +68,10 @@ pub struct Row {
     /// Set when `--only` left tests out: the score is over the tests run, not the assignment's grade.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub partial: Option<Partial>,
+    /// Set when the student has no final grade by the grader's fault (the machine stalled a test twice in a
+    /// row): `error` says so, and the batch exits 2.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub grader_problem: bool,
 }
 
 impl Row {
@@ -96,6 +100,7 @@ impl Row {
             fix_first: grade.and_then(|g| g.fix_first.clone()),
             error,
             partial: grade.and_then(|g| g.partial.clone()),
+            grader_problem: grade.is_some_and(|g| g.grader_problem),
         }
     }
 

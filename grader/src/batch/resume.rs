@@ -181,6 +181,7 @@ mod tests {
             root_causes: vec![],
             partial: None,
             fix_first: None,
+            grader_problem: false,
         };
         let stamp = Stamp { key: "k".into(), grade, missing_fixtures: vec![] };
         record(out.path(), "ada", &stamp).unwrap();

@@ -103,11 +103,15 @@ pub struct Grade {
     /// The first line of the report's fix-first list, if it has one (what an LMS's feedback leads with).
     #[serde(default)]
     pub fix_first: Option<String>,
+    /// The run gives no final grade by the grader's fault (the machine stalled a test twice): the batch exits 2.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub grader_problem: bool,
 }
 
 impl Grade {
     /// The grade of a report.
     pub fn of(report: &Report) -> Grade {
+        let grader_problem = report.not_graded.as_ref().is_some_and(|n| n.because.is_grader_problem());
         let failed = report
             .tests
             .iter()
@@ -126,6 +130,7 @@ impl Grade {
             root_causes: report.fix_first.iter().map(|cause| cause.method.call().to_string()).collect(),
             partial: report.partial.clone(),
             fix_first: crate::report::summary::fix_first_lines(report).into_iter().next(),
+            grader_problem,
         }
     }
 

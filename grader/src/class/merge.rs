@@ -169,14 +169,5 @@ fn summarize(args: &MergeArgs, merged: &Merged, shards: usize, unread: &[String]
         );
         return ExitCode::from(2);
     }
-    let ungraded: Vec<_> = rows.iter().filter(|r| r.error.is_some()).collect();
-    if ungraded.is_empty() {
-        return ExitCode::SUCCESS;
-    }
-    eprintln!("grader: {} of {} could not be graded:", ungraded.len(), plural(rows.len(), "student"));
-    for row in ungraded {
-        let error = visible::line(row.error.as_deref().unwrap_or_default());
-        eprintln!("  {} [{}]: {error}", visible::line(&row.name), visible::line(row.id.as_str()));
-    }
-    ExitCode::from(1)
+    super::ungraded_exit(rows)
 }

@@ -4,7 +4,8 @@
 //!
 //! Exit codes: 0 every student was graded (a submission that does not compile is graded: its grade is a
 //! row like any other); 1 some student could not be graded (each is listed with the reason, in the
-//! gradebooks too); 2 the grader could not run (bad arguments, fixtures or policy; no student in the class;
+//! gradebooks too); 2 some student could not be graded by the grader's fault (the machine stalled their
+//! submission twice in a row: a re-run grades them again), or the grader could not run (bad arguments, fixtures or policy; no student in the class;
 //! fixture files missing with `--skip-bad-fixtures`, after the gradebooks are written).
 
 pub mod estimate;
@@ -298,14 +299,62 @@ fn summarize(args: &BatchArgs, graded: &Graded) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    let ungraded: Vec<&Row> = graded.rows.iter().filter(|r| r.error.is_some()).collect();
+    ungraded_exit(&graded.rows)
+}
+
+/// The exit code of a class whose rows are `rows` (`grader batch`, `grader gradebook merge`): 0 when every
+/// student has a final grade; 1 when some have none (each named on standard error with why); 2 when any of
+/// those is the grader's problem (the machine stalled their submission twice in a row), which wins over 1.
+pub(crate) fn ungraded_exit(rows: &[Row]) -> ExitCode {
+    let ungraded: Vec<&Row> = rows.iter().filter(|r| r.error.is_some()).collect();
     if ungraded.is_empty() {
         return ExitCode::SUCCESS;
     }
-    eprintln!("grader: {} of {} could not be graded:", ungraded.len(), plural(graded.rows.len(), "student"));
-    for row in ungraded {
+    eprintln!("grader: {} of {} could not be graded:", ungraded.len(), plural(rows.len(), "student"));
+    for row in &ungraded {
         let error = row.error.as_deref().unwrap_or_default();
         eprintln!("  {} [{}]: {}", visible::line(&row.name), visible::line(row.id.as_str()), visible::line(error));
     }
-    ExitCode::from(1)
+    let stalled = ungraded.iter().filter(|r| r.grader_problem).count();
+    if stalled == 0 {
+        return ExitCode::from(1);
+    }
+    eprintln!(
+        "grader: {stalled} of them because the machine stalled their submission (the grader's problem, not \
+         theirs): run the same command again on a less busy machine; it grades them again"
+    );
+    ExitCode::from(2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::batch::worker::Grade;
+    use crate::gradebook::sample::row;
+    use crate::identity::StudentId;
+    use crate::results::{NotGraded, Report};
+
+    /// A student the machine stalled has no final grade by the grader's fault: their row says why, their LMS
+    /// cell is empty (`final_percent`), and the class exits 2, which wins over another student's 1.
+    #[test]
+    fn a_stalled_student_is_not_graded_and_the_class_exits_2() {
+        let stalled = Report {
+            not_graded: NotGraded::machine_stalled(&["board-1a".to_string()]),
+            machine_stalls: vec!["board-1a".into()],
+            ..Report::default()
+        };
+        let grade = Grade::of(&stalled);
+        assert!(grade.grader_problem);
+        let reason = stalled.not_graded.as_ref().map(|n| n.reason.clone());
+        let enrolled =
+            crate::intake::Enrolled { id: StudentId::entry("ann"), name: "ann".into(), lms: None, late: None };
+        let ann = Row::graded(&enrolled, Some(grade), reason);
+        assert!(ann.grader_problem && ann.final_percent().is_none(), "{ann:?}");
+        assert!(ann.error.as_deref().unwrap().contains("grade again on a less busy machine"));
+        let broken = row(StudentId::entry("bo"), "bo", None, Some("the zip bo.zip is empty"));
+        let fine = row(StudentId::entry("cy"), "cy", Some(90.0), None);
+        assert_eq!(ungraded_exit(std::slice::from_ref(&fine)), ExitCode::SUCCESS);
+        assert_eq!(ungraded_exit(&[fine.clone(), broken.clone()]), ExitCode::from(1));
+        assert_eq!(ungraded_exit(&[fine, broken, ann]), ExitCode::from(2));
+    }
 }

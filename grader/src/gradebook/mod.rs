@@ -12,7 +12,7 @@ pub mod merge;
 pub mod moodle;
 pub mod overview;
 #[cfg(test)]
-mod sample;
+pub(crate) mod sample;
 pub mod similarity;
 
 use crate::batch::Row;

@@ -23,6 +23,7 @@ pub fn row(id: StudentId, name: &str, percent: Option<f64>, error: Option<&str>)
         fix_first: None,
         error: error.map(str::to_string),
         partial: None,
+        grader_problem: false,
     }
 }
 

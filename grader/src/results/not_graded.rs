@@ -4,10 +4,12 @@
 //! score, an LMS file leaves the student's cell empty, the class overview lists them with the reason, and
 //! the command exits non-zero (1 when it is the submission's doing, 2 when the grader's).
 //!
-//! Today one cause is the submission's: what was handed in is not a submission (a missing or misnamed file,
-//! nothing gradable: `build::handed_in`). A cause of the grader's (a test the machine stalled twice, a
-//! partial run that is no final grade) is another [`Because`] variant with its reason; the consumers above
-//! read [`Report::not_graded`] and need no change for it.
+//! Two causes: what was handed in is not a submission (a missing or misnamed file, nothing gradable:
+//! `build::handed_in`), the student's; and a test the machine stalled twice in a row (`runner::stall`: a
+//! stall believed on evidence the submission cannot produce), the grader's: the tests that did run keep their
+//! verdicts in the report, but no grade is final until the student is graded again on a less busy machine
+//! (a resumed batch grades them again: they get no resume stamp). A partial run is no final grade either,
+//! but it is the instructor's choice and has its own marks (`Partial`).
 
 use serde::Serialize;
 
@@ -29,6 +31,22 @@ pub struct NotGraded {
 pub enum Because {
     /// What was handed in is not a submission: the student's to fix (exit 1).
     NotASubmission,
+    /// The machine stalled the submission twice in a row during a test: the grader's problem (exit 2).
+    MachineStalled,
+}
+
+impl NotGraded {
+    /// No final grade when the machine stalled any test twice in a row (`stalled`: what it stalled).
+    pub fn machine_stalled(stalled: &[String]) -> Option<NotGraded> {
+        (!stalled.is_empty()).then(|| NotGraded {
+            reason: format!(
+                "the machine stalled the submission twice in a row during {} (the grader's problem, not the \
+                 submission's): grade again on a less busy machine",
+                stalled.join(", ")
+            ),
+            because: Because::MachineStalled,
+        })
+    }
 }
 
 impl Because {
@@ -36,6 +54,7 @@ impl Because {
     pub fn is_grader_problem(self) -> bool {
         match self {
             Because::NotASubmission => false,
+            Because::MachineStalled => true,
         }
     }
 }

@@ -4,7 +4,8 @@
 //! valid Python Board) holds a file named `stall-probe-0.4244` open for 0.4244 s in the first hamming() of
 //! each process, which the test finds by that open file: stopped once, board-1a is replayed in a fresh
 //! process and the report is the one an unstopped run writes; stopped twice, the test is the grader's
-//! problem, named at the top of the report, and the grader exits 2 with the report written.
+//! problem, named at the top of the report, which is no final grade (its score is none), and the grader
+//! exits 2 with the report written.
 
 use std::path::Path;
 use std::process::Stdio;
@@ -126,4 +127,7 @@ fn a_test_stalled_twice_is_the_graders_problem_named_at_the_top_of_the_report() 
     assert_eq!(test["status"], "error");
     assert!(test["message"].as_str().unwrap().contains("a grader problem, not yours"), "{test}");
     assert!(stalled.stderr.contains("grader: the machine stalled the submission twice in a row during board-1a"));
+    // No final grade: the score is none, and a batch's row says why and leaves the LMS cell empty (lib tests of
+    // `batch::worker::Grade` and `class::ungraded_exit`).
+    assert_eq!((report["score"].is_null(), report["not_graded"]["because"].as_str()), (true, Some("machine_stalled")));
 }
