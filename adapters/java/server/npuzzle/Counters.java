@@ -37,11 +37,16 @@ public final class Counters {
     static long boardHamming;
     static long boardToString;
     static long boardNeighbors;
+    /** Distinct boards expanded, as {@link Expanded} counts them. */
+    static long boardExpanded;
     static long boardTwin;
     static long boardIsGoal;
     static long boardDimension;
 
     private static long nextBoardId = 1;
+    private static final Expanded EXPANDED = new Expanded();
+    /** Whether the server is building a reference board for the grader (a root: {@link BoardMeter}). */
+    private static boolean buildingRoot;
 
     /** The thread that runs requests; counts made on it alone need no lock until another thread counts. */
     private static volatile Thread requestThread;
@@ -103,6 +108,7 @@ public final class Counters {
     private static void deleted() {
         if (Sites.due(++pqDelMins)) Sites.sample("pq_del_mins");
         if (pqLiveSize > 0) pqLiveSize--;
+        EXPANDED.intervalEnds();
     }
 
     /** A queue found out of heap order. */
@@ -143,10 +149,35 @@ public final class Counters {
             case BoardMeter.EQUALS: if (Sites.due(++boardEquals)) Sites.sample("board_equals"); break;
             case BoardMeter.EQUALS_NON_BOARD: boardEqualsNonBoard++; break;
             case BoardMeter.EQUALS_NOT_GRAND_NEIGHBOR: boardEqualsNotGrandNeighbor++; break;
-            case BoardMeter.NEIGHBORS: boardNeighbors++; break;
+            case BoardMeter.NEIGHBORS: boardNeighbors++; EXPANDED.neighborsCalled(); break;
             case BoardMeter.TWIN: boardTwin++; break;
             default: break; // not an event: nothing counts
         }
+    }
+
+    /**
+     * The neighbors() call just counted was on a board descended from one the grader built, whose tiles hash
+     * to `hash` (see {@link Expanded}); unless the calling thread is uncharged now.
+     */
+    static void rootExpanded(long hash) {
+        if (unchargedCount != 0 && uncharged(Thread.currentThread())) return;
+        if (alone()) {
+            if (EXPANDED.rootExpanded(hash)) boardExpanded++;
+        } else {
+            synchronized (LOCK) {
+                if (EXPANDED.rootExpanded(hash)) boardExpanded++;
+            }
+        }
+    }
+
+    /** The server builds reference boards for the grader while `on` (on the request thread). */
+    static void buildingRoot(boolean on) {
+        buildingRoot = on;
+    }
+
+    /** Whether the reference board being built is the grader's: the server builds it, on the request thread. */
+    static boolean buildsRoot() {
+        return buildingRoot && Thread.currentThread() == requestThread;
     }
 
     private static boolean uncharged(Thread thread) {
@@ -183,7 +214,8 @@ public final class Counters {
             pqInserts = pqDelMins = pqMaxSize = pqLiveSize = pqEndingSize = pqDeepBytes = pqHeapViolations = 0;
             boardConstructed = boardEquals = boardEqualsNonBoard = boardEqualsNotGrandNeighbor = 0;
             boardManhattan = boardHamming = boardToString = boardNeighbors = boardTwin = boardIsGoal = 0;
-            boardDimension = 0;
+            boardDimension = boardExpanded = 0;
+            EXPANDED.clear();
             Sites.reset(sampleSites);
         }
     }
@@ -206,6 +238,7 @@ public final class Counters {
             pair(sb, "board_hamming", boardHamming);
             pair(sb, "board_to_string", boardToString);
             pair(sb, "board_neighbors", boardNeighbors);
+            pair(sb, "board_expanded", boardExpanded);
             pair(sb, "board_twin", boardTwin);
             pair(sb, "board_is_goal", boardIsGoal);
             pair(sb, "board_dimension", boardDimension);
