@@ -71,6 +71,7 @@ pub fn grade(options: &GradeOptions, progress: &mut dyn FnMut(Progress<'_>)) -> 
         options.policy.clone(),
         &options.only,
         options.bad_fixtures,
+        Some(&options.work_dir),
     )?
     .with_style(options.style.clone());
     let student = Student { path: &path, name: display_name(&options.submission), kind, work_dir: &options.work_dir };

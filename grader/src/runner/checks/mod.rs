@@ -13,11 +13,11 @@ mod board;
 mod consistency;
 mod context;
 mod equals;
-mod floors;
 mod memory_model;
 mod perf;
 mod pipeline;
 mod script;
+mod search_bound;
 mod solver;
 #[cfg(test)]
 mod tests;

@@ -1,12 +1,22 @@
-//! Plausibility floors: counts no honest search goes below. The counts are the grader's evidence and no
-//! student code can reach them (specs/protocol.md, "What an adapter guarantees"), but a Solver may still do
-//! its work where they cannot see it (a queue of its own, boards made without the Board API, an adapter hole
-//! not yet sealed). These floors are the second line: whatever the search, a puzzle of m moves dequeues at
-//! least m nodes from the MinPQ it was given and builds at least m + 1 boards through the Board API. They
-//! are judged only on rows that judge counts, against the counts after the Solver's whole life (zeroed after
-//! the grader built the initial board), and only of a Solver whose moves() claims the m moves: one that
-//! answers otherwise (a wrong parity rule that calls a solvable board unsolvable) did not search, fails the
-//! tests that judge its answers, and its small counts pass a count row as they do officially.
+//! The search bound (`specs/search-bound.md`): counts only a real search produces. The counts are the
+//! grader's evidence and no student code can reach them (specs/protocol.md, "What an adapter guarantees"),
+//! but a Solver may still do its work where they cannot see it (a queue of its own, boards it builds from
+//! tiles) and then show counts of its choosing: token inserts and delMins, as few as the rows allow.
+//!
+//! So a Solver whose moves() claims a puzzle's m moves is held to what every A* search with the Manhattan
+//! priority does on that puzzle, whatever its tie-breaking, queues, critical optimization or set of seen
+//! boards: it removes from its MinPQ and expands every board whose distance from the initial board plus its
+//! manhattan() is below m (the puzzle's bound B, computed at plan time: `plan/bounds.rs`), and every board of
+//! its solution but the goal, so at least R = max(B, m) boards. The life's counts must show R boards expanded
+//! (`board_expanded`: distinct boards descended from the grader's, each the first neighbors() call after a
+//! delMin(), so tokens show none) and R - 1 delMin() calls (the initial board may be expanded unqueued).
+//!
+//! Judged on every row that reads a life's counts or memory ([`crate::catalog::Check::judges_search_bound`]),
+//! against the counts of the Solver's whole life (zeroed after the grader built the initial board), and only
+//! of a Solver whose moves() claims the m moves: one that answers otherwise (a wrong parity rule that calls a
+//! solvable board unsolvable) did not search, fails the tests that judge its answers, and its small counts
+//! pass a count row as they do officially. A program that does not report `board_expanded` (an executable
+//! speaking the protocol) is held to the delMin() calls alone.
 
 use corpus::Expected;
 
@@ -22,41 +32,46 @@ fn solved_in(trial: &Trial) -> u64 {
     }
 }
 
-/// The second line against counts that do not show a Solver's work (a queue of its own, counts evaded or
-/// forged): whatever the search, a puzzle of m moves dequeues at least m nodes, one per board on its path but
-/// the goal, from the MinPQ it was given.
-pub fn plausible_queue(life: &Life, trial: &Trial) -> Result<(), Mismatch> {
+/// Whether the life's counts show the work every A* search does on the trial's puzzle (see the module doc),
+/// or a mismatch saying what was expected, and why.
+pub fn within_search_bound(life: &Life, trial: &Trial) -> Result<(), Mismatch> {
     let m = claimed(life, trial);
-    let del_mins = life.counter("pq_del_mins").unwrap_or(m);
-    if del_mins >= m {
-        return Ok(());
-    }
-    Err(Mismatch::new(format!(
-        "the Solver's counts cannot be its search: a puzzle of {m} moves needs at least {m} delMin() calls on the \
-         MinPQ it was given (one per board on the solution's path but the goal), and this Solver's whole life \
-         shows {del_mins}"
-    ))
-    .with("(every search node must go through algs4's MinPQ: a queue of its own is invisible to the counts)"))
+    judge(m, trial.bound, life.counter("pq_del_mins"), life.counter("board_expanded"))
 }
 
-/// As [`plausible_queue`], for Board counts: a puzzle of m moves builds at least m + 1 boards through the
-/// Board API after the grader's initial board (a board per move on the solution's path, and the twin or
-/// the path's other neighbors).
-pub fn plausible_boards(life: &Life, trial: &Trial) -> Result<(), Mismatch> {
-    let m = claimed(life, trial);
+/// The rule: a Solver that claims `m` moves (0: it claims none) on a puzzle of search bound `bound` made
+/// `removed` delMin() calls and expanded `expanded` boards (each `None` where the adapter does not count it).
+fn judge(m: u64, bound: Option<u64>, removed: Option<u64>, expanded: Option<u64>) -> Result<(), Mismatch> {
     if m == 0 {
         return Ok(());
     }
-    let built = life.counter("board_constructed").unwrap_or(m + 1);
-    if built > m {
+    let bound = bound.unwrap_or(0);
+    let required = bound.max(m);
+    if removed.is_none_or(|d| d + 1 >= required) && expanded.is_none_or(|e| e >= required) {
         return Ok(());
     }
+    let which = if bound >= m {
+        format!("every board whose distance from the initial board plus its manhattan() is below {m}")
+    } else {
+        "every board of its solution but the goal".to_string()
+    };
+    let count = |n: Option<u64>, what: &str| match n {
+        None => format!("an uncounted number of {what}s"),
+        Some(1) => format!("1 {what}"),
+        Some(n) => format!("{n} {what}s"),
+    };
     Err(Mismatch::new(format!(
-        "the Solver's counts cannot be its search: a puzzle of {m} moves needs at least {} boards built through \
-         the Board API (neighbors() and twin()), and this Solver's whole life shows {built}",
-        m + 1
+        "the Solver's counts cannot be its search: an A* search of this puzzle ({m} moves) removes from its MinPQ \
+         and expands at least {required} boards, {which} (specs/search-bound.md), and this Solver's whole life \
+         made {} and expanded {}",
+        count(removed, "delMin() call"),
+        count(expanded, "board")
     ))
-    .with("(boards made some other way than the Board API are invisible to the counts)"))
+    .with(
+        "(a board counts as expanded when neighbors() is called on it after the delMin() that removed it, once, \
+         and only the boards reached from the initial board or its twin: a search on a queue of its own, or on \
+         boards built from tiles, is invisible to the counts)",
+    ))
 }
 
 /// The moves the trial's board needs, if the Solver's moves() answered them (0 otherwise): only a Solver
@@ -67,5 +82,41 @@ pub fn claimed(life: &Life, trial: &Trial) -> u64 {
         m
     } else {
         0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// puzzle30's figures: 30 moves, a bound of 2522; the reference removed 12911 and expanded 9125.
+    const M: u64 = 30;
+    const B: Option<u64> = Some(2522);
+
+    #[test]
+    fn a_search_passes_and_tokens_after_a_hidden_search_fail() {
+        assert!(judge(M, B, Some(12911), Some(9125)).is_ok());
+        let tokens = judge(M, B, Some(30), Some(0)).unwrap_err();
+        assert!(tokens.summary.contains("expands at least 2522 boards"), "{}", tokens.summary);
+        assert!(tokens.summary.contains("made 30 delMin() calls and expanded 0 boards"), "{}", tokens.summary);
+        let one = judge(M, B, Some(2522), Some(1)).unwrap_err();
+        assert!(one.summary.contains("and expanded 1 board,") || one.summary.ends_with("expanded 1 board"));
+        assert!(judge(M, B, Some(2521), Some(2522)).is_ok(), "the initial board expanded without being queued");
+        assert!(judge(M, B, Some(2520), Some(2522)).is_err());
+    }
+
+    #[test]
+    fn the_solution_floors_a_small_bound_and_a_solver_claiming_nothing_is_not_held() {
+        let small = judge(6, Some(0), Some(6), Some(5)).unwrap_err();
+        assert!(small.summary.contains("every board of its solution but the goal"), "{}", small.summary);
+        assert!(judge(6, None, Some(5), Some(6)).is_ok());
+        assert!(judge(0, B, Some(0), Some(0)).is_ok(), "a Solver whose moves() is wrong did not claim the search");
+    }
+
+    #[test]
+    fn a_program_that_does_not_count_expansions_is_held_to_its_del_mins() {
+        assert!(judge(M, B, Some(2521), None).is_ok());
+        let short = judge(M, B, Some(30), None).unwrap_err();
+        assert!(short.summary.contains("expanded an uncounted number of boards"), "{}", short.summary);
     }
 }
