@@ -24,6 +24,7 @@ mod sandbox;
 mod sealed;
 mod shard;
 mod slurm;
+mod staged;
 mod stalls;
 mod starter;
 mod support;
