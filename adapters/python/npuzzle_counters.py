@@ -2,10 +2,10 @@
 
 A private module: the server loads it from outside `sys.path` and keeps it out of `sys.modules` (server.py),
 and the seal refuses `import npuzzle_counters` (npuzzle_seal.py). One module-level object, `counts`, holds
-every counter; requests run one at a time, so plain attributes suffice. `board_expanded` counts the distinct
-boards a search expanded (specs/protocol.md): the tiles of a board descended from one the grader built, on
-which neighbors() was the first neighbors() call since the last delMin (or since the reset), kept exactly in a
-set. `QUEUES` tracks the queues (MinPQs
+every counter; requests run one at a time, so plain attributes suffice. `board_neighbors_distinct` counts the
+distinct boards descended from one the grader built that neighbors() was called on, `board_expanded` those of
+them it was called on as the first neighbors() call since the last delMin (or since the reset): the boards a
+search expanded (specs/protocol.md). Their tiles are kept exactly, in a dict. `QUEUES` tracks the queues (MinPQs
 and heapq lists) used since `counters_reset`: when the counters are read, their sizes are pq_ending_size and
 their heap order is checked a last time.
 """
@@ -93,7 +93,8 @@ class Counts:
 
     BOARD_FIELDS = (
         "board_constructed", "board_equals", "board_equals_non_board", "board_equals_not_grand_neighbor",
-        "board_manhattan", "board_hamming", "board_to_string", "board_neighbors", "board_expanded", "board_twin",
+        "board_manhattan", "board_hamming", "board_to_string", "board_neighbors", "board_expanded",
+        "board_neighbors_distinct", "board_twin",
         "board_is_goal", "board_dimension",
     )
     PQ_FIELDS = ("pq_inserts", "pq_del_mins", "pq_max_size", "pq_ending_size", "pq_deep_bytes",
@@ -108,7 +109,7 @@ class Counts:
             setattr(self, name, 0)
         self.pq_live = 0
         self.calls_in_interval = 0
-        self.expanded = set()
+        self.expanded = {}  # the tiles of each board neighbors() was called on: whether it counted as expanded
         SITES.reset(sample_sites)
 
     def inserted_one(self):
@@ -133,12 +134,20 @@ class Counts:
 
     def neighbors_called(self, root_tiles):
         """One neighbors() call, on a board whose tiles are `root_tiles` if it descends from the grader's
-        (None if not): an expansion if it is the interval's first call and the board was not counted before."""
+        (None if not): a distinct board if not seen before, an expansion if it is the interval's first call
+        and the board was not expanded before."""
         self.board_neighbors += 1
         self.calls_in_interval += 1
-        if root_tiles is not None and self.calls_in_interval == 1 and root_tiles not in self.expanded:
-            self.expanded.add(root_tiles)
+        if root_tiles is None:
+            return
+        first = self.calls_in_interval == 1
+        was = self.expanded.get(root_tiles)
+        if was is None:
+            self.board_neighbors_distinct += 1
+        if first and not was:
             self.board_expanded += 1
+        if was is None or (first and not was):
+            self.expanded[root_tiles] = first
 
     def save_board_counts(self):
         return [getattr(self, name) for name in self.BOARD_FIELDS]

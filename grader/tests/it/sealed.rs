@@ -105,6 +105,7 @@ fn a_binary_heap_solver_is_correct_but_fails_every_minpq_count() {
         &["solver-2a", "timing-2/puzzle30", "memory-solver-2", "beyond-minpq", "timing-4a/puzzle30"],
     );
     assert_eq!(graded.test("solver-2a")["status"], "passed", "{}", graded.text);
+    assert_eq!(graded.test("timing-4a/puzzle30")["status"], "passed", "boards are still counted: {}", graded.text);
     let minpq_tests: Vec<String> = ["timing-2/puzzle30", "beyond-minpq"]
         .into_iter()
         .map(String::from)
@@ -115,13 +116,6 @@ fn a_binary_heap_solver_is_correct_but_fails_every_minpq_count() {
         assert_eq!(graded.test(id)["status"], "failed", "{id}: {}", graded.text);
         assert!(message(&graded, id).contains("did not use the MinPQ it was given"), "{id}: {}", message(&graded, id));
     }
-    // its boards are counted, but no search on the MinPQ expanded them (specs/search-bound.md)
-    let board_row = message(&graded, "timing-4a/puzzle30");
-    assert_eq!(graded.test("timing-4a/puzzle30")["status"], "failed", "{}", graded.text);
-    assert!(
-        board_row.contains("counts cannot be its search") && board_row.contains("made 0 delMin() calls"),
-        "{board_row}"
-    );
 }
 
 #[test]

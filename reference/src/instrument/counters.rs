@@ -49,6 +49,8 @@ pub struct Counts {
     /// Distinct boards expanded: `neighbors` called on them as the first call since the last `del_min`, of
     /// the boards descended from one the grader built (`instrument/expanded.rs`).
     pub board_expanded: u64,
+    /// Distinct boards `neighbors` was called on (any call), of the boards descended from the grader's.
+    pub board_neighbors_distinct: u64,
     /// `twin` calls.
     pub board_twin: u64,
     /// `is_goal` calls.
@@ -73,6 +75,7 @@ const ZERO: Counts = Counts {
     board_to_string: 0,
     board_neighbors: 0,
     board_expanded: 0,
+    board_neighbors_distinct: 0,
     board_twin: 0,
     board_is_goal: 0,
     board_dimension: 0,
@@ -156,6 +159,7 @@ impl Counts {
             board_to_string: self.board_to_string + o.board_to_string,
             board_neighbors: self.board_neighbors + o.board_neighbors,
             board_expanded: self.board_expanded + o.board_expanded,
+            board_neighbors_distinct: self.board_neighbors_distinct + o.board_neighbors_distinct,
             board_twin: self.board_twin + o.board_twin,
             board_is_goal: self.board_is_goal + o.board_is_goal,
             board_dimension: self.board_dimension + o.board_dimension,
@@ -220,7 +224,9 @@ pub(crate) fn record_neighbors(made: u64, rooted: bool, hash: impl FnOnce() -> u
     update_tally(|t| {
         t.counts.board_neighbors += 1;
         t.counts.board_constructed += made;
-        t.counts.board_expanded += u64::from(t.expanded.neighbors_called(rooted, hash));
+        let added = t.expanded.neighbors_called(rooted, hash);
+        t.counts.board_expanded += u64::from(added.expanded);
+        t.counts.board_neighbors_distinct += u64::from(added.distinct);
     });
 }
 

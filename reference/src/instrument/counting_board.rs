@@ -202,7 +202,7 @@ mod tests {
         let _ = child.neighbors();
         let _ = root.neighbors();
         let c = counters::snapshot();
-        assert_eq!((c.board_neighbors, c.board_expanded), (2, 1));
+        assert_eq!((c.board_neighbors, c.board_expanded, c.board_neighbors_distinct), (2, 1, 2));
     }
 
     #[test]

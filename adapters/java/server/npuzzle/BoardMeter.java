@@ -55,7 +55,7 @@ final class BoardMeter implements IntConsumer, LongSupplier, BooleanSupplier, Lo
 
     @Override
     public void accept(long tilesHash) {
-        Counters.rootExpanded(tilesHash);
+        Counters.rootNeighbors(tilesHash);
     }
 
     /** Initializes the reference Board class with a meter; fails if its initializer did not take it. */

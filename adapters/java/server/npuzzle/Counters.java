@@ -37,8 +37,6 @@ public final class Counters {
     static long boardHamming;
     static long boardToString;
     static long boardNeighbors;
-    /** Distinct boards expanded, as {@link Expanded} counts them. */
-    static long boardExpanded;
     static long boardTwin;
     static long boardIsGoal;
     static long boardDimension;
@@ -159,13 +157,13 @@ public final class Counters {
      * The neighbors() call just counted was on a board descended from one the grader built, whose tiles hash
      * to `hash` (see {@link Expanded}); unless the calling thread is uncharged now.
      */
-    static void rootExpanded(long hash) {
+    static void rootNeighbors(long hash) {
         if (unchargedCount != 0 && uncharged(Thread.currentThread())) return;
         if (alone()) {
-            if (EXPANDED.rootExpanded(hash)) boardExpanded++;
+            EXPANDED.rootNeighbors(hash);
         } else {
             synchronized (LOCK) {
-                if (EXPANDED.rootExpanded(hash)) boardExpanded++;
+                EXPANDED.rootNeighbors(hash);
             }
         }
     }
@@ -214,7 +212,7 @@ public final class Counters {
             pqInserts = pqDelMins = pqMaxSize = pqLiveSize = pqEndingSize = pqDeepBytes = pqHeapViolations = 0;
             boardConstructed = boardEquals = boardEqualsNonBoard = boardEqualsNotGrandNeighbor = 0;
             boardManhattan = boardHamming = boardToString = boardNeighbors = boardTwin = boardIsGoal = 0;
-            boardDimension = boardExpanded = 0;
+            boardDimension = 0;
             EXPANDED.clear();
             Sites.reset(sampleSites);
         }
@@ -238,7 +236,8 @@ public final class Counters {
             pair(sb, "board_hamming", boardHamming);
             pair(sb, "board_to_string", boardToString);
             pair(sb, "board_neighbors", boardNeighbors);
-            pair(sb, "board_expanded", boardExpanded);
+            pair(sb, "board_expanded", EXPANDED.expanded);
+            pair(sb, "board_neighbors_distinct", EXPANDED.distinct);
             pair(sb, "board_twin", boardTwin);
             pair(sb, "board_is_goal", boardIsGoal);
             pair(sb, "board_dimension", boardDimension);

@@ -446,7 +446,7 @@ where
     fn counters(&self) -> String {
         let c = counters::snapshot_all();
         let peak = memory::peak_bytes().saturating_sub(self.peak_base);
-        let pairs: [(&str, u64); 18] = [
+        let pairs: [(&str, u64); 19] = [
             ("pq_inserts", c.pq_inserts),
             ("pq_del_mins", c.pq_del_mins),
             ("pq_max_size", c.pq_max_size),
@@ -461,6 +461,7 @@ where
             ("board_to_string", c.board_to_string),
             ("board_neighbors", c.board_neighbors),
             ("board_expanded", c.board_expanded),
+            ("board_neighbors_distinct", c.board_neighbors_distinct),
             ("board_twin", c.board_twin),
             ("board_is_goal", c.board_is_goal),
             ("board_dimension", c.board_dimension),

@@ -11,12 +11,17 @@
 //! (`board_expanded`: distinct boards descended from the grader's, each the first neighbors() call after a
 //! delMin(), so tokens show none) and R - 1 delMin() calls (the initial board may be expanded unqueued).
 //!
+//! A Solver that inserted nothing into the MinPQ did not use it: the MinPQ's rows fail on that ("did not
+//! use the MinPQ it was given"), and the other rows hold it to the boards it called neighbors() on
+//! (`board_neighbors_distinct`), R of them, with no delMin() to follow: a search without a MinPQ (IDA*)
+//! passes, a Solver that answers from a table fails.
+//!
 //! Judged on every row that reads a life's counts or memory ([`crate::catalog::Check::judges_search_bound`]),
 //! against the counts of the Solver's whole life (zeroed after the grader built the initial board), and only
 //! of a Solver whose moves() claims the m moves: one that answers otherwise (a wrong parity rule that calls a
 //! solvable board unsolvable) did not search, fails the tests that judge its answers, and its small counts
-//! pass a count row as they do officially. A program that does not report `board_expanded` (an executable
-//! speaking the protocol) is held to the delMin() calls alone.
+//! pass a count row as they do officially. A count the program does not report (an executable speaking the
+//! protocol reports its own) is not judged.
 
 use corpus::Expected;
 
@@ -35,19 +40,40 @@ fn solved_in(trial: &Trial) -> u64 {
 /// Whether the life's counts show the work every A* search does on the trial's puzzle (see the module doc),
 /// or a mismatch saying what was expected, and why.
 pub fn within_search_bound(life: &Life, trial: &Trial) -> Result<(), Mismatch> {
-    let m = claimed(life, trial);
-    judge(m, trial.bound, life.counter("pq_del_mins"), life.counter("board_expanded"))
+    let counts = Shown {
+        inserts: life.counter("pq_inserts"),
+        removed: life.counter("pq_del_mins"),
+        expanded: life.counter("board_expanded"),
+        distinct: life.counter("board_neighbors_distinct"),
+    };
+    judge(claimed(life, trial), trial.bound, counts)
 }
 
-/// The rule: a Solver that claims `m` moves (0: it claims none) on a puzzle of search bound `bound` made
-/// `removed` delMin() calls and expanded `expanded` boards (each `None` where the adapter does not count it).
-fn judge(m: u64, bound: Option<u64>, removed: Option<u64>, expanded: Option<u64>) -> Result<(), Mismatch> {
+/// The counts the rule reads, each `None` where the program does not report it.
+#[derive(Debug, Clone, Copy, Default)]
+struct Shown {
+    inserts: Option<u64>,
+    removed: Option<u64>,
+    expanded: Option<u64>,
+    distinct: Option<u64>,
+}
+
+/// The rule: a Solver that claims `m` moves (0: it claims none) on a puzzle of search bound `bound` showed
+/// `counts`.
+fn judge(m: u64, bound: Option<u64>, counts: Shown) -> Result<(), Mismatch> {
     if m == 0 {
         return Ok(());
     }
     let bound = bound.unwrap_or(0);
     let required = bound.max(m);
-    if removed.is_none_or(|d| d + 1 >= required) && expanded.is_none_or(|e| e >= required) {
+    let at_least = |n: Option<u64>, least: u64| n.is_none_or(|n| n >= least);
+    let without_minpq = counts.inserts == Some(0);
+    let enough = if without_minpq {
+        at_least(counts.distinct, required)
+    } else {
+        at_least(counts.removed.map(|d| d + 1), required) && at_least(counts.expanded, required)
+    };
+    if enough {
         return Ok(());
     }
     let which = if bound >= m {
@@ -60,12 +86,15 @@ fn judge(m: u64, bound: Option<u64>, removed: Option<u64>, expanded: Option<u64>
         Some(1) => format!("1 {what}"),
         Some(n) => format!("{n} {what}s"),
     };
+    let shown = if without_minpq {
+        format!("used no MinPQ and called neighbors() on {}", count(counts.distinct, "board"))
+    } else {
+        format!("made {} and expanded {}", count(counts.removed, "delMin() call"), count(counts.expanded, "board"))
+    };
     Err(Mismatch::new(format!(
         "the Solver's counts cannot be its search: an A* search of this puzzle ({m} moves) removes from its MinPQ \
          and expands at least {required} boards, {which} (specs/search-bound.md), and this Solver's whole life \
-         made {} and expanded {}",
-        count(removed, "delMin() call"),
-        count(expanded, "board")
+         {shown}"
     ))
     .with(
         "(a board counts as expanded when neighbors() is called on it after the delMin() that removed it, once, \
@@ -93,30 +122,42 @@ mod tests {
     const M: u64 = 30;
     const B: Option<u64> = Some(2522);
 
+    fn shown(inserts: u64, removed: u64, expanded: u64, distinct: u64) -> Shown {
+        Shown { inserts: Some(inserts), removed: Some(removed), expanded: Some(expanded), distinct: Some(distinct) }
+    }
+
     #[test]
     fn a_search_passes_and_tokens_after_a_hidden_search_fail() {
-        assert!(judge(M, B, Some(12911), Some(9125)).is_ok());
-        let tokens = judge(M, B, Some(30), Some(0)).unwrap_err();
+        assert!(judge(M, B, shown(25000, 12911, 9125, 9200)).is_ok());
+        let tokens = judge(M, B, shown(31, 30, 0, 0)).unwrap_err();
         assert!(tokens.summary.contains("expands at least 2522 boards"), "{}", tokens.summary);
         assert!(tokens.summary.contains("made 30 delMin() calls and expanded 0 boards"), "{}", tokens.summary);
-        let one = judge(M, B, Some(2522), Some(1)).unwrap_err();
-        assert!(one.summary.contains("and expanded 1 board,") || one.summary.ends_with("expanded 1 board"));
-        assert!(judge(M, B, Some(2521), Some(2522)).is_ok(), "the initial board expanded without being queued");
-        assert!(judge(M, B, Some(2520), Some(2522)).is_err());
+        let one = judge(M, B, shown(2522, 2522, 1, 9000)).unwrap_err();
+        assert!(one.summary.ends_with("expanded 1 board"), "bound-many tokens after a hidden search: {}", one.summary);
+        assert!(judge(M, B, shown(9000, 2521, 2522, 2522)).is_ok(), "the initial board expanded unqueued");
+        assert!(judge(M, B, shown(9000, 2520, 2522, 2522)).is_err());
+    }
+
+    #[test]
+    fn a_solver_without_a_minpq_is_held_to_the_boards_it_expanded() {
+        assert!(judge(M, B, shown(0, 0, 1, 40000)).is_ok(), "IDA*: its boards, and no delMin()");
+        let table = judge(M, B, shown(0, 0, 0, 0)).unwrap_err();
+        assert!(table.summary.ends_with("used no MinPQ and called neighbors() on 0 boards"), "{}", table.summary);
     }
 
     #[test]
     fn the_solution_floors_a_small_bound_and_a_solver_claiming_nothing_is_not_held() {
-        let small = judge(6, Some(0), Some(6), Some(5)).unwrap_err();
+        let small = judge(6, Some(0), shown(7, 6, 5, 5)).unwrap_err();
         assert!(small.summary.contains("every board of its solution but the goal"), "{}", small.summary);
-        assert!(judge(6, None, Some(5), Some(6)).is_ok());
-        assert!(judge(0, B, Some(0), Some(0)).is_ok(), "a Solver whose moves() is wrong did not claim the search");
+        assert!(judge(6, None, shown(7, 5, 6, 6)).is_ok());
+        assert!(judge(0, B, shown(0, 0, 0, 0)).is_ok(), "a Solver whose moves() is wrong did not claim the search");
     }
 
     #[test]
-    fn a_program_that_does_not_count_expansions_is_held_to_its_del_mins() {
-        assert!(judge(M, B, Some(2521), None).is_ok());
-        let short = judge(M, B, Some(30), None).unwrap_err();
+    fn a_count_the_program_does_not_report_is_not_judged() {
+        let no_expansions = Shown { expanded: None, distinct: None, ..shown(3000, 2521, 0, 0) };
+        assert!(judge(M, B, no_expansions).is_ok());
+        let short = judge(M, B, Shown { expanded: None, ..shown(31, 30, 0, 0) }).unwrap_err();
         assert!(short.summary.contains("expanded an uncounted number of boards"), "{}", short.summary);
     }
 }
