@@ -20,9 +20,11 @@ use reference::Board;
 /// The most cells a board may have for its bound to be computed (five bits a cell in a `u128`: 5-by-5).
 pub const MAX_BOUND_CELLS: usize = 25;
 
-/// The most boards a bound is computed for (the grader's, at plan time, and the generator's): every A*
-/// removes them all, so a puzzle past it is one no Solver solves within its limits.
-pub const BOUND_BUDGET: u64 = 4_000_000;
+/// The most boards a bound is computed for (the grader's, at plan time, and the generator's): seven times
+/// the largest official timing puzzle's (puzzle36: 141,646), and twice what a puzzle the generator records
+/// reference counts for can have (the reference removes every board of the bound, within 260,000 lockstep
+/// steps). Past it the search stops, after about a second and 70 MB.
+pub const BOUND_BUDGET: u64 = 1_000_000;
 
 /// Why a bound was not computed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
