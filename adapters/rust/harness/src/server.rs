@@ -313,7 +313,8 @@ where
         let mut rows = valid_rows(tiles)?;
         let object = match world {
             World::Own => Object::OwnBoard(B::from_tiles(&rows)),
-            World::Ref => Object::RefBoard(CountingBoard::from_tiles(&rows)),
+            // the grader's board, a root as in `build` (`instrument/counting_board.rs`)
+            World::Ref => Object::RefBoard(CountingBoard::from_board(<Board as PuzzleBoard>::from_tiles(&rows))),
         };
         let handle = self.objects.add(object);
         let cells = (tiles.n * tiles.n) as u32;
