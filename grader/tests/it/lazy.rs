@@ -81,7 +81,7 @@ fn a_lazy_search_the_counts_cannot_see_fails_the_search_bound() {
         assert_eq!(test["status"], "failed", "{id}: {}", graded.text);
         let message = test["message"].as_str().unwrap_or("");
         assert!(
-            message.contains("counts cannot be its search") && message.contains("made 1 delMin() call"),
+            message.contains("counts are not those of an A* search") && message.contains("made 1 delMin() call"),
             "{id}: {message}"
         );
     }

@@ -115,7 +115,7 @@ fn failed(graded: &Graded, rows: &[&str]) -> Vec<String> {
 }
 
 /// Grades `twin`, then each of the `staged` and `tokens` entries on the judged rows: each fails every row the
-/// twin fails, saying its counts cannot be its search (with its `expanded` boards); a staged entry also passes
+/// twin fails, saying its counts are not those of an A* search (with its `expanded` boards); a staged entry also passes
 /// `honest`, whose lives it does not stage.
 fn gains_nothing(twin: &str, staged: &[(&str, &str)], tokens: &[(&str, &str)], honest: &[&str]) {
     let dir = tempfile::tempdir().unwrap();
@@ -130,7 +130,8 @@ fn gains_nothing(twin: &str, staged: &[(&str, &str)], tokens: &[(&str, &str)], h
             assert!(staged.contains(row), "{name} passes {row}, which its twin fails: {}", graded.text);
             let message = graded.test(row)["message"].as_str().unwrap_or("").to_string();
             assert!(
-                message.contains("counts cannot be its search") && message.contains(&format!("expanded {expanded}")),
+                message.contains("counts are not those of an A* search")
+                    && message.contains(&format!("expanded {expanded}")),
                 "{name}: {row} fails on the search bound: {message}"
             );
         }
