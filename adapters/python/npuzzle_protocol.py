@@ -26,7 +26,7 @@ RETURNS_HANDLES = {"board", "board_probe", "neighbors", "neighbors_after", "neig
 TAKES_HANDLES = {"dimension", "hamming", "manhattan", "to_string", "is_goal", "equals", "equals_as_object",
                  "equals_null", "equals_foreign", "equals_uncastable", "neighbors", "neighbors_after",
                  "neighbors_nested", "twin", "release", "solver", "is_solvable", "moves", "solution",
-                 "memory_solver"}
+                 "memory_solver", "memory_retained"}
 INT_VERBS = {"dimension": "dimension()", "hamming": "hamming()", "manhattan": "manhattan()", "moves": "moves()"}
 BOOL_VERBS = {"is_goal": "is_goal()", "is_solvable": "is_solvable()"}
 OTHERS = {"equals_null": None, "equals_foreign": "a string", "equals_uncastable": None}
@@ -64,6 +64,11 @@ def token(kind):
 
 class Server:
     def __init__(self, submission, memory):
+        if memory:
+            # traced from before the student's modules are imported, for the process's life: the second reading
+            # (`memory_retained`) is every traced byte still held, a module-level arena a search fills included
+            gc.collect()
+            tracemalloc.start()
         board_path = f"{submission}/board.py"
         solver_path = f"{submission}/solver.py"
 
@@ -82,12 +87,15 @@ class Server:
         self.reply_handles = {}
         self.recorded = deque()
         self.memory = memory
+        # the bytes each Solver `memory_solver` built retained, by handle (for `memory_retained`)
+        self.constructed = {}
         self.verbs = {
             "hello": self.hello, "board": self.new_board, "board_probe": self.new_board,
             "memory_board": self.memory_board, "to_string": self.to_string, "equals": self.equals,
             "equals_as_object": self.equals, "neighbors": self.neighbors, "neighbors_after": self.neighbors_after,
             "neighbors_nested": self.neighbors_nested, "twin": self.twin,
             "release": self.release, "solver": self.new_solver, "memory_solver": self.memory_solver,
+            "memory_retained": self.memory_retained,
             "solver_null": self.solver_null, "solution": self.solution, "counters_reset": self.counters_reset,
             "counters": self.counters, "call_sites": self.call_sites, "bye": self.bye,
         }
@@ -183,7 +191,10 @@ class Server:
 
     def memory_board(self, verb, args):
         world = self.world_of(verb, args)
-        return str(self.board_bytes(world, tiles(verb, args)))
+        rows = tiles(verb, args)
+        if not self.memory:
+            raise Refusal("memory is not measured", unsupported=True)
+        return str(self.board_bytes(world, rows))
 
     def board_value(self, verb, args):
         return value(verb, *self.board(one(verb, args)))
@@ -240,6 +251,7 @@ class Server:
         for h in args:
             if self.objects.pop(handle(h), None) is None:
                 raise Refusal(f"unknown handle {handle(h)}")
+            self.constructed.pop(handle(h), None)
         return ""
 
     def board_bytes(self, world, rows):
@@ -259,7 +271,30 @@ class Server:
         if not self.memory:
             raise Refusal("memory is not measured", unsupported=True)
         solver, retained = self.measured_solve(world, board)
-        return f"{self.add('s', world, solver)} {retained}"
+        h = self.add("s", world, solver)
+        self.constructed[h] = retained
+        return f"{h} {retained}"
+
+    def memory_retained(self, verb, args):
+        """What the Solver retains once moves(), is_solvable() and solution() were called (what they raise is
+        ignored, what solution() returned let go); then the second reading, every traced byte still held after
+        a full collection, and its part off the heap (none)."""
+        token = one(verb, args)
+        world, solver = self.solver(token)
+        if not self.memory:
+            raise Refusal("memory is not measured", unsupported=True)
+
+        def every_method():
+            for method in ("moves", "is_solvable", "solution"):
+                try:
+                    world.run(lambda: getattr(solver, method)())
+                except StudentFailure:  # a test that calls this method judges what it raises
+                    pass
+
+        _, grown = retained_by(every_method)
+        gc.collect()
+        kept, _ = tracemalloc.get_traced_memory()
+        return f"{self.constructed.get(handle(token), 0) + grown} {kept} 0"
 
     def solver_null(self, verb, args):
         if len(args) != 1:
@@ -375,17 +410,14 @@ class Server:
 
 
 def retained_by(make):
-    """What `make()` returns and the bytes allocated while it ran that are still held after a full collection
-    (tracemalloc, started after a collection of its own)."""
+    """What `make()` returns and the traced bytes it added that are still held after a full collection
+    (tracemalloc runs from the server's start, with --memory)."""
     gc.collect()
-    tracemalloc.start()
-    try:
-        made = make()
-        gc.collect()
-        retained, _ = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    return made, retained
+    before, _ = tracemalloc.get_traced_memory()
+    made = make()
+    gc.collect()
+    after, _ = tracemalloc.get_traced_memory()
+    return made, max(0, after - before)
 
 
 def value(verb, world, target):

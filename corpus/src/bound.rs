@@ -47,12 +47,15 @@ pub enum BoundError {
 
 /// B(p) for the board `board` whose optimal number of moves is `moves`, counting at most `budget` boards.
 ///
+/// A board whose manhattan() is its moves has a bound of 0 on any size (the big memory puzzles): manhattan is
+/// consistent, so every board b has g\*(b) + h(b) ≥ h(board) = `moves`, and none is below.
+///
 /// # Errors
-/// [`BoundError::TooLarge`] beyond 5-by-5 (unless `moves` is 0, whose bound is 0 on any board),
+/// [`BoundError::TooLarge`] beyond 5-by-5 (unless the bound is 0 as above, or `moves` is 0),
 /// [`BoundError::OverBudget`] when more than `budget` boards qualify, and [`BoundError::ShorterPath`] when
 /// the goal is nearer than `moves` (a wrong claimed optimum: the bound would not be the puzzle's).
 pub fn search_bound(board: &Board, moves: u32, budget: u64) -> Result<u64, BoundError> {
-    if moves == 0 {
+    if moves == 0 || board.manhattan() == moves {
         return Ok(0);
     }
     let n = board.dimension();
@@ -274,6 +277,7 @@ mod tests {
         let big = Board::goal(6).unwrap().twin();
         assert_eq!(search_bound(&big, 0, 10), Ok(0));
         assert_eq!(search_bound(&big, 21, 10), Err(BoundError::TooLarge(6)));
+        assert_eq!(search_bound(&big, 2, 10), Ok(0), "manhattan = moves: no board is below, on any size");
         let table = reference::oracle::DistanceTable::for_dimension(3).unwrap();
         let puzzle = crate::sampler::exactly_k_moves(table, 24, &mut crate::rng::Rng::new(7));
         assert_eq!(search_bound(&puzzle, 24, 2), Err(BoundError::OverBudget(2)));

@@ -16,6 +16,7 @@
 //! This file is the order of the stages and the report; the plan's half is `grade/test_plan.rs`, the run of
 //! the tests in their sessions `grade/run.rs`, the grader's own failures `grade/error.rs`.
 
+mod budgets;
 mod error;
 mod run;
 mod test_plan;
@@ -146,7 +147,10 @@ fn run_plan(
         Prepared::Ready(launch) => {
             let own = process_spec(&launch, policy, heap_mb);
             let programs = Programs { own, reference: None, trusted_runtime_threads: false };
-            Run { notes: launch.notes.clone(), ..run_tests(programs, policy, &plan.tests, progress) }
+            Run {
+                notes: launch.notes.clone(),
+                ..run_tests(programs, policy, &plan.tests, &plan.policy.tests.hidden, progress)
+            }
         }
         Prepared::PerWorld(launches) => {
             let programs = Programs {
@@ -154,7 +158,10 @@ fn run_plan(
                 reference: Some(process_spec(&launches.reference, policy, heap_mb)),
                 trusted_runtime_threads: true,
             };
-            Run { notes: launches.own.notes.clone(), ..run_tests(programs, policy, &plan.tests, progress) }
+            Run {
+                notes: launches.own.notes.clone(),
+                ..run_tests(programs, policy, &plan.tests, &plan.policy.tests.hidden, progress)
+            }
         }
         Prepared::CompileFailed { log } => not_built(&plan.tests, log),
     };

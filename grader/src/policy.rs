@@ -44,10 +44,11 @@ pub struct Limits {
     pub request_cpu_seconds: f64,
     /// CPU seconds allowed for the program to start and answer the handshake.
     pub startup_cpu_seconds: f64,
-    /// CPU seconds the submission's processes may use in the whole grade, every thread and restart counted;
-    /// past it the test running fails and the rest fail at once with one line. Far above what a correct
-    /// submission needs (see `specs/policy.md`): a bound on a runaway one, not a speed test.
-    pub grade_cpu_seconds: f64,
+    /// CPU seconds the submission's processes may use in each section of the grade, every thread and
+    /// restart counted; past a section's budget the test running fails and the section's other tests fail at
+    /// once with one line, while the other sections keep theirs. Far above what a correct submission needs
+    /// (see `specs/policy.md`): a bound on a runaway one, never a speed test.
+    pub section_cpu_seconds: SectionCpu,
     /// Memory of a native submission process, in MB: an address-space cap of this plus
     /// `address_space_slack_mb`. (The official "200 MB per puzzle" is judged from measured memory in the
     /// Solver-memory tests, not enforced here.)
@@ -77,7 +78,7 @@ pub struct Limits {
     pub build_processes: u64,
     /// Disk of one build step, in MB: its scratch directory, and the largest file it may write.
     pub build_disk_mb: u64,
-    /// Multiplies `solve_cpu_seconds`, `request_cpu_seconds` and `grade_cpu_seconds` for a Python
+    /// Multiplies `solve_cpu_seconds`, `request_cpu_seconds` and `section_cpu_seconds` for a Python
     /// submission: CPython runs the
     /// same search with the same counts many times slower than native code or the JVM (BENCHMARKS.md), and
     /// the counts, not the time, carry the grade.
@@ -90,7 +91,7 @@ impl Default for Limits {
             solve_cpu_seconds: 5.0,
             request_cpu_seconds: 2.0,
             startup_cpu_seconds: 20.0,
-            grade_cpu_seconds: 300.0,
+            section_cpu_seconds: SectionCpu::default(),
             memory_mb: 200,
             java_heap_mb: 0,
             address_space_slack_mb: 1024,
@@ -107,6 +108,46 @@ impl Default for Limits {
     }
 }
 
+/// The CPU budgets of a grade's sections (`limits.section_cpu_seconds`), in seconds: each bounds what the
+/// submission's processes may use in that section's tests, so a runaway in one section never takes the
+/// tests of another (whatever order they run in).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SectionCpu {
+    /// The API check and the Board and Solver correctness tests.
+    pub correctness: f64,
+    /// The memory and timing tables.
+    pub memory_and_timing: f64,
+    /// This project's checks beyond the official grader.
+    pub beyond: f64,
+}
+
+impl Default for SectionCpu {
+    fn default() -> Self {
+        SectionCpu { correctness: 300.0, memory_and_timing: 600.0, beyond: 300.0 }
+    }
+}
+
+impl SectionCpu {
+    /// Each budget multiplied by `factor`.
+    pub fn scaled(self, factor: f64) -> SectionCpu {
+        SectionCpu {
+            correctness: self.correctness * factor,
+            memory_and_timing: self.memory_and_timing * factor,
+            beyond: self.beyond * factor,
+        }
+    }
+
+    /// Every budget with its policy field.
+    pub fn fields(self) -> [(&'static str, f64); 3] {
+        [
+            ("limits.section_cpu_seconds.correctness", self.correctness),
+            ("limits.section_cpu_seconds.memory_and_timing", self.memory_and_timing),
+            ("limits.section_cpu_seconds.beyond", self.beyond),
+        ]
+    }
+}
+
 /// The smallest heap a machine-sized JVM gets, in MB: a reference-like solver's largest timing search
 /// (about 3.6 million boards) needs about 1 GB with the reference Board.
 pub const JAVA_HEAP_FLOOR_MB: u64 = 1024;
@@ -114,13 +155,13 @@ pub const JAVA_HEAP_FLOOR_MB: u64 = 1024;
 pub const JAVA_HEAP_CEILING_MB: u64 = 8192;
 
 impl Limits {
-    /// These limits with the CPU limits of one solve, of any other request and of the whole grade
-    /// multiplied by `python_cpu_scale`, for a Python submission.
+    /// These limits with the CPU limits of one solve, of any other request and of each section multiplied
+    /// by `python_cpu_scale`, for a Python submission.
     pub fn scaled_for_python(&self) -> Limits {
         Limits {
             solve_cpu_seconds: self.solve_cpu_seconds * self.python_cpu_scale,
             request_cpu_seconds: self.request_cpu_seconds * self.python_cpu_scale,
-            grade_cpu_seconds: self.grade_cpu_seconds * self.python_cpu_scale,
+            section_cpu_seconds: self.section_cpu_seconds.scaled(self.python_cpu_scale),
             ..self.clone()
         }
     }
@@ -146,9 +187,11 @@ pub struct Thresholds {
     /// the reference's), and the cell fails once that ratio, printed with one decimal, exceeds 1.0
     /// (official: 1.75, so a count fails from about 1.84 × the reference's).
     pub count_ratio: f64,
-    /// Memory of one Board: at most `a·n² + b·n + c` bytes, each row of the table padded as the JVM pads an
-    /// `int[n]` (4n more for odd n).
-    pub board_memory: [f64; 3],
+    /// Memory Board: how fast a Board's bytes may grow with n, `[a, b]`: the least-squares line a'·n² + b'·n + c'
+    /// through the table's rows at even n (printed as the Student line) passes when a' ≤ a and b' ≤ b, each
+    /// as printed (two decimals); the constant c' is free. The ten rows share this verdict
+    /// (`runner::checks::board_memory`). Replaces `board_memory = [a, b, c]`, a bound judged row by row.
+    pub board_memory_growth: [f64; 2],
     /// The factor of the official ratio for Solver and MinPQ memory cells (official: 1.75), judged as
     /// `count_ratio` is.
     pub memory_ratio: f64,
@@ -158,7 +201,7 @@ pub struct Thresholds {
 
 impl Default for Thresholds {
     fn default() -> Self {
-        Thresholds { count_ratio: 1.75, board_memory: [4.0, 32.0, 64.0], memory_ratio: 1.75, strict_to_string: false }
+        Thresholds { count_ratio: 1.75, board_memory_growth: [4.0, 32.0], memory_ratio: 1.75, strict_to_string: false }
     }
 }
 
@@ -248,7 +291,8 @@ impl Policy {
 
     /// Parses policy text and checks its values.
     pub fn parse(text: &str) -> Result<Policy, String> {
-        let policy: Policy = toml::from_str(text).map_err(|e| e.to_string().trim_end().replace('\n', " "))?;
+        let policy: Policy = toml::from_str(text)
+            .map_err(|e| replaced_field(text).unwrap_or_else(|| e.to_string().trim_end().replace('\n', " ")))?;
         policy.validate()?;
         Ok(policy)
     }
@@ -267,18 +311,20 @@ impl Policy {
                 return Err(format!("weights.{name} must be a non-negative number, got {value}"));
             }
         }
+        let [growth_a, growth_b] = self.thresholds.board_memory_growth;
         let positive = [
+            ("thresholds.board_memory_growth[0]", growth_a),
+            ("thresholds.board_memory_growth[1]", growth_b),
             ("limits.solve_cpu_seconds", self.limits.solve_cpu_seconds),
             ("limits.request_cpu_seconds", self.limits.request_cpu_seconds),
             ("limits.startup_cpu_seconds", self.limits.startup_cpu_seconds),
-            ("limits.grade_cpu_seconds", self.limits.grade_cpu_seconds),
             ("limits.build_seconds", self.limits.build_seconds),
             ("limits.python_cpu_scale", self.limits.python_cpu_scale),
             ("thresholds.count_ratio", self.thresholds.count_ratio),
             ("thresholds.memory_ratio", self.thresholds.memory_ratio),
             ("tests.trials_scale", self.tests.trials_scale),
         ];
-        for (name, value) in positive {
+        for (name, value) in positive.into_iter().chain(self.limits.section_cpu_seconds.fields()) {
             if !(value > 0.0 && value.is_finite()) {
                 return Err(format!("{name} must be a positive number, got {value}"));
             }
@@ -324,6 +370,48 @@ impl Policy {
     }
 }
 
+/// What to write instead of a field an earlier version of the policy had and this one replaced (serde would
+/// only call it unknown): `None` when the policy text sets none (or is not TOML at all: the parser's own
+/// error says why).
+fn replaced_field(text: &str) -> Option<String> {
+    let table: toml::Table = text.parse().ok()?;
+    if let Some(seconds) = table.get("limits").and_then(|limits| limits.get("grade_cpu_seconds")) {
+        return Some(format!(
+            "limits.grade_cpu_seconds (here {seconds}) was one CPU budget for the whole grade; each section now has \
+             its own, so a runaway in one never takes another's tests: write `[limits.section_cpu_seconds]` with \
+             `correctness`, `memory_and_timing` and `beyond` (defaults 300, 600 and 300 s; see specs/policy.md)"
+        ));
+    }
+    board_memory_replaced(&table, text)
+}
+
+/// What to write instead of `thresholds.board_memory`, the bound this program judged Board memory rows by
+/// until official reports showed a Board above it passing.
+fn board_memory_replaced(table: &toml::Table, text: &str) -> Option<String> {
+    let old = table.get("thresholds")?.get("board_memory")?;
+    let line = text
+        .lines()
+        .position(|l| {
+            let key = l.trim_start().trim_start_matches("thresholds.");
+            key.strip_prefix("board_memory").is_some_and(|rest| rest.trim_start().starts_with('='))
+        })
+        .map(|k| format!(" (line {})", k + 1))
+        .unwrap_or_default();
+    let number = |k: usize| old.get(k).and_then(|v| v.as_float().or_else(|| v.as_integer().map(|i| i as f64)));
+    let (a, b) = match (number(0), number(1)) {
+        (Some(a), Some(b)) => (a, b),
+        _ => (4.0, 32.0),
+    };
+    Some(format!(
+        "thresholds.board_memory{line} is no longer read: it bounded each Board memory row by a*n^2 + b*n + c, \
+         and official reports pass a Board at the reference + 24 bytes, above the default bound [4, 32, 64] at \
+         every n. The rows now share one verdict on the Board's growth: the fitted line's n^2 and n coefficients \
+         (two decimals, as printed) at most a and b, the constant free (specs/policy.md). Write \
+         `board_memory_growth = [{a}, {b}]` under [thresholds] instead, or delete the line for the official \
+         [4, 32]"
+    ))
+}
+
 /// Matches `text` against `pattern`, where `*` matches any run of characters.
 fn glob(pattern: &str, text: &str) -> bool {
     match pattern.split_once('*') {
@@ -360,6 +448,21 @@ mod tests {
     }
 
     #[test]
+    fn the_old_board_memory_bound_is_refused_with_what_to_write_instead() {
+        let old = Policy::parse("[weights]\nmemory = 10\n\n[thresholds]\nboard_memory = [4, 32, 64]\n").unwrap_err();
+        assert!(old.starts_with("thresholds.board_memory (line 5) is no longer read"), "{old}");
+        assert!(old.contains("reference + 24 bytes") && old.contains("`board_memory_growth = [4, 32]`"), "{old}");
+        let custom = Policy::parse("thresholds.board_memory = [3.5, 30, 100]\n").unwrap_err();
+        assert!(custom.contains("(line 1)") && custom.contains("`board_memory_growth = [3.5, 30]`"), "{custom}");
+        let growth = Policy::parse("[thresholds]\nboard_memory_growth = [2, 24.5]\n").unwrap();
+        assert_eq!(growth.thresholds.board_memory_growth, [2.0, 24.5]);
+        let zero = Policy::parse("[thresholds]\nboard_memory_growth = [0, 32]\n").unwrap_err();
+        assert_eq!(zero, "thresholds.board_memory_growth[0] must be a positive number, got 0");
+        let short = Policy::parse("[thresholds]\nboard_memory_growth = [4]\n").unwrap_err();
+        assert!(short.contains("board_memory_growth"), "{short}");
+    }
+
+    #[test]
     fn the_java_heap_is_sized_from_the_machine_unless_the_policy_sets_it() {
         let auto = Limits::default();
         assert_eq!(auto.java_heap_mb, 0);
@@ -380,17 +483,30 @@ mod tests {
     fn the_budgets_of_a_submission_are_checked() {
         let small = Policy::parse("[limits]\nreply_buffer_mb = 8\n").unwrap_err();
         assert_eq!(small, "limits.reply_buffer_mb must be at least 16, got 8");
-        let none = Policy::parse("[limits]\ngrade_cpu_seconds = 0\n").unwrap_err();
-        assert_eq!(none, "limits.grade_cpu_seconds must be a positive number, got 0");
+        let none = Policy::parse("[limits.section_cpu_seconds]\nbeyond = 0\n").unwrap_err();
+        assert_eq!(none, "limits.section_cpu_seconds.beyond must be a positive number, got 0");
+        let sections = Policy::parse("[limits.section_cpu_seconds]\ncorrectness = 50\n").unwrap().limits;
+        assert_eq!(sections.section_cpu_seconds.correctness, 50.0);
+        assert_eq!(sections.section_cpu_seconds.memory_and_timing, SectionCpu::default().memory_and_timing);
+        let unknown = Policy::parse("[limits.section_cpu_seconds]\ntiming = 50\n").unwrap_err();
+        assert!(unknown.contains("unknown field `timing`"), "{unknown}");
         let scratch = Policy::parse("[limits]\nscratch_mb = 0\n").unwrap_err();
         assert_eq!(scratch, "limits.scratch_mb must be at least 1, got 0");
+    }
+
+    /// A course's policy of an earlier version says what to write now, not only that a field is unknown.
+    #[test]
+    fn the_one_budget_of_a_whole_grade_is_refused_with_what_replaced_it() {
+        let old = Policy::parse("[limits]\ngrade_cpu_seconds = 300.0\n").unwrap_err();
+        assert!(old.starts_with("limits.grade_cpu_seconds (here 300.0) was one CPU budget"), "{old}");
+        assert!(old.contains("[limits.section_cpu_seconds]"), "{old}");
     }
 
     #[test]
     fn python_cpu_limits_are_scaled_by_the_policy() {
         let python = Limits::default().scaled_for_python();
         assert_eq!((python.solve_cpu_seconds, python.request_cpu_seconds), (50.0, 20.0));
-        assert_eq!(python.grade_cpu_seconds, Limits::default().grade_cpu_seconds * 10.0);
+        assert_eq!(python.section_cpu_seconds, Limits::default().section_cpu_seconds.scaled(10.0));
         assert_eq!(python.startup_cpu_seconds, Limits::default().startup_cpu_seconds);
         let custom = Policy::parse("[limits]\nsolve_cpu_seconds = 2.0\npython_cpu_scale = 3\n").unwrap().limits;
         assert_eq!(custom.scaled_for_python().solve_cpu_seconds, 6.0);

@@ -73,50 +73,70 @@ pub enum Recipe {
         /// Korf's instance number.
         id: u32,
     },
+    /// A timing puzzle `puzzleT`: the first seeded candidate exactly `moves` from the goal (uniform over its
+    /// layer for n = 3; for n = 4, 5 a random walk as for [`Recipe::Walk`], within its limits) on which the
+    /// model of students' Solver strategies gives each strategy its verdict on the official `puzzleT`
+    /// (`selection`).
+    Timing {
+        /// n, for an n-by-n board.
+        n: usize,
+        /// Moves from the goal (T).
+        moves: u32,
+    },
+    /// A memory puzzle of a big board: the first seeded random walk of exactly `moves` slides whose
+    /// manhattan distance is `moves` (so the walk is a shortest solution, reversed: a proof that needs no
+    /// search) and on which the model's strategies pass the memory row as officially (`selection`).
+    Straight {
+        /// n, for an n-by-n board.
+        n: usize,
+        /// Moves from the goal, and the walk's length.
+        moves: u32,
+    },
 }
 
 /// One file of the corpus.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Spec {
-    /// The file's name without `.txt`, as `puzzles.toml` keys it.
+    /// The file's name without `.txt`, as `puzzles.toml` keys it; its board's randomness comes from it.
     pub name: String,
-    /// The name its board is derived from, when it is not its own: the official timing puzzles
-    /// (`puzzle20` … `puzzle46`) share the boards of this corpus's series of the same size and moves
-    /// (`puzzle3x3-20`, `puzzle4x4-32`), which were chosen as timing puzzles before the official names were.
-    pub seed_from: Option<String>,
     /// How its board is made.
     pub recipe: Recipe,
     /// Whether it is one of the timing section's puzzles.
     pub timing: bool,
 }
 
-impl Spec {
-    /// The name the board is derived from (see [`Spec::seed_from`]).
-    pub fn seed_name(&self) -> &str {
-        self.seed_from.as_deref().unwrap_or(&self.name)
-    }
-}
-
 /// Korf instances used as the hard 4-by-4 boards (60, 61, 64 and 66 moves, each solved by IDA* in well under
 /// a second), as `puzzle4x4-hard1..4`.
 pub const HARD_KORF_IDS: [u32; 4] = [33, 66, 43, 17];
 
+/// The official memory puzzles of big boards: `puzzle10` is 9-by-9 and `puzzle15` 8-by-8 (OFFICIAL-TESTS.md
+/// section 4), as (T, n).
+pub const BIG_MEMORY_PUZZLES: [(u32, usize); 2] = [(10, 9), (15, 8)];
+
+/// The size of the official timing puzzle `puzzleT`: 3-by-3 up to 31, 5-by-5 for 41 and 44, else 4-by-4.
+pub fn timing_size(t: u32) -> usize {
+    match t {
+        ..=31 => 3,
+        41 | 44 => 5,
+        _ => 4,
+    }
+}
+
 /// Every file of the corpus, in name order.
 pub fn plan() -> Vec<Spec> {
-    let spec = |name: String, recipe, timing| Spec { name, seed_from: None, recipe, timing };
+    let spec = |name: String, recipe, timing| Spec { name, recipe, timing };
     let mut specs = vec![spec("puzzle00".into(), Recipe::Goal { n: 10 }, false)];
     for t in 1..=50 {
-        let (recipe, series) = match t {
-            ..=31 => (Recipe::Layer { n: 3, moves: t }, "puzzle3x3-"),
-            41 | 44 | 50 => (Recipe::Walk { n: 5, moves: t }, ""),
-            _ => (Recipe::Walk { n: 4, moves: t }, "puzzle4x4-"),
-        };
         let timing = OFFICIAL_TIMING.contains(&t);
-        let mut puzzle = spec(format!("puzzle{t:02}"), recipe, timing);
-        if timing && !series.is_empty() {
-            puzzle.seed_from = Some(format!("{series}{t:02}"));
-        }
-        specs.push(puzzle);
+        let big = BIG_MEMORY_PUZZLES.iter().find(|&&(m, _)| m == t);
+        let recipe = match (timing, big, t) {
+            (true, _, _) => Recipe::Timing { n: timing_size(t), moves: t },
+            (_, Some(&(_, n)), _) => Recipe::Straight { n, moves: t },
+            (_, _, ..=31) => Recipe::Layer { n: 3, moves: t },
+            (_, _, 41 | 44 | 50) => Recipe::Walk { n: 5, moves: t },
+            _ => Recipe::Walk { n: 4, moves: t },
+        };
+        specs.push(spec(format!("puzzle{t:02}"), recipe, timing));
     }
     for t in 0..=6 {
         specs.push(spec(format!("puzzle2x2-{t:02}"), Recipe::Layer { n: 2, moves: t }, false));

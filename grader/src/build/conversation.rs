@@ -85,6 +85,13 @@ pub fn counter(counters: &str, name: &str) -> u64 {
         .unwrap()
 }
 
+/// The three values of a `memory_retained` reply (`ok BYTES KEPT OFF_HEAP`): the deep size, the second reading
+/// and its part off the heap, which must all be there.
+pub fn retained_readings(reply: &str) -> [u64; 3] {
+    let values: Vec<u64> = reply.strip_prefix("ok ").unwrap_or("").split(' ').filter_map(|v| v.parse().ok()).collect();
+    values.try_into().unwrap_or_else(|_| panic!("`{reply}`: the deep size, the bytes kept and those off the heap"))
+}
+
 /// The samples of `counter` in a `call_sites` reply, over every site.
 pub fn samples_of(sites: &npuzzle_harness::protocol::CallSites, counter: &str) -> u64 {
     sites.sites.iter().filter(|s| s.counter == counter).map(|s| s.samples).sum()

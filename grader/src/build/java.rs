@@ -99,6 +99,7 @@ pub fn build_java(
 
     let mut key = StableHash::default();
     key.write_chunk(adapter.key.as_bytes());
+    key.write_chunk(jdk::INLINE_STRING_CONCAT.as_bytes());
     for (name, bytes) in &sources {
         key.write_chunk(name.as_bytes());
         key.write_chunk(bytes);

@@ -6,7 +6,7 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use super::super::conversation::{counter, Conversation};
+use super::super::conversation::{counter, retained_readings, Conversation};
 use super::tests::{build, gallery, java_available, valid_with_solver};
 use super::*;
 
@@ -160,12 +160,14 @@ fn the_valid_submission_measures_the_official_figures() {
     assert_eq!(c.ask(&format!("memory_board ref 9 {} 0", nine.join(" "))), "ok 384");
     assert_eq!(c.ask(&format!("board ref {FOUR_MOVES}")), "ok b1");
     assert_eq!(without_walk_cpu(&c.ask("memory_solver b1")), "ok s2 704");
-    assert_eq!(c.ask("memory_retained s2"), "ok 704");
+    assert_eq!(retained_readings(&c.ask("memory_retained s2"))[0], 704);
     assert_eq!(c.ask("counters_reset"), "ok");
     assert_eq!(c.ask("solver b1"), "ok s3");
     let counters = c.ask("counters deep");
     // 20 inserts, both queues at 8 slots: 19 × (40 + 96) + 2 × (40 + 24 + 8 × 8)
     assert_eq!(counter(&counters, "pq_deep_bytes"), 19 * 136 + 2 * (40 + 24 + 64), "{counters}");
+    // the walk reached everything
+    assert_eq!(counter(&counters, "pq_deep_cut"), 0, "{counters}");
     c.finish();
 }
 
@@ -267,9 +269,51 @@ fn a_lazy_solver_is_measured_like_an_eager_one() {
     // the Solver (header and four references) and the initial board
     assert_eq!(without_walk_cpu(&c.ask("memory_solver b1")), "ok s3 144");
     // after moves(): the Solver, its goal's node (40 + 96) and everything its queues hold
-    let retained: u64 = c.ask("memory_retained s3")[3..].parse().unwrap();
+    let retained = retained_readings(&c.ask("memory_retained s3"))[0];
     assert_eq!(retained, 48 + 136 + counter(&expected, "pq_deep_bytes"));
     c.finish();
+}
+
+/// The second reading (`memory_retained`'s second and third values): what the whole process keeps, after a
+/// full collection, beyond what it held before the submission's first class was defined, and its part in
+/// native buffers. A Solver's life is weighed wherever it keeps memory. `java/wasteful`'s every search node,
+/// held by a Timer's task or by a parked thread's uncaught-exception handler, weighs in the walk at least what
+/// it weighs in a field (the threads a submission starts are walked whole); a record of each kept in a class
+/// initializer's int[8_000_000] is in the heap's reading, and kept in a direct buffer, off the heap. The
+/// textbook Solver's process keeps a few tens of KB beyond its baseline: the grader's handles, the classes'
+/// metadata, the Solver itself.
+#[test]
+fn a_solvers_life_is_weighed_wherever_it_keeps_memory() {
+    if !java_available() {
+        return;
+    }
+    let hostile = |name: &str| gallery("../hostile/java").join(name);
+    let [deep, kept, off_heap] = weighed(&gallery("valid"));
+    assert!(kept < 64 << 10 && off_heap == 0, "valid: {deep} bytes deep, {kept} kept, {off_heap} off the heap");
+    let [wasteful, ..] = weighed(&hostile("wasteful"));
+    for attack in ["timer-task-search", "uncaught-handler-search"] {
+        let [deep, ..] = weighed(&hostile(attack));
+        assert!(deep >= wasteful, "{attack}: {deep} bytes deep, against wasteful's {wasteful}");
+    }
+    let [deep, kept, off_heap] = weighed(&hostile("static-array-search"));
+    assert!(deep < wasteful && kept > 32_000_000 && off_heap == 0, "{deep} deep, {kept} kept, {off_heap} off");
+    let [deep, kept, off_heap] = weighed(&hostile("direct-buffer-search"));
+    assert!(deep < wasteful && off_heap == 32 << 20 && kept >= off_heap, "{deep} deep, {kept} kept, {off_heap} off");
+}
+
+/// `memory_retained`'s three values for the Solver of a 10-move board, in the `ref` world of the entry at
+/// `dir`, after a warm-up Solver as the grader's.
+fn weighed(dir: &Path) -> [u64; 3] {
+    let (entry, _copy) = resolved(dir);
+    let mut c = Conversation::start_ref(build(&entry));
+    c.ask("hello 1");
+    c.ask("board ref 3 1 2 3 4 5 6 7 0 8");
+    c.ask("solver b1");
+    c.ask("board ref 3 8 1 3 4 0 2 7 6 5");
+    c.ask("memory_solver b3");
+    let readings = retained_readings(&c.ask("memory_retained s4"));
+    c.finish();
+    readings
 }
 
 /// For two boards in turn, in one server: the queues' deep memory of a solve and the memory of a Solver

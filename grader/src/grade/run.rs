@@ -1,14 +1,15 @@
 //! Running a plan's tests on a submission that built ([`run_tests`]), each in the session of the world it uses
 //! (`runner::worlds`), in [`execution_order`] (the tests judged on their Solvers' counts, CPU and memory
 //! before any other test builds a Solver; results in catalog order): a test whose dependency did not pass is
-//! skipped, one past the grade's CPU budget fails at once with one line, one the machine stalled is replayed
+//! skipped, one past its section's CPU budget (`grade::budgets`) fails at once with one line, one the
+//! machine stalled is replayed
 //! once in a fresh process (a second stall is the grader's problem). A submission that did not compile gets
 //! its results here too ([`not_built`]). [`Progress`] reports each test as it starts and ends.
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
-use std::time::Duration;
 
+use super::budgets::{Budgets, Section};
 use crate::catalog::Category;
 use crate::plan::PlannedTest;
 use crate::policy::Policy;
@@ -65,73 +66,153 @@ pub(super) struct Run {
     pub(super) counting_cpu_ms: u64,
 }
 
-/// Runs the planned tests, each in the session of the world it uses (see `runner::worlds`).
+/// Runs the planned tests, each in the session of the world it uses (see `runner::worlds`): first the tests
+/// a student sees before the due date, then, in processes of their own started after every visible test has
+/// ended, those the policy hides (`hidden`), so nothing a hidden test gave the submission (a board kept in a
+/// static field, a file, its output) can reach a visible test's report. Each set runs in
+/// [`execution_order`], its judged lives first.
 pub(super) fn run_tests(
     programs: Programs,
     policy: &Policy,
     planned: &[PlannedTest],
+    hidden: &[String],
     progress: &mut dyn FnMut(Progress<'_>),
 ) -> Run {
     let limits = SessionLimits::from_policy(&policy.limits);
-    let meter = Arc::new(Meter::new(Some(Duration::from_secs_f64(policy.limits.grade_cpu_seconds))));
-    let mut machine_stalls = Vec::new();
-    let mut sessions = WorldSessions::start(programs, limits, meter, &mut machine_stalls);
-    let mut lives = Lives::default();
-    let measured = Measured::of(planned);
-    let mut statuses: HashMap<&str, Status> = HashMap::new();
-    let mut tests: Vec<Option<TestResult>> = vec![None; planned.len()];
-    for (index, k) in execution_order(planned).into_iter().enumerate() {
-        let test = &planned[k];
-        progress(Progress::Started { index, id: &test.id, category: test.item.category });
-        let cpu_before = sessions.cpu_reported();
-        let runs = !test.item.check.is_build();
-        let verdict = match blocked_by(test, &statuses) {
-            Some(reason) => Verdict::said(Status::Skipped, reason),
-            None if runs && sessions.grade_cpu_left().is_some_and(|left| left.is_zero()) => {
-                failed(sessions.meter().used_up())
-            }
-            None => {
-                let world = sessions.for_test(test.item.needs.contains(&"ref_world"), &mut machine_stalls);
-                match world.startup {
-                    Err(fault @ Fault::Stalled(_)) if runs => Verdict::said(Status::Error, fault.describe()),
-                    Err(fault) if runs => failed(fault.describe()),
-                    startup => {
-                        let capabilities: BTreeSet<String> =
-                            startup.as_ref().map(|h| h.capabilities.clone()).unwrap_or_default();
-                        let mut ctx = Ctx {
-                            session: world.session,
-                            policy,
-                            capabilities: &capabilities,
-                            lives: &mut lives,
-                            fresh_session: world.fresh,
-                            measured: &measured,
-                        };
-                        run_replayed(&mut ctx, test, &mut machine_stalls)
-                    }
-                }
-            }
-        };
-        progress(Progress::Finished { id: &test.id, status: verdict.status });
-        let entry = statuses.entry(test.item.id).or_insert(Status::Passed);
-        if verdict.status != Status::Passed && *entry == Status::Passed {
-            *entry = verdict.status;
-        }
-        let cpu_ms = (sessions.cpu_reported().saturating_sub(cpu_before)).as_millis() as u64;
-        tests[k] = Some(result(test, verdict, Some(cpu_ms)));
-    }
-    let tests = tests.into_iter().map(|t| t.expect("every planned test ran once")).collect();
+    let mut running = Running::new(policy, planned);
+    let meter = Arc::new(Meter::new(Some(running.budgets.whole())));
+    let (visible, held): (Vec<usize>, Vec<usize>) =
+        execution_order(planned).into_iter().partition(|&k| !Policy::matches(hidden, &planned[k].id));
+    let mut sessions = WorldSessions::start(programs.clone(), limits, Arc::clone(&meter), &mut running.machine_stalls);
+    running.run_set(&mut sessions, &visible, progress);
     let language = sessions.own_startup().and_then(|startup| startup.as_ref().ok()).map(|h| h.language.clone());
-    let (output, output_truncated) = sessions.finish();
+    let (mut output, mut output_truncated) = sessions.finish();
+    let (mut peak_memory, mut counting) = (sessions.peak_memory(), sessions.cpu_counting());
+    if !held.is_empty() {
+        let mut sessions = WorldSessions::start(programs, limits, meter, &mut running.machine_stalls);
+        running.run_set(&mut sessions, &held, progress);
+        let (text, cut) = sessions.finish();
+        if !text.is_empty() {
+            output.push_str("\n--- the processes of the tests hidden until the due date ---\n");
+            output.push_str(&text);
+        }
+        output_truncated |= cut;
+        peak_memory = peak_memory.max(sessions.peak_memory());
+        counting += sessions.cpu_counting();
+    }
     Run {
-        tests,
+        tests: running.tests.into_iter().map(|t| t.expect("every planned test ran once")).collect(),
         language,
         output,
         output_truncated,
         compile_log: None,
-        machine_stalls,
-        peak_memory: sessions.peak_memory(),
+        machine_stalls: running.machine_stalls,
+        peak_memory,
         notes: vec![],
-        counting_cpu_ms: sessions.cpu_counting().as_millis() as u64,
+        counting_cpu_ms: counting.as_millis() as u64,
+    }
+}
+
+/// What the tests of a run share, whichever processes run them: the sections' budgets, the statuses later
+/// tests depend on, the stalls, and the results so far.
+struct Running<'a> {
+    policy: &'a Policy,
+    planned: &'a [PlannedTest],
+    measured: Measured,
+    budgets: Budgets,
+    statuses: HashMap<&'a str, Status>,
+    machine_stalls: Vec<String>,
+    tests: Vec<Option<TestResult>>,
+    /// How many tests have started (for progress).
+    started: usize,
+}
+
+impl<'a> Running<'a> {
+    fn new(policy: &'a Policy, planned: &'a [PlannedTest]) -> Running<'a> {
+        Running {
+            policy,
+            planned,
+            measured: Measured::of(planned),
+            budgets: Budgets::new(policy.limits.section_cpu_seconds),
+            statuses: HashMap::new(),
+            machine_stalls: Vec::new(),
+            tests: vec![None; planned.len()],
+            started: 0,
+        }
+    }
+
+    /// Runs the tests `order` (indices into the plan) on `sessions`, with lives of their own.
+    fn run_set(&mut self, sessions: &mut WorldSessions, order: &[usize], progress: &mut dyn FnMut(Progress<'_>)) {
+        let mut lives = Lives::default();
+        let mut weighed_yet = false;
+        for &k in order {
+            let test = &self.planned[k];
+            if !weighed_yet && test.item.check.solver_calls().is_some() && test.item.check.judges_first_lives() {
+                // the judged lives come first; where a Solver's memory is weighed, in a process no Board ran in
+                weighed_yet = true;
+                if !self.measured.solver_memory.is_empty() {
+                    sessions.fresh_before_weighed_lives();
+                }
+            }
+            progress(Progress::Started { index: self.started, id: &test.id, category: test.item.category });
+            self.started += 1;
+            let cpu_before = sessions.cpu_reported();
+            let used_before = sessions.cpu_used();
+            let section = Section::of(test.item.category).filter(|_| !test.item.check.is_build());
+            let verdict = match blocked_by(test, &self.statuses) {
+                Some(reason) => Verdict::said(Status::Skipped, reason),
+                None => match section.filter(|&s| self.budgets.left(s).is_zero()) {
+                    Some(s) => failed(self.budgets.used_up(s)),
+                    None => self.run_one_allowed(sessions, test, section, &mut lives),
+                },
+            };
+            if let Some(s) = section {
+                self.budgets.spend(s, sessions.cpu_used().saturating_sub(used_before));
+                if sessions.meter().allowance().is_some_and(|a| a.left.is_zero()) {
+                    self.budgets.exhaust(s);
+                }
+            }
+            progress(Progress::Finished { id: &test.id, status: verdict.status });
+            let entry = self.statuses.entry(test.item.id).or_insert(Status::Passed);
+            if verdict.status != Status::Passed && *entry == Status::Passed {
+                *entry = verdict.status;
+            }
+            let cpu_ms = (sessions.cpu_reported().saturating_sub(cpu_before)).as_millis() as u64;
+            self.tests[k] = Some(result(test, verdict, Some(cpu_ms)));
+        }
+    }
+
+    /// Runs `test` under what is left of its section's budget, in the session of the world it uses.
+    fn run_one_allowed(
+        &mut self,
+        sessions: &mut WorldSessions,
+        test: &PlannedTest,
+        section: Option<Section>,
+        lives: &mut Lives,
+    ) -> Verdict {
+        match section {
+            Some(s) => sessions.meter().allow(self.budgets.left(s), self.budgets.used_up(s)),
+            None => sessions.meter().unlimited(),
+        }
+        let runs = !test.item.check.is_build();
+        let world = sessions.for_test(test.item.needs.contains(&"ref_world"), &mut self.machine_stalls);
+        match world.startup {
+            Err(fault @ Fault::Stalled(_)) if runs => Verdict::said(Status::Error, fault.describe()),
+            Err(fault) if runs => failed(fault.describe()),
+            startup => {
+                let capabilities: BTreeSet<String> =
+                    startup.as_ref().map(|h| h.capabilities.clone()).unwrap_or_default();
+                let mut ctx = Ctx {
+                    session: world.session,
+                    policy: self.policy,
+                    capabilities: &capabilities,
+                    lives,
+                    fresh_session: world.fresh,
+                    measured: &self.measured,
+                };
+                run_replayed(&mut ctx, test, &mut self.machine_stalls)
+            }
+        }
     }
 }
 

@@ -66,6 +66,35 @@ pub struct SolverBytes {
     /// Once moves(), isSolvable() and solution() had all been called, less what only the returned solution
     /// holds; `None` when that measurement failed (a method that never returned).
     pub after_calls: Option<u64>,
+    /// The second reading, taken with `after_calls`, where the adapter reports one.
+    pub kept: Option<Kept>,
+}
+
+/// The second reading of a Solver's memory (`memory_retained`'s second and third values): what the whole
+/// process held once the Solver's methods had all been called, beyond what it held before any of the
+/// submission's code ran (after a full collection where the runtime collects), wherever it is kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Kept {
+    /// Every byte held beyond that baseline, native buffers included.
+    pub bytes: u64,
+    /// The part of it held off the runtime's heap (Java's direct and mapped buffers).
+    pub off_heap: u64,
+}
+
+impl SolverBytes {
+    /// Reads `memory_retained`'s reply (`BYTES [KEPT OFF_HEAP]`) into `after_calls` and `kept`; a reply that
+    /// does not read leaves both unknown.
+    fn after_calls_from(&mut self, reply: &str) {
+        let values: Vec<Option<u64>> = reply.split_whitespace().map(|v| v.parse().ok()).collect();
+        match values.as_slice() {
+            [Some(bytes)] => self.after_calls = Some(*bytes),
+            [Some(bytes), Some(kept), Some(off_heap)] if off_heap <= kept => {
+                self.after_calls = Some(*bytes);
+                self.kept = Some(Kept { bytes: *kept, off_heap: *off_heap });
+            }
+            _ => {}
+        }
+    }
 }
 
 /// What one Solver answered over its life, and what it was charged.
@@ -146,9 +175,12 @@ impl Life {
             false => None,
         };
         let mut life = Life::from_answers(s, order, &requests, answers, counted, cpu);
-        life.solver_bytes = constructed_bytes.map(|constructed| SolverBytes {
-            constructed,
-            after_calls: after_calls.and_then(|a| a.values.trim().parse().ok()),
+        life.solver_bytes = constructed_bytes.map(|constructed| {
+            let mut bytes = SolverBytes { constructed, after_calls: None, kept: None };
+            if let Some(answer) = &after_calls {
+                bytes.after_calls_from(&answer.values);
+            }
+            bytes
         });
         let sampling = Duration::from_nanos(life.sites.as_ref().map_or(0, |s| s.sampling_cpu_ns));
         s.add_counting(grading + sampling);
@@ -498,9 +530,23 @@ mod tests {
         ]);
         let asks = Asks { counting: Counted::Counts, solver_memory: true, ..Asks::default() };
         let life = Life::live(&mut s, World::Ref, &board(), &[], Duration::from_secs(2), asks);
-        assert_eq!(life.solver_bytes, Some(SolverBytes { constructed: 1520, after_calls: Some(1640) }));
+        assert_eq!(life.solver_bytes, Some(SolverBytes { constructed: 1520, after_calls: Some(1640), kept: None }));
         assert_eq!(life.required("pq_inserts").ok(), Some(4), "the counts come before `memory_retained`");
         assert!(matches!(life.moves(), Ok(3)));
+    }
+
+    #[test]
+    fn memory_retained_answers_the_deep_size_then_the_second_reading_and_its_part_off_the_heap() {
+        let read = |reply: &str| {
+            let mut bytes = SolverBytes { constructed: 10, after_calls: None, kept: None };
+            bytes.after_calls_from(reply);
+            (bytes.after_calls, bytes.kept)
+        };
+        assert_eq!(read("1640"), (Some(1640), None), "an adapter without a second reading");
+        assert_eq!(read("1640 90000 4096"), (Some(1640), Some(Kept { bytes: 90000, off_heap: 4096 })));
+        for garbled in ["", "lots", "1640 90000", "1640 90000 -1", "1640 4096 90000", "1640 1 2 3"] {
+            assert_eq!(read(garbled), (None, None), "`{garbled}`");
+        }
     }
 
     #[test]

@@ -15,12 +15,14 @@
 //! its sandbox, each with every thread it has had (ended ones included) and
 //! the children it has reaped (`SubmissionProcess::cpu_time`, polled every
 //! 20 ms). A program blocked on nothing (waiting for input that never comes)
-//! uses no CPU, so a generous wall-clock cap ([`Deadline::wall`]) ends it too.
-//! When a wait passes half that cap, the sandbox's threads are sampled, and
-//! when it reaches the cap what they did since says whether the machine kept
-//! the program from running or it was waiting on its own ([`stall`]); the
-//! time-out carries that [`Cause`].
-//!
+//! uses no CPU, so a net ends it too ([`Deadline::wall`]), counted in the time
+//! the machine left available to it: from a [`stall::WINDOW`] into a wait, a
+//! [`Watch`] settles each window against what other processes used of the
+//! CPUs while the program's threads waited for one ([`stall`]). A hang then
+//! ends after the same available time on a quiet machine and a busy one; a
+//! program the machine kept from running for many times its net ends as the
+//! machine's stall ([`stall::Cause::Machine`]), which the grading run replays.
+
 //! # Why a sandbox
 //! A submission may start helpers (a shell script, a `java` launcher, a stray
 //! background job, a `setsid` child waiting for the grader to exit). Every
@@ -65,7 +67,7 @@ pub use self::usage::{grader_peak_memory_kib, CpuUsed};
 use super::pipes::{Conduit, StderrCapture, StdoutEvent};
 use super::sandbox::{self, Sandbox};
 pub use super::spec::{CapturedOutput, ProcessLimits, ProcessSpec, Termination, MAX_REPLY_BYTES};
-use super::stall::{self, Cause};
+use super::stall::{self, Watch};
 use super::unix;
 
 /// How often a waiting call looks at the program's CPU time and exit.
@@ -105,8 +107,10 @@ pub struct SubmissionProcess {
     /// each with its time when last read (kept once it has ended: it stays in the process's total).
     runtime_threads: Vec<(unix::ThreadClock, Cell<Duration>)>,
     status: Option<Termination>,
-    /// What the sandbox's threads had done when the current wait passed half its wall-clock net.
-    stall_watch: Option<stall::Sample>,
+    /// The current wait's available time ([`stall`]), once it has lasted a [`stall::WINDOW`].
+    watch: Option<Watch>,
+    /// The sandbox's whole CPU time (every thread, the runtime's too) when last read.
+    last_whole_cpu: Cell<Duration>,
     /// What the sandbox ended with: its whole CPU time, and whether its memory group killed a process.
     ended: Ended,
 }
@@ -155,7 +159,8 @@ impl SubmissionProcess {
                 last_cpu: Cell::new(Duration::ZERO),
                 runtime_threads: Vec::new(),
                 status: None,
-                stall_watch: None,
+                watch: None,
+                last_whole_cpu: Cell::new(Duration::ZERO),
                 ended: Ended::default(),
             }),
             Err(error) => {
@@ -188,7 +193,7 @@ impl SubmissionProcess {
             });
         }
         self.last_exchange = (None, Instant::now());
-        self.stall_watch = None;
+        self.watch = None;
         Ok(())
     }
 
@@ -205,7 +210,7 @@ impl SubmissionProcess {
     pub fn recv_line(&mut self, deadline: Deadline) -> Result<String, ProcessFault> {
         let received = self.wait_for_line(deadline);
         match &received {
-            Ok(_) => (self.last_exchange, self.stall_watch) = ((None, Instant::now()), None),
+            Ok(_) => (self.last_exchange, self.watch) = ((None, Instant::now()), None),
             Err(_) => drop(self.finish()),
         }
         received
@@ -235,25 +240,27 @@ impl SubmissionProcess {
         let now = self.cpu_time();
         let cpu = now.saturating_sub(*self.last_exchange.0.get_or_insert(now));
         let wall = self.last_exchange.1.elapsed();
-        if wall * 2 > deadline.wall && self.stall_watch.is_none() {
-            self.stall_watch = Some(stall::sample(self.sandbox.pid()));
-        }
-        let kind = match () {
-            () if cpu > deadline.cpu => TimeoutKind::Cpu,
-            () if wall > deadline.wall => TimeoutKind::Wall,
-            () => return Ok(()),
+        let whole = self.last_whole_cpu.get();
+        let kind = match deadline.ceiling {
+            _ if cpu > deadline.cpu => Some(TimeoutKind::Cpu),
+            Some(ceiling) if whole >= ceiling => Some(TimeoutKind::Budget),
+            _ => None,
         };
-        let cause = (kind == TimeoutKind::Wall).then(|| self.wall_cause());
-        let limit = deadline;
-        Err(ProcessFault::Timeout { kind, cpu, wall, limit, cause })
-    }
-
-    /// What kept the program from answering before the wall-clock net, from what its threads did since the
-    /// wait passed half the net.
-    fn wall_cause(&self) -> Cause {
-        match &self.stall_watch {
-            Some(before) => stall::classify(before, &stall::sample(self.sandbox.pid()), sandbox::stops_are_refused()),
-            None => Cause::Program,
+        if let Some(kind) = kind {
+            return Err(ProcessFault::Timeout { kind, cpu, wall, limit: deadline, cause: None });
+        }
+        let pid = self.sandbox.pid();
+        if wall < stall::WINDOW && wall < deadline.wall {
+            return Ok(());
+        }
+        let watch = self.watch.get_or_insert_with(|| Watch::start(pid, wall, whole));
+        watch.tick(whole);
+        match watch.reached(deadline.wall, whole, sandbox::stops_are_refused()) {
+            None => Ok(()),
+            Some(cause) => {
+                let wall = watch.elapsed();
+                Err(ProcessFault::Timeout { kind: TimeoutKind::Wall, cpu, wall, limit: deadline, cause: Some(cause) })
+            }
         }
     }
 
@@ -289,7 +296,7 @@ impl SubmissionProcess {
         // A new clock: the next check takes a fresh baseline.
         self.last_cpu.set(Duration::ZERO);
         self.last_exchange.0 = None;
-        self.stall_watch = None;
+        self.watch = None;
     }
 
     /// The CPU time charged to the program so far: that of every process of its sandbox, each with every
@@ -304,6 +311,7 @@ impl SubmissionProcess {
                 self.runtime_threads.iter().map(|(clock, last)| runtime_thread_time(clock, last)).sum();
             if let Some(all) = self.sandbox.cpu_time() {
                 self.last_cpu.set(all.saturating_sub(runtime).max(self.last_cpu.get()));
+                self.last_whole_cpu.set(all.max(self.last_whole_cpu.get()));
             }
         }
         self.last_cpu.get()

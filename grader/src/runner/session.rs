@@ -372,6 +372,7 @@ impl Session {
     /// Reads the reply to request `id` (`text`: a `to_string`): the request's own result and the bytes it
     /// holds, or the fault that lost the process.
     fn receive(&mut self, id: u64, deadline: Deadline, handshake: bool, text: bool) -> Result<Received, Fault> {
+        let deadline = deadline.with_ceiling(self.life.ceiling());
         let Some(process) = self.life.process_mut() else {
             return Err(Fault::Startup("no running process".into()));
         };

@@ -17,7 +17,7 @@ mod clocks;
 
 #[cfg(test)]
 pub(super) use clocks::{children, process_cpu_time, thread_cpu_time};
-pub(super) use clocks::{Offspring, ProcessClock, ProcessClocks, ThreadClock};
+pub(super) use clocks::{machine_busy_time, online_cpus, Offspring, ProcessClock, ProcessClocks, ThreadClock};
 
 /// Sends `SIGKILL` to every process in group `pgid`; a group already gone is fine.
 pub(super) fn kill_group(pgid: u32) -> io::Result<()> {

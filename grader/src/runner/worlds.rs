@@ -118,6 +118,20 @@ impl WorldSessions {
         Chosen { session, fresh, startup: startup.as_ref().expect("started") }
     }
 
+    /// Ends the running process of a program that serves both worlds and weighs memory (it announced
+    /// `memory`), so that the next test starts a fresh one: called before the first life whose Solver's memory
+    /// is weighed. The second reading of that memory (`memory_retained`) counts every byte the process keeps
+    /// beyond what it held before its first request, and the Board tests of this process left it holding
+    /// their own bookkeeping (the handles of up to 65,536 recent replies: megabytes) beside whatever the
+    /// student's Board kept. A fresh process is what a separate `ref` program (Java's) is from its start: one
+    /// where the submission's first code to run is its Solver's.
+    pub fn fresh_before_weighed_lives(&mut self) {
+        let weighs = matches!(&self.own.startup, Some(Ok(hello)) if hello.capabilities.contains("memory"));
+        if self.reference.is_none() && weighs && self.own.session.starts() > 0 {
+            self.own.session.finish();
+        }
+    }
+
     /// The `own` program's handshake.
     pub fn own_startup(&self) -> Option<&Result<Handshake, Fault>> {
         self.own.startup.as_ref()
@@ -128,9 +142,9 @@ impl WorldSessions {
         &self.meter
     }
 
-    /// What is left of the grade's CPU budget, every running program counted; `None` without a budget.
-    pub fn grade_cpu_left(&self) -> Option<Duration> {
-        self.meter.left(self.all().map(|w| w.session.running_cpu()).sum())
+    /// The whole CPU time the submission's processes have used so far: those ended and those running.
+    pub fn cpu_used(&self) -> Duration {
+        self.meter.spent() + self.all().map(|w| w.session.running_cpu()).sum::<Duration>()
     }
 
     /// The CPU time every program reported so far (for benchmarks only).

@@ -168,22 +168,43 @@ fn native_memory_beyond_the_heap_ends_at_the_memory_limit(#[case] without_cgroup
     assert_left_nothing(&measured, &submission);
 }
 
-/// A Java Board whose class starts 100 spinning daemon threads answers right, only slowly: the grade's CPU
-/// budget counts every thread, so the kernel ends it there and the rest of its tests fail with one line.
+/// A Java Board whose class starts 100 spinning daemon threads answers right, only slowly: the budget of the
+/// correctness tests counts every thread, so the test running ends there and the section's other tests fail
+/// with one line (the other sections keep budgets of their own: `grade::budgets`).
 #[test]
-fn spinning_threads_end_at_the_grades_cpu_budget_and_the_rest_fail_with_one_line() {
+fn spinning_threads_end_at_their_sections_cpu_budget_and_the_rest_of_it_fails_with_one_line() {
     let (submission, _copy) = gallery_entry("hostile/java/spinners");
-    let (_dir, policy) = policy_with("grade_cpu_seconds = 3.0");
+    // 1 s: the spinners' CPU grows with the request thread's progress (it gets a hundredth of the sandbox's
+    // share, whatever the load), and these four tests take about 3 s of it
+    let (_dir, policy) = policy_with("section_cpu_seconds = { correctness = 1.0 }");
     let only = ["board-1a", "board-2a", "board-3", "board-4a"];
     let (measured, report) = grade(&submission, &policy, &only, None);
     assert_eq!(measured.code, 1, "{}", measured.stderr);
-    let line = "timed out on the CPU budget of the whole grade: the submission's processes used more than 3 s of \
-                CPU time in all (`limits.grade_cpu_seconds`), so its remaining tests are not run";
+    let line = "timed out on the CPU budget of the API and correctness tests: the submission's processes used more \
+                than 1 s of CPU time in them (`limits.section_cpu_seconds.correctness`), so the rest of them are \
+                not run; the other sections have budgets of their own";
     let first = only.iter().position(|id| message(&report, id).contains(line));
     let first = first.unwrap_or_else(|| panic!("the budget ended a test: {report}"));
     for id in &only[first + 1..] {
         assert_eq!((status(&report, id), message(&report, id)), ("failed", line), "{id}");
     }
+    assert_left_nothing(&measured, &submission);
+}
+
+/// A Java Board whose 90 threads wake together every 25 ms and spin a few microseconds, and whose hamming()
+/// then hangs, fails board-1a as its own time-out (exit 1): a crowd of its own threads is no evidence that the
+/// machine kept it from running (`runner::stall`), and nothing of it reads as the grader's problem.
+#[test]
+fn a_crowd_of_its_own_threads_is_no_stall_of_the_machine() {
+    let (submission, _copy) = gallery_entry("hostile/java/crowd");
+    let (_dir, policy) = policy_with("request_cpu_seconds = 0.2");
+    let (measured, report) = grade(&submission, &policy, &["board-1a"], None);
+    assert_eq!(measured.code, 1, "not the grader's problem: {}", measured.stderr);
+    assert!(report.get("machine_stalls").is_none(), "{report}");
+    assert_eq!(status(&report, "board-1a"), "failed");
+    let waited = message(&report, "board-1a");
+    assert!(waited.contains("timed out on its wall-clock limit: the program did not answer within 3 s"), "{waited}");
+    assert!(!measured.stderr.contains("stalled"), "{}", measured.stderr);
     assert_left_nothing(&measured, &submission);
 }
 

@@ -6,16 +6,11 @@
 //! Where `../shared/calibration` is absent (a clone outside this workplace) the test says so and passes;
 //! CI always has it.
 
-use crate::support::{calibration, fixtures_with_official_timing, grade};
+use crate::support::{grade, official_fixtures};
 
 #[test]
 fn one_queue_99_gets_its_official_verdict() {
-    let Some(calibration) = calibration() else {
-        eprintln!("skipped: ../shared/calibration is not beside this checkout (CI always has it)");
-        return;
-    };
-    let fixtures = tempfile::tempdir().unwrap();
-    fixtures_with_official_timing(&calibration, fixtures.path());
+    let Some((calibration, fixtures)) = official_fixtures() else { return };
     // The official limits and thresholds; fewer random Board trials (the verdicts do not depend on them).
     let policy = fixtures.path().join("policy.toml");
     std::fs::write(&policy, "[tests]\ntrials_scale = 0.2\n").unwrap();

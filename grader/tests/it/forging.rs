@@ -44,11 +44,11 @@ fn the_counters_cannot_be_named() {
 
 #[test]
 fn unsafe_is_not_there_to_write_the_counters() {
-    let graded = grade_only("unsafe", &["timing-2/puzzle23"]);
-    let (status, message) = verdict(&graded, "timing-2/puzzle23");
+    let graded = grade_only("unsafe", &["timing-2/puzzle32"]);
+    let (status, message) = verdict(&graded, "timing-2/puzzle32");
     // one queue for both searches: the honest counts fail (see java/one-queue)
     assert_eq!(status, "failed", "{}", graded.text);
-    assert!(message.contains("insert(): 5845 is 1.2x"), "{message}");
+    assert!(message.contains("insert(): 73664 is 2.0x"), "{message}");
     assert!(output(&graded).contains("the Unsafe forgery failed: java.lang.ClassNotFoundException: sun.misc.Unsafe"));
 }
 
@@ -85,7 +85,7 @@ fn the_reference_boards_private_members_are_out_of_reach() {
     let (status, message) = verdict(&graded, "timing-4b/puzzle30");
     // manhattan() recomputed at every comparison: the honest counts fail
     assert_eq!(status, "failed", "{}", graded.text);
-    assert!(message.contains("manhattan(): 391275 is 6.5x"), "{message}");
+    assert!(message.contains("manhattan(): 1962781 is 7.9x"), "{message}");
     assert!(output(&graded).contains("no private access to the Board: java.security.AccessControlException"));
 }
 

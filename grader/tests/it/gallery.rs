@@ -30,7 +30,7 @@ use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 
-use crate::support::{gallery_entry, grade_in, quick_policy, quick_python_policy, root, Graded, Setting};
+use crate::support::{gallery_entry, grade_in, quick_policy, quick_python_policy, root, scrub, Graded, Setting};
 
 #[derive(Debug, Deserialize)]
 struct Gallery {
@@ -223,27 +223,6 @@ fn second_runs_meet_new_neighbors() {
 fn every_other_deterministic_entry_is_graded_twice() {
     let deterministic = [true, true, false, true, true, true, false];
     assert_eq!(graded_twice(deterministic.into_iter()), [0, 3, 5]);
-}
-
-/// Removes what differs between machines and runs: absolute paths in compiler output, and the OS thread ids
-/// Rust prints in a student's crash messages (`thread 'submission' (14620) has overflowed its stack`).
-fn scrub(text: &str) -> String {
-    let text = text.replace(&root().display().to_string(), "[ROOT]");
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text.as_str();
-    while let Some(at) = rest.find("' (") {
-        let (head, tail) = rest.split_at(at + 3);
-        out.push_str(head);
-        let digits = tail.bytes().take_while(u8::is_ascii_digit).count();
-        if digits > 0 && tail[digits..].starts_with(')') {
-            out.push_str("TID");
-            rest = &tail[digits..];
-        } else {
-            rest = tail;
-        }
-    }
-    out.push_str(rest);
-    out
 }
 
 #[test]

@@ -230,3 +230,33 @@ fn run_autograder_keeps_a_report_that_names_a_grader_problem_and_exits_2() {
     assert_eq!(json["score"], 7.0, "the grader's report is kept: {results}");
     assert!(json["output"].as_str().unwrap().starts_with("GRADER PROBLEM"), "{results}");
 }
+
+/// A Solver that notes every board it is given in a static field and throws them all from moves() on an
+/// unsolvable board shows, in the visible Solver 7's message, only the boards of visible tests: the hidden
+/// Solver 4a runs after it, in processes of its own. The same grade with Solver 4a visible (run in the same
+/// process, before Solver 7) shows its boards there, so the comparison can fail.
+#[test]
+fn nothing_a_hidden_test_shows_the_submission_reaches_a_visible_tests_output() {
+    let (leaky, _copy) = crate::support::gallery_entry("hostile/java/hidden-leak");
+    let dir = tempfile::tempdir().unwrap();
+    let solver_7 = |hidden: &[&str], only: &[&str]| {
+        let policy = dir.path().join(format!("policy-{}.toml", hidden.len()));
+        let quick = std::fs::read_to_string(crate::support::quick_policy()).unwrap();
+        let listed: Vec<String> = hidden.iter().map(|id| format!("\"{id}\"")).collect();
+        let policy_text = quick.replacen("[tests]\n", &format!("[tests]\nhidden = [{}]\n", listed.join(", ")), 1);
+        std::fs::write(&policy, policy_text).unwrap();
+        let mut args = vec!["--policy", policy.to_str().unwrap()];
+        for id in only {
+            args.extend(["--only", id]);
+        }
+        let graded = crate::support::grade(&leaky, &args);
+        assert_eq!(graded.test("solver-7")["status"], "failed", "{}", graded.text);
+        graded.test("solver-7")["message"].as_str().unwrap_or_default().to_string()
+    };
+    let alone = solver_7(&[], &["solver-7"]);
+    let beside_hidden = solver_7(&["solver-4a"], &["solver-4a", "solver-7"]);
+    let beside_visible = solver_7(&[], &["solver-4a", "solver-7"]);
+    assert!(alone.contains("the boards I was given"), "{alone}");
+    assert_eq!(beside_hidden, alone, "Solver 7 saw what the hidden Solver 4a gave the submission");
+    assert!(beside_visible.len() > alone.len(), "a visible Solver 4a runs first and leaks: {beside_visible}");
+}

@@ -8,12 +8,13 @@
 
 use crate::support::{gallery_entry, grade, quick_policy, quick_python_policy, Graded};
 
-/// Rows that judge counts, CPU or memory, one of each table, on puzzles the quick policy keeps.
+/// Rows that judge counts, CPU or memory, one of each table, on puzzles the quick policy keeps (puzzle32 is
+/// where the wasteful Solver's single queue fails the counts, as one-queue's does).
 const JUDGED_ROWS: &[&str] = &[
     "timing-1/puzzle30",
-    "timing-2/puzzle23",
+    "timing-2/puzzle32",
     "timing-3/puzzle30",
-    "timing-4a/puzzle23",
+    "timing-4a/puzzle32",
     "timing-4b/puzzle30",
     "memory-solver-1/puzzle20",
     "memory-solver-2/puzzle20",
@@ -50,24 +51,24 @@ fn a_lazy_solver_fails_the_rows_its_eager_twin_fails(#[case] eager: &str, #[case
     assert_eq!(lazy_graded.test("timing-1/puzzle30")["status"], "passed", "its answers are right");
 }
 
-/// A correctness test, before the memory section in the report, that solves puzzle3x3-10 (puzzle10's board)
-/// asking solution() first, so not in the life the memory rows share; and the rows of puzzle10 it primed.
-const SOLVES_A_JUDGED_PUZZLE: &str = "solver-9a";
-const PUZZLE10_ROWS: [&str; 2] = ["memory-solver-1/puzzle10", "memory-solver-2/puzzle10"];
+/// A correctness test, before the memory section in the report, that solves puzzle25 (among puzzle14 to 31)
+/// asking solution(), so not in the life the memory rows share; and the rows of puzzle25 it primed.
+const SOLVES_A_JUDGED_PUZZLE: &str = "solver-3b";
+const PUZZLE25_ROWS: [&str; 2] = ["memory-solver-1/puzzle25", "memory-solver-2/puzzle25"];
 
 #[test]
 fn a_solver_that_keeps_earlier_solutions_fails_the_rows_its_plain_twin_fails() {
-    let judged: Vec<&str> = JUDGED_ROWS.iter().chain(&PUZZLE10_ROWS).copied().collect();
+    let judged: Vec<&str> = JUDGED_ROWS.iter().chain(&PUZZLE25_ROWS).copied().collect();
     let rows: Vec<&str> = judged.iter().copied().chain([SOLVES_A_JUDGED_PUZZLE]).collect();
     let plain = row_statuses(&grade_rows("java/wasteful", &rows), &judged);
     let caching_graded = grade_rows("java/static-cache", &rows);
     let failing = plain.iter().filter(|(_, status)| status == "failed").count();
     assert!(failing >= 4, "the plain twin is wasteful enough to fail rows: {plain:?}");
-    assert!(plain.contains(&("memory-solver-1/puzzle10".into(), "failed".into())), "{plain:?}");
+    assert!(plain.contains(&("memory-solver-1/puzzle25".into(), "failed".into())), "{plain:?}");
     assert_eq!(row_statuses(&caching_graded, &judged), plain, "{}", caching_graded.text);
     assert_eq!(caching_graded.test(SOLVES_A_JUDGED_PUZZLE)["status"], "passed", "{}", caching_graded.text);
     // solved again to name the lines its counts come from, the puzzle comes from the cache: no lines are named
-    let message = caching_graded.test("timing-2/puzzle23")["message"].as_str().unwrap_or("").to_string();
+    let message = caching_graded.test("timing-2/puzzle32")["message"].as_str().unwrap_or("").to_string();
     assert!(message.contains("solved again to find where its insert() calls come from"), "{message}");
 }
 

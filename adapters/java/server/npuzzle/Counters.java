@@ -26,6 +26,8 @@ public final class Counters {
     static long pqLiveSize;
     static long pqEndingSize;
     static long pqDeepBytes;
+    /** 1 when the queues' walks stopped before the end ({@link DeepSize#queues}): pqDeepBytes is a lower bound. */
+    static long pqDeepCut;
     static long pqHeapViolations;
 
     // reference Board
@@ -206,10 +208,29 @@ public final class Counters {
         }
     }
 
+    /**
+     * Adds the queues' deep size that `counters deep` measured ({@code cut}: the walk stopped early). Plain values,
+     * not DeepSize's type: this class ships in the Java starter, where DeepSize does not.
+     */
+    static void queuesWalked(long bytes, boolean cut) {
+        synchronized (LOCK) {
+            pqDeepBytes += bytes;
+            if (cut) pqDeepCut = 1;
+        }
+    }
+
+    /** The heap bytes of the table behind board_expanded ({@link Expanded#footprintBytes}). */
+    static long expandedTableBytes() {
+        synchronized (LOCK) {
+            return EXPANDED.footprintBytes();
+        }
+    }
+
     /** Zeroes every counter; call sites are sampled from now on when `sampleSites` ({@link Sites}). */
     static void reset(boolean sampleSites) {
         synchronized (LOCK) {
-            pqInserts = pqDelMins = pqMaxSize = pqLiveSize = pqEndingSize = pqDeepBytes = pqHeapViolations = 0;
+            pqInserts = pqDelMins = pqMaxSize = pqLiveSize = pqEndingSize = pqDeepBytes = pqDeepCut = 0;
+            pqHeapViolations = 0;
             boardConstructed = boardEquals = boardEqualsNonBoard = boardEqualsNotGrandNeighbor = 0;
             boardManhattan = boardHamming = boardToString = boardNeighbors = boardTwin = boardIsGoal = 0;
             boardDimension = 0;
@@ -227,6 +248,7 @@ public final class Counters {
             pair(sb, "pq_max_size", pqMaxSize);
             pair(sb, "pq_ending_size", pqEndingSize);
             pair(sb, "pq_deep_bytes", pqDeepBytes);
+            pair(sb, "pq_deep_cut", pqDeepCut);
             pair(sb, "pq_heap_violations", pqHeapViolations);
             pair(sb, "board_constructed", boardConstructed);
             pair(sb, "board_equals", boardEquals);

@@ -77,6 +77,12 @@ final class Expanded {
         }
     }
 
+    /** The bytes the table holds on the heap (a long[]: its header and slots), which the second reading of a
+     *  Solver's memory leaves out ({@link KeptAnywhere}): the grader's, growing with the search it counts. */
+    long footprintBytes() {
+        return 16 + 8L * slots.length;
+    }
+
     /** Forgets every board (the counters were reset). */
     void clear() {
         callsInInterval = 0;

@@ -3,7 +3,6 @@ package npuzzle;
 import java.lang.instrument.Instrumentation;
 import java.lang.ref.Reference;
 import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -14,14 +13,17 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 /**
- * Memory a submission keeps aside from its objects and static fields, where the JVM rather than a field holds
- * it: the values of its ThreadLocals (in each thread's map) and ClassValues (in each class's map), and what a
- * thread it started holds (its task, a lambda and what it captured, and the fields of a Thread subclass).
- * {@link DeepSize} follows them all: a ThreadLocal or ClassValue the walk meets leads to its values, and the
- * threads the submission started are roots beside its static fields, counted by how much they grew.
+ * Memory a submission keeps aside from its objects and static fields, where the JVM rather than a field of its
+ * own holds it: the values of its ThreadLocals (in each thread's map) and ClassValues (in each class's map), and
+ * whatever a thread it started holds. {@link DeepSize} follows them all: a ThreadLocal or ClassValue the walk
+ * meets leads to its values, and the threads the submission started are roots beside its static fields, each
+ * walked whole (every field of the thread object: its task and what that captured, its thread-local values,
+ * its uncaught-exception handler, the fields of a Thread subclass, a JDK worker's queue such as a Timer's),
+ * counted by how much they grew. No field of a thread is singled out: one that is not listed cannot be missed.
  *
  * What a running thread holds in its stack's local variables alone is out of any walk's reach (the official
- * grader's walk sees none of this); the adapter's README says so.
+ * grader's walk sees none of this); the second reading ({@link KeptAnywhere}) weighs it with everything else
+ * the process keeps.
  */
 final class KeptAside {
     /** The threads that are the adapter's or the JVM's (alive before any student class loaded). */
@@ -29,9 +31,6 @@ final class KeptAside {
 
     private static final Field THREAD_LOCALS = field(Thread.class, "threadLocals");
     private static final Field INHERITABLE_THREAD_LOCALS = field(Thread.class, "inheritableThreadLocals");
-    private static final Field TARGET = field(Thread.class, "target");
-    private static final Field HOLDER = field(Thread.class, "holder");
-    private static final Field HOLDER_TASK = HOLDER == null ? null : field(HOLDER.getType(), "task");
     private static final Field MAP_TABLE = field(nested("java.lang.ThreadLocal$ThreadLocalMap"), "table");
     private static final Field ENTRY_VALUE = field(nested("java.lang.ThreadLocal$ThreadLocalMap$Entry"), "value");
     private static final Field CLASS_VALUE_MAP = field(Class.class, "classValueMap");
@@ -47,27 +46,13 @@ final class KeptAside {
     }
 
     /**
-     * What the live threads the submission started hold: their tasks, their thread-local values, and the fields
-     * a Thread subclass of its own declares.
+     * The live threads the submission started (any thread that is not the adapter's or the JVM's), which the
+     * walk enters as roots: what each holds through any of its fields counts.
      */
     static List<Object> roots() {
         List<Object> roots = new ArrayList<>();
         for (Thread t : live()) {
-            if (isOwn(t)) continue;
-            Object task = read(TARGET, t);
-            if (task == null) task = read(HOLDER_TASK, read(HOLDER, t));
-            if (task != null) roots.add(task);
-            eachValue(read(THREAD_LOCALS, t), null, roots::add);
-            eachValue(read(INHERITABLE_THREAD_LOCALS, t), null, roots::add);
-            for (Class<?> c = t.getClass(); c != null && c != Thread.class; c = c.getSuperclass()) {
-                // the submission's own subclasses: a pool's worker thread (ForkJoinWorkerThread) is the JDK's
-                if (!WorldLoader.isWorld(c.getClassLoader())) continue;
-                for (Field f : c.getDeclaredFields()) {
-                    if (Modifier.isStatic(f.getModifiers()) || f.getType().isPrimitive()) continue;
-                    Object value = read(readable(f), t);
-                    if (value != null) roots.add(value);
-                }
-            }
+            if (!isOwn(t)) roots.add(t);
         }
         return roots;
     }

@@ -81,11 +81,13 @@ final class Memory {
     /**
      * `memory_retained`: calls moves(), isSolvable() and solution() (an exception from any is ignored), then
      * measures the Solver as {@link #ofNewSolver} measures a new one, without entering what solution()
-     * returned. The statics' growth counts from before the Solver was built when `memory_solver` built it,
-     * else from now.
+     * returned. The statics' growth counts from before the Solver was built when `memory_solver` built it
+     * (that record then goes: a later `memory_retained` counts from its own request), else from now.
      */
     long retainedBy(World world, Object solver) throws StudentFailure {
         DeepSize.Baseline statics = lastSolver.get() == solver ? lastSolverStatics : null;
+        lastSolver = new WeakReference<>(null);
+        lastSolverStatics = null;
         if (statics == null) statics = staticsBefore(world, name -> true);
         callIgnoringFailure(world, solver, "moves");
         callIgnoringFailure(world, solver, "isSolvable");
@@ -94,8 +96,8 @@ final class Memory {
     }
 
     /** The deep sizes of the queues that ended at `counters`, summed (each its own walk). */
-    long ofQueues(List<QueueRegistry.Tracked> ended) {
-        if (ended.isEmpty()) return 0;
+    DeepSize.Queues ofQueues(List<QueueRegistry.Tracked> ended) {
+        if (ended.isEmpty()) return new DeepSize.Queues(0, false);
         referenceBoard();
         return DeepSize.queues(ended);
     }

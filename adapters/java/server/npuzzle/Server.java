@@ -64,8 +64,12 @@ public final class Server {
     private final Memory memory;
     private final Map<String, Obj> objects = new HashMap<>();
     private long nextHandle = 1;
-    /** The handles in the `ok` replies to recent requests that return handles, by request ID. */
-    private final Map<Long, String[]> replyHandles = new HashMap<>();
+    /**
+     * The values of the `ok` replies to recent requests that return handles, by request ID: kept as the reply's
+     * one string and split when a reference reads it, so a window of solutions costs a few bytes a handle, not
+     * a String each (which the second reading of a Solver's memory would find kept, `KeptAnywhere`).
+     */
+    private final Map<Long, String> replyHandles = new HashMap<>();
     /** The keys of `replyHandles` in the order they were recorded (increasing), for eviction. */
     private final java.util.ArrayDeque<Long> recordedIds = new java.util.ArrayDeque<>();
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
@@ -103,6 +107,7 @@ public final class Server {
         Counters.setRequestThread(worker);
         Sites.watch(world.loader().getUnnamedModule(), ManagementFactory.getThreadMXBean());
         KeptAside.ownThreadsAreAliveNowAnd(worker);
+        KeptAnywhere.prepare();
         Seal.install();
         worker.start();
         worker.join();
@@ -350,7 +355,10 @@ public final class Server {
             case "memory_retained": {
                 Obj s = solver(one(verb, args));
                 requireMemory();
-                return Long.toString(memory.retainedBy(s.world, s.value));
+                long bytes = memory.retainedBy(s.world, s.value);
+                // the second reading, once the walk's records and what solution() returned are garbage
+                KeptAnywhere.Reading kept = KeptAnywhere.sinceBaseline();
+                return bytes + " " + (kept.heap + kept.offHeap) + " " + kept.offHeap;
             }
             case "solver_null": {
                 if (args.length != 1) throw protocol("`solver_null` takes a world");
@@ -387,7 +395,10 @@ public final class Server {
                 boolean deep = args.length == 1 && args[0].equals("deep");
                 if (!deep) noArgs(verb, args);
                 List<QueueRegistry.Tracked> ended = endQueueSpan();
-                if (deep && DeepSize.available()) Counters.pqDeepBytes += memory.ofQueues(ended);
+                if (deep && DeepSize.available()) {
+                    DeepSize.Queues queues = memory.ofQueues(ended);
+                    Counters.queuesWalked(queues.bytes, queues.cut);
+                }
                 return Counters.encode(0);
             }
             case "call_sites": {
@@ -515,12 +526,12 @@ public final class Server {
     // ------------------------------------------------------------------ references to earlier replies
 
     /**
-     * Remembers the handle tokens of the `ok` reply to request `id` (`none` from solution() leaves none), and
-     * forgets every request at least `REPLY_WINDOW` IDs older: IDs increase, so the table keeps only the
-     * latest window.
+     * Remembers the `ok` reply to request `id`, whose handle tokens a reference may name (`none` from
+     * solution() has none), and forgets every request at least `REPLY_WINDOW` IDs older: IDs increase, so the
+     * table keeps only the latest window.
      */
     private void recordHandles(long id, String values) {
-        replyHandles.put(id, handlesIn(values));
+        replyHandles.put(id, values);
         recordedIds.addLast(id);
         // Not only `id - REPLY_WINDOW`: IDs without handles leave gaps, and an entry skipped over would stay.
         while (recordedIds.peekFirst() <= id - REPLY_WINDOW) replyHandles.remove(recordedIds.removeFirst());
@@ -564,7 +575,8 @@ public final class Server {
         long request = unsigned(token, token.substring(1, dot), -1L); // any u64, as the grader's IDs
         long index = unsigned(token, token.substring(dot + 1), 0xFFFF_FFFFL); // a u32, as in the Rust harness
         String reference = "@" + Long.toUnsignedString(request) + "." + index;
-        String[] handles = replyHandles.get(request);
+        String values = replyHandles.get(request);
+        String[] handles = values == null ? null : handlesIn(values);
         if (handles == null) {
             throw protocol(reference + " refers to request " + Long.toUnsignedString(request)
                     + ", which returned no handles (or is too old)");

@@ -43,9 +43,12 @@ final class WorldLoader extends ClassLoader {
     private final ProtectionDomain domain;
     /** The loader `Board` comes from, when it is not this one (the `ref` world's Solver loader), or null. */
     private final WorldLoader boards;
+    /** Whether it defines the student's classes (not our reference Board's). */
+    private final boolean student;
 
-    private WorldLoader(String name, Path dir, WorldLoader boards) throws IOException {
+    private WorldLoader(String name, Path dir, WorldLoader boards, boolean student) throws IOException {
         super(name, null);
+        this.student = student;
         try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.class")) {
             for (Path file : files) {
                 String fileName = file.getFileName().toString();
@@ -59,12 +62,12 @@ final class WorldLoader extends ClassLoader {
 
     /** The loader of the student's classes in `dir` (`own` or `ref`); `boards` supplies `Board`, or null. */
     static WorldLoader student(String world, Path dir, WorldLoader boards) throws IOException {
-        return new WorldLoader(world, dir, boards);
+        return new WorldLoader(world, dir, boards, true);
     }
 
     /** The loader of the reference Board's classes in `dir`. */
     static WorldLoader referenceBoard(Path dir) throws IOException {
-        return new WorldLoader("refboard", dir, null);
+        return new WorldLoader("refboard", dir, null, false);
     }
 
     /** The binary names of the classes this loader defines, sorted. */
@@ -114,6 +117,8 @@ final class WorldLoader extends ClassLoader {
     protected Class<?> findClass(String name) throws ClassNotFoundException {
         byte[] bytes = pending.remove(name);
         if (bytes == null) throw new ClassNotFoundException(name);
+        // what the process holds before the submission's first class is the baseline of the second reading
+        if (student) KeptAnywhere.baselineOnce();
         return defineClass(name, bytes, 0, bytes.length, domain);
     }
 }

@@ -143,6 +143,8 @@ struct Server<B, S, R> {
     peak_base: usize,
     /// The bytes each live solver retained when it was constructed (for `memory_retained`).
     constructed_bytes: HashMap<Handle, usize>,
+    /// The heap bytes live before the first request: the baseline of `memory_retained`'s second reading.
+    live_at_start: usize,
 }
 
 impl<B, S, R> Server<B, S, R>
@@ -158,6 +160,7 @@ where
             replies: ReplyHandles::default(),
             peak_base: 0,
             constructed_bytes: HashMap::new(),
+            live_at_start: 0,
         }
     }
 
@@ -168,6 +171,7 @@ where
         let stdin = ManuallyDrop::new(unsafe { File::from_raw_fd(0) });
         let mut input = BufReader::with_capacity(1 << 16, &*stdin);
         let mut line = String::new();
+        self.live_at_start = memory::live_bytes();
         loop {
             // Reading, answering and encoding may each fail or stop for good (a crash, an exit, a hang, an
             // allocation that fails): the replies still waiting are published meanwhile (see `outbox`).
@@ -291,7 +295,7 @@ where
                 let (solver, bytes) = self.add_solver(h)?;
                 format!("{solver} {bytes}")
             }
-            Request::MemoryRetained(h) => self.memory_retained(h)?.to_string(),
+            Request::MemoryRetained(h) => self.memory_retained(h)?,
             Request::Api => return unsupported("Rust's traits fix the API at compile time"),
             Request::Bye => String::new(),
         })
@@ -414,11 +418,21 @@ where
         Ok((solver, bytes))
     }
 
+    /// `memory_retained`: what solver `h` retains once its methods have all been called, then the second
+    /// reading, every heap byte the process holds beyond what it held before the submission's code first ran
+    /// (capacity an earlier Solver reserved, a `static` Vec the warm-up Solver grew, is filled without any
+    /// allocation, so no span sees it; it is live), and its part off the heap (none in Rust).
+    fn memory_retained(&mut self, h: Handle) -> Result<String, Refusal> {
+        let retained = self.retained_after_calls(h)?;
+        let kept = memory::live_bytes().saturating_sub(self.live_at_start);
+        Ok(format!("{retained} {kept} 0"))
+    }
+
     /// The bytes solver `h` retains once its methods have all been called: what its construction retained,
     /// plus what calling moves(), isSolvable() and solution() left allocated (the returned solution dropped; a
     /// panic in any of them ignored). A Solver that searches lazily, on its first moves(), shows its memory
     /// here as an eager one does in `memory_solver`.
-    fn memory_retained(&mut self, h: Handle) -> Result<usize, Refusal> {
+    fn retained_after_calls(&mut self, h: Handle) -> Result<usize, Refusal> {
         if !memory::is_installed() {
             return unsupported("memory is not measured (the counting allocator is not installed)");
         }

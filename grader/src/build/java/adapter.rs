@@ -11,7 +11,7 @@ use corpus::rng::StableHash;
 
 use super::cache::{publish, staging_dir, write_file};
 use super::error::JavaBuildError;
-use super::jdk::{javac, Jdk, NO_SOURCE_PATH};
+use super::jdk::{javac, Jdk, INLINE_STRING_CONCAT, NO_SOURCE_PATH};
 
 /// Adapter sources compiled into `classes/`: path under `adapters/java/`, text.
 const ADAPTER_SOURCES: &[(&str, &str)] = &[
@@ -36,6 +36,7 @@ const ADAPTER_SOURCES: &[(&str, &str)] = &[
     ("server/npuzzle/ObjectLayout.java", include_str!("../../../../adapters/java/server/npuzzle/ObjectLayout.java")),
     ("server/npuzzle/StaticRoots.java", include_str!("../../../../adapters/java/server/npuzzle/StaticRoots.java")),
     ("server/npuzzle/KeptAside.java", include_str!("../../../../adapters/java/server/npuzzle/KeptAside.java")),
+    ("server/npuzzle/KeptAnywhere.java", include_str!("../../../../adapters/java/server/npuzzle/KeptAnywhere.java")),
     ("server/npuzzle/ApiCheck.java", include_str!("../../../../adapters/java/server/npuzzle/ApiCheck.java")),
     ("agent/npuzzle/MemoryAgent.java", include_str!("../../../../adapters/java/agent/npuzzle/MemoryAgent.java")),
     (
@@ -112,6 +113,7 @@ pub(super) fn build_adapter(jdk: &Jdk, work: &Path) -> Result<Adapter, JavaBuild
         hash.write_chunk(text.as_bytes());
     }
     hash.write_chunk(REFERENCE_BOARD.as_bytes());
+    hash.write_chunk(INLINE_STRING_CONCAT.as_bytes());
     let key = format!("{:016x}", hash.finish());
     let dir = work.join(format!("java-adapter-{key}"));
     if !dir.join("done").is_file() {
@@ -142,8 +144,8 @@ fn compile_adapter(jdk: &Jdk, out: &Path) -> Result<(), JavaBuildError> {
     }
     let classes = out.join("classes");
     // the module-info among the files makes this a compile of the module `npuzzle` (which takes no source
-    // path: its files are named)
-    let output = javac(jdk, out, &src, &classes, &[], &files)?;
+    // path: its files are named); its string concatenations are StringBuilder calls (`INLINE_STRING_CONCAT`)
+    let output = javac(jdk, out, &src, &classes, &[INLINE_STRING_CONCAT.into()], &files)?;
     if !output.success() {
         return Err(JavaBuildError::Adapter(output.combined()));
     }

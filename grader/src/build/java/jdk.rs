@@ -15,6 +15,14 @@ use crate::runner::tool::ToolOutput;
 /// An empty source path: nothing but the files named is compiled (in the ref world, not the student's Board).
 pub(super) const NO_SOURCE_PATH: [&str; 2] = ["-sourcepath", ""];
 
+/// javac's switch that compiles string concatenation to StringBuilder calls rather than `invokedynamic`, for
+/// the code that runs in the `ref` world's JVM (the adapter, and the student's Solver compiled there). Each new
+/// shape of concatenation linked through `invokedynamic` spins method handles the JVM keeps on its heap (about
+/// 5 KB each; a Solver printing a debug line made 45 KB of them), which the second reading of a Solver's
+/// memory would find kept since its baseline (`KeptAnywhere`, specs/protocol.md "Memory"). What the code
+/// computes is the same.
+pub(super) const INLINE_STRING_CONCAT: &str = "-XDstringConcat=inline";
+
 /// The JDK tools the build uses.
 pub(super) struct Jdk {
     pub(super) java: PathBuf,

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use super::adapter::{algs4_provided, Adapter};
 use super::cache::write_file;
 use super::error::{io_error, JavaBuildError};
-use super::jdk::{javac_spec, Jdk, NO_SOURCE_PATH};
+use super::jdk::{javac_spec, Jdk, INLINE_STRING_CONCAT, NO_SOURCE_PATH};
 
 /// The files a Java submission consists of.
 pub(super) const STUDENT_FILES: [&str; 2] = ["Board.java", "Solver.java"];
@@ -49,7 +49,10 @@ pub(super) fn compile_student(
         "--limit-modules".into(),
         "java.se,npuzzle".into(),
     ];
-    let with_board = [&module[..], &["-cp".into(), adapter.refboard.clone().into_os_string()]].concat();
+    // the Solver the `ref` world's JVM weighs concatenates strings without `invokedynamic`: the method handles
+    // that links would stay on the heap, and the second reading of its memory would count them
+    let with_board =
+        [&module[..], &["-cp".into(), adapter.refboard.clone().into_os_string(), INLINE_STRING_CONCAT.into()]].concat();
 
     let own = javac_spec(jdk, out, &own_src, &own_out, &module, encoding, &names)?.read_only(&adapter.classes);
     let reference = javac_spec(jdk, out, &ref_src, &ref_out, &with_board, encoding, &names[1..])?

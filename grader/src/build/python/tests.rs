@@ -1,6 +1,6 @@
 //! The Python adapter's conversations: what its server answers over gallery and hostile submissions.
 
-use super::super::conversation::{counter, samples_of, Conversation};
+use super::super::conversation::{counter, retained_readings, samples_of, Conversation};
 use super::*;
 
 fn root() -> PathBuf {
@@ -327,6 +327,40 @@ fn queues_end_when_the_counters_are_read() {
     assert_eq!(counter(&after, "pq_ending_size"), inserts + 1 - del_mins, "{after}");
     assert_eq!(c.ask("counters"), after);
     c.finish();
+}
+
+/// With `--memory` (experiments only: the grader does not announce Python memory, whose objects the official
+/// bounds do not fit), `memory_retained` answers the second reading too: every traced byte the process still
+/// holds, tracing begun before the student's modules were imported. A module-level bytearray the search
+/// writes its records into (`hostile/python/static-arena-search`: 32 MB, one in each world's module) is
+/// allocated before any Solver, so the bytes a Solver's life left allocated do not hold it; the second
+/// reading holds both arenas. Its twin `hostile/python/wasteful` keeps its nodes in the Solver: its process
+/// keeps nothing beside them.
+#[test]
+fn the_second_reading_holds_a_module_level_arena() {
+    let hostile = root().join("fixtures/submissions/hostile/python");
+    let board = fs::read_to_string(hostile.join("wasteful/board.py")).unwrap();
+    let weighed = |entry: &str| -> Option<[u64; 3]> {
+        find_python()?;
+        let dir = submission(&board, &fs::read_to_string(hostile.join(entry).join("solver.py")).unwrap());
+        let Prepared::Ready(mut launch) = build_python(dir.path(), &work(), 1024, &BuildLimits::default()).unwrap()
+        else {
+            panic!("a Python build is one program")
+        };
+        launch.process.args.push("--memory".into());
+        let mut c = Conversation::start(Prepared::Ready(launch));
+        c.ask("hello 1");
+        c.ask("board ref 3 8 1 3 4 0 2 7 6 5");
+        c.ask("memory_solver b1");
+        let readings = retained_readings(&c.ask("memory_retained s2"));
+        c.finish();
+        Some(readings)
+    };
+    let Some([wasteful, wasteful_kept, _]) = weighed("wasteful") else { return };
+    let [arena, arena_kept, off_heap] = weighed("static-arena-search").unwrap();
+    assert!(wasteful_kept < 1 << 20, "{wasteful_kept} kept, {wasteful} in the Solver's life");
+    assert!(arena < 1 << 20, "the arena is not the life's: {arena}");
+    assert!(arena_kept > 2 * (32 << 20) && off_heap == 0, "both arenas are kept: {arena_kept}");
 }
 
 /// `call_sites` names the student's lines the counted operations come from after `counters_reset sites`: one

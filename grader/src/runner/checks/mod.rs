@@ -10,6 +10,7 @@
 
 mod api;
 mod board;
+mod board_memory;
 mod consistency;
 mod context;
 mod equals;

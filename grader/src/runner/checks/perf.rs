@@ -8,12 +8,11 @@ use corpus::Expected;
 use npuzzle_harness::protocol::{Request, World};
 use reference::Board;
 
+use super::board_memory;
 use super::context::{each_trial, mismatch, Ctx, TrialResult, Verdict};
-use super::memory_model::{
-    board_memory_bound, official_reference_board_bytes, reference_queue_bytes, reference_solver_bytes,
-};
+use super::memory_model::{kept_beyond_margin, reference_queue_bytes, reference_solver_bytes, KEPT_MARGIN_BYTES};
 use super::search_bound::{claimed, within_search_bound};
-use crate::catalog::{Measure, SolverCall, TimingAspect, MEMORY_SIZES};
+use crate::catalog::{Measure, SolverCall, TimingAspect};
 use crate::evidence::Evidence;
 use crate::judge::{self, Cell, Mismatch};
 use crate::plan::{PlannedTest, Trial};
@@ -34,7 +33,7 @@ pub fn run(ctx: &mut Ctx<'_>, check: Measure, test: &PlannedTest) -> Verdict {
 /// Runs one row (trial) of a memory or timing table.
 fn row(ctx: &mut Ctx<'_>, check: Measure, trial: &Trial) -> TrialResult {
     match check {
-        Measure::BoardMemory => board_memory(ctx, trial),
+        Measure::BoardMemory => board_memory::row(ctx, trial),
         Measure::SolverMemory => solver_memory(ctx, trial),
         Measure::QueueMemory => queue_memory(ctx, trial),
         Measure::Timing(aspect) => timing(ctx, aspect, trial),
@@ -66,55 +65,6 @@ fn puzzle_columns(trial: &Trial) -> String {
     format!("{:<14} {moves:>6} {:>4}", trial.label, trial.board.dimension())
 }
 
-/// One row of the Board memory table: the bytes of one n-by-n Board against the padded bound. The last row
-/// also prints the fit lines of the whole table.
-fn board_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
-    if !ctx.has("memory") {
-        return Err(Fault::Unsupported("the submission program cannot measure memory".into()).into());
-    }
-    let n = trial.board.dimension();
-    let bytes = own_board_bytes(ctx, &trial.board)?;
-    let bound = board_memory_bound(ctx.policy.thresholds.board_memory, n);
-    let mut rows = vec![format!("{n:>5} {bytes:>11} {:>11}", official_reference_board_bytes(n))];
-    if bytes as f64 > bound {
-        let [a, b, c] = ctx.policy.thresholds.board_memory;
-        return mismatch(
-            Mismatch::new(format!(
-                "one {n}-by-{n} Board uses {bytes} bytes, more than the bound {bound:.0} ({a}n^2 + {b}n + {c}, \
-                 each row padded to 8 bytes)"
-            ))
-            .with_row(rows.remove(0)),
-        );
-    }
-    if Some(&n) == MEMORY_SIZES.last() {
-        let mut student = Vec::new();
-        for &size in &MEMORY_SIZES {
-            let board = Board::goal(size).map_err(|e| Mismatch::new(e.to_string()))?.twin();
-            student.push((size as f64, own_board_bytes(ctx, &board)? as f64));
-        }
-        let reference: Vec<(f64, f64)> =
-            MEMORY_SIZES.iter().map(|&s| (s as f64, official_reference_board_bytes(s) as f64)).collect();
-        rows.push(fit_row("Student", &student));
-        rows.push(fit_row("Reference", &reference));
-    }
-    Ok(rows)
-}
-
-fn own_board_bytes(ctx: &mut Ctx<'_>, board: &Board) -> Asked<u64> {
-    let bytes = ask::int(ctx.session, &Request::MemoryBoard { world: World::Own, tiles: ask::tiles_of(board) })?;
-    Ok(u64::try_from(bytes).map_err(|_| Mismatch::new(format!("`memory_board` answered {bytes} bytes")))?)
-}
-
-fn fit_row(who: &str, points: &[(f64, f64)]) -> String {
-    match judge::quadratic_fit(points) {
-        Some((a, b, c, r2)) => {
-            let term = |x: f64| if x < 0.0 { format!("- {:.2}", -x) } else { format!("+ {x:.2}") };
-            format!("{who:<9} = {a:.2} n^2 {} n {}   (R^2 = {r2:.3})", term(b), term(c))
-        }
-        None => format!("{who:<9} = no fit"),
-    }
-}
-
 /// Memory Solver 1: the deep memory of a Solver after construction, against the official reference's, which
 /// keeps the goal's search node and its chain: 24 + (moves + 1) × (40 + one reference board), the board as
 /// this program measures it (so each language is held to its own board size; in Java the official 96 bytes at
@@ -123,19 +73,28 @@ fn fit_row(who: &str, points: &[(f64, f64)]) -> String {
 /// A Solver that searches lazily (on its first moves()) would look small after construction, so where the
 /// adapter measures memory, the Solver's methods are then all called (`memory_retained`) and it is measured
 /// again, less what only its returned solution holds: the larger figure is judged.
+///
+/// The deep figure weighs what is reachable from the Solver (and its static fields' growth); a Solver can keep
+/// memory elsewhere. So where the adapter gives it, a second reading is judged too
+/// ([`Kept`](crate::runner::life::Kept)): what the whole process keeps beyond what it held before the
+/// submission's code ran. Its part off the runtime's heap (a direct buffer), which no honest Solver has,
+/// counts in full with the deep figure; the whole fails the row only beyond a margin no honest Solver reaches
+/// ([`kept_beyond_margin`]).
 fn solver_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     if !ctx.has("memory") {
         return Err(Fault::Unsupported("the submission program cannot measure memory".into()).into());
     }
     let seen = ctx.life(World::Ref, trial, Measure::SolverMemory.calls().unwrap_or(&[]));
-    let Some(SolverBytes { constructed, after_calls }) = seen.solver_bytes else {
+    let Some(SolverBytes { constructed, after_calls, kept }) = seen.solver_bytes else {
         // never constructed: its failure is every answer
         seen.moves()?;
         return Err(Fault::Protocol("the Solver's life was not weighed (a grader bug)".into()).into());
     };
     // A failure after the constructor (a method that did not return in time) leaves the figure after
     // construction to judge.
-    let bytes = constructed.max(after_calls.unwrap_or(0));
+    let deep = constructed.max(after_calls.unwrap_or(0));
+    let off_heap = kept.map_or(0, |k| k.off_heap);
+    let bytes = deep + off_heap;
     let moves = match trial.expected {
         Expected::Moves(m) => u64::from(m),
         _ => 0,
@@ -146,18 +105,61 @@ fn solver_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     let row = format!("{} {:>11}", puzzle_columns(trial), cell.text());
     // a Solver that searched where the counts do not see could keep its search there too
     within_search_bound(&seen, trial).map_err(|m| m.with_row(row.clone()))?;
+    let hint = "(keep the solution, not the search: let the MinPQ and visited nodes go)";
     judge::cells_pass(&[("memory of the Solver", cell, reference)], factor).map_err(|m| {
-        let m = if bytes > constructed {
+        let m = if deep > constructed {
             m.with(format!(
                 "(measured once moves(), isSolvable() and solution() had been called: {constructed} bytes right \
-                 after the constructor, {bytes} after; the search a Solver keeps counts whenever it runs)"
+                 after the constructor, {deep} after; the search a Solver keeps counts whenever it runs)"
             ))
         } else {
             m
         };
-        m.with_row(row.clone()).with("(keep the solution, not the search: let the MinPQ and visited nodes go)")
+        let m = if off_heap > 0 {
+            m.with(format!(
+                "(of which {off_heap} bytes of native memory in direct or mapped buffers, which the process holds \
+                 beyond what it held before your code first ran: memory kept off the heap counts too)"
+            ))
+        } else {
+            m
+        };
+        m.with_row(row.clone()).with(hint)
     })?;
+    let bound = factor * reference as f64;
+    if let Some(kept) = kept.filter(|k| kept_beyond_margin(k.bytes, bound, bytes)) {
+        return mismatch(
+            Mismatch::new(format!(
+                "the Solver's life kept about {} outside the objects reachable from it (after a full collection)",
+                about(kept.bytes - bytes)
+            ))
+            .with(format!(
+                "(the whole process held that much beyond the {bytes} bytes reachable from the Solver and its static \
+                 fields, against what it held before your code first ran: memory kept by a Timer, a thread, a \
+                 static array or off the heap counts too)"
+            ))
+            .with(format!(
+                "(a row fails on this reading more than {} KiB over its bound of {bound:.0} bytes, a margin no \
+                 honest Solver reaches)",
+                KEPT_MARGIN_BYTES >> 10
+            ))
+            .with_row(row)
+            .with(hint),
+        );
+    }
     Ok(vec![row])
+}
+
+/// Bytes for a message, to two significant digits (`67 KB`, `410 KB`, `2.4 MB`, `32 MB`): the second reading
+/// varies by a few kilobytes from run to run, and a report must read the same every time.
+fn about(bytes: u64) -> String {
+    let (value, unit) = if bytes >= 1_000_000 { (bytes as f64 / 1e6, "MB") } else { (bytes as f64 / 1e3, "KB") };
+    let scale = 10f64.powi(value.max(1.0).log10().floor() as i32 - 1);
+    let rounded = (value / scale).round() * scale;
+    if rounded >= 10.0 {
+        format!("{rounded:.0} {unit}")
+    } else {
+        format!("{rounded:.1} {unit}")
+    }
 }
 
 /// Memory Solver 2: the MinPQs' deep memory, maximum size and ending size (summed over queues), each against
@@ -167,7 +169,9 @@ fn solver_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
 /// dequeued ones they reach through their predecessors, their boards (and, through a node's outer Solver,
 /// whatever that holds). The reference's figure is the canonical search's in the official model
 /// ([`reference_queue_bytes`]), with one reference board per node. A deep memory of 0 means the program could
-/// not measure it (no counting MinPQ, or no `memory` capability): it is printed as `-` and not judged.
+/// not measure it (no counting MinPQ, or no `memory` capability): it is printed as `-` and not judged. A
+/// figure the adapter's walk stopped short of (`pq_deep_cut`) is a lower bound: judged when it fails, a failure
+/// of its own when it passes (no honest search reaches the Java walk's limits, 3,500,000 objects or 200 MB).
 fn queue_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     let seen = ctx.life(World::Ref, trial, Measure::QueueMemory.calls().unwrap_or(&[]));
     let reference = reference_counts(trial)?;
@@ -194,10 +198,35 @@ fn queue_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
         deep.text()
     };
     let row = format!("{} {deep_text:>13} {:>12} {:>12}", puzzle_columns(trial), max.text(), ending.text());
-    judge::cells_pass(&cells, factor).map_err(|m| {
-        m.with_row(row.clone()).with("(a search node needs its board, moves, priority and predecessor; nothing more)")
-    })?;
+    let cut = deep_bytes > 0 && seen.counter("pq_deep_cut").unwrap_or(0) > 0;
+    queue_row(&cells, factor, cut.then_some(deep_bytes)).map_err(|m| m.with_row(row.clone()))?;
     Ok(vec![row])
+}
+
+/// A MinPQ row's cells judged. `cut` is the deep figure when the adapter's walk stopped short of everything
+/// the queues reach (`pq_deep_cut`): a lower bound, judged when it fails already, and otherwise a failure of
+/// its own, for it judges nothing (no honest search reaches the walk's limits).
+fn queue_row(cells: &[(&str, Cell, u64)], factor: f64, cut: Option<u64>) -> Result<(), Mismatch> {
+    let advice = "(a search node needs its board, moves, priority and predecessor; nothing more)";
+    let lower_bound = |bytes: u64| {
+        format!(
+            "(the adapter's walk of what the queues reach stopped at its limit, having counted {bytes} bytes: the \
+             deep memory is at least that)"
+        )
+    };
+    judge::cells_pass(cells, factor).map_err(|m| match cut {
+        Some(bytes) => m.with(lower_bound(bytes)).with(advice),
+        None => m.with(advice),
+    })?;
+    match cut {
+        None => Ok(()),
+        Some(bytes) => Err(Mismatch::new(format!(
+            "the queues reach more than the deep-memory walk visits: {bytes} bytes counted when it stopped, a \
+             lower bound that cannot be judged"
+        ))
+        .with(lower_bound(bytes))
+        .with(advice)),
+    }
 }
 
 /// Bytes of one reference board for `board`'s size, as this program measures them.
@@ -408,3 +437,32 @@ fn where_from(what: &str, judged: &Life, sampled: &Life) -> Option<String> {
 
 /// The adapters sample every this-many-th operation of each counter (specs/protocol.md, `call_sites`).
 const SAMPLING_PERIOD: u32 = 128;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cells(deep: u64, reference: u64) -> Vec<(&'static str, Cell, u64)> {
+        vec![("deep memory", Cell::new(deep, reference, 1.75), reference), ("max size", Cell::new(10, 10, 1.75), 10)]
+    }
+
+    #[test]
+    fn a_deep_figure_the_walk_stopped_short_of_never_passes() {
+        assert!(queue_row(&cells(1_000, 1_000), 1.75, None).is_ok());
+        let failing = queue_row(&cells(3_000, 1_000), 1.75, None).unwrap_err();
+        assert!(failing.summary.starts_with("deep memory: 3000 is 1.7x"), "{failing:?}");
+        // a lower bound that already fails is judged, and says it is one
+        let bound = queue_row(&cells(3_000, 1_000), 1.75, Some(3_000)).unwrap_err();
+        assert!(bound.summary.starts_with("deep memory: 3000 is 1.7x"), "{bound:?}");
+        assert!(bound.details.iter().any(|d| d.contains("at least that")), "{bound:?}");
+        // one that would pass judges nothing
+        let unjudged = queue_row(&cells(1_000, 1_000), 1.75, Some(1_000)).unwrap_err();
+        assert!(unjudged.summary.contains("a lower bound that cannot be judged"), "{unjudged:?}");
+    }
+
+    #[test]
+    fn kept_bytes_read_to_two_significant_digits() {
+        let read: Vec<String> = [67_400, 412_300, 999_600, 2_430_000, 32_030_256].map(super::about).to_vec();
+        assert_eq!(read, ["67 KB", "410 KB", "1000 KB", "2.4 MB", "32 MB"]);
+    }
+}

@@ -1,5 +1,6 @@
 //! How a program fails to hold up its end of the conversation ([`ProcessFault`]), and the deadline it is
-//! held to ([`Deadline`]): CPU time first, with a wall-clock net for a program that waits on nothing. The
+//! held to ([`Deadline`]): CPU time first, with a net for a program that waits on nothing, counted in the
+//! time the machine left available to it ([`stall`](crate::runner::stall)). The
 //! faults' Display is a lowercase sentence fragment for students; the session turns each into its own
 //! words (`session::fault`).
 
@@ -15,18 +16,28 @@ use crate::runner::stall::Cause;
 pub struct Deadline {
     /// CPU time the program may use before answering.
     pub cpu: Duration,
-    /// Wall-clock cap, for a program that waits on nothing.
+    /// The net for a program that waits on nothing, in *available* time: wall-clock time less what other
+    /// processes kept it from running ([`stall::Watch`](crate::runner::stall::Watch)). On a quiet machine it
+    /// is wall-clock time; on a busy one a hang still ends after it, and a program kept from running does not.
     pub wall: Duration,
+    /// The whole CPU time (every thread, the runtime's too) at which the program has used up the CPU budget
+    /// its test runs under ([`Meter::ceiling`](crate::runner::meter::Meter::ceiling)), if one is set.
+    pub ceiling: Option<Duration>,
 }
 
 impl Deadline {
-    /// `cpu` of CPU time and a wall cap of `cpu × 5 + 2 s`: generous enough that a loaded machine (a
-    /// thread getting a fifth of a core) never decides a verdict.
+    /// `cpu` of CPU time and a net of `cpu × 5 + 2 s`: a program that computes reaches its CPU limit first,
+    /// however busy the machine (the net counts its own CPU as available time).
     pub fn from_cpu(cpu: Duration) -> Self {
-        Deadline { cpu, wall: cpu * 5 + Duration::from_secs(2) }
+        Deadline { cpu, wall: cpu * 5 + Duration::from_secs(2), ceiling: None }
     }
 
-    /// The same CPU limit with another wall cap.
+    /// The same deadline under a budget the program's whole CPU time must stay below.
+    pub fn with_ceiling(self, ceiling: Option<Duration>) -> Self {
+        Deadline { ceiling, ..self }
+    }
+
+    /// The same CPU limit with another net.
     pub fn with_wall(self, wall: Duration) -> Self {
         Deadline { wall, ..self }
     }
@@ -37,7 +48,10 @@ impl Deadline {
 pub enum TimeoutKind {
     /// The program computed for too long.
     Cpu,
-    /// The program waited too long while using little CPU.
+    /// The program used up the CPU budget its test runs under (the test's section's).
+    Budget,
+    /// The program waited for its net (in available time) while using little CPU, or the machine kept it
+    /// from running for [`MACHINE_NET_FACTOR`](crate::runner::stall::MACHINE_NET_FACTOR) times the net.
     Wall,
 }
 
@@ -56,7 +70,7 @@ pub enum ProcessFault {
         wall: Duration,
         /// The deadline that ran out.
         limit: Deadline,
-        /// For the wall-clock net, what kept the program from answering ([`stall`](crate::runner::stall)).
+        /// For the net, what kept the program from answering ([`stall`](crate::runner::stall)).
         cause: Option<Cause>,
     },
     /// The program ended before answering.
@@ -96,6 +110,9 @@ fn describe_timeout(kind: TimeoutKind, cpu: Duration, wall: Duration, limit: &De
             seconds(limit.cpu),
             seconds(wall)
         ),
+        TimeoutKind::Budget => {
+            format!("the program used up the CPU budget of its tests ({} of CPU time in this request)", seconds(cpu))
+        }
         TimeoutKind::Wall => format!(
             "the program did not answer within {} and used only {} of CPU time \
              (is it waiting for more input?)",

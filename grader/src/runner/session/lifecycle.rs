@@ -15,7 +15,7 @@ use super::fault::{self, process_fault, Fault};
 use super::handshake::Handshake;
 use super::output::Output;
 use crate::runner::meter::Meter;
-use crate::runner::process::{ProcessFault, ProcessLimits, ProcessSpec, SubmissionProcess, Termination};
+use crate::runner::process::{ProcessFault, ProcessLimits, ProcessSpec, SubmissionProcess, Termination, TimeoutKind};
 use crate::runner::stall::Cause;
 
 /// After this many processes lost in a row (no successful reply in between), the session stops restarting
@@ -45,6 +45,9 @@ pub(super) struct Lifecycle {
     peak_memory: Option<u64>,
     /// The CPU limit the running process got from what was left of the grade's budget, if the budget set it.
     budget_limit: Option<Duration>,
+    /// The meter's allowance (its generation) the running process is held to, and the process's whole CPU
+    /// time when that allowance began (zero if it started since).
+    allowance_base: (u64, Duration),
 }
 
 impl Lifecycle {
@@ -60,6 +63,7 @@ impl Lifecycle {
             meter,
             peak_memory: None,
             budget_limit: None,
+            allowance_base: (0, Duration::ZERO),
         }
     }
 
@@ -100,8 +104,8 @@ impl Lifecycle {
     }
 
     /// Starts a fresh process (its handshake is the caller's), unless the session gave up on the program or
-    /// the grade's CPU budget is used up. The process's CPU limit is what is left of that budget when less
-    /// than its own: the kernel ends it there.
+    /// the budget its test runs under is used up. The process's CPU limit is what is left of the grade's whole
+    /// budget when less than its own: the kernel ends it there.
     pub(super) fn start(&mut self) -> Result<(), Fault> {
         if self.losses_in_a_row >= MAX_LOSSES_IN_A_ROW {
             return Err(Fault::Crashed(format!(
@@ -110,6 +114,9 @@ impl Lifecycle {
         }
         let mut spec = self.spec.clone();
         self.budget_limit = None;
+        if self.meter.ceiling(Duration::ZERO).is_some_and(|ceiling| ceiling.is_zero()) {
+            return Err(Fault::Timeout(self.meter.used_up()));
+        }
         if let Some(left) = self.meter.left(Duration::ZERO) {
             if left.is_zero() {
                 return Err(Fault::Timeout(self.meter.used_up()));
@@ -123,8 +130,23 @@ impl Lifecycle {
         let process = SubmissionProcess::spawn(&spec)
             .map_err(|e| Fault::Startup(format!("failed to run `{}`: {e}", self.spec.program.display())))?;
         self.process = Some(process);
+        self.allowance_base = (self.meter.generation(), Duration::ZERO);
         self.starts += 1;
         Ok(())
+    }
+
+    /// The whole CPU time at which the running process has used up its test's allowance
+    /// ([`Meter::ceiling`]), if the test has one: its base is read once per allowance.
+    pub(super) fn ceiling(&mut self) -> Option<Duration> {
+        let generation = self.meter.generation();
+        if generation == 0 {
+            return None;
+        }
+        if self.allowance_base.0 != generation {
+            let base = self.process.as_ref().map(|p| p.ended().cpu).unwrap_or_default();
+            self.allowance_base = (generation, base);
+        }
+        self.meter.ceiling(self.allowance_base.1)
     }
 
     /// The running process answered its handshake: the runtime threads it names are left uncharged when the
@@ -201,9 +223,16 @@ impl Lifecycle {
     /// of memory, or a kill by its memory group, make the fault [`Fault::OutOfMemory`]; a kill past the
     /// grade's CPU budget says so.
     pub(super) fn classify(&mut self, fault: ProcessFault) -> Fault {
-        if let ProcessFault::Timeout { cause: Some(Cause::Machine(how)), .. } = &fault {
-            self.meter.stalled();
-            return Fault::Stalled(how.clone());
+        match &fault {
+            ProcessFault::Timeout { cause: Some(Cause::Machine(how)), .. } => {
+                self.meter.stalled();
+                return Fault::Stalled(how.clone());
+            }
+            ProcessFault::Timeout { kind: TimeoutKind::Budget, .. } => {
+                self.meter.use_up_allowance();
+                return Fault::Timeout(self.meter.used_up());
+            }
+            _ => {}
         }
         let ProcessFault::Exited { status } = fault else { return process_fault(fault) };
         let Some(process) = self.process.as_mut() else { return process_fault(fault) };

@@ -130,6 +130,25 @@ fn a_program_past_the_grades_cpu_budget_is_ended_and_told_so() {
     assert_eq!(s.starts(), 1);
 }
 
+/// A test's allowance (what its section's budget has left) ends a request that computes past it, well
+/// before the request's own CPU limit, with the allowance's line; the next request starts a fresh process
+/// that fails at once.
+#[test]
+fn a_request_past_its_tests_allowance_is_ended_with_the_allowances_line() {
+    let meter = Arc::new(Meter::new(Some(Duration::from_secs(100))));
+    let body = format!("{HELLO} read l; while :; do :; done");
+    let limits = SessionLimits { request: Duration::from_secs(60), ..limits() };
+    let mut s = Session::metered(script(&body), limits, Arc::clone(&meter));
+    s.handshake().unwrap();
+    meter.allow(Duration::from_millis(400), "the section's budget is used up".into());
+    assert_eq!(s.call(&Request::Counters), Err(Fault::Timeout("the section's budget is used up".into())));
+    assert!(meter.spent() >= Duration::from_millis(400), "{:?}", meter.spent());
+    assert!(meter.spent() < Duration::from_secs(30), "ended at the allowance, not the request's limit");
+    assert_eq!(meter.allowance().map(|a| a.left), Some(Duration::ZERO));
+    assert_eq!(s.call(&Request::Counters), Err(Fault::Timeout("the section's budget is used up".into())));
+    assert_eq!(s.starts(), 1, "nothing starts past it");
+}
+
 // The lifecycle: the handshake, restarts after garbage or a crash, giving up, stderr kept.
 
 #[test]

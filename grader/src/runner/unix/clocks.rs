@@ -1,6 +1,7 @@
 //! What `/proc` and the kernel's CPU clocks tell about another process's CPU time and children, read
 //! often: a grade reads a JVM's clocks about 10,000 times, so the files stay open between readings
-//! ([`ProcessClock`], [`ProcessClocks`], [`ThreadClock`], [`Offspring`]), within a budget of descriptors.
+//! ([`ProcessClock`], [`ProcessClocks`], [`ThreadClock`], [`Offspring`]), within a budget of descriptors,
+//! and the machine's own busy time ([`machine_busy_time`]).
 //! One rule decides when a kept file serves again (`kept_or_opened`): while it still reads.
 
 use std::io;
@@ -50,6 +51,17 @@ impl ProcFile {
                 read(self.read_into(&mut large)?.ok()?)
             }
         }
+    }
+
+    /// The file's first line (without reading the rest: `/proc/stat` on a large machine is long, its first
+    /// line short), if it fits in 1 KB.
+    fn read_first_line<T>(&self, read: impl FnOnce(&str) -> Option<T>) -> Option<T> {
+        use std::os::unix::fs::FileExt as _;
+        let ProcFile::Kept(file) = self else { return None };
+        let mut buffer = [0u8; 1024];
+        let filled = file.read_at(&mut buffer, 0).ok()?;
+        let line = buffer[..filled].split(|&b| b == b'\n').next()?;
+        read(std::str::from_utf8(line).ok()?)
     }
 
     /// The text, or `Err` if it does not fit in `buffer`; `None` if it cannot be read (the process is gone).
@@ -232,6 +244,35 @@ fn parse_schedstat(schedstat: &str) -> Option<Duration> {
     Some(Duration::from_nanos(schedstat.split_whitespace().next()?.parse().ok()?))
 }
 
+/// The CPU time every CPU of the machine has spent on anything but idling (and waiting for disks) since it
+/// started: `/proc/stat`'s first line, in clock ticks, its file kept open for the whole grader process.
+/// `None` where it cannot be read.
+pub(in crate::runner) fn machine_busy_time() -> Option<Duration> {
+    static STAT: OnceLock<Option<ProcFile>> = OnceLock::new();
+    let file = STAT.get_or_init(|| ProcFile::open("/proc/stat".into(), &mut 1)).as_ref()?;
+    file.read_first_line(|line| parse_machine_busy(line, clock_ticks_per_second()))
+}
+
+/// The busy time of `/proc/stat`'s aggregate line: every field but idle (4th) and iowait (5th), less guest
+/// and guest_nice, which user and nice already count.
+fn parse_machine_busy(line: &str, ticks_per_second: u64) -> Option<Duration> {
+    let mut fields = line.split_whitespace();
+    if fields.next()? != "cpu" {
+        return None;
+    }
+    let ticks: Vec<u64> = fields.map(|field| field.parse().ok()).collect::<Option<_>>()?;
+    let busy = ticks.iter().enumerate().filter(|&(i, _)| !matches!(i, 3 | 4 | 8 | 9)).map(|(_, t)| t).sum::<u64>();
+    let nanos = u128::from(busy) * 1_000_000_000 / u128::from(ticks_per_second.max(1));
+    Some(Duration::from_nanos(u64::try_from(nanos).ok()?))
+}
+
+/// How many CPUs the machine has online (those `/proc/stat`'s first line sums over).
+pub(in crate::runner) fn online_cpus() -> u32 {
+    static CPUS: OnceLock<u32> = OnceLock::new();
+    // SAFETY: sysconf has no preconditions.
+    *CPUS.get_or_init(|| u32::try_from(unsafe { libc::sysconf(libc::_SC_NPROCESSORS_ONLN) }).unwrap_or(1).max(1))
+}
+
 /// The children of every thread of process `pid` (empty once it is gone, or where the kernel does not
 /// list children); for tests.
 #[cfg(test)]
@@ -313,6 +354,16 @@ fn clock_ticks_per_second() -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_machine_is_busy_but_when_idle_or_waiting_for_disks() {
+        let line = "cpu  100 20 30 4000 50 6 7 8 9 10";
+        assert_eq!(parse_machine_busy(line, 100), Some(Duration::from_millis(1710)));
+        assert_eq!(parse_machine_busy("cpu0 1 2 3 4 5 6 7 8", 100), None);
+        let here = machine_busy_time().expect("/proc/stat reads");
+        assert!(machine_busy_time().expect("again") >= here);
+        assert!(online_cpus() >= 1);
+    }
 
     #[test]
     fn reaped_children_are_fields_16_and_17() {
