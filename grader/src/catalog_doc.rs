@@ -69,13 +69,29 @@ pub fn plain() -> String {
 
 /// Ids close to an unknown `id`, for "did you mean": the items it is a prefix of (`board-2` → `board-2a`,
 /// `board-2b`), else those within two edits of it.
-pub fn suggestions(id: &str) -> Vec<&'static str> {
-    let ids: Vec<&'static str> = catalog::all().iter().map(|i| i.id).collect();
-    let prefixed: Vec<&'static str> = ids.iter().copied().filter(|i| i.starts_with(id) && !id.is_empty()).collect();
+pub fn suggestions(id: &str) -> Vec<String> {
+    let ids: Vec<String> = catalog::all().iter().map(|i| i.id.to_string()).collect();
+    closest(id, &ids)
+}
+
+/// The words of `candidates` close to `word`, in their order, each once: those `word` is a prefix of, else
+/// those fewest edits from it (at most two).
+pub fn closest(word: &str, candidates: &[String]) -> Vec<String> {
+    let mut close: Vec<String> = Vec::new();
+    let mut keep = |c: &String| {
+        if !close.contains(c) {
+            close.push(c.clone());
+        }
+    };
+    let prefixed: Vec<&String> = candidates.iter().filter(|c| c.starts_with(word) && !word.is_empty()).collect();
     if !prefixed.is_empty() {
-        return prefixed;
+        prefixed.into_iter().for_each(&mut keep);
+        return close;
     }
-    ids.into_iter().filter(|i| edit_distance(i, id) <= 2).collect()
+    let distances: Vec<usize> = candidates.iter().map(|c| edit_distance(c, word)).collect();
+    let Some(nearest) = distances.iter().copied().min().filter(|&d| d <= 2) else { return close };
+    candidates.iter().zip(&distances).filter(|(_, &d)| d == nearest).for_each(|(c, _)| keep(c));
+    close
 }
 
 fn edit_distance(a: &str, b: &str) -> usize {
@@ -114,7 +130,7 @@ mod tests {
     fn unknown_ids_get_suggestions() {
         assert_eq!(super::suggestions("board-2"), ["board-2a", "board-2b"]);
         assert_eq!(super::suggestions("timing-4"), ["timing-4a", "timing-4b"]);
-        assert!(super::suggestions("solvr-11").contains(&"solver-11"));
+        assert!(super::suggestions("solvr-11").contains(&"solver-11".to_string()));
         assert!(super::suggestions("nothing-like-it").is_empty());
     }
 

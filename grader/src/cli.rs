@@ -101,7 +101,8 @@ pub struct GradeArgs {
     /// Seed of every random board; the same seed gives the same report.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Run only these tests (ids, or prefixes ending in `*`); repeatable.
+    /// Run only these tests (ids, or prefixes ending in `*`); repeatable. Each must match a test (`grader
+    /// catalog` lists them); the score of a run it narrows is marked partial in every report.
     #[arg(long = "only", value_name = "ID")]
     pub only: Vec<String>,
     /// The grading policy (TOML); defaults mirror the official grader.
@@ -209,6 +210,7 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
 
 fn run_grade(args: GradeArgs, targets: Vec<targets::Target>) -> Result<ExitCode> {
     let mut policy = load_policy(args.policy.as_deref())?;
+    crate::grade::check_only(&args.only, &policy)?;
     if args.self_check {
         policy.tests.trials_scale /= 3.0;
     }

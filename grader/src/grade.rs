@@ -19,6 +19,7 @@
 mod budgets;
 mod error;
 mod run;
+mod selection;
 mod test_plan;
 
 use std::path::{Path, PathBuf};
@@ -27,6 +28,7 @@ use std::time::Instant;
 pub use self::error::GradeError;
 pub use self::run::Progress;
 use self::run::{not_built, run_tests, Run};
+pub use self::selection::check_only;
 use self::test_plan::missing_fixtures;
 pub use self::test_plan::{BadFixtures, TestPlan};
 use crate::build::{self, MemoryBound, Prepared, SubmissionKind};
@@ -48,7 +50,8 @@ pub struct GradeOptions {
     pub seed: u64,
     #[allow(missing_docs)]
     pub policy: Policy,
-    /// Only tests whose id matches one of these (exact ids or prefixes ending in `*`); empty = all.
+    /// Only tests whose id matches one of these (exact ids or prefixes ending in `*`); empty = all. Each must
+    /// match a test ([`check_only`]); a run they narrow is partial ([`crate::results::Partial`]).
     pub only: Vec<String>,
     /// Where builds may keep outputs and caches.
     pub work_dir: PathBuf,
@@ -210,6 +213,7 @@ fn report(
         fix_first,
         missing_fixtures: missing_fixtures(&plan.tests),
         skipped_fixtures: plan.skipped_fixtures.clone(),
+        partial: plan.partial.clone(),
         machine_stalls: run.machine_stalls,
         timings: Timings { submission_cpu_ms, ..timings },
         count_causes,

@@ -24,6 +24,7 @@ pub mod results;
 pub mod runner;
 pub mod score;
 pub mod shard;
+pub mod similarity;
 pub mod starter;
 pub mod style;
 pub mod triage;

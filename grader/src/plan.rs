@@ -79,7 +79,7 @@ impl PlannedTest {
 
     fn row(item: &Item, row: &str, trials: Vec<Trial>, inputs: Vec<String>, missing: Vec<String>) -> PlannedTest {
         PlannedTest {
-            id: format!("{}/{row}", item.id),
+            id: crate::catalog::row_id(item.id, row),
             row: Some(row.into()),
             ..PlannedTest::new(item, trials, inputs, missing)
         }
@@ -377,6 +377,8 @@ mod tests {
         let board_memory = tests.iter().filter(|t| t.item.id == "memory-board").count();
         assert_eq!(board_memory, MEMORY_SIZES.len());
         assert!(tests.iter().all(|t| t.missing.is_empty()), "the bundled corpus has every official input");
+        let ids: Vec<&str> = tests.iter().map(|t| t.id.as_str()).collect();
+        assert_eq!(ids, crate::catalog::test_ids(&crate::catalog::all()), "the catalog lists the tests planned");
     }
 
     /// What the catalog says of a test's inputs reaches the report: a k-th test's walk names its trials

@@ -147,6 +147,17 @@ fn language_name(language: Language) -> &'static str {
     }
 }
 
+/// The source files of a starter (of its language: what a student may copy), by path: the code every
+/// student is given, which code similarity leaves out of every match.
+pub fn sources(language: Language) -> Vec<(String, &'static str)> {
+    let extension = match language {
+        Language::Rust => ".rs",
+        Language::Java => ".java",
+        Language::Python => ".py",
+    };
+    files(language).into_iter().filter(|(name, _)| name.ends_with(extension)).collect()
+}
+
 /// Every file of a starter: its path in the folder and its text.
 fn files(language: Language) -> Vec<(String, &'static str)> {
     let mut files: Vec<(String, &'static str)> = vec![("puzzle04.txt".into(), PUZZLE04)];

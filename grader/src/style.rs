@@ -13,7 +13,7 @@
 //! Nothing here changes a score; a tool that cannot run is a line in the report, never an error.
 
 mod custom;
-mod lexer;
+pub mod lexer;
 
 use std::path::{Path, PathBuf};
 

@@ -23,6 +23,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::identity::StudentId;
 use crate::intake::{Enrolled, Lms, Student};
+use crate::results::Partial;
 use child::{StartError, Worker};
 use worker::{Grade, Job, Reply, Settings};
 
@@ -61,6 +62,9 @@ pub struct Row {
     pub root_causes: Vec<String>,
     /// Why the grader could not grade them (or write their reports), if so.
     pub error: Option<String>,
+    /// Set when `--only` left tests out: the score is over the tests run, not the assignment's grade.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partial: Option<Partial>,
 }
 
 impl Row {
@@ -87,6 +91,7 @@ impl Row {
             compiled: grade.map(|g| g.compiled),
             root_causes: grade.map(|g| g.root_causes.clone()).unwrap_or_default(),
             error,
+            partial: grade.and_then(|g| g.partial.clone()),
         }
     }
 

@@ -179,6 +179,7 @@ mod tests {
             language: "rust".into(),
             compiled: true,
             root_causes: vec![],
+            partial: None,
         };
         let stamp = Stamp { key: "k".into(), grade, missing_fixtures: vec![] };
         record(out.path(), "ada", &stamp).unwrap();

@@ -23,7 +23,7 @@ use crate::grade::{grade_prepared, BadFixtures, TestPlan};
 use crate::output::write_atomically;
 use crate::policy::Policy;
 use crate::report::{self, Format};
-use crate::results::{Report, Status};
+use crate::results::{Partial, Report, Status};
 
 /// The environment variable of the test hook (module documentation).
 pub const CRASH_HOOK: &str = "GRADER_BATCH_TEST_CRASH";
@@ -97,6 +97,9 @@ pub struct Grade {
     pub compiled: bool,
     /// The Board methods fix-first found broken, in fixing order (`toString()`, `manhattan()`).
     pub root_causes: Vec<String>,
+    /// Set when `--only` left tests out: the score is over the tests run, not the assignment's grade.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partial: Option<Partial>,
 }
 
 impl Grade {
@@ -118,6 +121,7 @@ impl Grade {
             language: report.submission.language.clone(),
             compiled: report.compile_log.is_none(),
             root_causes: report.fix_first.iter().map(|cause| cause.method.call().to_string()).collect(),
+            partial: report.partial.clone(),
         }
     }
 

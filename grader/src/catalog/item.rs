@@ -81,6 +81,22 @@ impl Inputs {
     pub fn is_per_row(self) -> bool {
         matches!(self, Inputs::MemorySizes | Inputs::MemoryPuzzles | Inputs::TimingPuzzles)
     }
+
+    /// The rows of an official table these inputs make, each a test of its own (`puzzle20`, `n=12`), in
+    /// table order; `None` for inputs that make one test.
+    pub fn rows(self) -> Option<Vec<String>> {
+        match self {
+            Inputs::MemorySizes => Some(MEMORY_SIZES.iter().map(|n| format!("n={n}")).collect()),
+            Inputs::MemoryPuzzles => Some(MEMORY_PUZZLES.map(String::from).to_vec()),
+            Inputs::TimingPuzzles => Some(TIMING_PUZZLES.map(String::from).to_vec()),
+            _ => None,
+        }
+    }
+}
+
+/// The id of a row of an official table: the item's id and the row (`timing-2/puzzle20`).
+pub fn row_id(item_id: &str, row: &str) -> String {
+    format!("{item_id}/{row}")
 }
 
 /// The official timing puzzles, in the order the official grader times them.

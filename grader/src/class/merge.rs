@@ -15,6 +15,7 @@ use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 
+use super::similarity::{self, SimilarityArgs};
 use super::write::{self, LmsArgs};
 use crate::batch::resume;
 use crate::gradebook::merge::{merge, Merged, ShardBook, NAMED};
@@ -37,6 +38,10 @@ pub struct MergeArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub lms: LmsArgs,
+    /// As `grader batch`'s; without any, the options the shards were given.
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub similarity: SimilarityArgs,
 }
 
 /// Runs `grader gradebook merge`.
@@ -57,12 +62,14 @@ pub fn run(args: MergeArgs) -> Result<ExitCode> {
         bail!("no shard's gradebook could be read, so there is no class to merge");
     }
     let merged = merge(&books).map_err(|e| anyhow::anyhow!("refused to merge: {e}"))?;
+    let roster = books.first().and_then(|b| b.document.shard.as_ref()).map_or(&[][..], |p| &p.roster[..]);
+    let findings = similarity::merged(&args.similarity, &books, roster)?;
     std::fs::create_dir_all(&args.output_dir)
         .with_context(|| format!("failed to create `{}`", args.output_dir.display()))?;
     for book in &books {
         copy_reports(book, &args.output_dir)?;
     }
-    write::class_gradebooks(&args.output_dir, &merged.document, &args.lms, args.quiet)?;
+    write::class_gradebooks(&args.output_dir, &merged.document, &args.lms, args.quiet, findings.as_ref())?;
     Ok(summarize(&args, &merged, books.len(), &unread))
 }
 

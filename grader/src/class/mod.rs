@@ -10,6 +10,7 @@
 pub mod estimate;
 pub mod merge;
 pub mod progress;
+pub mod similarity;
 pub mod write;
 
 use std::path::{Path, PathBuf};
@@ -26,6 +27,7 @@ use crate::report::{visible, Format};
 use crate::shard::Shard;
 use estimate::Estimate;
 use progress::ClassProgress;
+use similarity::SimilarityArgs;
 use write::LmsArgs;
 
 /// Arguments of `grader batch`.
@@ -53,7 +55,8 @@ pub struct BatchArgs {
     /// The grading policy (TOML).
     #[arg(long, value_name = "FILE")]
     pub policy: Option<PathBuf>,
-    /// Run only these tests; repeatable.
+    /// Run only these tests (ids, or prefixes ending in `*`); repeatable. Each must match a test; the grades
+    /// of a run it narrows are marked partial, and the LMS imports are not written without --allow-partial.
     #[arg(long = "only", value_name = "ID")]
     pub only: Vec<String>,
     /// Formats of each student's report (`<report>.txt`, `.json`, `.html`…); repeatable; default text and
@@ -80,6 +83,9 @@ pub struct BatchArgs {
     #[command(flatten)]
     #[allow(missing_docs)]
     pub lms: LmsArgs,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub similarity: SimilarityArgs,
 }
 
 /// The report formats by name, as `--format` takes them.
@@ -103,17 +109,19 @@ pub fn run(args: BatchArgs, places: Places) -> Result<ExitCode> {
         Some(path) => Policy::load(path)?,
         None => Policy::default(),
     };
+    crate::grade::check_only(&args.only, &policy)?;
     args.lms.assignment()?;
+    let compare = args.similarity.settings()?;
     let scratch = places.work_dir.join(format!("class-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&scratch);
-    let graded = read_and_grade(&args, &places, &policy, &scratch);
+    let graded = read_and_grade(&args, &places, &policy, &scratch, compare);
     let _ = std::fs::remove_dir_all(&scratch);
-    let Some((graded, class, run)) = graded? else { return Ok(ExitCode::SUCCESS) };
+    let Some(Read { graded, class, run, similarity }) = graded? else { return Ok(ExitCode::SUCCESS) };
     let students = graded.rows.clone();
     let skipped = class.skipped;
     match args.shard {
         Some(shard) => {
-            let part = ShardPart { shard, roster: class.roster };
+            let part = ShardPart { shard, roster: class.roster, similarity: similarity.shard };
             write::shard_gradebooks(
                 &args.output_dir,
                 &Document { run, shard: Some(part), students, skipped, overview: None },
@@ -122,10 +130,27 @@ pub fn run(args: BatchArgs, places: Places) -> Result<ExitCode> {
         None => {
             let overview = Some(overview::figures(&students));
             let document = Document { run, shard: None, students, skipped, overview };
-            write::class_gradebooks(&args.output_dir, &document, &args.lms, args.quiet)?;
+            let findings = similarity.prepared.map(|p| similarity::compare(p, similarity.students, &class.roster));
+            write::class_gradebooks(&args.output_dir, &document, &args.lms, args.quiet, findings.as_ref())?;
         }
     }
     Ok(summarize(&args, &graded))
+}
+
+/// A class read and graded.
+struct Read {
+    graded: Graded,
+    class: Class,
+    run: RunInfo,
+    similarity: Compared,
+}
+
+/// What code similarity took of the class: its students' fingerprints, and the base and corpus to compare
+/// them with (a shard keeps the fingerprints for the merge instead).
+struct Compared {
+    students: Vec<crate::gradebook::document::StudentPrints>,
+    prepared: Option<similarity::Prepared>,
+    shard: Option<crate::gradebook::document::ShardSimilarity>,
 }
 
 /// Reads the class (the shard's students of it with `--shard`) and grades it; `None` after `--dry-run`.
@@ -134,7 +159,8 @@ fn read_and_grade(
     places: &Places,
     policy: &Policy,
     scratch: &Path,
-) -> Result<Option<(Graded, Class, RunInfo)>> {
+    compare: Option<crate::similarity::findings::Settings>,
+) -> Result<Option<Read>> {
     let keep = |id: &crate::identity::StudentId| args.shard.is_none_or(|shard| shard.holds(id));
     let class = crate::intake::gather_where(&args.dir, &scratch.join("class"), crate::intake::Caps::default(), &keep)?;
     for skipped in &class.skipped {
@@ -155,6 +181,13 @@ fn read_and_grade(
         eprint!("{}", estimate.describe(jobs, cores, narrowed));
         return Ok(None);
     }
+    // every student's fingerprints, those whose reports are current included: the whole class is compared
+    let mut students = compare.as_ref().map_or_else(Vec::new, |_| similarity::fingerprint(&class.students));
+    let (prepared, shard) = match (compare, args.shard) {
+        (Some(settings), None) => (Some(similarity::prepare(settings, scratch)?), None),
+        (settings, Some(_)) => (None, similarity::shard_part(settings, std::mem::take(&mut students))),
+        (None, None) => (None, None),
+    };
     std::fs::create_dir_all(&args.output_dir)
         .with_context(|| format!("failed to create `{}`", args.output_dir.display()))?;
     let settings = Settings {
@@ -183,7 +216,7 @@ fn read_and_grade(
     display.finish();
     let graded = graded.context("failed to grade the class")?;
     let info = run_info(&settings, &graded);
-    Ok(Some((graded, class, info)))
+    Ok(Some(Read { graded, class, run: info, similarity: Compared { students, prepared, shard } }))
 }
 
 /// Who is graded: the class, or the shard's part of it.
@@ -227,6 +260,12 @@ fn summarize(args: &BatchArgs, graded: &Graded) -> ExitCode {
             let name = visible::line(&row.name);
             let error = row.error.as_deref().map(|e| format!("  ({})", visible::line(e))).unwrap_or_default();
             eprintln!("{score}  {name} [{}]{error}", visible::line(row.id.as_str()));
+        }
+        if let Some(partial) = graded.rows.iter().find_map(|r| r.partial.as_ref()) {
+            eprintln!(
+                "grader: a partial run: only {} were graded, so the scores above are not the assignment's grades",
+                partial.describe()
+            );
         }
         if graded.resumed > 0 {
             eprintln!(

@@ -11,6 +11,7 @@ use crate::batch::Row;
 use crate::gradebook::{self, canvas, moodle, overview, Document};
 use crate::output::write_atomically;
 use crate::report::visible;
+use crate::similarity::findings::Findings;
 
 /// The options of the LMS imports (`grader batch` and `grader gradebook merge` take them alike).
 #[derive(Debug, Clone, clap::Args)]
@@ -30,6 +31,10 @@ pub struct LmsArgs {
     /// Canvas export's Points Possible, else 100).
     #[arg(long, value_name = "POINTS")]
     pub max_grade: Option<f64>,
+    /// Write the LMS imports even when --only left tests out (the grades are then over those tests alone,
+    /// and the imports say partial); without it they are not written, so no partial grade looks final.
+    #[arg(long)]
+    pub allow_partial: bool,
 }
 
 impl LmsArgs {
@@ -57,32 +62,68 @@ impl LmsArgs {
     }
 }
 
-/// Writes a whole class's gradebooks and overview into `out`; `document` has the overview's figures. The
-/// LMS lines go to standard error unless `quiet`.
-pub fn class_gradebooks(out: &Path, document: &Document, lms: &LmsArgs, quiet: bool) -> Result<()> {
-    let assignment = lms.assignment()?;
+/// Writes a whole class's gradebooks and overview into `out`; `document` has the overview's figures, and
+/// `similarity` the class's code similarity (its section, `similarity.csv` and pair pages) when compared. The
+/// LMS lines go to standard error unless `quiet`. A partial run (`--only` left tests out) writes no LMS import
+/// unless `lms.allow_partial`: each one left unwritten is named on standard error and in the overview.
+pub fn class_gradebooks(
+    out: &Path,
+    document: &Document,
+    lms: &LmsArgs,
+    quiet: bool,
+    similarity: Option<&Findings>,
+) -> Result<()> {
+    let mut assignment = lms.assignment()?;
     let rows = &document.students;
-    write(&out.join("gradebook.csv"), gradebook::ours_csv(rows))?;
-    write(&out.join("gradebook.json"), document.to_json())?;
-    let figures = document.overview.clone().unwrap_or_else(|| overview::figures(rows));
-    write(&out.join("index.html"), overview::html::render(&figures, rows, &document.run.line()))?;
     let lms_of = |row: &Row, canvas: bool| match &row.lms {
         Some(crate::intake::Lms::Canvas { .. }) => canvas,
         Some(crate::intake::Lms::Moodle { .. }) => !canvas,
         None => false,
     };
-    if rows.iter().any(|r| lms_of(r, true)) {
-        let max = lms.max_grade.or(assignment.points_possible).unwrap_or(100.0);
-        let (text, left_out) = canvas::import_csv(rows, &assignment, max);
-        write(&out.join("canvas-import.csv"), text)?;
-        report_import("canvas-import.csv", &assignment.heading, max, &left_out, quiet);
+    let canvas = rows.iter().any(|r| lms_of(r, true)).then_some("canvas-import.csv");
+    let moodle = rows.iter().any(|r| lms_of(r, false)).then_some("moodle-grading-worksheet.csv");
+    let partial = rows.iter().find_map(|r| r.partial.as_ref());
+    let withheld: Vec<String> = match partial {
+        Some(_) if !lms.allow_partial => [canvas, moodle].into_iter().flatten().map(String::from).collect(),
+        _ => vec![],
+    };
+    write(&out.join("gradebook.csv"), gradebook::ours_csv(rows))?;
+    write(&out.join("gradebook.json"), document.to_json())?;
+    let figures = document.overview.clone().unwrap_or_else(|| overview::figures(rows));
+    let line = overview::html::RunLine { partial, withheld_imports: &withheld, ..document.run.line() };
+    super::similarity::write(out, similarity)?;
+    write(&out.join("index.html"), overview::html::render(&figures, rows, &line, similarity))?;
+    if let Some(findings) = similarity.filter(|_| !quiet) {
+        eprintln!("{}", super::similarity::summary(findings));
     }
-    if rows.iter().any(|r| lms_of(r, false)) {
+    if let (Some(partial), false) = (partial, withheld.is_empty()) {
+        eprintln!(
+            "grader: {} not written: this run graded only {}, so its grades are not the assignment's (grade \
+             without --only, or pass --allow-partial to write {} with the partial grades)",
+            withheld.join(" and "),
+            partial.describe(),
+            if withheld.len() == 1 { "it" } else { "them" }
+        );
+        for earlier in withheld.iter().filter(|file| out.join(file).exists()) {
+            eprintln!("grader: the {earlier} in {} is an earlier run's, not this one's", out.display());
+        }
+        return Ok(());
+    }
+    if let Some(file) = canvas {
+        let max = lms.max_grade.or(assignment.points_possible).unwrap_or(100.0);
+        if let Some(partial) = partial {
+            assignment.heading = canvas::partial_heading(&assignment.heading, partial);
+        }
+        let (text, left_out) = canvas::import_csv(rows, &assignment, max);
+        write(&out.join(file), text)?;
+        report_import(file, &assignment.heading, max, &left_out, quiet);
+    }
+    if let Some(file) = moodle {
         let max = lms.max_grade.unwrap_or(100.0);
         let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
         let (text, left_out) = moodle::worksheet(rows, max, now);
-        write(&out.join("moodle-grading-worksheet.csv"), text)?;
-        report_import("moodle-grading-worksheet.csv", "Grade", max, &left_out, quiet);
+        write(&out.join(file), text)?;
+        report_import(file, "Grade", max, &left_out, quiet);
     }
     Ok(())
 }

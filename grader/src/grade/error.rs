@@ -14,6 +14,20 @@ pub enum GradeError {
     /// The submission path could not be built or understood.
     #[error(transparent)]
     Build(#[from] build::BuildError),
+    /// An `--only` pattern matches no test of the catalog (a typo, an id that does not exist).
+    #[error("--only '{pattern}' matches no test{}", did_you_mean(close))]
+    OnlyMatchesNothing {
+        #[allow(missing_docs)]
+        pattern: String,
+        /// Patterns close to it that match tests, closest first.
+        close: Vec<String>,
+    },
+    /// An `--only` pattern matches only tests the policy skips (`tests.skip`), so it would grade nothing.
+    #[error(
+        "--only '{0}' matches only tests the policy skips (tests.skip), so nothing would be graded: choose \
+         other tests (`grader catalog` lists them) or take them out of tests.skip"
+    )]
+    OnlySkipped(String),
     /// The fixtures could not be loaded.
     #[error("failed to load fixtures from `{dir}`: {message} (pass --fixtures DIR with puzzle files)")]
     Fixtures {
@@ -80,6 +94,15 @@ fn listed(problems: &[String]) -> String {
         lines.push(format!("  … and {} more", problems.len() - LISTED));
     }
     lines.join("\n")
+}
+
+/// The end of an `--only` error: the close patterns (`. Did you mean 'board-*'?`) and where the ids are listed.
+fn did_you_mean(close: &[String]) -> String {
+    let quoted: Vec<String> = close.iter().map(|c| format!("'{c}'")).collect();
+    match quoted.len() {
+        0 => " (`grader catalog` lists them)".into(),
+        _ => format!(". Did you mean {}? (`grader catalog` lists them)", quoted.join(", ")),
+    }
 }
 
 fn abridged(names: &[String]) -> String {

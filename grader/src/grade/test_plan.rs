@@ -9,10 +9,11 @@ use std::path::Path;
 use corpus::Corpus;
 
 use super::error::GradeError;
+use super::selection;
 use crate::catalog::{self, Item};
 use crate::plan::{self, PlannedTest};
 use crate::policy::Policy;
-use crate::results::SkippedFixture;
+use crate::results::{Partial, SkippedFixture};
 use crate::style::StyleOptions;
 
 /// What to do when the fixture directory has files that cannot be used (corrupt, unreadable, contradicting
@@ -39,6 +40,8 @@ pub struct TestPlan {
     pub(super) tests: Vec<PlannedTest>,
     pub(super) skipped_fixtures: Vec<SkippedFixture>,
     pub(super) style: StyleOptions,
+    /// Set when `--only` leaves tests out.
+    pub(super) partial: Option<Partial>,
 }
 
 impl TestPlan {
@@ -49,7 +52,8 @@ impl TestPlan {
     /// here unless `bad` is [`BadFixtures::Skip`].
     ///
     /// # Errors
-    /// [`GradeError::Fixtures`] when the fixture directory cannot be loaded, [`GradeError::NoPuzzles`] when it
+    /// [`GradeError::OnlyMatchesNothing`] or [`GradeError::OnlySkipped`] for an `only` pattern that selects
+    /// no test (checked first); [`GradeError::Fixtures`] when the fixture directory cannot be loaded, [`GradeError::NoPuzzles`] when it
     /// holds no puzzle file; with [`BadFixtures::Refuse`], [`GradeError::BadFixtures`] and
     /// [`GradeError::MissingFixtures`].
     pub fn prepare(
@@ -60,6 +64,7 @@ impl TestPlan {
         bad: BadFixtures,
         work_dir: Option<&Path>,
     ) -> Result<TestPlan, GradeError> {
+        selection::check_only(only, &policy)?;
         let dir = fixtures.to_path_buf();
         let corpus =
             Corpus::load(fixtures).map_err(|e| GradeError::Fixtures { dir: dir.clone(), message: e.to_string() })?;
@@ -84,7 +89,8 @@ impl TestPlan {
             return Err(GradeError::MissingFixtures { dir, missing });
         }
         let skipped_fixtures = corpus.problems.iter().map(|p| SkippedFixture::of(p, &corpus.root)).collect();
-        Ok(TestPlan { policy, seed, tests, skipped_fixtures, style: StyleOptions::default() })
+        let partial = selection::partial(only, &policy, tests.len());
+        Ok(TestPlan { policy, seed, tests, skipped_fixtures, style: StyleOptions::default(), partial })
     }
 
     /// The plan with `style` for the style section of Java submissions.
@@ -95,6 +101,11 @@ impl TestPlan {
     /// Fixture files the planned tests need and the directory lacks (only with [`BadFixtures::Skip`]).
     pub fn missing_fixtures(&self) -> Vec<String> {
         missing_fixtures(&self.tests)
+    }
+
+    /// Set when `--only` leaves tests out: how many of the whole run's tests this plan runs.
+    pub fn partial(&self) -> Option<&Partial> {
+        self.partial.as_ref()
     }
 
     /// The planned tests, in catalog order.

@@ -18,6 +18,7 @@ use std::collections::BTreeMap;
 use super::csv;
 use crate::batch::Row;
 use crate::intake::Lms;
+use crate::results::Partial;
 
 /// The student columns Canvas's import reads, in its export's order.
 const STUDENT_COLUMNS: [&str; 6] = ["Student", "ID", "SIS User ID", "SIS Login ID", "Integration ID", "Section"];
@@ -100,6 +101,16 @@ fn assignment_id(heading: &str) -> Option<&str> {
     (!id.is_empty() && id.bytes().all(|b| b.is_ascii_digit())).then_some(id)
 }
 
+/// The assignment column's heading for grades over only some of the tests (`--allow-partial`): `8 Puzzle
+/// [partial: 9 of 229 tests] (555)`. The id stays last, so Canvas still fills the assignment it names.
+pub fn partial_heading(heading: &str, partial: &Partial) -> String {
+    let mark = format!("[partial: {} of {} tests]", partial.tests_run, partial.tests_total);
+    match assignment_id(heading) {
+        Some(id) => format!("{} {mark} ({id})", &heading[..heading.len() - id.len() - 3]),
+        None => format!("{heading} {mark}"),
+    }
+}
+
 /// The import CSV for the Canvas students among `rows`, each graded on `max_grade` points; with the
 /// students who are not Canvas's listed apart (they cannot be imported).
 pub fn import_csv(rows: &[Row], assignment: &Assignment, max_grade: f64) -> (String, Vec<String>) {
@@ -147,6 +158,15 @@ mod tests {
     fn canvas(user: &str, name: &str, percent: Option<f64>) -> Row {
         let lms = Some(Lms::Canvas { user_id: user.into(), submission_ids: vec!["1".into()] });
         Row { lms, ..row(StudentId::canvas(user), name, percent, percent.is_none().then_some("no files")) }
+    }
+
+    #[test]
+    fn a_partial_heading_says_so_and_keeps_the_assignment_id_last() {
+        let partial = crate::gradebook::sample::partial();
+        let heading = partial_heading("8 Puzzle (555)", &partial);
+        assert_eq!(heading, "8 Puzzle [partial: 9 of 229 tests] (555)");
+        assert_eq!(assignment_id(&heading), Some("555"));
+        assert_eq!(partial_heading("8 Puzzle", &partial), "8 Puzzle [partial: 9 of 229 tests]");
     }
 
     #[test]

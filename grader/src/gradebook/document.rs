@@ -11,8 +11,10 @@ use serde::{Deserialize, Serialize};
 
 use super::overview::{html::RunLine, Overview};
 use crate::batch::Row;
+use crate::identity::StudentId;
 use crate::intake::{Enrolled, Skipped};
 use crate::shard::Shard;
+use crate::similarity::{findings::Settings, Fingerprints};
 
 /// What a run of the class was graded under: two gradebooks of one class can be joined only when all of it
 /// is equal (`gradebook merge` says which part is not).
@@ -51,6 +53,8 @@ impl RunInfo {
             only: &self.only,
             formats: &self.formats,
             missing_fixtures: &self.missing_fixtures,
+            partial: None,
+            withheld_imports: &[],
         }
     }
 }
@@ -63,6 +67,29 @@ pub struct ShardPart {
     pub shard: Shard,
     /// Every student the class names, graded in this shard or another, in the class's order.
     pub roster: Vec<Enrolled>,
+    /// Its students' fingerprints and the similarity options it was given, for the merge to compare the
+    /// whole class (absent after `--no-similarity`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub similarity: Option<ShardSimilarity>,
+}
+
+/// What a shard keeps of its students for code similarity.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShardSimilarity {
+    /// The options the shard was given (the merge compares with them unless told otherwise).
+    pub settings: Settings,
+    /// Each of its students with a submission: their fingerprints (with their files' text, which the pair
+    /// pages show), in the class's order.
+    pub students: Vec<StudentPrints>,
+}
+
+/// One student's fingerprints.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StudentPrints {
+    #[allow(missing_docs)]
+    pub id: StudentId,
+    #[allow(missing_docs)]
+    pub prints: Fingerprints,
 }
 
 /// `gradebook.json` (specs/gradebooks.md).

@@ -251,7 +251,7 @@ mod tests {
                     .filter(|s| shard.holds(&s.id))
                     .map(|s| row(s.id.clone(), &s.name, Some(50.0), None))
                     .collect();
-                let part = ShardPart { shard, roster: roster.clone() };
+                let part = ShardPart { shard, roster: roster.clone(), similarity: None };
                 let document = Document { run: run(), shard: Some(part), students, skipped: vec![], overview: None };
                 ShardBook { from: format!("shard-{index}"), document }
             })

@@ -28,10 +28,14 @@ pub fn worksheet(rows: &[Row], max_grade: f64, now: u64) -> (String, Vec<String>
             continue;
         };
         let grade = row.scaled(max_grade);
+        let graded = match &row.partial {
+            Some(partial) => format!("Partially graded by the autograder, on {}", partial.describe()),
+            None => "Graded by the autograder".to_string(),
+        };
         let status = match (&row.error, row.percent) {
             (Some(error), None) => format!("Not graded: {error}"),
-            (Some(error), Some(percent)) => format!("Graded by the autograder ({percent:.2}%), but {error}"),
-            (None, percent) => format!("Graded by the autograder ({:.2}%)", percent.unwrap_or(0.0)),
+            (Some(error), Some(percent)) => format!("{graded} ({percent:.2}%), but {error}"),
+            (None, percent) => format!("{graded} ({:.2}%)", percent.unwrap_or(0.0)),
         };
         let fields = [
             csv::text(&format!("Participant {participant_id}")),
@@ -97,6 +101,18 @@ mod tests {
         );
         assert_eq!(parsed[2][0..4], ["Participant 102", "Ada", "Not graded: broken.zip not unpacked", ""]);
         assert_eq!(left_out, ["guest (guest)"]);
+    }
+
+    #[test]
+    fn a_partial_grade_says_so_in_its_status() {
+        let rows =
+            [Row { partial: Some(crate::gradebook::sample::partial()), ..moodle("101", "Ada", Some(50.0), None) }];
+        let parsed = csv::parse(&worksheet(&rows, 20.0, 0).0).unwrap();
+        assert_eq!(
+            parsed[1][2..4],
+            ["Partially graded by the autograder, on 9 of the 229 tests (--only 'board-1*') (50.00%)", "10.00"]
+        );
+        assert_eq!(parsed[0][3], "Grade", "Moodle's import finds the column by this heading");
     }
 
     #[test]

@@ -14,7 +14,7 @@
 //! everything else that is not graded is listed with the reason, never dropped silently.
 
 mod lms;
-mod unzip;
+pub mod unzip;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use super::{Caps, Skipped};
 
 /// Where an unpacked archive's content really is: inside its one folder when it holds nothing else.
-pub(super) fn single_folder(dir: &Path) -> PathBuf {
+pub fn single_folder(dir: &Path) -> PathBuf {
     let entries: Vec<PathBuf> = match std::fs::read_dir(dir) {
         Ok(read) => read
             .filter_map(Result::ok)
@@ -25,13 +25,7 @@ pub(super) fn single_folder(dir: &Path) -> PathBuf {
 
 /// Unpacks `zip` into `target` within `caps`; entries refused one by one are added to `skipped` (named
 /// `label: entry`), a broken cap or an unreadable archive is the error.
-pub(super) fn unzip(
-    zip: &Path,
-    target: &Path,
-    caps: Caps,
-    label: &str,
-    skipped: &mut Vec<Skipped>,
-) -> Result<(), String> {
+pub fn unzip(zip: &Path, target: &Path, caps: Caps, label: &str, skipped: &mut Vec<Skipped>) -> Result<(), String> {
     let file = std::fs::File::open(zip).map_err(|e| e.to_string())?;
     let mut archive = zip::ZipArchive::new(file).map_err(|e| format!("not a readable zip ({e})"))?;
     if archive.len() > caps.entries {

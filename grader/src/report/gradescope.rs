@@ -81,6 +81,11 @@ pub fn render(report: &Report) -> String {
             dollars(max)
         )
     };
+    if let Some(partial) = &report.partial {
+        let score =
+            output.strip_prefix("Aggregate score").map_or(output.clone(), |rest| format!("Partial score{rest}"));
+        output = format!("{}\n{score}", partial.headline());
+    }
     for note in &report.notes {
         output.push_str(&format!("\nNote: {}", visible::block(note)));
     }
@@ -217,6 +222,7 @@ mod tests {
             count_causes: vec![],
             details: Default::default(),
             withheld: 0,
+            partial: None,
         }
     }
 

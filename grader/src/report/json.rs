@@ -6,7 +6,7 @@
 
 use serde::Serialize;
 
-use crate::results::{Report, SkippedFixture, Status};
+use crate::results::{Partial, Report, SkippedFixture, Status};
 
 /// The schema version; bump on any incompatible change.
 pub const SCHEMA_VERSION: u32 = 3;
@@ -19,6 +19,9 @@ struct JsonReport<'a> {
     seed: u64,
     score: f64,
     max_score: f64,
+    /// Only in a run `--only` narrowed, so whole reports keep their bytes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    partial: Option<&'a Partial>,
     categories: Vec<JsonCategory>,
     tests: Vec<JsonTest<'a>>,
     compile_log: Option<&'a str>,
@@ -79,6 +82,7 @@ pub fn render(report: &Report) -> String {
         seed: report.seed,
         score: report.score.total,
         max_score: report.score.max,
+        partial: report.partial.as_ref(),
         categories: report
             .score
             .categories

@@ -20,12 +20,19 @@ pub fn render(report: &Report) -> String {
         visible::markdown_inline(&report.submission.name),
         visible::markdown_inline(&report.submission.language)
     );
-    let label = if report.withheld > 0 { "Score of the visible tests" } else { "Score" };
+    let label = match (&report.partial, report.withheld) {
+        (Some(_), _) => "Partial score",
+        (None, 0) => "Score",
+        (None, _) => "Score of the visible tests",
+    };
     let _ = writeln!(
         out,
         "**{label}: {:.2} / {:.2} ({percent:.1}%)** — seed {}\n",
         report.score.total, report.score.max, report.seed
     );
+    if let Some(partial) = &report.partial {
+        let _ = writeln!(out, "> **{}**\n", visible::markdown_inline(&partial.headline()));
+    }
     for note in &report.notes {
         let _ = writeln!(out, "> Note: {}\n", visible::markdown_inline(note));
     }

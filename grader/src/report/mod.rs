@@ -251,6 +251,7 @@ mod tests {
                 }),
             },
             withheld: 0,
+            partial: None,
         }
     }
 

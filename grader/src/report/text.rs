@@ -102,6 +102,9 @@ fn summary(out: &mut String, report: &Report, color: bool) {
         visible::line(&report.submission.language)
     );
     let _ = writeln!(out, "Seed:        {}\n", report.seed);
+    if let Some(partial) = &report.partial {
+        let _ = writeln!(out, "{}\n", partial.headline());
+    }
     for note in &report.notes {
         let _ = writeln!(out, "Note: {}\n", visible::block(note));
     }
@@ -155,7 +158,15 @@ fn summary(out: &mut String, report: &Report, color: bool) {
         };
         let _ = writeln!(out, "{:<28} {verdict}", format!("{label}:"));
     }
-    if report.withheld > 0 {
+    if let Some(partial) = &report.partial {
+        let _ = writeln!(
+            out,
+            "\nPartial score: {:.2}% over {}{}; not the assignment's grade",
+            report.score.percent(),
+            partial.describe(),
+            if report.withheld > 0 { ", the tests hidden until the due date left out" } else { "" }
+        );
+    } else if report.withheld > 0 {
         let _ = writeln!(
             out,
             "\nScore of the visible tests: {:.2}% ({} hidden until the due date, and the aggregate score with them)",
@@ -165,7 +176,7 @@ fn summary(out: &mut String, report: &Report, color: bool) {
     } else {
         let _ = writeln!(out, "\nAggregate score: {:.2}%", report.score.percent());
     }
-    let _ = writeln!(out, "{}\n", weight_line(&report.score.categories));
+    let _ = writeln!(out, "{}\n", weight_line(&report.score.categories, report.partial.is_some()));
 }
 
 /// The style tools' verdicts, as the official summary prints them between API and Correctness.
@@ -186,8 +197,9 @@ fn style_summary(out: &mut String, report: &Report, color: bool) {
 
 /// The weight line: the weights the score uses. Under the official weights it says what the official
 /// report prints instead (Timing 10%, Memory 20%), although every official aggregate is computed, as ours is,
-/// with Memory 10% and Timing 20% (specs/policy.md).
-fn weight_line(categories: &[CategoryScore]) -> String {
+/// with Memory 10% and Timing 20% (specs/policy.md). In a partial run the weights are the policy's over the
+/// sections run, and the line says so.
+fn weight_line(categories: &[CategoryScore], partial: bool) -> String {
     let weight =
         |of: &[Category]| categories.iter().filter(|c| of.contains(&c.category)).map(|c| c.weight).sum::<f64>();
     let weights: Vec<f64> = SUMMARY_LINES.iter().map(|(_, of)| weight(of)).collect();
@@ -204,7 +216,9 @@ fn weight_line(categories: &[CategoryScore]) -> String {
         .filter(|(_, &w)| w > 0.0)
         .map(|((label, _), w)| format!("{label}: {:.2}%", if total > 0.0 { 100.0 * w / total } else { 0.0 }))
         .collect();
-    format!("[ {} ] (this course's policy)", parts.join(", "))
+    let whose =
+        if partial { "this course's policy over the sections this partial run graded" } else { "this course's policy" };
+    format!("[ {} ] ({whose})", parts.join(", "))
 }
 
 /// "Fix first": each root cause and the failures it explains, so a student starts where it matters.

@@ -95,7 +95,7 @@ fn junit_is_well_formed_xml_with_one_suite_per_category() {
 #[test]
 fn markdown_shows_the_score() {
     let md = render("markdown");
-    assert!(md.contains("**Score: 65.00 / 65.00 (100.0%)**"), "{md}");
+    assert!(md.contains("**Partial score: 65.00 / 65.00 (100.0%)**"), "{md}");
     assert!(md.contains("| Correctness: Board | 1 | 0 | 0 | 0 | 30.00 / 30.00 |"), "{md}");
 }
 
@@ -171,4 +171,38 @@ fn a_courses_checkstyle_configuration_is_used_and_a_missing_one_is_an_error() {
     let missing = grade(&dir.path().join("missing.xml"));
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("failed to read the Checkstyle configuration"));
+}
+
+/// A run `--only` narrows is no grade of the assignment: every format says so at its top and in its score
+/// line (N of the M tests run), the JSON report in its `partial` field; the exit code is the tests' own.
+#[test]
+fn a_partial_run_says_so_at_the_top_of_every_format_and_in_its_score() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = |format: &str| dir.path().join(format!("report.{format}"));
+    let mut command = grader();
+    command.arg("grade").arg(reference_submission()).args(["--quiet", "--only", "board-1*"]);
+    for format in ["text", "json", "markdown", "html", "gradescope"] {
+        command.arg("--format").arg(format!("{format}={}", file(format).display()));
+    }
+    assert_eq!(command.status().unwrap().code(), Some(0), "every test run passed");
+    let read = |format: &str| std::fs::read_to_string(file(format)).unwrap();
+
+    let json: serde_json::Value = serde_json::from_str(&read("json")).unwrap();
+    let (run, total) =
+        (json["partial"]["tests_run"].as_u64().unwrap(), json["partial"]["tests_total"].as_u64().unwrap());
+    assert_eq!(json["partial"]["only"], serde_json::json!(["board-1*"]));
+    assert!(run == json["tests"].as_array().unwrap().len() as u64 && run < total, "{run} of {total}");
+    let headline = format!("PARTIAL RUN: only {run} of the {total} tests (--only 'board-1*') were run");
+
+    let text = read("text");
+    let top: String = text.lines().take(6).collect::<Vec<_>>().join("\n");
+    assert!(top.contains(&headline), "{text}");
+    assert!(text.contains(&format!("Partial score: 100.00% over {run} of the {total} tests")), "{text}");
+    assert!(!text.contains("Aggregate score"), "{text}");
+    let gradescope: serde_json::Value = serde_json::from_str(&read("gradescope")).unwrap();
+    let output = gradescope["output"].as_str().unwrap();
+    assert!(output.starts_with(&headline) && output.contains("\nPartial score: "), "{output}");
+    assert!(read("markdown").contains("**Partial score: "), "{}", read("markdown"));
+    let html = read("html");
+    assert!(html.contains("PARTIAL RUN: only ") && html.contains("partial score: <strong>"), "{html}");
 }

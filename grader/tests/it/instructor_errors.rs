@@ -252,3 +252,25 @@ fn a_gigabyte_of_stderr_is_drained_and_kept_bounded_with_its_start_and_end() {
     // Nothing near a gigabyte was held: the grader and its processes peaked far below (about 100 MB here).
     assert!(peak_kib < 512 << 10, "peak resident memory {peak_kib} KiB");
 }
+
+/// A mistyped `--only` used to grade the build alone and print "Aggregate score: 100.00%" (exit 0): each
+/// pattern that matches no test is now a usage error, in `grade` and `batch` alike, naming the closest ids,
+/// and nothing is graded or written.
+#[rstest::rstest]
+#[case::a_prefix_with_a_typo(&["bord-*"], "--only 'bord-*' matches no test. Did you mean 'board-*'? (`grader catalog`")]
+#[case::an_id_past_the_last(&["board-99"], "--only 'board-99' matches no test. Did you mean 'board-9'?")]
+#[case::the_second_of_two(&["board-1a", "solvr-1"], "--only 'solvr-1' matches no test. Did you mean 'solver-1'?")]
+fn a_mistyped_only_is_a_usage_error_naming_the_closest_ids(#[case] patterns: &[&str], #[case] says: &str) {
+    let only: Vec<&str> = patterns.iter().flat_map(|p| ["--only", p]).collect();
+    let graded = grade(&reference_submission(), &only);
+    assert_eq!(graded.code, 2, "{}", graded.stderr);
+    assert!(graded.stderr.contains(says), "{}", graded.stderr);
+    assert!(graded.json.is_null() && graded.text.is_empty(), "no report");
+
+    let class = tempfile::tempdir().unwrap();
+    let out = class.path().join("grades");
+    let batch = crate::batch::batch_in(class.path(), &out, &only, &[]);
+    assert_eq!(batch.code, 2, "{}", batch.stderr);
+    assert!(batch.stderr.contains(says), "{}", batch.stderr);
+    assert!(!out.exists(), "nothing is written");
+}

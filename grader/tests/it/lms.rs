@@ -1,6 +1,7 @@
 //! One class as Canvas and as Moodle export it (a late student, a zipped one, one whose files declare a
 //! package, one with a helper class in a file of its own, one whose zip is broken), graded in one `batch`
-//! each, and the import files each LMS reads back, parsed column by column.
+//! each, and the import files each LMS reads back, parsed column by column. Graded with `--only`, the imports
+//! are written only with `--allow-partial`, and then say partial.
 
 use std::io::Write;
 use std::path::Path;
@@ -121,9 +122,25 @@ fn a_canvas_export_grades_in_one_batch_and_gives_canvas_its_import() {
         report_text(&out, rows, 4)
     );
     assert!(cell(rows, 5, "error").contains("not unpacked"), "{:?}", rows[5]);
+    // --only left tests out: the grades are partial, and no import carries them as final.
+    assert!(cell(rows, 1, "partial").ends_with(" tests (--only 'board-1a')"), "{:?}", rows[1]);
+    assert!(!out.join("canvas-import.csv").exists(), "a partial run writes no import");
+    assert!(
+        run.stderr.contains("canvas-import.csv not written: this run graded only ")
+            && run.stderr.contains("pass --allow-partial to write it"),
+        "{}",
+        run.stderr
+    );
+    let overview = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(overview.contains("Partial run: only ") && overview.contains("canvas-import.csv not written"));
 
+    // With --allow-partial it is written, its column saying partial (the reports are current: kept).
+    let run = batch_in(&class, &out, &[&args[..], &["--allow-partial"]].concat(), &[]);
+    assert!(run.stderr.contains("reports were current and kept"), "{}", run.stderr);
     let import = parse_csv(&std::fs::read_to_string(out.join("canvas-import.csv")).unwrap());
-    assert_eq!(import[0], ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "8 Puzzle (555)"]);
+    let heading = &import[0][5];
+    assert!(heading.starts_with("8 Puzzle [partial: 2 of ") && heading.ends_with(" tests] (555)"), "{heading}");
+    assert_eq!(import[0][..5], ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]);
     let expected = [
         ["ada", "101", "", "", "", "20.00"],
         ["bob", "102", "", "", "", "20.00"],
@@ -142,7 +159,7 @@ fn a_moodle_export_grades_in_one_batch_and_gives_moodle_its_worksheet() {
     let policy = dir.path().join("policy.toml");
     let quick = std::fs::read_to_string(quick_policy()).unwrap();
     std::fs::write(&policy, format!("{quick}\n[java]\ngrade_package_declarations = true\n")).unwrap();
-    let args = ["--only", "board-1a", "--max-grade", "10", "--policy", policy.to_str().unwrap()];
+    let args = ["--only", "board-1a", "--max-grade", "10", "--allow-partial", "--policy", policy.to_str().unwrap()];
 
     let run = batch_in(&class, &out, &args, &[]);
 
@@ -168,5 +185,6 @@ fn a_moodle_export_grades_in_one_batch_and_gives_moodle_its_worksheet() {
     assert_eq!(column(3), ["10.00", "10.00", "10.00", "0.00", ""]);
     assert_eq!(column(4), ["10.00"; 5]);
     assert!(column(2)[4].starts_with("Not graded: 8puzzle.zip not unpacked"), "{:?}", column(2));
+    assert!(column(2)[0].starts_with("Partially graded by the autograder, on 2 of the "), "{:?}", column(2));
     assert!(column(5).iter().all(|d| d.len() == 25 && d.ends_with("+00:00")), "{:?}", column(5));
 }

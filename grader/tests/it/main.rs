@@ -23,6 +23,7 @@ mod reference;
 mod sandbox;
 mod sealed;
 mod shard;
+mod similarity;
 mod slurm;
 mod staged;
 mod stalls;

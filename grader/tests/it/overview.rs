@@ -1,7 +1,7 @@
 //! The class overview (`index.html` beside the gradebooks) of the shared class ([`crate::shard::class`]),
 //! loaded in headless Chromium like the student report: its script runs, it writes nothing to the console,
 //! and it shows the score chart, the tests failed, who did not compile and who could not be graded, each
-//! graded student linked to their report. A screenshot is kept as a CI artifact
+//! graded student linked to their report, and the pairs of the class's code similarity. A screenshot is kept as a CI artifact
 //! (`target/artifacts/class-overview.png`).
 
 use crate::html::{chromium, console_lines, run_chromium, url};
@@ -35,6 +35,9 @@ fn class_overview_loads_in_a_browser_with_the_classs_figures() {
     assert!(not_compiled.contains("<a href=\"dave.html\">dave</a>"), "{not_compiled}");
     let not_graded = dom.split("id=\"not-graded\"").nth(1).unwrap().split("</section>").next().unwrap();
     assert!(not_graded.contains("<strong>erin</strong>") && not_graded.contains("not a submission"), "{not_graded}");
+    let similarity = dom.split("id=\"similarity\"").nth(1).unwrap().split("</section>").next().unwrap();
+    assert!(similarity.contains("<a href=\"similarity/bob+carol.html\">side by side</a>"), "{similarity}");
+    assert!(similarity.contains("an executable: there is no source to compare"), "alice's program: {similarity}");
     for student in ["alice", "bob", "carol", "dave", "frank", "gus", "hal"] {
         assert!(dom.contains(&format!("<a href=\"{student}.html\">{student}</a>")), "{student} is linked");
         assert!(dir.join(format!("{student}.html")).is_file(), "{student}'s report is there");

@@ -62,7 +62,8 @@ pub fn json(dir: &Path) -> Value {
 }
 
 /// That the gradebooks in `merged` are those of the class graded in one process: the students of
-/// `gradebook.json` (and its overview), the rows of `gradebook.csv`, and `index.html`, byte for byte.
+/// `gradebook.json` (and its overview), the rows of `gradebook.csv`, and `index.html`, `similarity.csv` and
+/// every pair page, byte for byte.
 pub fn assert_equals_whole(merged: &Path) {
     let (whole, _) = whole();
     let (ours, theirs) = (json(merged), json(whole));
@@ -73,6 +74,19 @@ pub fn assert_equals_whole(merged: &Path) {
     assert_eq!(csv(merged), csv(whole));
     let page = |dir: &Path| std::fs::read_to_string(dir.join("index.html")).unwrap();
     assert_eq!(page(merged), page(whole), "the overview page is the same bytes");
+    let similarity = |dir: &Path| {
+        let mut pages: Vec<(String, String)> = std::fs::read_dir(dir.join("similarity"))
+            .map(|read| read.map(|e| e.unwrap().path()).collect::<Vec<_>>())
+            .unwrap_or_default()
+            .into_iter()
+            .map(|p| (p.file_name().unwrap().to_string_lossy().into_owned(), std::fs::read_to_string(&p).unwrap()))
+            .collect();
+        pages.sort();
+        (std::fs::read_to_string(dir.join("similarity.csv")).unwrap(), pages)
+    };
+    let (csv, pages) = similarity(whole);
+    assert!(csv.contains("bob,bob,carol,carol,student,java,") && pages.len() >= 3, "{csv}");
+    assert_eq!(similarity(merged), (csv, pages), "similarity.csv and the pair pages are the same bytes");
 }
 
 #[test]
@@ -98,6 +112,15 @@ fn shards_merged_equal_the_class_graded_in_one_process() {
         assert_eq!(book["shard"]["index"], k as u64);
         assert_eq!(book["shard"]["roster"].as_array().unwrap().len(), 8, "every shard names the whole class");
         assert!(book.get("overview").is_none() && !dir.join("index.html").exists(), "a shard has no overview");
+        let kept: Vec<&str> = book["shard"]["similarity"]["students"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["id"].as_str().unwrap())
+            .collect();
+        let rows: Vec<&str> = book["students"].as_array().unwrap().iter().map(|s| s["id"].as_str().unwrap()).collect();
+        assert_eq!(kept, rows, "a shard keeps the fingerprints of each of its students");
+        assert!(!dir.join("similarity.csv").exists(), "the merge compares, not a shard");
         graded += book["students"].as_array().unwrap().len();
     }
     assert_eq!(graded, 8, "each student is graded in one shard");
@@ -147,6 +170,27 @@ fn shards_merged_equal_the_class_graded_in_one_process() {
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("the seed differs") && stderr.contains("forged"), "{stderr}");
     assert!(!out.join("refused/gradebook.csv").exists());
+
+    // Shards given different similarity options: refused, unless the merge gives its own.
+    let told = out.join("told");
+    copy_resolved(&dirs[2], &told);
+    let mut book = json(&dirs[2]);
+    book["shard"]["similarity"]["settings"]["threshold"] = Value::from(70.0);
+    std::fs::write(told.join("gradebook.json"), serde_json::to_string(&book).unwrap()).unwrap();
+    let shards = [dirs[0].clone(), dirs[1].clone(), told.clone()];
+    let output = merge(&shards, &out.join("refused"));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("the shards were given different similarity options"), "{stderr}");
+    let output = grader()
+        .args(["gradebook", "merge"])
+        .args(&shards)
+        .args(["--similarity-threshold", "70", "--output-dir"])
+        .arg(out.join("told-merged"))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(std::fs::read_to_string(out.join("told-merged/index.html")).unwrap().contains("at or above 70%"));
 
     // The same shard twice: refused.
     let output = merge(&[dirs[0].clone(), dirs[0].clone(), dirs[1].clone()], &out.join("refused"));

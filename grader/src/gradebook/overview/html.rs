@@ -10,6 +10,8 @@ use super::Overview;
 use crate::batch::Row;
 use crate::report::html::escape;
 use crate::report::Format;
+use crate::results::Partial;
+use crate::similarity::findings::Findings;
 
 const STYLE: &str = include_str!("style.css");
 /// Sorts the students' table by a column when its heading is clicked, and marks the page as scripted (the
@@ -35,10 +37,15 @@ pub struct RunLine<'a> {
     pub formats: &'a [String],
     /// Fixture files the tests lacked.
     pub missing_fixtures: &'a [String],
+    /// Set when `--only` left tests out of the grades.
+    pub partial: Option<&'a Partial>,
+    /// The LMS imports not written because the run is partial (`canvas-import.csv`).
+    pub withheld_imports: &'a [String],
 }
 
-/// The page of a class whose figures are `overview` and rows `rows`, graded under `run`.
-pub fn render(overview: &Overview, rows: &[Row], run: &RunLine<'_>) -> String {
+/// The page of a class whose figures are `overview` and rows `rows`, graded under `run`, with its code
+/// similarity's section when it was compared.
+pub fn render(overview: &Overview, rows: &[Row], run: &RunLine<'_>, similarity: Option<&Findings>) -> String {
     let mut out = String::new();
     let _ = write!(
         out,
@@ -49,12 +56,15 @@ pub fn render(overview: &Overview, rows: &[Row], run: &RunLine<'_>) -> String {
          <title>8-puzzle class overview: {} students</title><style>{STYLE}</style></head><body>\n",
         overview.students
     );
-    header(&mut out, overview, run);
+    header(&mut out, overview, run, similarity.is_some());
     distribution(&mut out, overview);
     sections(&mut out, overview);
     tests(&mut out, overview);
     causes(&mut out, overview);
     people(&mut out, overview, report_extension(run));
+    if let Some(findings) = similarity {
+        super::similarity::section(&mut out, findings);
+    }
     students(&mut out, rows, report_extension(run));
     let _ = write!(out, "<script>\n{SCRIPT}</script>\n</body></html>\n");
     out
@@ -71,7 +81,7 @@ fn report_extension(run: &RunLine<'_>) -> Option<&'static str> {
         .map(Format::extension)
 }
 
-fn header(out: &mut String, o: &Overview, run: &RunLine<'_>) {
+fn header(out: &mut String, o: &Overview, run: &RunLine<'_>, similarity: bool) {
     let percent = |p: Option<f64>| p.map_or("–".to_string(), |p| format!("{p:.2}%"));
     let languages: Vec<String> = o.languages.iter().map(|(l, n)| format!("{n} {}", escape(l))).collect();
     let only = if run.only.is_empty() { String::new() } else { format!(" · only {}", escape(&run.only.join(" "))) };
@@ -95,7 +105,29 @@ fn header(out: &mut String, o: &Overview, run: &RunLine<'_>) {
             escape(&run.missing_fixtures.join(", "))
         );
     }
-    out.push_str("<nav><a href=\"#distribution\">scores</a> · <a href=\"#sections\">sections</a> · <a href=\"#tests\">tests</a> · <a href=\"#causes\">root causes</a> · <a href=\"#not-compiled\">did not compile</a> · <a href=\"#students\">students</a></nav></header>\n");
+    if let Some(partial) = run.partial {
+        let imports = if run.withheld_imports.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " {} not written: grade the class without --only, or pass --allow-partial to write {}",
+                escape(&run.withheld_imports.join(", ")),
+                if run.withheld_imports.len() == 1 { "it" } else { "them" }
+            )
+        };
+        let _ = write!(
+            out,
+            "<p class=\"problem\">Partial run: only {} were graded; these grades are not the assignment's.{imports}</p>",
+            escape(&partial.describe())
+        );
+    }
+    let similarity = if similarity { " · <a href=\"#similarity\">similarity</a>" } else { "" };
+    let _ = writeln!(
+        out,
+        "<nav><a href=\"#distribution\">scores</a> · <a href=\"#sections\">sections</a> · <a href=\"#tests\">tests</a> · \
+         <a href=\"#causes\">root causes</a> · <a href=\"#not-compiled\">did not compile</a>{similarity} · \
+         <a href=\"#students\">students</a></nav></header>"
+    );
 }
 
 /// The score distribution as bars, one per ten percentage points, with the count above each.
@@ -303,7 +335,15 @@ mod tests {
     use crate::identity::StudentId;
 
     fn run(formats: &[String]) -> RunLine<'_> {
-        RunLine { seed: 1, grader_version: "0.1.0", only: &[], formats, missing_fixtures: &[] }
+        RunLine {
+            seed: 1,
+            grader_version: "0.1.0",
+            only: &[],
+            formats,
+            missing_fixtures: &[],
+            partial: None,
+            withheld_imports: &[],
+        }
     }
 
     #[test]
@@ -314,13 +354,13 @@ mod tests {
             row(StudentId::entry("eve"), "eve", None, Some("<i>empty</i>")),
         ];
         let formats = ["text".to_string(), "html".into()];
-        let page = render(&figures(&rows), &rows, &run(&formats));
+        let page = render(&figures(&rows), &rows, &run(&formats), None);
         assert!(page.contains("<a href=\"ada.html\">ada</a>"), "{page}");
         assert!(!page.contains("<b>evil") && !page.contains("<script>x") && !page.contains("<i>empty"));
         assert!(page.contains("&lt;b&gt;evil&lt;/b&gt;"));
         assert!(!page.contains("href=\"eve."), "a student without a report is not linked");
         let formats = ["json".to_string(), "text".into()];
-        let text_only = render(&figures(&rows), &rows, &run(&formats));
+        let text_only = render(&figures(&rows), &rows, &run(&formats), None);
         assert!(text_only.contains("<a href=\"ada.txt\">"));
         assert!(!page.contains("://") && !page.contains(" src="), "nothing is fetched");
     }

@@ -5,6 +5,8 @@
 //! into `index.html` ([`html`]).
 
 pub mod html;
+pub mod pair;
+pub mod similarity;
 
 use std::collections::BTreeMap;
 

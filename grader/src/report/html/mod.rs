@@ -70,12 +70,14 @@ fn summary(out: &mut String, report: &Report) {
     let _ = write!(
         out,
         "<header><h1>8-puzzle report</h1><p class=\"sub\">{} ({}) · seed {}</p>\
-         <p class=\"score\"><strong>{:.2}</strong> / {:.2} <span>({:.0}%)</span></p>{}\
+         {}<p class=\"score\">{}<strong>{:.2}</strong> / {:.2} <span>({:.0}%)</span></p>{}\
          <div class=\"scroll\"><table class=\"sections\"><thead><tr><th>section</th><th>passed</th><th>failed</th><th>skipped</th>\
          <th>points</th><th></th></tr></thead><tbody>",
         escape(&report.submission.name),
         escape(&report.submission.language),
         report.seed,
+        report.partial.as_ref().map_or(String::new(), |p| format!("<p class=\"problem\">{}</p>", escape(&p.headline()))),
+        if report.partial.is_some() { "partial score: " } else { "" },
         score.total,
         score.max,
         score.percent(),
