@@ -81,10 +81,12 @@ fixtures-check:
 	$(CARGO) build --release -q $(PACKAGES) --bin fixturegen
 	target/release/fixturegen check fixtures/puzzles
 
-# The zip a course uploads to Gradescope (dist/gradescope.zip); see README "Gradescope".
+# The zip a course uploads to Gradescope (dist/gradescope.zip), graded under POLICY (a policy file; the
+# default policy when unset): `make gradescope POLICY=course.toml`. See README "Gradescope".
+POLICY ?=
 gradescope: build
 	mkdir -p dist
-	gradescope/package.sh $(CURDIR)/dist/gradescope.zip
+	gradescope/package.sh $(CURDIR)/dist/gradescope.zip $(CURDIR)/target/release/grader $(if $(POLICY),$(abspath $(POLICY)))
 
 # Korf's 100 solved optimally three ways side by side (BENCHMARKS.md "Korf's 100"); databases cached in ~/.cache/npuzzle-solver.
 korf:

@@ -19,15 +19,16 @@ if [ "${SKIP_INSTALL:-0}" != "1" ]; then
   fi
 fi
 # Gradescope's container cannot create namespaces, so a submission's processes see the whole filesystem.
-# They run (and build) as unprivileged uids of their own: the fixtures (the expected answers), the policy
-# (which tests are hidden) and the grader are root's alone. rust/ stays readable: builds compile against it.
+# They run (and build) as unprivileged uids of their own: the grader (which carries the puzzles, with their
+# expected answers) and the policy (which tests are hidden) are root's alone, and so is the folder the
+# grader unpacks its puzzles into (mode 0700); the crates it unpacks for Rust builds stay readable.
 chown -R root:root "$SRC"
 chmod 0711 "$SRC"
-chmod -R go-rwx "$SRC/fixtures" "$SRC/bin"
+chmod -R go-rwx "$SRC/bin"
 [ -f "$SRC/policy.toml" ] && chmod 0600 "$SRC/policy.toml"
-chmod -R a+rX "$SRC/rust" 2>/dev/null || true
-# Warm the cache run_autograder uses: the Java adapter, and the grader's Rust crates (a minute, once).
-export GRADER_WORK_DIR="$ROOT/cache" GRADER_RUST_CRATES="$SRC/rust"
+# Warm the cache run_autograder uses: the bundled puzzles and the Java adapter, and the grader's Rust crates
+# unpacked and compiled (a minute, once).
+export GRADER_WORK_DIR="$ROOT/cache"
 [ -d /usr/local/cargo ] && export CARGO_HOME="${CARGO_HOME:-/usr/local/cargo}" RUSTUP_HOME="${RUSTUP_HOME:-/usr/local/rustup}"
 mkdir -p "$GRADER_WORK_DIR"
 chmod 0755 "$GRADER_WORK_DIR"
@@ -36,7 +37,7 @@ languages=(java)
 if [ "${GRADE_RUST_SUBMISSIONS:-1}" = "1" ] && command -v cargo >/dev/null; then languages+=(rust); fi
 for language in "${languages[@]}"; do
   "$SRC/bin/grader" new "$language" "$warm/$language" 2>/dev/null
-  "$SRC/bin/grader" grade "$warm/$language" --fixtures "$SRC/fixtures/puzzles" --only compile-1 --quiet \
+  "$SRC/bin/grader" grade "$warm/$language" --only compile-1 --quiet \
     --format json="$warm/$language.json" || true
   echo "setup: warmed the $language build cache in $GRADER_WORK_DIR"
 done

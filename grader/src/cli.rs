@@ -1,7 +1,8 @@
 //! Command-line arguments (clap) and what each command does; `main.rs` only maps the result to an exit code.
 //!
 //! Exit codes: 0 all tests passed (or the score reached `--min-score`), 1 some test failed (or the score is
-//! below `--min-score`), 2 the grader itself could not run (bad arguments, unreadable fixtures or policy).
+//! below `--min-score`, or what was handed in is not a submission: not graded, the report says why), 2 the
+//! grader itself could not run (bad arguments, unreadable fixtures or policy).
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -168,7 +169,9 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
             run_grade(args, targets.unwrap_or_else(|| Ok(vec![]))?)
         }
         Command::Batch(args) => {
-            crate::class::run(args, crate::class::Places { work_dir: work_dir(), default_fixtures: default_fixtures() })
+            let work_dir = work_dir();
+            let fixtures = fixtures_or_bundled(args.fixtures.clone(), &work_dir)?;
+            crate::class::run(args, crate::class::Places { work_dir, fixtures })
         }
         Command::Gradebook(GradebookCommand::Merge(args)) => crate::class::merge::run(args),
         Command::BatchWorker { settings } => crate::batch::worker::serve(&settings),
@@ -214,13 +217,14 @@ fn run_grade(args: GradeArgs, targets: Vec<targets::Target>) -> Result<ExitCode>
     if args.self_check {
         policy.tests.trials_scale /= 3.0;
     }
+    let work_dir = work_dir();
     let options = GradeOptions {
         submission: args.submission.clone(),
-        fixtures: args.fixtures.clone().unwrap_or_else(default_fixtures),
+        fixtures: fixtures_or_bundled(args.fixtures.clone(), &work_dir)?,
         seed: args.seed,
         policy,
         only: args.only.clone(),
-        work_dir: work_dir(),
+        work_dir,
         bad_fixtures: bad_fixtures(args.skip_bad_fixtures),
         style: crate::style::StyleOptions { checkstyle_config: args.checkstyle_config.clone() },
     };
@@ -236,6 +240,11 @@ fn run_grade(args: GradeArgs, targets: Vec<targets::Target>) -> Result<ExitCode>
             "grader: skipped {} fixture file(s) that could not be used (listed at the top of the report)",
             report.skipped_fixtures.len()
         );
+    }
+    if let Some(not_graded) = &report.not_graded {
+        // The report is written and says why; no grade, whoever's doing it is.
+        eprintln!("grader: not graded: {}", crate::report::visible::line(&not_graded.reason));
+        return Ok(ExitCode::from(if not_graded.because.is_grader_problem() { 2 } else { 1 }));
     }
     if !report.machine_stalls.is_empty() {
         // The report is written (it names them at its top), but those tests have no grade: the machine's fault.
@@ -355,13 +364,11 @@ fn exit_code(report: &Report, min_score: Option<f64>) -> ExitCode {
     }
 }
 
-/// The bundled fixtures: `fixtures/puzzles` beside the grader's source tree, or in the working directory.
-fn default_fixtures() -> PathBuf {
-    let bundled = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/puzzles");
-    if bundled.is_dir() {
-        bundled
-    } else {
-        PathBuf::from("fixtures/puzzles")
+/// `--fixtures` when given, else the puzzles inside the grader, unpacked into the work directory.
+fn fixtures_or_bundled(given: Option<PathBuf>, work_dir: &Path) -> Result<PathBuf> {
+    match given {
+        Some(dir) => Ok(dir),
+        None => Ok(crate::bundle::PUZZLES.unpacked(work_dir)?),
     }
 }
 

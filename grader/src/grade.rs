@@ -5,8 +5,10 @@
 //! the fixtures, the seed, the policy and `--only`; [`grade_prepared`] does the rest for one submission. A
 //! batch prepares once and grades every student against the same plan; [`grade`] does both halves for one.
 //!
-//! Only the grader's own problems are errors here (a path that is not a submission, an unreadable fixture
-//! directory). Everything the submission does wrong ends up in the report.
+//! Only the grader's own problems are errors here (a path that does not exist, an unreadable fixture
+//! directory). Everything the submission does wrong ends up in the report; what was handed in that is not a
+//! submission at all (a missing or misnamed file, nothing gradable) is a report that says it is not graded,
+//! and why, with no test run.
 //!
 //! Two things a test's verdict must not depend on are handled here, between tests: the grade's CPU budget
 //! (past it, the remaining tests fail at once with one line), and the machine's load (a test during which
@@ -31,6 +33,7 @@ use self::run::{not_built, run_tests, Run};
 pub use self::selection::check_only;
 use self::test_plan::missing_fixtures;
 pub use self::test_plan::{BadFixtures, TestPlan};
+use crate::build::handed_in::{HandedIn, NotASubmission};
 use crate::build::{self, MemoryBound, Prepared, SubmissionKind};
 use crate::policy::Policy;
 use crate::results::{Report, Submission, Timings};
@@ -67,8 +70,11 @@ pub struct GradeOptions {
 /// The report's wall time includes the planning.
 pub fn grade(options: &GradeOptions, progress: &mut dyn FnMut(Progress<'_>)) -> Result<Report, GradeError> {
     let started = Instant::now();
-    let path = build::locate(&options.submission);
-    let kind = build::detect(&path)?;
+    let name = display_name(&options.submission);
+    let handed_in = match examine(&options.submission)? {
+        Ok(handed_in) => handed_in,
+        Err(not) => return Ok(Report::not_a_submission(&name, options.seed, &not.reason, not.files)),
+    };
     let plan = TestPlan::prepare(
         &options.fixtures,
         options.seed,
@@ -78,7 +84,7 @@ pub fn grade(options: &GradeOptions, progress: &mut dyn FnMut(Progress<'_>)) -> 
         Some(&options.work_dir),
     )?
     .with_style(options.style.clone());
-    let student = Student { path: &path, name: display_name(&options.submission), kind, work_dir: &options.work_dir };
+    let student = Student { path: &handed_in.path, name, kind: handed_in.kind, work_dir: &options.work_dir };
     run_plan(&plan, &student, started, progress)
 }
 
@@ -93,9 +99,22 @@ pub fn grade_prepared(
     progress: &mut dyn FnMut(Progress<'_>),
 ) -> Result<Report, GradeError> {
     let started = Instant::now();
-    let path = build::locate(submission);
-    let student = Student { path: &path, name: display_name(submission), kind: build::detect(&path)?, work_dir };
+    let name = display_name(submission);
+    let handed_in = match examine(submission)? {
+        Ok(handed_in) => handed_in,
+        Err(not) => return Ok(Report::not_a_submission(&name, plan.seed, &not.reason, not.files)),
+    };
+    let student = Student { path: &handed_in.path, name, kind: handed_in.kind, work_dir };
     run_plan(plan, &student, started, progress)
+}
+
+/// What was handed in at `path` ([`build::handed_in`]): a submission, or why it is none (`Ok(Err(..))`); a
+/// path that does not exist is the grader's user's mistake, not a student's.
+fn examine(path: &Path) -> Result<Result<HandedIn, NotASubmission>, GradeError> {
+    if std::fs::symlink_metadata(path).is_err() {
+        return Err(GradeError::NoSuchSubmission(path.to_path_buf()));
+    }
+    Ok(build::handed_in::examine(path))
 }
 
 /// A submission whose kind is known, and where its build may keep files.
@@ -219,6 +238,7 @@ fn report(
         count_causes,
         details,
         withheld: 0,
+        not_graded: None,
     }
 }
 

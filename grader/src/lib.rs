@@ -4,6 +4,7 @@
 
 pub mod batch;
 pub mod build;
+pub mod bundle;
 pub mod catalog;
 pub mod catalog_doc;
 pub mod class;

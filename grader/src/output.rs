@@ -1,13 +1,19 @@
-//! Writing the grader's own files (reports, gradebooks): whole or not at all.
+//! Writing the grader's own files (reports, gradebooks) and cache folders (a build, the bundle unpacked):
+//! whole or not at all.
 //!
 //! A file is written to a temporary file beside it and renamed over its name, so a reader (or a crash
 //! midway) never sees half a report, and a file that was there before is replaced in one step. A path that
 //! names something other than a file (`/dev/null`, `/dev/stdout`, a named pipe) is written to as it is:
 //! renamed over, a device would be replaced by a file, for every program on the machine. Callers write only
 //! once every submission process of the run is gone, and to paths no sandbox shows.
+//!
+//! A cache folder is named by a hash of what it holds, so it is written once and never replaced: it is
+//! filled under a temporary name beside it ([`staging_dir`]) and renamed to its name once complete, with a
+//! `done` file inside ([`publish_dir`]), so two graders filling it at once, or one killed midway, never leave
+//! a half-written folder under that name.
 
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Writes `contents` to `path` atomically: a temporary file in the same directory, flushed to disk, then
 /// renamed over `path`.
@@ -28,6 +34,42 @@ pub fn write_atomically(path: &Path, contents: impl AsRef<[u8]>) -> io::Result<(
     Ok(())
 }
 
+/// Whether the cache folder `dir` was published whole.
+pub fn is_published(dir: &Path) -> bool {
+    dir.join("done").is_file()
+}
+
+/// A fresh, empty folder beside `dir` (in the same filesystem) to fill before [`publish_dir`] gives it
+/// `dir`'s name.
+pub fn staging_dir(dir: &Path) -> io::Result<PathBuf> {
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let mut name = dir.file_name().unwrap_or_default().to_os_string();
+    name.push(format!(".tmp-{}-{n}", std::process::id()));
+    let tmp = dir.with_file_name(name);
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp)?;
+    Ok(tmp)
+}
+
+/// Marks `staging` complete and renames it to `dir`. If another grader published `dir` first, keeps theirs
+/// and removes `staging`. A folder of that name that is not complete (written by no `publish_dir`) is removed
+/// and the error says to try again.
+pub fn publish_dir(staging: &Path, dir: &Path) -> io::Result<()> {
+    std::fs::write(staging.join("done"), b"")?;
+    if std::fs::rename(staging, dir).is_err() {
+        let _ = std::fs::remove_dir_all(staging);
+        if !is_published(dir) {
+            let _ = std::fs::remove_dir_all(dir);
+            return Err(io::Error::other(format!(
+                "an unfinished folder {} was in the way; it has been removed: try again",
+                dir.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -40,6 +82,35 @@ mod tests {
         write_atomically(&path, "new").unwrap();
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_folder_is_published_once_whole_and_the_first_publisher_wins() {
+        let work = tempfile::tempdir().unwrap();
+        let dir = work.path().join("cache-1");
+        let first = staging_dir(&dir).unwrap();
+        let second = staging_dir(&dir).unwrap();
+        assert_ne!(first, second, "two builders never share a staging folder");
+        std::fs::write(first.join("a"), "first").unwrap();
+        std::fs::write(second.join("a"), "second").unwrap();
+        assert!(!is_published(&dir));
+        publish_dir(&first, &dir).unwrap();
+        publish_dir(&second, &dir).unwrap();
+        assert!(is_published(&dir));
+        assert_eq!(std::fs::read_to_string(dir.join("a")).unwrap(), "first");
+        assert_eq!(std::fs::read_dir(work.path()).unwrap().count(), 1, "no staging folder stays");
+    }
+
+    #[test]
+    fn an_unfinished_folder_in_the_way_is_removed_and_the_caller_told_to_retry() {
+        let work = tempfile::tempdir().unwrap();
+        let dir = work.path().join("cache-1");
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::write(dir.join("half"), "").unwrap();
+        let staging = staging_dir(&dir).unwrap();
+        let e = publish_dir(&staging, &dir).unwrap_err();
+        assert!(e.to_string().contains("try again"), "{e}");
+        assert!(!dir.exists() && !staging.exists());
     }
 
     /// `--format json=/dev/null` once replaced the machine's /dev/null with a file (as root, the rename

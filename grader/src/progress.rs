@@ -39,7 +39,7 @@ impl ProgressDisplay {
                 bar.set_style(style);
                 self.bar = Some(bar);
             }
-            Progress::Planned { total } => eprintln!("grader: running {total} tests"),
+            Progress::Planned { total } => eprintln!("grader: running {}", crate::results::plural(total, "test")),
             Progress::Started { id, category, .. } => {
                 if self.section != Some(category) {
                     self.end_section();

@@ -7,8 +7,10 @@
 use serde::{Deserialize, Serialize};
 
 mod details;
+mod not_graded;
 
 pub use details::{plural, Details, Finding, Style, StyleTool, SubmittedFile, Transcript};
+pub use not_graded::{Because, NotGraded};
 
 /// A section of the report, scored as one share.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -161,7 +163,7 @@ pub struct CategoryScore {
 }
 
 /// The aggregate score.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Score {
     /// Points earned, out of [`Score::max`].
     pub total: f64,
@@ -183,7 +185,7 @@ impl Score {
 }
 
 #[allow(missing_docs)]
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Submission {
     /// The name shown (the folder or file name).
     pub name: String,
@@ -214,7 +216,7 @@ pub struct Timings {
 }
 
 /// A whole grading run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Report {
     #[allow(missing_docs)]
     pub submission: Submission,
@@ -255,6 +257,9 @@ pub struct Report {
     pub withheld: usize,
     /// Set when `--only` left tests out: the score is over the tests run, not the assignment's grade.
     pub partial: Option<Partial>,
+    /// Why this run gives no final grade, if it gives none ([`NotGraded`]): every format then says so at its
+    /// top instead of a score.
+    pub not_graded: Option<NotGraded>,
 }
 
 /// A run that graded only some of the tests a whole run grades (`--only`): its score is over those tests

@@ -176,7 +176,7 @@ fn java_style(path: &Path, config: &[u8], work: &Path, limits: &BuildLimits) -> 
         Ok(Checked::NotInstalled) => not_run(
             "Checkstyle",
             "checkstyle *.java",
-            "Checkstyle is not installed on this machine (`make checkstyle` installs Debian's package)",
+            "Checkstyle is not installed on this machine: `make checkstyle` installs Debian's package",
         ),
         Err(e) => not_run("Checkstyle", "checkstyle *.java", &format!("Checkstyle could not run: {e}")),
     });

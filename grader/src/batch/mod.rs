@@ -60,6 +60,9 @@ pub struct Row {
     pub compiled: Option<bool>,
     /// The Board methods fix-first found broken in their submission, in fixing order.
     pub root_causes: Vec<String>,
+    /// The first line of their report's fix-first list, if it has one.
+    #[serde(default)]
+    pub fix_first: Option<String>,
     /// Why the grader could not grade them (or write their reports), if so.
     pub error: Option<String>,
     /// Set when `--only` left tests out: the score is over the tests run, not the assignment's grade.
@@ -90,14 +93,23 @@ impl Row {
             language: grade.map(|g| g.language.clone()),
             compiled: grade.map(|g| g.compiled),
             root_causes: grade.map(|g| g.root_causes.clone()).unwrap_or_default(),
+            fix_first: grade.and_then(|g| g.fix_first.clone()),
             error,
             partial: grade.and_then(|g| g.partial.clone()),
         }
     }
 
-    /// The grade on an LMS's scale: the percentage of `max_grade`, or `None` when not graded.
+    /// The final grade as a percentage: `None` when the student has none, that is when they could not be
+    /// graded or their row has an error (`error` is why: what was handed in is not a submission, the
+    /// grader failed, …), whatever points the row holds. Every LMS file and the overview go by it.
+    pub fn final_percent(&self) -> Option<f64> {
+        self.percent.filter(|_| self.error.is_none())
+    }
+
+    /// The final grade on an LMS's scale: the percentage of `max_grade`, or `None` when there is none
+    /// ([`Row::final_percent`]).
     pub fn scaled(&self, max_grade: f64) -> Option<f64> {
-        self.percent.map(|p| p * max_grade / 100.0)
+        self.final_percent().map(|p| p * max_grade / 100.0)
     }
 }
 
@@ -198,7 +210,14 @@ pub fn grade_class(students: &[Student], run: &Run<'_>) -> Result<Graded, BatchE
             Ok(path) => path,
             Err(reason) => {
                 resume::forget(out, &stem, &extensions);
-                rows[i] = Some(Row::of(student, None, Some(reason.clone())));
+                let shared = students.iter().filter(|s| s.id.file_stem() == stem).count() > 1;
+                // their report says why (unless its file is another student's: intake's reason says so)
+                let written = if shared { Ok(()) } else { not_graded_reports(student, reason, run.settings) };
+                let error = match written {
+                    Ok(()) => reason.clone(),
+                    Err(e) => format!("{reason} (and their report could not be written: {e})"),
+                };
+                rows[i] = Some(Row::of(student, None, Some(error)));
                 continue;
             }
         };
@@ -227,6 +246,17 @@ pub fn grade_class(students: &[Student], run: &Run<'_>) -> Result<Graded, BatchE
     missing.dedup();
     let run_key = format!("{run_key:016x}");
     Ok(Graded { rows: rows.into_iter().flatten().collect(), missing_fixtures: missing, resumed, run_key })
+}
+
+/// Writes the reports of a student whose entry could not be used (`reason`: an empty or broken zip, no file
+/// of theirs), in every format of the run: not graded, and why.
+fn not_graded_reports(student: &Student, reason: &str, settings: &Settings) -> std::io::Result<()> {
+    let report = crate::results::Report::not_a_submission(&student.name, settings.seed, reason, vec![]);
+    for format in settings.formats() {
+        let path = settings.output_dir.join(format!("{}.{}", student.id.file_stem(), format.extension()));
+        crate::output::write_atomically(&path, crate::report::render(&report, format, false))?;
+    }
+    Ok(())
 }
 
 /// The rows of the queued students (by their index in the class), and the fixture files the workers found
@@ -302,13 +332,13 @@ fn grade_one(
         Some(Ok(Reply::Graded { grade, error })) => {
             if let (Some(grade), None) = (&grade, &error) {
                 let missing_fixtures = missing.to_vec();
-                let stamp = resume::Stamp { key: key.to_string(), grade: grade.clone(), missing_fixtures };
+                let stamp = resume::Stamp { key: key.to_string(), grade: (**grade).clone(), missing_fixtures };
                 if let Err(e) = resume::record(&run.settings.output_dir, &stem, &stamp) {
                     let id = crate::report::visible::line(student.id.as_str());
                     eprintln!("grader: could not record that {id}'s reports are current: {e}");
                 }
             }
-            Row::of(student, grade, error)
+            Row::of(student, grade.map(|g| *g), error)
         }
         Some(Err(how)) | Some(Ok(Reply::Failed { message: how })) => {
             *worker = None;

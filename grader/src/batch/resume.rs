@@ -180,6 +180,7 @@ mod tests {
             compiled: true,
             root_causes: vec![],
             partial: None,
+            fix_first: None,
         };
         let stamp = Stamp { key: "k".into(), grade, missing_fixtures: vec![] };
         record(out.path(), "ada", &stamp).unwrap();

@@ -100,6 +100,9 @@ pub struct Grade {
     /// Set when `--only` left tests out: the score is over the tests run, not the assignment's grade.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub partial: Option<Partial>,
+    /// The first line of the report's fix-first list, if it has one (what an LMS's feedback leads with).
+    #[serde(default)]
+    pub fix_first: Option<String>,
 }
 
 impl Grade {
@@ -122,6 +125,7 @@ impl Grade {
             compiled: report.compile_log.is_none(),
             root_causes: report.fix_first.iter().map(|cause| cause.method.call().to_string()).collect(),
             partial: report.partial.clone(),
+            fix_first: crate::report::summary::fix_first_lines(report).into_iter().next(),
         }
     }
 
@@ -151,8 +155,8 @@ pub enum Reply {
     },
     /// A student's outcome: their grade, and why the grader could not grade them or write their reports.
     Graded {
-        #[allow(missing_docs)]
-        grade: Option<Grade>,
+        /// Boxed: a grade is far larger than the other replies.
+        grade: Option<Box<Grade>>,
         #[allow(missing_docs)]
         error: Option<String>,
     },
@@ -198,8 +202,12 @@ fn grade_one(job: &Job, plan: &TestPlan, settings: &Settings) -> Reply {
                 let path = settings.output_dir.join(format!("{}.{}", job.stem, format.extension()));
                 write_atomically(&path, report::render(&report, format, false))
             });
-            let error = written.err().map(|e| format!("failed to write the report: {e}"));
-            Reply::Graded { grade: Some(Grade::of(&report)), error }
+            let written = written.err().map(|e| format!("failed to write the report: {e}"));
+            // Not graded: no final grade, whatever tests ran (their points stay in the report); the reason is
+            // the row's error, and a report without tests has no grade at all.
+            let not_graded = report.not_graded.as_ref().map(|n| n.reason.clone());
+            let grade = (!report.tests.is_empty()).then(|| Box::new(Grade::of(&report)));
+            Reply::Graded { grade, error: not_graded.or(written) }
         }
         Err(e) => Reply::Graded { grade: None, error: Some(e.to_string()) },
     }

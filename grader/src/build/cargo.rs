@@ -37,7 +37,7 @@ use crate::runner::tool::ToolOutput;
 
 /// Builds the Cargo project at `dir` in release mode; `work` holds the workspaces and the caches.
 pub fn build_cargo(dir: &Path, work: &Path, policy: &RustBuild, limits: &BuildLimits) -> Result<Prepared, BuildError> {
-    let pinned = Pinned::locate();
+    let pinned = Pinned::locate(work).map_err(BuildError::GraderCrates)?;
     let scratch = match Scratch::read(dir, policy) {
         Ok(scratch) => scratch,
         Err(log) => return Ok(Prepared::CompileFailed { log }),

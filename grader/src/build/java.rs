@@ -80,11 +80,7 @@ pub fn build_java(
             Ok(bytes) => sources.push((name, strip_bom(bytes))),
             Err(e) if e.kind() == io::ErrorKind::NotFound => {
                 return Ok(Prepared::CompileFailed {
-                    log: format!(
-                        "{name} is missing: a Java submission is the two files Board.java and Solver.java \
-                         (found in {})",
-                        submission.display()
-                    ),
+                    log: format!("{name} is missing: a Java submission is the two files Board.java and Solver.java"),
                 });
             }
             Err(e) => return Err(io_error(format!("cannot read {}", path.display()))(e)),
@@ -105,7 +101,7 @@ pub fn build_java(
         key.write_chunk(bytes);
     }
     let dir = work.join(format!("java-submission-{:016x}", key.finish()));
-    if !dir.join("done").is_file() {
+    if !crate::output::is_published(&dir) {
         let tmp = staging_dir(&dir)?;
         let built = compile_student(&jdk, &adapter, &sources, &tmp);
         if built.is_err() {

@@ -20,9 +20,6 @@ use std::path::{Path, PathBuf};
 
 use super::scratch::{toml_string, write_cargo_files, write_if_changed, Pinned, WORKSPACE_TAIL};
 
-/// What the grader's crates' directory reads as in compiler messages and panic locations.
-const REMAPPED_ROOT: &str = "/grader";
-
 /// The grader's compiled `npuzzle`: the one rlib both the student's crate and the wrapper are built with.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ApiCrate {
@@ -64,7 +61,7 @@ pub fn write_api_workspace(ws: &Path, pinned: &Pinned) -> std::io::Result<()> {
     );
     write_if_changed(&ws.join("Cargo.toml"), manifest.as_bytes())?;
     write_if_changed(&ws.join("lib.rs"), b"")?;
-    write_cargo_files(ws, pinned, pinned.vendor().as_deref(), &remap(pinned))
+    write_cargo_files(ws, pinned, pinned.vendor().as_deref(), &pinned.remap_flags())
 }
 
 /// The wrapper's binary name (unique per key, so builds sharing a target directory never overwrite each
@@ -91,7 +88,7 @@ pub fn write_link_workspace(ws: &Path, key: &str, pinned: &Pinned, student: u64)
     write_if_changed(&ws.join("Cargo.toml"), manifest.as_bytes())?;
     let main = format!("{WRAPPER_MAIN}// The student's library: {student:016x}\n");
     write_if_changed(&ws.join("wrapper/src/main.rs"), main.as_bytes())?;
-    write_cargo_files(ws, pinned, pinned.vendor().as_deref(), &remap(pinned))
+    write_cargo_files(ws, pinned, pinned.vendor().as_deref(), &pinned.remap_flags())
 }
 
 /// The wrapper's `main`: the grader's harness around the student's library.
@@ -100,18 +97,13 @@ const WRAPPER_MAIN: &str = "//! Written by the grader: the harness serving the s
 static ALLOCATOR: reference::instrument::memory::CountingAllocator = reference::instrument::memory::CountingAllocator;\n\n\
 fn main() -> std::process::ExitCode {\n    npuzzle_harness::serve_submission::<student::__NpuzzleSubmission>()\n}\n";
 
-/// The rustc flags of every grader-side build: the grader's crates' directory remapped.
-fn remap(pinned: &Pinned) -> Vec<String> {
-    vec![format!("--remap-path-prefix={}={REMAPPED_ROOT}", pinned.root.display())]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn grader_workspaces_name_no_student_source_and_remap_the_graders_paths() {
-        let pinned = Pinned::locate();
+        let pinned = Pinned::repository();
         let dir = tempfile::tempdir().unwrap();
         let (api, link) = (dir.path().join("api"), dir.path().join("link"));
         write_api_workspace(&api, &pinned).unwrap();

@@ -17,6 +17,7 @@ pub mod cargo;
 pub mod checkstyle;
 #[cfg(test)]
 mod conversation;
+pub mod handed_in;
 pub mod java;
 mod jvm;
 pub mod link;

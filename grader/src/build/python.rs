@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::step::{link_refused, run_step, step, timed_out_log, BuildLimits, Launch, MemoryBound, Prepared};
+use crate::output;
 use crate::runner::sandbox::is_executable;
 use crate::runner::spec::{ProcessSpec, Termination};
 use crate::runner::tool::ask_host;
@@ -103,10 +104,7 @@ pub fn build_python(
         }
         if !submission.join(name).is_file() {
             return Ok(Prepared::CompileFailed {
-                log: format!(
-                    "{name} is missing: a Python submission is the two files board.py and solver.py (found in {})",
-                    submission.display()
-                ),
+                log: format!("{name} is missing: a Python submission is the two files board.py and solver.py"),
             });
         }
     }
@@ -164,7 +162,8 @@ pub fn build_python(
     Ok(Prepared::Ready(Box::new(Launch { process, memory: MemoryBound::Heap { fit: None }, notes: vec![] })))
 }
 
-/// Writes the embedded adapter into `work/python-adapter-HASH/` unless it is there already.
+/// Writes the embedded adapter into `work/python-adapter-HASH/` unless it is there already (written beside
+/// it and renamed into place, so that two graders never see a half-written adapter).
 fn write_adapter(work: &Path) -> Result<PathBuf, PythonBuildError> {
     let io_error = |what: String| move |source| PythonBuildError::Io { what, source };
     let mut hash = StableHash::default();
@@ -175,27 +174,16 @@ fn write_adapter(work: &Path) -> Result<PathBuf, PythonBuildError> {
     fs::create_dir_all(work).map_err(io_error(format!("cannot create the work directory {}", work.display())))?;
     let work = fs::canonicalize(work).map_err(io_error(format!("cannot resolve {}", work.display())))?;
     let dir = work.join(format!("python-adapter-{:016x}", hash.finish()));
-    if dir.join("done").is_file() {
+    if output::is_published(&dir) {
         return Ok(dir);
     }
-    // written beside it and renamed into place, so that two graders never see a half-written adapter
-    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let tmp = work.join(format!(".python-adapter-{}-{n}", std::process::id()));
-    let _ = fs::remove_dir_all(&tmp);
-    fs::create_dir_all(&tmp).map_err(io_error(format!("cannot create {}", tmp.display())))?;
-    for (name, text) in ADAPTER_SOURCES.iter().copied().chain([("done", "")]) {
+    let tmp =
+        output::staging_dir(&dir).map_err(io_error(format!("cannot create a folder beside {}", dir.display())))?;
+    for (name, text) in ADAPTER_SOURCES {
         fs::write(tmp.join(name), text).map_err(io_error(format!("cannot write {}", tmp.join(name).display())))?;
     }
-    if fs::rename(&tmp, &dir).is_err() {
-        let _ = fs::remove_dir_all(&tmp);
-        if !dir.join("done").is_file() {
-            return Err(PythonBuildError::Io {
-                what: format!("cannot publish the Python adapter in {}", dir.display()),
-                source: io::Error::other("another directory of that name is in the way"),
-            });
-        }
-    }
+    output::publish_dir(&tmp, &dir)
+        .map_err(io_error(format!("cannot publish the Python adapter in {}", dir.display())))?;
     Ok(dir)
 }
 

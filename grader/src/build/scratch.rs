@@ -22,9 +22,12 @@ const GRADER_CRATES: [&str; 3] = ["reference", "npuzzle-harness", "npuzzle_harne
 /// The most bytes of `src/` copied; a larger folder does not compile.
 const MAX_SOURCE_BYTES: u64 = 16 << 20;
 
+/// Where every message of a grader-side build places the grader's crates (`Pinned::remap_flags`).
+pub const REMAPPED_ROOT: &str = "/grader";
+
 /// The grader's own crates: the directory that holds `npuzzle/`, `adapters/rust/harness/`,
-/// `reference/` and the `Cargo.lock` that pins their dependencies (this repository, or `rust/` in the
-/// Gradescope zip), with `vendor/` when the dependencies are vendored.
+/// `reference/` and the `Cargo.lock` that pins their dependencies, with `vendor/` when the dependencies are
+/// vendored (as they are in the copy inside the grader, `bundle::RUST_CRATES`).
 #[derive(Debug, Clone)]
 pub struct Pinned {
     #[allow(missing_docs)]
@@ -32,20 +35,28 @@ pub struct Pinned {
 }
 
 impl Pinned {
-    /// `GRADER_RUST_CRATES` when set; else `rust/` next to the grader's `bin/` (the Gradescope zip); else the
-    /// repository the grader was built from.
-    pub fn locate() -> Pinned {
-        let candidates = std::env::var_os("GRADER_RUST_CRATES")
-            .map(PathBuf::from)
-            .into_iter()
-            .chain(std::env::current_exe().ok().and_then(|exe| Some(exe.parent()?.parent()?.join("rust"))));
-        for root in candidates {
-            if root.join("npuzzle/Cargo.toml").is_file() {
-                return Pinned { root };
+    /// `GRADER_RUST_CRATES` when set; else the crates inside the grader, unpacked into the work directory
+    /// `work` on first use. `Err` says what is wrong and what to do.
+    pub fn locate(work: &Path) -> Result<Pinned, String> {
+        if let Some(root) = std::env::var_os("GRADER_RUST_CRATES").filter(|root| !root.is_empty()) {
+            let root = PathBuf::from(root);
+            if !root.join("npuzzle/Cargo.toml").is_file() {
+                return Err(format!(
+                    "GRADER_RUST_CRATES is `{}`, which holds no npuzzle/Cargo.toml: point it at a copy of the \
+                     grader's crates (npuzzle/, adapters/rust/harness/, reference/, their Cargo.toml and \
+                     Cargo.lock, vendor/), or unset it to build against the crates inside the grader",
+                    root.display()
+                ));
             }
+            return Ok(Pinned { root: std::path::absolute(&root).unwrap_or(root) });
         }
-        let repository = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        Pinned { root: repository.canonicalize().unwrap_or(repository) }
+        crate::bundle::RUST_CRATES.unpacked(work).map(|root| Pinned { root }).map_err(|e| e.to_string())
+    }
+
+    /// This repository's crates, for tests that write manifests and build nothing.
+    #[cfg(test)]
+    pub fn repository() -> Pinned {
+        Pinned { root: Path::new(env!("CARGO_MANIFEST_DIR")).join("..").canonicalize().expect("the repository") }
     }
 
     /// What a build of the grader's own crates must see of them (never a step that compiles a student's
@@ -59,9 +70,16 @@ impl Pinned {
             .collect()
     }
 
-    /// The vendored dependencies, where the grader ships them (the Gradescope zip).
+    /// The vendored dependencies, where the grader ships them (the copy inside the grader).
     pub fn vendor(&self) -> Option<PathBuf> {
         Some(self.root.join("vendor")).filter(|vendor| vendor.is_dir())
+    }
+
+    /// The rustc flags of every build that compiles these crates or their vendored dependencies: their
+    /// directory remapped to `/grader`. A dependency a student's crate shares with the wrapper (`itoa`, under
+    /// `vendor/`) must be compiled with the same flags on both sides, or the link finds two versions of it.
+    pub fn remap_flags(&self) -> Vec<String> {
+        vec![format!("--remap-path-prefix={}={REMAPPED_ROOT}", self.root.display())]
     }
 
     /// The API crate students compile against.
@@ -138,7 +156,8 @@ impl Scratch {
         }
         write_if_changed(&dir.join("Cargo.toml"), self.manifest(key).as_bytes())?;
         let vendor = pinned.vendor().filter(|_| self.has_dependencies());
-        write_cargo_files(dir, pinned, vendor.as_deref(), &[])
+        let flags = if vendor.is_some() { pinned.remap_flags() } else { vec![] };
+        write_cargo_files(dir, pinned, vendor.as_deref(), &flags)
     }
 
     fn manifest(&self, key: &str) -> String {
@@ -310,7 +329,7 @@ mod tests {
     #[test]
     fn the_cargo_files_vendor_and_pass_flags_only_when_asked() {
         let ws = tempfile::tempdir().unwrap();
-        let pinned = Pinned::locate();
+        let pinned = Pinned::repository();
         write_cargo_files(ws.path(), &pinned, None, &[]).unwrap();
         assert_eq!(std::fs::read_to_string(ws.path().join(".cargo/config.toml")).unwrap(), "");
         assert!(ws.path().join("Cargo.lock").is_file(), "the pinned versions");

@@ -8,7 +8,6 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::progress::duration;
-use crate::build::detect;
 
 /// One language's cost.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -72,7 +71,7 @@ impl Estimate {
     pub fn of<'a>(paths: impl IntoIterator<Item = &'a Path>) -> Estimate {
         let mut languages = BTreeMap::new();
         for path in paths {
-            let language = detect(path).map_or("unknown", |kind| kind.language());
+            let language = crate::build::handed_in::examine(path).map_or("unknown", |found| found.kind.language());
             *languages.entry(language.to_string()).or_insert(0) += 1;
         }
         let cpu_seconds = languages

@@ -22,6 +22,7 @@ use crate::gradebook::merge::{merge, Merged, ShardBook, NAMED};
 use crate::gradebook::Document;
 use crate::output::write_atomically;
 use crate::report::{visible, Format};
+use crate::results::plural;
 
 /// Arguments of `grader gradebook merge`.
 #[derive(Debug, clap::Args)]
@@ -47,6 +48,7 @@ pub struct MergeArgs {
 /// Runs `grader gradebook merge`.
 pub fn run(args: MergeArgs) -> Result<ExitCode> {
     args.lms.assignment()?;
+    args.lms.moodle_worksheet()?;
     let mut books = Vec::new();
     let mut unread = Vec::new();
     for shard in &args.shards {
@@ -84,7 +86,7 @@ fn read(shard: &Path) -> Result<ShardBook> {
     Ok(ShardBook { from: shard.display().to_string(), document })
 }
 
-/// Copies each graded student's reports (and the stamp that lets a later `grader batch` into `out` resume
+/// Copies each student's reports (and the stamp that lets a later `grader batch` into `out` resume
 /// them) from the shard's directory into `out`, unless that is the same directory.
 fn copy_reports(book: &ShardBook, out: &Path) -> Result<()> {
     let from = Path::new(&book.from);
@@ -95,9 +97,13 @@ fn copy_reports(book: &ShardBook, out: &Path) -> Result<()> {
     let mut extensions: Vec<&str> =
         book.document.run.formats.iter().filter_map(|f| f.parse::<Format>().ok()).map(Format::extension).collect();
     extensions.dedup();
-    for row in book.document.students.iter().filter(|r| r.error.is_none()) {
+    for row in &book.document.students {
         for ext in &extensions {
             let name = format!("{}.{ext}", row.report);
+            // a student not graded has reports when what they handed in was looked at, not when the grader failed
+            if row.error.is_some() && !from.join(&name).is_file() {
+                continue;
+            }
             let bytes = std::fs::read(from.join(&name)).with_context(|| {
                 format!(
                     "failed to read `{}`, a report of {}",
@@ -130,8 +136,9 @@ fn summarize(args: &MergeArgs, merged: &Merged, shards: usize, unread: &[String]
     let rows = &merged.document.students;
     if !args.quiet {
         eprintln!(
-            "grader: {shards} shards merged: {} students; gradebook written to {}, the class overview to {}",
-            rows.len(),
+            "grader: {} merged: {}; gradebook written to {}, the class overview to {}",
+            plural(shards, "shard"),
+            plural(rows.len(), "student"),
             args.output_dir.join("gradebook.csv").display(),
             args.output_dir.join("index.html").display()
         );
@@ -146,9 +153,10 @@ fn summarize(args: &MergeArgs, merged: &Merged, shards: usize, unread: &[String]
         let more = merged.missing.len().saturating_sub(NAMED);
         let more = if more > 0 { format!(" and {more} more") } else { String::new() };
         eprintln!(
-            "grader: {} students are in no merged shard's gradebook{}: {}{more}; grade their shards again \
+            "grader: {} {} in no merged shard's gradebook{}: {}{more}; grade their shards again \
              (`grader batch CLASS --shard K/N`) and merge again",
-            merged.missing.len(),
+            plural(merged.missing.len(), "student"),
+            if merged.missing.len() == 1 { "is" } else { "are" },
             if unread.is_empty() { String::new() } else { format!(" ({} could not be read)", unread.join(", ")) },
             names.join(", ")
         );
@@ -165,7 +173,7 @@ fn summarize(args: &MergeArgs, merged: &Merged, shards: usize, unread: &[String]
     if ungraded.is_empty() {
         return ExitCode::SUCCESS;
     }
-    eprintln!("grader: {} of {} students could not be graded:", ungraded.len(), rows.len());
+    eprintln!("grader: {} of {} could not be graded:", ungraded.len(), plural(rows.len(), "student"));
     for row in ungraded {
         let error = visible::line(row.error.as_deref().unwrap_or_default());
         eprintln!("  {} [{}]: {error}", visible::line(&row.name), visible::line(row.id.as_str()));

@@ -8,6 +8,7 @@
 //! fixture files missing with `--skip-bad-fixtures`, after the gradebooks are written).
 
 pub mod estimate;
+pub mod interrupt;
 pub mod merge;
 pub mod progress;
 pub mod similarity;
@@ -24,6 +25,7 @@ use crate::gradebook::overview;
 use crate::intake::Class;
 use crate::policy::Policy;
 use crate::report::{visible, Format};
+use crate::results::plural;
 use crate::shard::Shard;
 use estimate::Estimate;
 use progress::ClassProgress;
@@ -95,12 +97,12 @@ fn format_parser() -> impl clap::builder::TypedValueParser<Value = Format> {
         .map(|name| name.parse::<Format>().unwrap_or(Format::Text))
 }
 
-/// Where the CLI keeps things that are not the class's: builds' caches, the bundled fixtures.
+/// Where the CLI keeps things that are not the class's: builds' caches, the fixtures.
 pub struct Places {
     /// Where builds keep outputs and caches, and the class is unpacked.
     pub work_dir: PathBuf,
-    /// The fixtures used without `--fixtures`.
-    pub default_fixtures: PathBuf,
+    /// The fixtures: `--fixtures`, or the bundled puzzles unpacked into the work directory.
+    pub fixtures: PathBuf,
 }
 
 /// Runs `grader batch`.
@@ -112,6 +114,7 @@ pub fn run(args: BatchArgs, places: Places) -> Result<ExitCode> {
     crate::grade::check_only(&args.only, &policy)?;
     args.lms.assignment()?;
     let compare = args.similarity.settings()?;
+    args.lms.moodle_worksheet()?;
     let scratch = places.work_dir.join(format!("class-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&scratch);
     let graded = read_and_grade(&args, &places, &policy, &scratch, compare);
@@ -191,7 +194,7 @@ fn read_and_grade(
     std::fs::create_dir_all(&args.output_dir)
         .with_context(|| format!("failed to create `{}`", args.output_dir.display()))?;
     let settings = Settings {
-        fixtures: args.fixtures.clone().unwrap_or_else(|| places.default_fixtures.clone()),
+        fixtures: places.fixtures.clone(),
         skip_bad_fixtures: args.skip_bad_fixtures,
         seed: args.seed,
         policy: toml::to_string(policy)?,
@@ -202,6 +205,7 @@ fn read_and_grade(
         checkstyle_config: args.checkstyle_config.clone(),
     };
     settings.style().config()?;
+    interrupt::say_how_to_resume();
     if !args.quiet {
         let cpu = progress::duration(std::time::Duration::from_secs_f64(estimate.cpu_seconds));
         eprintln!(
@@ -223,8 +227,8 @@ fn read_and_grade(
 fn who(args: &BatchArgs, class: &Class) -> String {
     let graded = class.students.len();
     match args.shard {
-        Some(shard) => format!("shard {shard}: {graded} of the class's {} students", class.roster.len()),
-        None => format!("{graded} students"),
+        Some(shard) => format!("shard {shard}: {graded} of the class's {}", plural(class.roster.len(), "student")),
+        None => plural(graded, "student"),
     }
 }
 
@@ -268,10 +272,11 @@ fn summarize(args: &BatchArgs, graded: &Graded) -> ExitCode {
             );
         }
         if graded.resumed > 0 {
-            eprintln!(
-                "grader: {} students' reports were current and kept (--regrade grades them again)",
-                graded.resumed
-            );
+            let whose = match graded.resumed {
+                1 => "1 student's".to_string(),
+                n => format!("{n} students'"),
+            };
+            eprintln!("grader: {whose} reports were current and kept (--regrade grades them again)");
         }
         match args.shard {
             Some(shard) => eprintln!(
@@ -297,7 +302,7 @@ fn summarize(args: &BatchArgs, graded: &Graded) -> ExitCode {
     if ungraded.is_empty() {
         return ExitCode::SUCCESS;
     }
-    eprintln!("grader: {} of {} students could not be graded:", ungraded.len(), graded.rows.len());
+    eprintln!("grader: {} of {} could not be graded:", ungraded.len(), plural(graded.rows.len(), "student"));
     for row in ungraded {
         let error = row.error.as_deref().unwrap_or_default();
         eprintln!("  {} [{}]: {}", visible::line(&row.name), visible::line(row.id.as_str()), visible::line(error));

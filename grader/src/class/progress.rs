@@ -50,7 +50,8 @@ impl ClassProgress {
                 state.queued = queued;
                 state.started = Some(Instant::now());
                 if settled > 0 {
-                    eprintln!("grader: {settled} students need no grading now (reports current, or nothing to grade)");
+                    let (who, need) = if settled == 1 { ("student", "needs") } else { ("students", "need") };
+                    eprintln!("grader: {settled} {who} {need} no grading now (reports current, or nothing to grade)");
                 }
                 if std::io::stderr().is_terminal() && queued > 0 {
                     let bar = ProgressBar::with_draw_target(Some(state.total as u64), ProgressDrawTarget::stderr());
@@ -64,7 +65,7 @@ impl ClassProgress {
             }
             Progress::Done(row) => {
                 state.done += 1;
-                state.not_graded += usize::from(row.score.is_none());
+                state.not_graded += usize::from(row.final_percent().is_none());
                 let left = self.left(&state);
                 let count = state.settled + state.done;
                 match &state.bar {
@@ -73,7 +74,10 @@ impl ClassProgress {
                         bar.set_message(left);
                     }
                     None => {
-                        let score = row.score.map_or("not graded".into(), |s| format!("{s:.2}"));
+                        let score = match (&row.error, row.score) {
+                            (None, Some(score)) => format!("{score:.2}"),
+                            _ => "not graded".into(),
+                        };
                         let (name, total) = (visible::line(&row.name), state.total);
                         eprintln!("grader: {count}/{total} {name}: {score}{left}");
                     }

@@ -28,13 +28,18 @@ pub struct LmsArgs {
     #[arg(long, value_name = "FILE")]
     pub canvas_gradebook: Option<PathBuf>,
     /// The assignment's maximum grade in the LMS: each grade is the score's percentage of it (default: the
-    /// Canvas export's Points Possible, else 100).
+    /// Canvas export's Points Possible, or the Moodle worksheet's Maximum Grade, else 100).
     #[arg(long, value_name = "POINTS")]
     pub max_grade: Option<f64>,
     /// Write the LMS imports even when --only left tests out (the grades are then over those tests alone,
     /// and the imports say partial); without it they are not written, so no partial grade looks final.
     #[arg(long)]
     pub allow_partial: bool,
+    /// Moodle's offline grading worksheet for the assignment (Grading action: Download grading worksheet):
+    /// moodle-grading-worksheet.csv is that file, every row and column kept, with Grade, Last modified
+    /// (grade) and Feedback comments filled for each student graded; its Status says who was late.
+    #[arg(long, value_name = "FILE")]
+    pub moodle_worksheet: Option<PathBuf>,
 }
 
 impl LmsArgs {
@@ -60,6 +65,28 @@ impl LmsArgs {
             None => Ok(canvas::Assignment::from_flags(&self.canvas_assignment_name, id)),
         }
     }
+
+    /// Moodle's worksheet, when one is given, with the maximum grade checked against it.
+    ///
+    /// # Errors
+    /// A file that cannot be read or is not Moodle's worksheet (in English), or a `--max-grade` that is not its
+    /// Maximum Grade.
+    pub fn moodle_worksheet(&self) -> Result<Option<moodle::Worksheet>> {
+        let Some(path) = &self.moodle_worksheet else { return Ok(None) };
+        let text = std::fs::read_to_string(path).with_context(|| format!("failed to read `{}`", path.display()))?;
+        let sheet = moodle::Worksheet::parse(&text)
+            .map_err(|e| anyhow::anyhow!("`{}` is not a usable Moodle grading worksheet: {e}", path.display()))?;
+        if let (Some(flag), Some(theirs)) = (self.max_grade, sheet.maximum_grade()) {
+            if (flag - theirs).abs() > 1e-9 {
+                bail!(
+                    "--max-grade {flag} is not the assignment's Maximum Grade in `{}` ({theirs}): Moodle skips a grade \
+                     above it; leave --max-grade out to grade on the worksheet's",
+                    path.display()
+                );
+            }
+        }
+        Ok(Some(sheet))
+    }
 }
 
 /// Writes a whole class's gradebooks and overview into `out`; `document` has the overview's figures, and
@@ -74,6 +101,11 @@ pub fn class_gradebooks(
     similarity: Option<&Findings>,
 ) -> Result<()> {
     let mut assignment = lms.assignment()?;
+    let worksheet = lms.moodle_worksheet()?;
+    let mut document = document.clone();
+    if let Some(sheet) = &worksheet {
+        late_from(sheet, &mut document.students);
+    }
     let rows = &document.students;
     let lms_of = |row: &Row, canvas: bool| match &row.lms {
         Some(crate::intake::Lms::Canvas { .. }) => canvas,
@@ -81,7 +113,8 @@ pub fn class_gradebooks(
         None => false,
     };
     let canvas = rows.iter().any(|r| lms_of(r, true)).then_some("canvas-import.csv");
-    let moodle = rows.iter().any(|r| lms_of(r, false)).then_some("moodle-grading-worksheet.csv");
+    let moodle =
+        (rows.iter().any(|r| lms_of(r, false)) || worksheet.is_some()).then_some("moodle-grading-worksheet.csv");
     let partial = rows.iter().find_map(|r| r.partial.as_ref());
     let withheld: Vec<String> = match partial {
         Some(_) if !lms.allow_partial => [canvas, moodle].into_iter().flatten().map(String::from).collect(),
@@ -119,13 +152,34 @@ pub fn class_gradebooks(
         report_import(file, &assignment.heading, max, &left_out, quiet);
     }
     if let Some(file) = moodle {
-        let max = lms.max_grade.unwrap_or(100.0);
+        let max = lms.max_grade.or(worksheet.as_ref().and_then(moodle::Worksheet::maximum_grade)).unwrap_or(100.0);
         let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-        let (text, left_out) = moodle::worksheet(rows, max, now);
+        let (text, left_out) = match &worksheet {
+            Some(sheet) => moodle::filled(sheet, rows, max, now),
+            None => moodle::worksheet(rows, max, now),
+        };
         write(&out.join(file), text)?;
         report_import(file, "Grade", max, &left_out, quiet);
+        if worksheet.as_ref().is_some_and(|sheet| !sheet.has_feedback_comments()) {
+            eprintln!(
+                "grader: the Moodle worksheet has no `Feedback comments` column, so no feedback goes back: turn on \
+                 the assignment's \"Feedback comments\" feedback type and download the worksheet again"
+            );
+        }
     }
     Ok(())
+}
+
+/// Each Moodle student's lateness, as the worksheet's Status says (a student it does not name keeps theirs).
+fn late_from(sheet: &moodle::Worksheet, rows: &mut [Row]) {
+    let submissions = sheet.submissions();
+    for row in rows {
+        if let Some(crate::intake::Lms::Moodle { participant_id }) = &row.lms {
+            if let Some(submitted) = submissions.get(participant_id) {
+                row.late = Some(submitted.late);
+            }
+        }
+    }
 }
 
 /// Writes a shard's `gradebook.json` and `gradebook.csv` (its own students' rows) into `out`.

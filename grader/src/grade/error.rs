@@ -1,5 +1,5 @@
-//! The grader's own failures in a grading run ([`GradeError`]): a submission path that cannot be built or
-//! understood, a fixture directory that cannot be used or lacks files, a style configuration that cannot be
+//! The grader's own failures in a grading run ([`GradeError`]): a submission path that does not exist or
+//! cannot be built, a fixture directory that cannot be used or lacks files, a style configuration that cannot be
 //! read. Each says what to do; a long list of files is cut to its first few. Whatever the submission does
 //! wrong is never one of these: it ends up in the report.
 
@@ -28,6 +28,9 @@ pub enum GradeError {
          other tests (`grader catalog` lists them) or take them out of tests.skip"
     )]
     OnlySkipped(String),
+    /// Nothing is at the submission's path (a typo in the command, not a student's mistake).
+    #[error("`{}` does not exist: give the path of the submission (a folder, or an executable)", .0.display())]
+    NoSuchSubmission(PathBuf),
     /// The fixtures could not be loaded.
     #[error("failed to load fixtures from `{dir}`: {message} (pass --fixtures DIR with puzzle files)")]
     Fixtures {
@@ -39,7 +42,7 @@ pub enum GradeError {
     /// The fixture directory holds no puzzle file at all.
     #[error(
         "the fixture directory `{}` holds no puzzle files (`*.txt`): point --fixtures at the puzzle data set \
-         (the bundled one is fixtures/puzzles)",
+         (or leave it out: the grader carries its own puzzles)",
         .0.display()
     )]
     NoPuzzles(PathBuf),

@@ -1,6 +1,7 @@
 //! CSV as spreadsheets and LMSs read it (RFC 4180): fields quoted when they must be, and no field that a
 //! spreadsheet would run. A student's name, an error message or a test id is text: one that starts with
-//! `=`, `+`, `-`, `@`, a tab or a carriage return would be taken for a formula (`=HYPERLINK(…)`), so it is
+//! `=`, `+`, `-`, `@` (and is more than that sign), a tab or a carriage return would be taken for a formula
+//! (`=HYPERLINK(…)`), so it is
 //! written after a `'`, which spreadsheets read as "text follows" (the OWASP advice for CSV injection). A
 //! field holding a comma, a quote, a line break or any other control character (or a byte-order mark) is quoted, so it stays one
 //! field of one row. Numbers are written as numbers.
@@ -9,13 +10,19 @@
 
 /// One text field, neutralised and quoted as needed.
 pub fn text(field: &str) -> String {
-    let formula = field.starts_with(['=', '+', '-', '@', '\t', '\r']);
+    let formula = looks_like_formula(field);
     let field = if formula { format!("'{field}") } else { field.to_string() };
     if field.contains([',', '"', '\u{feff}']) || field.chars().any(char::is_control) {
         format!("\"{}\"", field.replace('"', "\"\""))
     } else {
         field
     }
+}
+
+/// Whether a spreadsheet would run `field`: it starts with `=`, `+`, `-`, `@`, a tab or a carriage return,
+/// and is more than that one sign (a lone `-`, Moodle's "no date", runs nothing).
+fn looks_like_formula(field: &str) -> bool {
+    field.starts_with(['\t', '\r']) || (field.starts_with(['=', '+', '-', '@']) && field.chars().nth(1).is_some())
 }
 
 /// A number with two decimals.
@@ -84,6 +91,7 @@ mod tests {
     #[case("-2+3", "'-2+3")]
     #[case("@SUM(A1)", "'@SUM(A1)")]
     #[case("\tx", "\"'\tx\"")]
+    #[case("-", "-")]
     #[case("a\rb", "\"a\rb\"")]
     #[case("a\x1bb", "\"a\x1bb\"")]
     fn text_fields_are_neutralised_and_quoted(#[case] field: &str, #[case] written: &str) {
@@ -99,7 +107,7 @@ mod tests {
             prop_assert_eq!(parsed.len(), 1);
             let expected: Vec<String> = fields
                 .iter()
-                .map(|f| if f.starts_with(['=', '+', '-', '@', '\t', '\r']) { format!("'{f}") } else { f.clone() })
+                .map(|f| if looks_like_formula(f) { format!("'{f}") } else { f.clone() })
                 .collect();
             prop_assert_eq!(&parsed[0], &expected);
         }

@@ -20,6 +20,7 @@ pub fn row(id: StudentId, name: &str, percent: Option<f64>, error: Option<&str>)
         language: percent.map(|_| "java".into()),
         compiled: percent.map(|_| true),
         root_causes: vec![],
+        fix_first: None,
         error: error.map(str::to_string),
         partial: None,
     }

@@ -15,6 +15,7 @@
 
 mod lms;
 pub mod unzip;
+mod zip_names;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -343,10 +344,25 @@ fn descend(dir: &Path, target: &Path, caps: Caps, skipped: &mut Vec<Skipped>) ->
         [zip] if zip.is_file() && zip.file_name().and_then(|n| zip_stem(&n.to_string_lossy()).map(drop)).is_some() => {
             let label = zip.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             unzip(zip, target, caps, &label, skipped).map_err(|reason| format!("{label} not unpacked: {reason}"))?;
-            Ok(single_folder(target))
+            let unpacked = single_folder(target);
+            match std::fs::read_dir(&unpacked).map(|read| read.count()) {
+                Ok(0) => Err(format!("the zip {label} is empty")),
+                _ if only_hidden(&unpacked) => {
+                    Err(format!("the zip {label} holds nothing but hidden files (such as __MACOSX or .DS_Store)"))
+                }
+                _ => Ok(unpacked),
+            }
         }
         _ => Ok(inner),
     }
+}
+
+/// Whether every entry of `dir` is hidden (`.DS_Store`) or macOS's `__MACOSX`.
+fn only_hidden(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|read| {
+        read.filter_map(Result::ok)
+            .all(|e| e.file_name() == "__MACOSX" || e.file_name().to_string_lossy().starts_with('.'))
+    })
 }
 
 /// Copies the folder `from` into `to` (merging with what is there); links are not followed or copied, as
@@ -507,6 +523,26 @@ mod tests {
         assert!(reason(0).contains("more than the 1024 bytes allowed"), "{}", reason(0));
         assert!(reason(1).contains("not a readable zip"), "{}", reason(1));
         assert!(got.students[2].submission.is_ok());
+    }
+
+    /// A zip with nothing in it says so, in the words of what was handed in (never a path of the grader's).
+    #[test]
+    fn an_empty_zip_is_that_students_reason_in_their_words() {
+        let class = tempfile::tempdir().unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        zip_of(&class.path().join("ann.zip"), &[]);
+        zip_of(&class.path().join("bo.zip"), &[("__MACOSX/._Board.java", b"x"), (".DS_Store", b"")]);
+
+        let got = gather(class.path(), &scratch.path().join("s"), Caps::default()).unwrap();
+
+        let reasons: Vec<String> = got.students.iter().map(|s| s.submission.clone().unwrap_err()).collect();
+        assert_eq!(
+            reasons,
+            [
+                "the zip ann.zip is empty",
+                "the zip bo.zip holds nothing but hidden files (such as __MACOSX or .DS_Store)"
+            ]
+        );
     }
 
     #[test]

@@ -7,7 +7,8 @@
 //! Tests the policy hides are shown `after_due_date`, and nothing else tells of them before then ([`render`]).
 //! The compiler's output, when the build failed, is in the top-level output. `execution_time` is the run's
 //! wall time, the only non-deterministic field. Student text in any output shows its control characters as
-//! codes ([`visible`]): Gradescope shows outputs as text.
+//! codes ([`visible`]): Gradescope shows outputs as text. A run that is not graded scores 0, with `Not graded:
+//! REASON` as the first line of the output and no test.
 
 use serde::Serialize;
 
@@ -60,7 +61,15 @@ pub fn render(report: &Report) -> String {
         .collect();
     let score: u64 = entries.iter().map(|e| e.score_cents).sum();
     let max: u64 = entries.iter().map(|e| e.max_cents).sum();
-    let mut output = if hidden.is_empty() {
+    let mut output = if let Some(line) = report.not_graded_line() {
+        // Gradescope needs a score: 0, with the reason as the output's first line (not "contact the staff").
+        let mut said = vec![line];
+        if !report.details.files.is_empty() {
+            let files: Vec<&str> = report.details.files.iter().map(|f| f.name.as_str()).collect();
+            said.push(format!("The files handed in: {}.", files.join(", ")));
+        }
+        visible::block(&said.join("\n")).into_owned()
+    } else if hidden.is_empty() {
         format!(
             "Aggregate score: {:.2} / {:.2}. The full report is below each test; run `grader explain ID` locally \
              for hints.",
@@ -70,7 +79,8 @@ pub fn render(report: &Report) -> String {
     } else {
         let visible = entries.iter().filter(|e| !e.hidden);
         let (score, max) = visible.fold((0, 0), |(s, m), e| (s + e.score_cents, m + e.max_cents));
-        let held = match entries.iter().filter(|e| e.hidden).count() {
+        // counted as every report counts tests (a table's rows each), so every place says the same number
+        let held = match hidden.len() {
             1 => "1 test is".to_string(),
             n => format!("{n} tests are"),
         };
@@ -88,6 +98,9 @@ pub fn render(report: &Report) -> String {
     }
     for note in &report.notes {
         output.push_str(&format!("\nNote: {}", visible::block(note)));
+    }
+    if let Some(style) = &report.details.style {
+        output.push_str(&format!("\nStyle (0 points): {}", style.verdicts()));
     }
     if !report.missing_fixtures.is_empty() {
         output.push_str(&format!(
@@ -158,7 +171,7 @@ mod tests {
     use super::*;
     use crate::policy::Weights;
     use crate::results::Category;
-    use crate::results::{Score, Status, Submission, Timings};
+    use crate::results::{Score, Status, Submission};
 
     fn test(id: String, category: Category, status: Status) -> TestResult {
         TestResult {
@@ -210,19 +223,7 @@ mod tests {
             seed: 1,
             score,
             tests,
-            output: String::new(),
-            output_truncated: false,
-            compile_log: None,
-            notes: vec![],
-            fix_first: vec![],
-            missing_fixtures: vec![],
-            skipped_fixtures: vec![],
-            machine_stalls: vec![],
-            timings: Timings::default(),
-            count_causes: vec![],
-            details: Default::default(),
-            withheld: 0,
-            partial: None,
+            ..Report::default()
         }
     }
 
@@ -272,6 +273,28 @@ mod tests {
         }
         let solver_20 = json["tests"].as_array().unwrap().iter().find(|t| t["number"] == "solver-20").unwrap();
         assert!(solver_20["output"].as_str().unwrap().contains("it depends on a test hidden until the due date"));
+    }
+
+    /// However many Gradescope entries they make, hidden tests are counted as every report counts them: a
+    /// hidden table of 25 rows is 25 tests in Gradescope's output and in the text, HTML and Markdown reports.
+    #[test]
+    fn the_hidden_tests_are_counted_alike_everywhere() {
+        let mut report = rust_report(3);
+        for test in report.tests.iter_mut().filter(|t| t.id.starts_with("timing-2/") || t.id == "solver-11") {
+            test.hidden = true;
+        }
+        let json: serde_json::Value = serde_json::from_str(&render(&report)).unwrap();
+        assert!(json["output"].as_str().unwrap().contains(" 26 tests are hidden until the due date"), "{json}");
+        let visible = report.without_hidden();
+        assert_eq!(visible.withheld, 26);
+        let shown = [
+            crate::report::text::render(&visible, false, false),
+            crate::report::html::render(&visible),
+            crate::report::markdown::render(&visible),
+        ];
+        for shown in shown {
+            assert!(shown.contains("26 tests hidden until the due date"), "{shown}");
+        }
     }
 
     #[test]

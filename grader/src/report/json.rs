@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::results::{Partial, Report, SkippedFixture, Status};
 
 /// The schema version; bump on any incompatible change.
-pub const SCHEMA_VERSION: u32 = 3;
+pub const SCHEMA_VERSION: u32 = 4;
 
 #[derive(Serialize)]
 struct JsonReport<'a> {
@@ -17,8 +17,13 @@ struct JsonReport<'a> {
     grader_version: &'static str,
     submission: JsonSubmission<'a>,
     seed: u64,
-    score: f64,
-    max_score: f64,
+    /// `null` when the run is not graded.
+    score: Option<f64>,
+    /// `null` when the run is not graded.
+    max_score: Option<f64>,
+    /// Only when the run is not graded, so graded reports keep their bytes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    not_graded: Option<&'a crate::results::NotGraded>,
     /// Only in a run `--only` narrowed, so whole reports keep their bytes.
     #[serde(skip_serializing_if = "Option::is_none")]
     partial: Option<&'a Partial>,
@@ -30,6 +35,9 @@ struct JsonReport<'a> {
     fix_first: &'a [crate::results::RootCause],
     fix_first_counts: &'a [crate::results::CountCause],
     details: &'a crate::results::Details,
+    /// Each style tool's summary verdict (Java reports only): `PASSED`, `FAILED (…)` or `not run (why)`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    style_verdicts: Vec<JsonVerdict>,
     withheld_tests: usize,
     missing_fixtures: &'a [String],
     skipped_fixtures: &'a [SkippedFixture],
@@ -44,6 +52,12 @@ struct JsonReport<'a> {
 struct JsonSubmission<'a> {
     name: &'a str,
     language: &'a str,
+}
+
+#[derive(Serialize)]
+struct JsonVerdict {
+    tool: &'static str,
+    verdict: String,
 }
 
 #[derive(Serialize)]
@@ -80,8 +94,9 @@ pub fn render(report: &Report) -> String {
         grader_version: env!("CARGO_PKG_VERSION"),
         submission: JsonSubmission { name: &report.submission.name, language: &report.submission.language },
         seed: report.seed,
-        score: report.score.total,
-        max_score: report.score.max,
+        score: report.not_graded.is_none().then_some(report.score.total),
+        max_score: report.not_graded.is_none().then_some(report.score.max),
+        not_graded: report.not_graded.as_ref(),
         partial: report.partial.as_ref(),
         categories: report
             .score
@@ -119,6 +134,13 @@ pub fn render(report: &Report) -> String {
         fix_first: &report.fix_first,
         fix_first_counts: &report.count_causes,
         details: &report.details,
+        style_verdicts: report.details.style.as_ref().map_or(vec![], |style| {
+            style
+                .names()
+                .into_iter()
+                .map(|tool| JsonVerdict { tool, verdict: style.verdict(tool).unwrap_or_default() })
+                .collect()
+        }),
         withheld_tests: report.withheld,
         missing_fixtures: &report.missing_fixtures,
         skipped_fixtures: &report.skipped_fixtures,

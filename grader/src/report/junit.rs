@@ -2,7 +2,8 @@
 //! test case per test, failure bodies with the student-facing message (expected vs actual).
 //!
 //! Each test case's `time` is the CPU time the submission spent on it (the one field that varies from run to
-//! run; no timestamps are written). A failed build's compiler output is the compile test's failure body.
+//! run; no timestamps are written). A failed build's compiler output is the compile test's failure body. A run
+//! that is not graded is one failing case, `not graded`, whose message says why.
 
 use quick_junit::{NonSuccessKind, Report as JunitReport, TestCase, TestCaseStatus, TestSuite};
 
@@ -12,6 +13,16 @@ use crate::results::{Report, Status};
 /// Renders JUnit XML.
 pub fn render(report: &Report) -> String {
     let mut junit = JunitReport::new(format!("8puzzle grading of {}", report.submission.name));
+    if let Some(not_graded) = &report.not_graded {
+        // One failing case says so, so that a CI job shows the reason rather than a green empty run.
+        let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+        status.set_message(format!("Not graded: {}", not_graded.reason));
+        let mut suite = TestSuite::new("Submission");
+        let mut case = TestCase::new("not graded", status);
+        case.set_classname("submission");
+        suite.add_test_case(case);
+        junit.add_test_suite(suite);
+    }
     for category in Category::ALL {
         let tests: Vec<_> = report.tests_in(category).collect();
         if tests.is_empty() {

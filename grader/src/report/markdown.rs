@@ -25,13 +25,32 @@ pub fn render(report: &Report) -> String {
         (None, 0) => "Score",
         (None, _) => "Score of the visible tests",
     };
-    let _ = writeln!(
-        out,
-        "**{label}: {:.2} / {:.2} ({percent:.1}%)** — seed {}\n",
-        report.score.total, report.score.max, report.seed
-    );
-    if let Some(partial) = &report.partial {
-        let _ = writeln!(out, "> **{}**\n", visible::markdown_inline(&partial.headline()));
+    match &report.not_graded {
+        Some(not_graded) => {
+            let _ = writeln!(
+                out,
+                "**Not graded:** {} — seed {}\n",
+                visible::markdown_inline(&not_graded.reason),
+                report.seed
+            );
+            if report.tests.is_empty() {
+                return out;
+            }
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "**{label}: {:.2} / {:.2} ({percent:.1}%)** — seed {}\n",
+                report.score.total, report.score.max, report.seed
+            );
+            if let Some(partial) = &report.partial {
+                let _ = writeln!(out, "> **{}**\n", visible::markdown_inline(&partial.headline()));
+            }
+            if report.withheld > 0 {
+                let hidden = crate::results::plural(report.withheld, "test");
+                let _ = writeln!(out, "{hidden} hidden until the due date, and the aggregate score with them.\n");
+            }
+        }
     }
     for note in &report.notes {
         let _ = writeln!(out, "> Note: {}\n", visible::markdown_inline(note));
@@ -69,6 +88,9 @@ pub fn render(report: &Report) -> String {
         return out;
     }
     let _ = writeln!(out, "\n### Not passed\n");
+    if let Some(line) = super::summary::explain_line(report) {
+        let _ = writeln!(out, "{line}\n");
+    }
     for category in Category::ALL {
         for t in failing.iter().filter(|t| t.category == category).take(50) {
             let _ = writeln!(out, "- `{}` {} — {}", t.id, t.title, visible::markdown_inline(t.reason()));

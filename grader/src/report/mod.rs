@@ -2,11 +2,16 @@
 //! never processes, fixtures or the catalog — and never run anything.
 
 pub mod entries;
+/// The facts a text report shows, and whether a page shows them (shared with the end-to-end tests).
+#[cfg(test)]
+#[path = "../../tests/it/facts.rs"]
+mod facts;
 pub mod gradescope;
 pub mod html;
 pub mod json;
 pub mod junit;
 pub mod markdown;
+pub mod summary;
 pub mod text;
 pub mod visible;
 pub mod withheld;
@@ -97,6 +102,7 @@ pub fn render(report: &crate::results::Report, format: Format, color: bool) -> S
 mod tests {
     //! Every format over one hand-built report (no timings to redact): a snapshot per format.
 
+    use super::facts;
     use super::*;
     use crate::evidence::{Count, Evidence, Grid, Panel};
     use crate::results::{Category, CategoryScore, Report, Score, Status, Submission, TestResult, Timings};
@@ -252,6 +258,7 @@ mod tests {
             },
             withheld: 0,
             partial: None,
+            not_graded: None,
         }
     }
 
@@ -319,6 +326,46 @@ mod tests {
             assert!(at.is_some_and(|at| at < first_test), "{format}: {shown}");
         }
         assert!(render(&report, Format::Json, false).contains("\"machine_stalls\": [\n    \"board-1a\"\n  ]"));
+    }
+
+    /// What was handed in that is not a submission is "not graded" in every format, with the reason at the
+    /// top and never a score: JSON's score is null; Gradescope, which needs one, scores 0 with the reason as
+    /// its output's first line.
+    #[test]
+    fn a_report_not_graded_says_why_at_its_top_and_shows_no_score() {
+        let files = vec![crate::results::SubmittedFile { name: "solver.java".into(), bytes: 812 }];
+        let reason = "found solver.java: rename it to Solver.java";
+        let report = Report::not_a_submission("ada", 7, reason, files);
+        for format in Format::ALL {
+            let shown = render(&report, format, false);
+            let written = if format == Format::Markdown { visible::markdown_inline(reason) } else { reason.into() };
+            let said = shown.find(&*written).unwrap_or_else(|| panic!("{format}: {shown}"));
+            assert!(shown[..said].to_lowercase().replace('_', " ").contains("not graded"), "{format}: {shown}");
+            assert!(!shown.contains("0.00 /") && !shown.contains("(0%)") && !shown.contains("Aggregate score: 0"));
+        }
+        let json: serde_json::Value = serde_json::from_str(&render(&report, Format::Json, false)).unwrap();
+        assert!(json["score"].is_null() && json["max_score"].is_null(), "{json}");
+        assert_eq!(json["not_graded"]["because"], "not_a_submission");
+        let gradescope: serde_json::Value = serde_json::from_str(&render(&report, Format::Gradescope, false)).unwrap();
+        assert_eq!(gradescope["score"], 0.0);
+        assert!(gradescope["output"].as_str().unwrap().starts_with(&format!("Not graded: {reason}\n")));
+        assert!(render(&report, Format::Text, false).contains("   812 solver.java"), "the files handed in");
+    }
+
+    /// The page carries every fact of the text report (the rule of `grader/tests/it/facts.rs`, which the
+    /// end-to-end tests apply to real runs), here on a report with every kind of line: notes, grader
+    /// problems, style findings, a count cause, skipped and hidden tests, the program's output.
+    #[test]
+    fn the_page_carries_every_fact_of_the_text_report() {
+        let mut noted = report();
+        noted.notes = vec!["Board.java:1 declares `package puzzle;`: the grader removed that line".into()];
+        noted.machine_stalls = vec!["board-4a".into()];
+        let not_graded = Report::not_a_submission("ada", 7, "nothing was handed in", vec![]);
+        for report in [noted.clone(), noted.without_hidden(), not_graded] {
+            let (text, html) = (render(&report, Format::Text, false), render(&report, Format::Html, false));
+            assert_eq!(facts::missing_from_html(&text, &html), Vec::<String>::new(), "{text}");
+            assert_eq!(facts::missing_from_text(&html, &text), Vec::<String>::new(), "{html}");
+        }
     }
 
     /// A name, a message, a row and the program's output that hold terminal escapes reach no reader raw.

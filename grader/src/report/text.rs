@@ -10,9 +10,9 @@
 
 use std::fmt::Write;
 
-use super::visible;
+use super::{summary, visible};
 use crate::results::Category;
-use crate::results::{CategoryScore, Report, Status, TestResult};
+use crate::results::{Report, Status, TestResult};
 
 /// Input rows shown per test before the rest are summarized.
 const MAX_INPUT_ROWS: usize = 12;
@@ -28,7 +28,14 @@ const MAX_FINDINGS: usize = 40;
 pub fn render(report: &Report, color: bool, failures_only: bool) -> String {
     let mut out = String::new();
     summary(&mut out, report, color);
+    if report.not_graded.is_some() && report.tests.is_empty() {
+        files(&mut out, report);
+        return out;
+    }
     fix_first(&mut out, report);
+    if let Some(line) = summary::explain_line(report) {
+        let _ = writeln!(out, "{line}\n");
+    }
     files(&mut out, report);
     for category in Category::ALL {
         let all: Vec<&TestResult> = report.tests_in(category).collect();
@@ -83,16 +90,6 @@ pub fn render(report: &Report, color: bool, failures_only: bool) -> String {
     out
 }
 
-/// The categories of one summary line: the official report pools Board and Solver as "Correctness".
-const SUMMARY_LINES: [(&str, &[Category]); 6] = [
-    ("Compilation", &[Category::Compile]),
-    ("API", &[Category::Api]),
-    ("Correctness", &[Category::Board, Category::Solver]),
-    ("Memory", &[Category::Memory]),
-    ("Timing", &[Category::Timing]),
-    ("Beyond the official grader", &[Category::Beyond]),
-];
-
 fn summary(out: &mut String, report: &Report, color: bool) {
     let _ = writeln!(out, "ASSESSMENT SUMMARY\n");
     let _ = writeln!(
@@ -105,78 +102,41 @@ fn summary(out: &mut String, report: &Report, color: bool) {
     if let Some(partial) = &report.partial {
         let _ = writeln!(out, "{}\n", partial.headline());
     }
+    if let Some(not_graded) = &report.not_graded {
+        let _ = writeln!(out, "NOT GRADED: {}\n", visible::block(&not_graded.reason));
+    }
     for note in &report.notes {
         let _ = writeln!(out, "Note: {}\n", visible::block(note));
     }
-    if !report.missing_fixtures.is_empty() {
-        let _ = writeln!(
-            out,
-            "GRADER PROBLEM: the fixture directory lacks {} (the tests that need them are errors, not the \
-             submission's failures)\n",
-            report.missing_fixtures.join(", ")
-        );
-    }
-    if !report.machine_stalls.is_empty() {
-        let _ = writeln!(out, "GRADER PROBLEM: {}\n", report.stalls_line());
-    }
-    if !report.skipped_fixtures.is_empty() {
-        let _ = writeln!(
-            out,
-            "GRADER PROBLEM: {} fixture file(s) could not be used and were skipped (--skip-bad-fixtures):",
-            report.skipped_fixtures.len()
-        );
-        for skipped in &report.skipped_fixtures {
-            let _ = writeln!(out, "  {}: {}", skipped.file, skipped.problem);
+    for (line, listed) in summary::problems(report) {
+        let _ = writeln!(out, "{line}");
+        for item in listed {
+            let _ = writeln!(out, "  {item}");
         }
         let _ = writeln!(out);
     }
-    for (label, categories) in SUMMARY_LINES {
-        if label == "Correctness" {
+    let tallies = summary::tallies(report);
+    // the style tools' lines go between API and the rest, as the official summary prints them
+    let style_at = tallies.iter().position(|t| !matches!(t.label, "Compilation" | "API")).unwrap_or(tallies.len());
+    for (at, tally) in tallies.iter().enumerate() {
+        if at == style_at {
             style_summary(out, report, color);
         }
-        let parts: Vec<&CategoryScore> =
-            report.score.categories.iter().filter(|c| categories.contains(&c.category)).collect();
-        let (passed, failed, skipped, not_applicable) = parts.iter().fold((0, 0, 0, 0), |acc, c| {
-            (acc.0 + c.passed, acc.1 + c.failed, acc.2 + c.skipped, acc.3 + c.not_applicable)
-        });
-        let counted = passed + failed + skipped;
-        let points: f64 = parts.iter().map(|c| c.points).sum();
-        let weight: f64 = parts.iter().map(|c| c.weight).sum();
-        let verdict = match (counted, label) {
-            (0, "API") if points > 0.0 => {
-                format!("{} (the language's types fix the API)", paint("PASSED", Status::Passed, color))
-            }
-            (0, _) if not_applicable > 0 => "not applicable".to_string(),
-            (0, _) => continue,
-            (_, "Compilation" | "API") if failed + skipped == 0 => paint("PASSED", Status::Passed, color),
-            (_, "Compilation" | "API") => paint("FAILED", Status::Failed, color),
-            _ => {
-                let word = if passed == counted { Status::Passed } else { Status::Failed };
-                let scored = if weight > 0.0 { "" } else { " (not scored)" };
-                format!("{}{scored}", paint(&format!("{passed}/{counted} tests passed"), word, color))
-            }
+        let verdict = match tally.status {
+            Some(status) => paint(&tally.verdict, status, color),
+            None => tally.verdict.clone(),
         };
-        let _ = writeln!(out, "{:<28} {verdict}", format!("{label}:"));
+        let _ = writeln!(out, "{:<28} {verdict}{}", format!("{}:", tally.label), tally.after);
     }
-    if let Some(partial) = &report.partial {
-        let _ = writeln!(
-            out,
-            "\nPartial score: {:.2}% over {}{}; not the assignment's grade",
-            report.score.percent(),
-            partial.describe(),
-            if report.withheld > 0 { ", the tests hidden until the due date left out" } else { "" }
-        );
-    } else if report.withheld > 0 {
-        let _ = writeln!(
-            out,
-            "\nScore of the visible tests: {:.2}% ({} hidden until the due date, and the aggregate score with them)",
-            report.score.percent(),
-            crate::results::plural(report.withheld, "test")
-        );
-    } else {
-        let _ = writeln!(out, "\nAggregate score: {:.2}%", report.score.percent());
+    if style_at == tallies.len() {
+        style_summary(out, report, color);
     }
-    let _ = writeln!(out, "{}\n", weight_line(&report.score.categories, report.partial.is_some()));
+    let gap = if tallies.is_empty() { "" } else { "\n" };
+    let _ = writeln!(out, "{gap}{}", summary::score_line(report));
+    if report.not_graded.is_none() {
+        let _ = writeln!(out, "{}", summary::weight_line(&report.score.categories, report.partial.is_some()));
+    }
+    let _ = writeln!(out);
 }
 
 /// The style tools' verdicts, as the official summary prints them between API and Correctness.
@@ -188,37 +148,11 @@ fn style_summary(out: &mut String, report: &Report, color: bool) {
         let shown = match verdict.as_str() {
             "PASSED" => paint(&verdict, Status::Passed, color),
             v if v.starts_with("FAILED") => paint(&verdict, Status::Failed, color),
-            _ => format!("{verdict} (see the style section)"),
+            _ => verdict,
         };
         let _ = writeln!(out, "{:<28} {shown}", format!("{name}:"));
     }
     let _ = writeln!(out);
-}
-
-/// The weight line: the weights the score uses. Under the official weights it says what the official
-/// report prints instead (Timing 10%, Memory 20%), although every official aggregate is computed, as ours is,
-/// with Memory 10% and Timing 20% (specs/policy.md). In a partial run the weights are the policy's over the
-/// sections run, and the line says so.
-fn weight_line(categories: &[CategoryScore], partial: bool) -> String {
-    let weight =
-        |of: &[Category]| categories.iter().filter(|c| of.contains(&c.category)).map(|c| c.weight).sum::<f64>();
-    let weights: Vec<f64> = SUMMARY_LINES.iter().map(|(_, of)| weight(of)).collect();
-    let official = [5.0, 5.0, 60.0, 10.0, 20.0, 0.0];
-    if weights.iter().zip(official).all(|(w, o)| (w - o).abs() < 0.005) {
-        return "[ Compilation: 5%, API: 5%, Style: 0%, Correctness: 60%, Memory: 10%, Timing: 20% ] (the official \
-                report prints \"Timing: 10%, Memory: 20%\" but computes its score with these, as this one does)"
-            .into();
-    }
-    let total: f64 = weights.iter().sum();
-    let parts: Vec<String> = SUMMARY_LINES
-        .iter()
-        .zip(&weights)
-        .filter(|(_, &w)| w > 0.0)
-        .map(|((label, _), w)| format!("{label}: {:.2}%", if total > 0.0 { 100.0 * w / total } else { 0.0 }))
-        .collect();
-    let whose =
-        if partial { "this course's policy over the sections this partial run graded" } else { "this course's policy" };
-    format!("[ {} ] ({whose})", parts.join(", "))
 }
 
 /// "Fix first": each root cause and the failures it explains, so a student starts where it matters.
@@ -227,18 +161,8 @@ fn fix_first(out: &mut String, report: &Report) {
         return;
     }
     let _ = writeln!(out, "Fix first (one cause fails many tests):");
-    for cause in &report.count_causes {
-        let _ = writeln!(out, "  * {}", cause.summary());
-    }
-    for cause in &report.fix_first {
-        let _ = writeln!(
-            out,
-            "  * {} is wrong ({}); {} {} because of it",
-            cause.method.call(),
-            cause.test,
-            cause.explains.join(", "),
-            if cause.explains.len() == 1 { "fails" } else { "fail" }
-        );
+    for line in summary::fix_first_lines(report) {
+        let _ = writeln!(out, "  * {line}");
     }
     let _ = writeln!(out);
 }
@@ -309,16 +233,8 @@ fn style_section(out: &mut String, style: &crate::results::Style) {
         if tool.findings.len() > MAX_FINDINGS {
             let _ = writeln!(out, "... and {} more", tool.findings.len() - MAX_FINDINGS);
         }
-        if !tool.findings.is_empty() {
-            let errors = tool.findings.iter().filter(|f| f.error).count();
-            let warnings = tool.findings.len() - errors;
-            let _ = writeln!(
-                out,
-                "{} ends with {} and {}.",
-                tool.name,
-                crate::results::plural(errors, "error"),
-                crate::results::plural(warnings, "warning")
-            );
+        if let Some(tally) = tool.tally() {
+            let _ = writeln!(out, "{tally}");
         }
         let _ = writeln!(out);
     }
@@ -359,12 +275,7 @@ fn test_block(out: &mut String, test: &TestResult, report: &Report, color: bool)
             if let Some(trial) = test.message.lines().next().filter(|l| l.starts_with("failed on trial")) {
                 let _ = writeln!(out, "  - {}", visible::line(trial));
             }
-            let why = if cause.repeats.contains(&test.id) {
-                "the same fault; fix it there first"
-            } else {
-                "and this test reads boards through it"
-            };
-            let _ = writeln!(out, "  - see {} first: {} is wrong there, {why}", cause.test, cause.method.call());
+            let _ = writeln!(out, "  - {}", summary::see_first(cause, &test.id));
         }
         None => message(out, &test.message, "  - "),
     }

@@ -97,7 +97,9 @@ fn parallel_grading_gives_the_grades_of_serial_grading_and_survives_broken_submi
     assert!(cell(rows, 2, "failed").contains(blank), "{:?}", rows[2]);
     assert!(cell(rows, 3, "score") == "0.00" && cell(rows, 3, "failed").contains("compile-1"), "{:?}", rows[3]);
     assert!(cell(rows, 4, "failed").contains("board-1a"), "{:?}", rows[4]);
-    assert!(cell(rows, 5, "error").contains("is not a submission") && cell(rows, 5, "score").is_empty());
+    assert_eq!((cell(rows, 5, "error"), cell(rows, 5, "score")), ("nothing was handed in", ""), "not graded");
+    let erin = std::fs::read_to_string(out.path().join("serial/erin.txt")).unwrap();
+    assert!(erin.contains("NOT GRADED: nothing was handed in") && !erin.contains("Aggregate score: 0"), "{erin}");
     assert!(cell(rows, 6, "failed").contains(blank), "a Python folder is graded beside the others: {:?}", rows[6]);
     assert!(out.path().join("parallel/bob.txt").is_file() && out.path().join("parallel/bob.json").is_file());
 }
@@ -133,7 +135,7 @@ fn a_grader_process_that_dies_costs_one_row_and_a_rerun_grades_only_those_not_cu
     let second = batch_in(class.path(), out.path(), &args, &[]);
 
     assert_eq!(second.code, 0, "{}", second.stderr);
-    assert!(second.stderr.contains("1 students' reports were current and kept"), "{}", second.stderr);
+    assert!(second.stderr.contains("1 student's reports were current and kept"), "{}", second.stderr);
     assert!((1..6).all(|r| cell(&second.rows, r, "error").is_empty()), "{:?}", second.rows);
     assert_eq!(second.rows[1], first.rows[1], "ann's row is kept as it was");
 
@@ -143,6 +145,43 @@ fn a_grader_process_that_dies_costs_one_row_and_a_rerun_grades_only_those_not_cu
     let third = batch_in(class.path(), out.path(), &args, &[]);
     assert_eq!(third.code, 0, "{}", third.stderr);
     assert!(third.stderr.contains("4 students' reports were current"), "eve's changed file is graded again");
+}
+
+/// Ctrl-C while a class is graded (SIGINT to the terminal's whole process group, the workers too) ends the
+/// run as an interrupted program, after saying that a re-run resumes.
+#[test]
+fn ctrl_c_in_a_batch_says_that_a_rerun_resumes() {
+    use std::io::BufRead;
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    let class = tempfile::tempdir().unwrap();
+    for student in ["ann", "ben"] {
+        std::fs::copy(reference_submission(), class.path().join(student)).unwrap();
+    }
+    let out = tempfile::tempdir().unwrap();
+    let mut batch = grader()
+        .arg("batch")
+        .arg(class.path())
+        .args(["--output-dir", out.path().to_str().unwrap(), "--policy", quick_policy().to_str().unwrap()])
+        .process_group(0)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(batch.stderr.take().unwrap());
+    let mut said = String::new();
+    // The run says it is grading once it would say how to resume.
+    while !said.contains("grader: grading") {
+        assert_ne!(stderr.read_line(&mut said).unwrap(), 0, "the batch ended before grading: {said}");
+    }
+    // SAFETY: a signal to the process group the batch leads, which this test made.
+    assert_eq!(unsafe { libc::kill(-(batch.id() as i32), libc::SIGINT) }, 0);
+    std::io::Read::read_to_string(&mut stderr, &mut said).unwrap();
+    let status = batch.wait().unwrap();
+
+    assert_eq!(status.signal(), Some(libc::SIGINT), "{status:?}: {said}");
+    assert!(
+        said.contains("grader: interrupted. The reports of the students graded so far are kept: run the same command again and it resumes"),
+        "{said}"
+    );
 }
 
 /// Names chosen to bend a gradebook: a formula, terminal escapes and a carriage return, two names equal in

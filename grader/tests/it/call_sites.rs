@@ -1,6 +1,6 @@
 //! Call sites (`call_sites`, specs/protocol.md): a count that fails names the lines of the student's code its
 //! operations come from, in Java as in Python, and only the student's lines (never the reference Board's, the
-//! textbook classes' or the adapter's), in the JSON message and the text report alike.
+//! textbook classes' or the adapter's), in the JSON message, the text report and the HTML report alike.
 
 use rstest::rstest;
 
@@ -21,7 +21,10 @@ fn a_failing_count_names_the_solvers_lines_its_calls_come_from(
     let source = std::fs::read_to_string(submission.join(file)).unwrap();
     let line = source.lines().position(|l| l.contains(comparison)).expect("the comparison's line") + 1;
     let policy = if language == "python" { quick_python_policy() } else { quick_policy() };
-    let graded = grade(&submission, &["--policy", policy.to_str().unwrap(), "--only", "timing-4b/puzzle23"]);
+    let page = tempfile::tempdir().unwrap();
+    let html = page.path().join("report.html");
+    let args = ["--policy", policy.to_str().unwrap(), "--only", "timing-4b/puzzle23"];
+    let graded = grade(&submission, &[&args[..], &["--format", &format!("html={}", html.display())]].concat());
     let test = graded.test("timing-4b/puzzle23");
     assert_eq!(test["status"], "failed", "{}", graded.text);
     let message = test["message"].as_str().unwrap();
@@ -41,4 +44,8 @@ fn a_failing_count_names_the_solvers_lines_its_calls_come_from(
     assert!(shares[0].0 >= 90, "{sites}");
     assert!(shares.iter().all(|(_, site)| site.starts_with(&format!("{file}:"))), "the Solver's lines alone: {sites}");
     assert!(graded.text.contains(&format!("manhattan() calls come from: {sites}")), "{}", graded.text);
+    // and the page, which carries every fact of the text report
+    let html = std::fs::read_to_string(&html).unwrap();
+    assert!(html.contains(&format!("manhattan() calls come from: {sites}")), "{html}");
+    assert_eq!(crate::facts::missing_from_html(&graded.text, &html), Vec::<String>::new(), "{}", graded.text);
 }

@@ -60,9 +60,15 @@ fn gradescope_points_add_up_exactly_on_a_failing_rust_submission() {
 #[case::text("text")]
 fn the_compilers_output_is_in_every_format(#[case] format: &str) {
     let (submission, _copy) = gallery_entry("java/compile-error");
-    let (text, code) = render_of(&submission, format, &[]);
+    let dir = tempfile::tempdir().unwrap();
+    let text_report = dir.path().join("report.txt");
+    let (text, code) = render_of(&submission, format, &[&format!("--format=text={}", text_report.display())]);
     assert_eq!(code, 1);
     assert!(text.contains("Solver.java") && text.contains("error:"), "{format}:\n{text}");
+    if format == "html" {
+        let text_report = std::fs::read_to_string(text_report).unwrap();
+        assert_eq!(crate::facts::missing_from_html(&text_report, &text), Vec::<String>::new(), "{text_report}");
+    }
 }
 
 #[test]
@@ -205,4 +211,41 @@ fn a_partial_run_says_so_at_the_top_of_every_format_and_in_its_score() {
     assert!(read("markdown").contains("**Partial score: "), "{}", read("markdown"));
     let html = read("html");
     assert!(html.contains("PARTIAL RUN: only ") && html.contains("partial score: <strong>"), "{html}");
+}
+
+/// A style tool that did not run is "not run (why)" in every summary, never PASSED: here Checkstyle, made
+/// missing (`GRADER_CHECKSTYLE` names no program), beside the custom checks that ran and found nothing.
+#[test]
+fn a_style_check_that_did_not_run_is_never_passed_in_any_summary() {
+    let (submission, _copy) = gallery_entry("java/valid");
+    let dir = tempfile::tempdir().unwrap();
+    let file = |format: &str| dir.path().join(format!("report.{format}"));
+    let mut command = grader();
+    command.arg("grade").arg(&submission).args(["--quiet", "--only", "api-1", "--format", "text"]);
+    for format in ["html", "json", "markdown", "gradescope"] {
+        command.arg("--format").arg(format!("{format}={}", file(format).display()));
+    }
+    let graded = command.env("GRADER_CHECKSTYLE", dir.path().join("no-checkstyle")).output().unwrap();
+    assert_eq!(graded.status.code(), Some(0), "{}", String::from_utf8_lossy(&graded.stderr));
+    let verdict =
+        "not run (Checkstyle is not installed on this machine: `make checkstyle` installs Debian's package); \
+                   custom checks PASSED";
+    let text = String::from_utf8_lossy(&graded.stdout).into_owned();
+    let line = text.lines().find(|l| l.starts_with("Checkstyle:")).unwrap_or_else(|| panic!("{text}"));
+    assert_eq!(line.trim_start_matches("Checkstyle:").trim(), verdict, "{text}");
+    let html = std::fs::read_to_string(file("html")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(file("json")).unwrap()).unwrap();
+    let markdown = std::fs::read_to_string(file("markdown")).unwrap();
+    let gradescope: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(file("gradescope")).unwrap()).unwrap();
+    let html_verdict = verdict.replace('\'', "&#39;");
+    assert!(html.contains(&format!("Checkstyle: {html_verdict}</summary>")), "the HTML style card: {html}");
+    let checkstyle = json["style_verdicts"].as_array().unwrap().iter().find(|v| v["tool"] == "Checkstyle").unwrap();
+    assert_eq!(checkstyle["verdict"], verdict);
+    assert!(markdown.contains(&format!("Checkstyle: {verdict}")), "{markdown}");
+    assert!(gradescope["output"].as_str().unwrap().contains(&format!("Checkstyle: {verdict}")), "{gradescope}");
+    assert_eq!(crate::facts::missing_from_html(&text, &html), Vec::<String>::new(), "the page lacks them:\n{text}");
+    for shown in [text, html, json.to_string(), markdown, gradescope.to_string()] {
+        assert!(!shown.contains("Checkstyle: PASSED") && !shown.contains("Checkstyle:                  PASSED"));
+    }
 }

@@ -34,17 +34,19 @@ fn a_gradescope_run_shows_no_hidden_test_and_keeps_the_answers_from_the_submissi
     let cache = fake.path().join("cache");
     let adapters = || java_adapters(&cache);
     assert_eq!(adapters().len(), 1, "setup.sh compiled the Java adapter into the cache run_autograder uses");
-    for locked in ["fixtures", "policy.toml", "bin"] {
-        let mode =
-            std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(source.join(locked)).unwrap().permissions());
-        assert_eq!(mode & 0o077, 0, "{locked} is root's alone: {mode:o}");
+    // The zip ships the grader, which carries the puzzles and unpacked them into the cache as setup.sh warmed it.
+    assert!(!source.join("fixtures").exists() && !source.join("rust").exists(), "the binary carries them");
+    let puzzles = bundled_puzzles(&cache);
+    for locked in [source.join("policy.toml"), source.join("bin"), puzzles.clone()] {
+        let mode = std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&locked).unwrap().permissions());
+        assert_eq!(mode & 0o077, 0, "{} is root's alone: {mode:o}", locked.display());
     }
 
     // The student uploaded a folder: the files are one level down.
     let upload = fake.path().join("submission/my 8puzzle");
     std::fs::create_dir_all(&upload).unwrap();
     std::fs::copy(root().join("fixtures/submissions/java/valid/Board.java"), upload.join("Board.java")).unwrap();
-    std::fs::write(upload.join("Solver.java"), spying_solver(&source)).unwrap();
+    std::fs::write(upload.join("Solver.java"), spying_solver(&puzzles, &source)).unwrap();
 
     let (ran, like_gradescope) = run_autograder(fake.path(), &source);
     let stdout = String::from_utf8_lossy(&ran.stdout);
@@ -150,11 +152,21 @@ for info in z.infolist():
     source
 }
 
-/// The valid Solver, whose constructor first tries to read the course's fixtures and policy and throws
-/// with what it got: `LEAKED:` and the file's start if it could read one, `DENIED` if not.
-fn spying_solver(source: &Path) -> String {
+/// The bundled puzzles as the grader unpacked them into the work directory `cache`.
+fn bundled_puzzles(cache: &Path) -> PathBuf {
+    let unpacked = std::fs::read_dir(cache)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.file_name().unwrap().to_string_lossy().starts_with("puzzles-") && p.join("puzzles.toml").is_file());
+    unpacked.unwrap_or_else(|| panic!("no puzzles unpacked in {}", cache.display()))
+}
+
+/// The valid Solver, whose constructor first tries to read the course's fixtures (the bundled puzzles
+/// unpacked in `puzzles`) and policy and throws with what it got: `LEAKED:` and the file's start if it could
+/// read one, `DENIED` if not.
+fn spying_solver(puzzles: &Path, source: &Path) -> String {
     let valid = std::fs::read_to_string(root().join("fixtures/submissions/java/valid/Solver.java")).unwrap();
-    let fixtures = source.join("fixtures/puzzles/puzzles.toml");
+    let fixtures = puzzles.join("puzzles.toml");
     let policy = source.join("policy.toml");
     let spy = format!(
         "for (String spied : new String[] {{ \"{}\", \"{}\" }}) {{\n\
@@ -229,6 +241,38 @@ fn run_autograder_keeps_a_report_that_names_a_grader_problem_and_exits_2() {
     let json: serde_json::Value = serde_json::from_str(&results).unwrap();
     assert_eq!(json["score"], 7.0, "the grader's report is kept: {results}");
     assert!(json["output"].as_str().unwrap().starts_with("GRADER PROBLEM"), "{results}");
+}
+
+/// An upload that is no submission (empty, only a PDF, `solver.java` in lower case) is not graded: score 0,
+/// the reason as the first line of the output, in the words of the files handed in, and the wrapper exits 0
+/// without sending the student to the staff (that is for a grader that could not run at all).
+#[rstest::rstest]
+#[case::empty(&[], "Not graded: nothing was handed in")]
+#[case::a_pdf(&["writeup.pdf"], "Not graded: only writeup.pdf was handed in: a submission is Board.java and Solver.java")]
+#[case::lower_case(&["Board.java", "solver.java"], "Not graded: found solver.java: rename it to Solver.java")]
+fn a_wrong_upload_is_not_graded_with_its_reason_first(#[case] files: &[&str], #[case] first_line: &str) {
+    let fake = tempfile::tempdir().unwrap();
+    let bin = fake.path().join("source/bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_grader"), bin.join("grader")).unwrap();
+    std::fs::create_dir_all(fake.path().join("source/fixtures")).unwrap();
+    std::os::unix::fs::symlink(root().join("fixtures/puzzles"), fake.path().join("source/fixtures/puzzles")).unwrap();
+    let upload = fake.path().join("submission");
+    std::fs::create_dir_all(&upload).unwrap();
+    for file in files {
+        std::fs::write(upload.join(file), "class Solver {}").unwrap();
+    }
+    let ran =
+        Command::new(root().join("gradescope/run_autograder")).env("AUTOGRADER_ROOT", fake.path()).output().unwrap();
+    let stdout = String::from_utf8_lossy(&ran.stdout);
+    assert_eq!(ran.status.code(), Some(0), "{stdout}{}", String::from_utf8_lossy(&ran.stderr));
+    let results = std::fs::read_to_string(fake.path().join("results/results.json")).unwrap();
+    let json: serde_json::Value = serde_json::from_str(&results).unwrap();
+    assert_eq!(json["score"], 0.0, "{results}");
+    let output = json["output"].as_str().unwrap();
+    assert!(output.lines().next().unwrap().starts_with(first_line), "{output}");
+    assert!(!results.contains("contact the course staff") && !results.contains(&*fake.path().to_string_lossy()));
+    assert!(stdout.contains(&first_line.replace("Not graded:", "NOT GRADED:")), "the student's text report: {stdout}");
 }
 
 /// A Solver that notes every board it is given in a static field and throws them all from moves() on an

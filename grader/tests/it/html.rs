@@ -16,26 +16,37 @@ const CHROMIUM_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// The report of a Rust Board whose manhattan() aims at the wrong goal row: board-2a fails on its own,
 /// board-15 (manhattan() of a k-th neighbor) because of it, and the timing rows pass (a chart). Graded once
-/// for both tests.
-fn report() -> &'static (PathBuf, String) {
-    static REPORT: OnceLock<(PathBuf, String)> = OnceLock::new();
+/// for every test here: the page, and the text report of the same run.
+fn report() -> &'static (PathBuf, String, String) {
+    static REPORT: OnceLock<(PathBuf, String, String)> = OnceLock::new();
     REPORT.get_or_init(|| {
         let dir = root().join("target/e2e-html");
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("manhattan-wrong-goal-row.html");
+        let text_path = dir.join("manhattan-wrong-goal-row.txt");
         let (submission, _copy) = gallery_entry("rust/manhattan-wrong-goal-row");
         let status = grader()
             .arg("grade")
             .arg(&submission)
             .args(["--quiet", "--policy", quick_policy().to_str().unwrap()])
-            .args(["--only", "board-2a", "--only", "board-15", "--only", "timing-2/*", "--format", "html", "--output"])
-            .arg(&path)
+            .args(["--only", "board-2a", "--only", "board-15", "--only", "timing-2/*"])
+            .arg(format!("--format=html={}", path.display()))
+            .arg(format!("--format=text={}", text_path.display()))
             .status()
             .unwrap();
         assert_eq!(status.code(), Some(1), "the submission fails");
-        let html = std::fs::read_to_string(&path).unwrap();
-        (path, html)
+        let (html, text) = (std::fs::read_to_string(&path).unwrap(), std::fs::read_to_string(&text_path).unwrap());
+        (path, html, text)
     })
+}
+
+/// The page carries every fact of the text report of the same run (`facts.rs`), and the text every
+/// problem, note and cause of the page.
+#[test]
+fn html_report_carries_every_fact_of_the_text_report() {
+    let (_, html, text) = report();
+    assert_eq!(crate::facts::missing_from_html(text, html), Vec::<String>::new(), "the page lacks them:\n{text}");
+    assert_eq!(crate::facts::missing_from_text(html, text), Vec::<String>::new());
 }
 
 #[test]
@@ -54,7 +65,7 @@ fn html_report_loads_in_a_browser_without_console_messages() {
     let run = run_chromium(&chromium, &url(&page, ""), &["--dump-dom"]);
     assert!(!console_lines(&run.stderr).is_empty(), "a page that throws shows in the log:\n{}", run.stderr);
 
-    let (path, _) = report();
+    let (path, _, _) = report();
     let run = run_chromium(&chromium, &url(path, ""), &["--dump-dom"]);
     let console = console_lines(&run.stderr);
     assert!(console.is_empty(), "the page wrote to the console:\n{}", console.join("\n"));
@@ -92,7 +103,7 @@ fn html_report_loads_in_a_browser_without_console_messages() {
 #[test]
 fn html_report_fits_a_phone_and_keeps_every_chart_label_whole() {
     let chromium = chromium();
-    let (path, html) = report();
+    let (path, html, _) = report();
     for layout in lay_out(&chromium, path, html, &[420, 1100]) {
         let width = &layout.width;
         assert_eq!(&layout.laid_out, width, "the page was laid out {width} px wide");
@@ -214,6 +225,7 @@ fn failures_of_one_count_are_one_card_and_one_fix_first_line() {
     let line = text.lines().find(|l| l.starts_with("  * manhattan() is called ")).unwrap_or_else(|| panic!("{text}"));
     assert!(line.contains("× the allowed on 3/3 puzzles (Timing 4b): cache it"), "{line}");
     let html = std::fs::read_to_string(&page).unwrap();
+    assert_eq!(crate::facts::missing_from_html(&text, &html), Vec::<String>::new(), "the page lacks them:\n{text}");
     assert_eq!(html.matches("<div class=\"cause\" id=\"cause-manhattan\">").count(), 1, "one card for the cause");
     for row in ["puzzle23", "puzzle30", "puzzle31"] {
         assert!(html.contains(&format!("<tr id=\"test-timing-4b-{row}\">")), "{row} is a row of the card");

@@ -124,8 +124,8 @@ fn with_skip_bad_fixtures_corrupt_files_are_listed_in_the_report_and_grading_goe
     let files: Vec<&str> = skipped.iter().map(|s| s["file"].as_str().unwrap()).collect();
     assert_eq!(files, ["notes.txt", "puzzle07.txt", "puzzle17.txt", "puzzle27.txt"]);
     assert_eq!(skipped[0]["problem"], "line 5: unexpected `solved` after the 9 tiles of a 3-by-3 board");
-    assert_eq!(graded.json["schema_version"], 3);
-    assert!(graded.text.contains("GRADER PROBLEM: 4 fixture file(s) could not be used and were skipped"));
+    assert_eq!(graded.json["schema_version"], 4);
+    assert!(graded.text.contains("GRADER PROBLEM: 4 fixture files could not be used and were skipped"));
     assert!(
         graded.text.contains("  puzzle17.txt: line 4: expected 9 tiles after the size, found 8"),
         "{}",

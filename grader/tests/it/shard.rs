@@ -223,8 +223,8 @@ fn a_quiet_batch_says_only_what_went_wrong_and_a_rerun_resumes() {
     assert_eq!(lines[0], "grader: 1 of 2 students could not be graded:", "{}", first.stderr);
     assert!(lines.iter().all(|l| !l.contains("ann") && !l.contains("left")), "{}", first.stderr);
     let second = batch_in(class.path(), out.path(), &["--only", "board-1a"], &[]);
-    assert!(second.stderr.contains("1 students' reports were current and kept"), "{}", second.stderr);
-    assert!(second.stderr.contains("grader: 1 students need no grading now"), "{}", second.stderr);
+    assert!(second.stderr.contains("1 student's reports were current and kept"), "{}", second.stderr);
+    assert!(second.stderr.contains("grader: 1 student needs no grading now"), "{}", second.stderr);
     assert!(
         second.stderr.contains("grader: 2/2 empty: not graded"),
         "who could not be graded is tried again: {}",

@@ -16,7 +16,7 @@ pub fn root() -> PathBuf {
 /// content, the grader's own crates), so that a submission several tests grade (a gallery entry, in the
 /// gallery and elsewhere), the Java adapter and the grader's Rust crates are each built once for all of them;
 /// and no other checkout's grader on this machine rebuilds those caches under the tests' feet.
-fn shared_tmpdir() -> &'static Path {
+pub fn shared_tmpdir() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
         use std::hash::{Hash, Hasher};
@@ -220,10 +220,15 @@ pub fn grade(submission: &Path, extra: &[&str]) -> Graded {
 /// Grades `submission` with extra arguments in `setting`, writing JSON (and text, if the setting says so) to
 /// files in a temp dir of the test's own.
 pub fn grade_in(submission: &Path, extra: &[&str], setting: &Setting<'_>) -> Graded {
+    grade_with(grader(), submission, extra, setting)
+}
+
+/// [`grade_in`] with `command` as the grader: [`grader`], or another copy of it, or a command that ends by
+/// running one with the arguments it is given.
+pub fn grade_with(mut command: Command, submission: &Path, extra: &[&str], setting: &Setting<'_>) -> Graded {
     let dir = tempfile::tempdir().expect("a temp dir");
     let json_path = dir.path().join("report.json");
     let text_path = dir.path().join("report.txt");
-    let mut command = grader();
     command.arg("grade").arg(submission).args(["--quiet", "--format", "json", "--output"]).arg(&json_path);
     command.args(["--format", "text"]);
     if setting.text_to_file {

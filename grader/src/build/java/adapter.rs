@@ -116,7 +116,7 @@ pub(super) fn build_adapter(jdk: &Jdk, work: &Path) -> Result<Adapter, JavaBuild
     hash.write_chunk(INLINE_STRING_CONCAT.as_bytes());
     let key = format!("{:016x}", hash.finish());
     let dir = work.join(format!("java-adapter-{key}"));
-    if !dir.join("done").is_file() {
+    if !crate::output::is_published(&dir) {
         let tmp = staging_dir(&dir)?;
         let built = compile_adapter(jdk, &tmp);
         if built.is_err() {

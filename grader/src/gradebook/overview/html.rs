@@ -10,6 +10,7 @@ use super::Overview;
 use crate::batch::Row;
 use crate::report::html::escape;
 use crate::report::Format;
+use crate::results::plural;
 use crate::results::Partial;
 use crate::similarity::findings::Findings;
 
@@ -19,10 +20,14 @@ const STYLE: &str = include_str!("style.css");
 const SCRIPT: &str = include_str!("script.js");
 
 const CHART_WIDTH: f64 = 640.0;
-const CHART_HEIGHT: f64 = 220.0;
+const CHART_HEIGHT: f64 = 250.0;
 const CHART_LEFT: f64 = 36.0;
-const CHART_BOTTOM: f64 = 40.0;
-const CHART_TOP: f64 = 12.0;
+/// Room below the bars for the axis's numbers and title, drawn larger on a phone (style.css).
+const CHART_BOTTOM: f64 = 64.0;
+/// A test's list of the students failing it is open when it is this short (a click opens a longer one).
+const OPEN_UP_TO: usize = 6;
+/// Room above the tallest bar for its count.
+const CHART_TOP: f64 = 30.0;
 
 /// What the page says of the run that graded the class (from `gradebook.json`'s `run`).
 #[derive(Debug, Clone, Copy)]
@@ -53,13 +58,13 @@ pub fn render(overview: &Overview, rows: &[Row], run: &RunLine<'_>, similarity: 
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
          <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; \
          script-src 'unsafe-inline'\">\
-         <title>8-puzzle class overview: {} students</title><style>{STYLE}</style></head><body>\n",
-        overview.students
+         <title>8-puzzle class overview: {}</title><style>{STYLE}</style></head><body>\n",
+        plural(overview.students, "student")
     );
     header(&mut out, overview, run, similarity.is_some());
     distribution(&mut out, overview);
     sections(&mut out, overview);
-    tests(&mut out, overview);
+    tests(&mut out, overview, report_extension(run));
     causes(&mut out, overview);
     people(&mut out, overview, report_extension(run));
     if let Some(findings) = similarity {
@@ -88,9 +93,9 @@ fn header(out: &mut String, o: &Overview, run: &RunLine<'_>, similarity: bool) {
     let _ = write!(
         out,
         "<header><h1>Class overview</h1>\
-         <p class=\"sub\">{} students · {} graded ({}) · seed {} · grader {}{only}</p>\
+         <p class=\"sub\">{} · {} graded ({}) · seed {} · grader {}{only}</p>\
          <p class=\"score\">mean <strong>{}</strong> · median <strong>{}</strong></p>",
-        o.students,
+        plural(o.students, "student"),
         o.graded,
         languages.join(", "),
         run.seed,
@@ -130,10 +135,11 @@ fn header(out: &mut String, o: &Overview, run: &RunLine<'_>, similarity: bool) {
     );
 }
 
-/// The score distribution as bars, one per ten percentage points, with the count above each.
+/// The score distribution as bars, one per ten percentage points, with the count above each and the
+/// percentages at the bars' edges (`0 10 … 100`: short enough to stay legible at a phone's width).
 fn distribution(out: &mut String, o: &Overview) {
     let highest = o.distribution.iter().map(|b| b.students).max().unwrap_or(0).max(1);
-    let plot_w = CHART_WIDTH - CHART_LEFT - 8.0;
+    let plot_w = CHART_WIDTH - CHART_LEFT - 24.0;
     let plot_h = CHART_HEIGHT - CHART_TOP - CHART_BOTTOM;
     let slot = plot_w / o.distribution.len().max(1) as f64;
     let _ = write!(
@@ -145,42 +151,50 @@ fn distribution(out: &mut String, o: &Overview) {
     let _ = write!(
         out,
         "<line class=\"axis-line\" x1=\"{CHART_LEFT}\" y1=\"{base}\" x2=\"{}\" y2=\"{base}\"/>",
-        CHART_WIDTH - 8.0
+        CHART_LEFT + plot_w
     );
     for (i, bin) in o.distribution.iter().enumerate() {
         let h = plot_h * bin.students as f64 / highest as f64;
         let x = CHART_LEFT + slot * i as f64;
         let _ = write!(
             out,
-            "<rect class=\"bin\" x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{h:.1}\"><title>{} students at {}–{}%</title></rect>\
+            "<rect class=\"bin\" x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{h:.1}\"><title>{} at {}–{}%</title></rect>\
              <text class=\"count\" x=\"{:.1}\" y=\"{:.1}\">{}</text>\
-             <text class=\"axis\" x=\"{:.1}\" y=\"{:.1}\">{}–{}</text>",
+             <text class=\"axis\" x=\"{x:.1}\" y=\"{:.1}\">{}</text>",
             x + slot * 0.1,
             base - h,
             slot * 0.8,
-            bin.students,
+            plural(bin.students, "student"),
             bin.from,
             bin.to,
             x + slot / 2.0,
-            base - h - 4.0,
+            base - h - 5.0,
             bin.students,
-            x + slot / 2.0,
-            base + 16.0,
-            bin.from,
-            bin.to
+            base + 24.0,
+            bin.from
+        );
+    }
+    if let Some(last) = o.distribution.last() {
+        let _ = write!(
+            out,
+            "<text class=\"axis\" x=\"{:.1}\" y=\"{:.1}\">{}</text>",
+            CHART_LEFT + plot_w,
+            base + 24.0,
+            last.to
         );
     }
     let _ = write!(
         out,
         "<text class=\"axis\" x=\"{:.1}\" y=\"{:.1}\">score, % of the maximum</text></svg></figure>",
         CHART_LEFT + plot_w / 2.0,
-        base + 34.0
+        base + 54.0
     );
     if o.graded < o.students {
         let _ = write!(
             out,
-            "<p class=\"sub\">{} students could not be graded and are not in the chart.</p>",
-            o.students - o.graded
+            "<p class=\"sub\">{} could not be graded and {} not in the chart.</p>",
+            plural(o.students - o.graded, "student"),
+            if o.students - o.graded == 1 { "is" } else { "are" }
         );
     }
     out.push_str("</section>\n");
@@ -188,14 +202,15 @@ fn distribution(out: &mut String, o: &Overview) {
 
 fn sections(out: &mut String, o: &Overview) {
     out.push_str(
-        "<section id=\"sections\"><h2>Sections</h2><table class=\"figures\"><thead><tr><th>section</th>\
+        "<section id=\"sections\"><h2>Sections</h2><table class=\"figures stack\"><thead><tr><th>section</th>\
          <th>mean points</th><th></th></tr></thead><tbody>",
     );
     for s in &o.sections {
         let share = if s.mean_max > 0.0 { 100.0 * s.mean_points / s.mean_max } else { 0.0 };
         let _ = write!(
             out,
-            "<tr><td>{}</td><td>{:.2} / {:.2}</td><td><span class=\"bar\"><span style=\"width:{share:.0}%\"></span></span></td></tr>",
+            "<tr><td data-label=\"section\">{}</td><td data-label=\"mean\">{:.2} / {:.2}</td>\
+             <td><span class=\"bar\"><span style=\"width:{share:.0}%\"></span></span></td></tr>",
             escape(&section_heading(&s.category)),
             s.mean_points,
             s.mean_max
@@ -211,22 +226,33 @@ fn section_heading(name: &str) -> String {
         .map_or(name.to_string(), |c| c.heading().to_string())
 }
 
-fn tests(out: &mut String, o: &Overview) {
+fn tests(out: &mut String, o: &Overview, extension: Option<&str>) {
     out.push_str("<section id=\"tests\"><h2>Tests failed</h2>");
     if o.tests.is_empty() {
         out.push_str("<p class=\"none\">No graded student failed a test.</p></section>\n");
         return;
     }
-    out.push_str("<table class=\"figures\"><thead><tr><th>test</th><th>what it checks</th><th>students failing</th><th></th></tr></thead><tbody>");
+    out.push_str(
+        "<table class=\"figures stack\"><thead><tr><th>test</th><th>what it checks</th><th>students failing</th>\
+         <th></th></tr></thead><tbody>",
+    );
     for t in &o.tests {
         let share = 100.0 * t.students as f64 / o.graded.max(1) as f64;
+        // who fails it, each linked to their report: the question an instructor asks first
+        let who: Vec<String> =
+            t.who.iter().map(|w| format!("<li>{}</li>", link(&w.name, &w.id, &w.report, extension))).collect();
         let _ = write!(
             out,
-            "<tr><td><code>{}</code></td><td>{}</td><td>{} of {}</td><td><span class=\"bar fail\"><span style=\"width:{share:.0}%\"></span></span></td></tr>",
+            "<tr id=\"test-{}\"><td data-label=\"test\"><code>{}</code></td><td data-label=\"checks\">{}</td>\
+             <td data-label=\"failing\"><details{}><summary>{} of {}</summary><ul class=\"who\">{}</ul></details></td>\
+             <td><span class=\"bar fail\"><span style=\"width:{share:.0}%\"></span></span></td></tr>",
+            escape(&t.id),
             escape(&t.id),
             escape(&t.title),
+            if t.who.len() <= OPEN_UP_TO { " open" } else { "" },
             t.students,
-            o.graded
+            o.graded,
+            who.concat()
         );
     }
     out.push_str("</tbody></table></section>\n");
@@ -240,8 +266,12 @@ fn causes(out: &mut String, o: &Overview) {
     }
     out.push_str("<ul>");
     for c in &o.root_causes {
-        let _ =
-            write!(out, "<li><strong>{}</strong> is wrong in {} students' Board</li>", escape(&c.cause), c.students);
+        let _ = write!(
+            out,
+            "<li><strong>{}</strong> is wrong in the Board of {}</li>",
+            escape(&c.cause),
+            plural(c.students, "student")
+        );
     }
     out.push_str("</ul></section>\n");
 }
@@ -277,12 +307,12 @@ fn people(out: &mut String, o: &Overview, extension: Option<&str>) {
 
 fn students(out: &mut String, rows: &[Row], extension: Option<&str>) {
     out.push_str(
-        "<section id=\"students\"><h2>Students</h2><table class=\"students\"><thead><tr>\
+        "<section id=\"students\"><h2>Students</h2><table class=\"students stack\"><thead><tr>\
          <th data-sort=\"text\">student</th><th data-sort=\"number\">score</th><th data-sort=\"number\">%</th>\
          <th data-sort=\"text\">late</th><th data-sort=\"number\">tests failed</th><th>root causes</th></tr></thead><tbody>",
     );
     for row in rows {
-        let name = if row.percent.is_some() {
+        let name = if row.final_percent().is_some() {
             link(&row.name, row.id.as_str(), &row.report, extension)
         } else {
             format!("{} <span class=\"id\">{}</span>", escape(&row.name), escape(row.id.as_str()))
@@ -294,18 +324,20 @@ fn students(out: &mut String, rows: &[Row], extension: Option<&str>) {
         };
         let mut failed: Vec<&str> = row.failed.iter().map(|id| id.split('/').next().unwrap_or(id)).collect();
         failed.dedup();
-        let score = match (&row.error, row.score) {
-            (Some(error), None) => format!("<span class=\"error\">{}</span>", escape(error)),
-            _ => format!("{} / {}", number(row.score), number(row.max)),
+        // a row with an error has no final grade: its reason, never a number
+        let score = match &row.error {
+            Some(error) => format!("<span class=\"error\">not graded: {}</span>", escape(error)),
+            None => format!("{} / {}", number(row.score), number(row.max)),
         };
         let _ = write!(
             out,
-            "<tr><td data-key=\"{}\">{name}</td><td data-key=\"{}\">{score}</td><td data-key=\"{}\">{}</td><td>{late}</td>\
-             <td data-key=\"{}\">{}</td><td>{}</td></tr>",
+            "<tr><td data-key=\"{}\" data-label=\"student\">{name}</td><td data-key=\"{}\" data-label=\"score\">{score}</td>\
+             <td data-key=\"{}\" data-label=\"%\">{}</td><td data-label=\"late\">{late}</td>\
+             <td data-key=\"{}\" data-label=\"tests failed\">{}</td><td data-label=\"root causes\">{}</td></tr>",
             escape(&row.name.to_lowercase()),
             row.score.unwrap_or(-1.0),
-            row.percent.unwrap_or(-1.0),
-            number(row.percent),
+            row.final_percent().unwrap_or(-1.0),
+            number(row.final_percent()),
             failed.len(),
             failed.len(),
             escape(&row.root_causes.join(", "))

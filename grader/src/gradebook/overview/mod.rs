@@ -1,5 +1,5 @@
 //! The class overview: the figures an instructor reads about a whole class (the score distribution, the
-//! means per section, how many students failed each test, the root causes fix-first found across the class,
+//! means per section, how many students failed each test and who they are, the root causes fix-first found across the class,
 //! who did not compile, who could not be graded), computed from the gradebook's rows alone, so `batch` and
 //! `gradebook merge` compute the same figures from the same rows. They go into `gradebook.json` and, drawn,
 //! into `index.html` ([`html`]).
@@ -69,7 +69,7 @@ pub struct SectionMean {
     pub mean_max: f64,
 }
 
-/// One test and how many students failed it.
+/// One test, how many students failed it, and who: "who has the manhattan bug?".
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TestFailures {
     /// The test's id (a test of rows by its base id: `timing-2`).
@@ -78,6 +78,9 @@ pub struct TestFailures {
     pub title: String,
     #[allow(missing_docs)]
     pub students: usize,
+    /// The students who fail it, in the class's order.
+    #[serde(default)]
+    pub who: Vec<Who>,
 }
 
 /// One root cause and how many students' submissions have it.
@@ -116,7 +119,8 @@ impl Who {
 
 /// The figures of the class whose rows are `rows`.
 pub fn figures(rows: &[Row]) -> Overview {
-    let graded: Vec<&Row> = rows.iter().filter(|r| r.percent.is_some()).collect();
+    // a row with an error has no final grade, whatever points it holds (`batch::Row::final_percent`)
+    let graded: Vec<&Row> = rows.iter().filter(|r| r.final_percent().is_some()).collect();
     let mut percents: Vec<f64> = graded.iter().filter_map(|r| r.percent).collect();
     percents.sort_by(f64::total_cmp);
     let mut languages = BTreeMap::new();
@@ -135,7 +139,7 @@ pub fn figures(rows: &[Row]) -> Overview {
         did_not_compile: graded.iter().filter(|r| r.compiled == Some(false)).map(|r| Who::of(r, None)).collect(),
         not_graded: rows
             .iter()
-            .filter(|r| r.percent.is_none())
+            .filter(|r| r.final_percent().is_none())
             .map(|r| Who::of(r, Some(r.error.as_deref().unwrap_or("not graded"))))
             .collect(),
         languages,
@@ -183,22 +187,22 @@ fn sections(graded: &[&Row]) -> Vec<SectionMean> {
 }
 
 fn failures(graded: &[&Row]) -> Vec<TestFailures> {
-    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut failing: BTreeMap<&str, Vec<Who>> = BTreeMap::new();
     for row in graded {
         let mut bases: Vec<&str> = row.failed.iter().map(|id| id.split('/').next().unwrap_or(id)).collect();
         bases.sort_unstable();
         bases.dedup();
         for base in bases {
-            *counts.entry(base).or_insert(0) += 1;
+            failing.entry(base).or_default().push(Who::of(row, None));
         }
     }
     let catalog = crate::catalog::all();
     let order = |id: &str| catalog.iter().position(|item| item.id == id).unwrap_or(usize::MAX);
-    let mut tests: Vec<TestFailures> = counts
+    let mut tests: Vec<TestFailures> = failing
         .into_iter()
-        .map(|(id, students)| {
+        .map(|(id, who)| {
             let title = catalog.iter().find(|item| item.id == id).map_or("", |item| item.title);
-            TestFailures { id: id.to_string(), title: title.to_string(), students }
+            TestFailures { id: id.to_string(), title: title.to_string(), students: who.len(), who }
         })
         .collect();
     tests.sort_by(|a, b| b.students.cmp(&a.students).then(order(&a.id).cmp(&order(&b.id))).then(a.id.cmp(&b.id)));
@@ -258,6 +262,8 @@ mod tests {
         assert_eq!(bars, [(0, 1), (50, 2), (90, 1)], "100 is in the last bar, 59 in 50-60");
         let tests: Vec<(&str, usize)> = o.tests.iter().map(|t| (t.id.as_str(), t.students)).collect();
         assert_eq!(tests, [("board-2a", 2), ("compile-1", 1), ("board-15", 1), ("timing-2", 1)]);
+        let who: Vec<&str> = o.tests[0].who.iter().map(|w| w.name.as_str()).collect();
+        assert_eq!(who, ["bob", "cy"], "who fails board-2a, in the class's order");
         assert!(!o.tests[0].title.is_empty(), "titles come from the catalog");
         let causes: Vec<(&str, usize)> = o.root_causes.iter().map(|c| (c.cause.as_str(), c.students)).collect();
         assert_eq!(causes, [("manhattan()", 2), ("toString()", 1)]);

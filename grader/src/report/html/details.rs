@@ -59,6 +59,9 @@ pub fn details(out: &mut String, details: &Details) {
                 }
                 out.push_str("</ul>");
             }
+            if let Some(tally) = tool.tally() {
+                let _ = write!(out, "<p>{}</p>", escape(&tally));
+            }
         }
         out.push_str("</details>");
     }

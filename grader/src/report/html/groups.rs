@@ -6,7 +6,11 @@
 use std::fmt::Write;
 
 use super::escape::{anchor, escape};
+use crate::report::text::bounded;
 use crate::results::{CountCause, Report, TestResult};
+
+/// Bytes of a row's reason shown.
+const MAX_WHY_BYTES: usize = 4 * 1024;
 
 /// The anchor of a count cause's card.
 pub fn count_anchor(cause: &CountCause) -> String {
@@ -61,7 +65,8 @@ pub fn table_card(out: &mut String, rows: &[&TestResult]) {
     out.push_str("</article>");
 }
 
-/// The rows as a table: the row as the text report prints it, and the first line of why it failed.
+/// The rows as a table: the row as the text report prints it, and why it failed, whole (the lines of the
+/// student's code a count comes from included).
 fn row_table(out: &mut String, rows: &[&TestResult], anchored: &dyn Fn(&str) -> bool) {
     let columns = rows.first().and_then(|t| t.columns.as_deref()).unwrap_or("");
     let _ = write!(
@@ -75,10 +80,10 @@ fn row_table(out: &mut String, rows: &[&TestResult], anchored: &dyn Fn(&str) -> 
         let shown = test.rows.first().cloned().unwrap_or_default();
         let _ = write!(
             out,
-            "<tr{id}><td><code>{}</code></td><td><pre>{}</pre></td><td>{}</td></tr>",
+            "<tr{id}><td><code>{}</code></td><td><pre>{}</pre></td><td class=\"why\">{}</td></tr>",
             escape(test.row.as_deref().unwrap_or(&test.id)),
             escape(&shown),
-            escape(test.reason())
+            escape(&bounded(&test.message, MAX_WHY_BYTES))
         );
     }
     out.push_str("</tbody></table></div>");

@@ -17,6 +17,7 @@ mod groups;
 
 use std::fmt::Write;
 
+use super::summary;
 use super::text::{bounded, head_and_tail};
 use crate::results::{Category, Report, RootCause, Status, TestResult};
 use escape::anchor;
@@ -41,12 +42,19 @@ pub fn render(report: &Report) -> String {
         out,
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <title>8-puzzle report: {} ({:.2}/{:.2})</title><style>{STYLE}</style></head><body>\n",
+         <title>8-puzzle report: {} ({})</title><style>{STYLE}</style></head><body>\n",
         escape(&report.submission.name),
-        report.score.total,
-        report.score.max
+        match report.not_graded {
+            Some(_) => "not graded".to_string(),
+            None => format!("{:.2}/{:.2}", report.score.total, report.score.max),
+        }
     );
     summary(&mut out, report);
+    if report.not_graded.is_some() && report.tests.is_empty() {
+        details::details(&mut out, &report.details);
+        let _ = write!(out, "<script>\n{SCRIPT}</script>\n</body></html>\n");
+        return out;
+    }
     fix_first(&mut out, report);
     failures(&mut out, report);
     details::details(&mut out, &report.details);
@@ -57,7 +65,7 @@ pub fn render(report: &Report) -> String {
             out,
             "<section id=\"output\"><details><summary>What the submission wrote to standard error{}</summary>\
              <pre>{}</pre></details></section>",
-            if report.output_truncated { " (truncated)" } else { "" },
+            if report.output_truncated { " (output truncated)" } else { "" },
             escape(&head_and_tail(&report.output, MAX_OUTPUT_BYTES))
         );
     }
@@ -69,21 +77,62 @@ fn summary(out: &mut String, report: &Report) {
     let score = &report.score;
     let _ = write!(
         out,
-        "<header><h1>8-puzzle report</h1><p class=\"sub\">{} ({}) · seed {}</p>\
-         {}<p class=\"score\">{}<strong>{:.2}</strong> / {:.2} <span>({:.0}%)</span></p>{}\
-         <div class=\"scroll\"><table class=\"sections\"><thead><tr><th>section</th><th>passed</th><th>failed</th><th>skipped</th>\
-         <th>points</th><th></th></tr></thead><tbody>",
+        "<header><h1>8-puzzle report</h1><p class=\"sub\">{} ({}) · seed {}</p>",
         escape(&report.submission.name),
         escape(&report.submission.language),
         report.seed,
-        report.partial.as_ref().map_or(String::new(), |p| format!("<p class=\"problem\">{}</p>", escape(&p.headline()))),
-        if report.partial.is_some() { "partial score: " } else { "" },
-        score.total,
-        score.max,
-        score.percent(),
-        withheld(report.withheld)
     );
-    for c in &score.categories {
+    match &report.not_graded {
+        Some(not_graded) => {
+            let _ = write!(
+                out,
+                "<p class=\"score\"><strong>Not graded</strong></p><p class=\"problem not-graded\">Not graded: {}</p>",
+                escape(&not_graded.reason)
+            );
+        }
+        None => {
+            if let Some(partial) = &report.partial {
+                let _ = write!(out, "<p class=\"problem\">{}</p>", escape(&partial.headline()));
+            }
+            let _ = write!(
+                out,
+                "<p class=\"score\">{}<strong>{:.2}</strong> / {:.2} <span>({:.2}%)</span></p>",
+                if report.partial.is_some() { "partial score: " } else { "" },
+                score.total,
+                score.max,
+                score.percent(),
+            );
+        }
+    }
+    for (line, listed) in summary::problems(report) {
+        let _ = write!(out, "<p class=\"problem\">{}</p>", escape(&line));
+        if !listed.is_empty() {
+            let items: Vec<String> = listed.iter().map(|item| format!("<li>{}</li>", escape(item))).collect();
+            let _ = write!(out, "<ul class=\"problem\">{}</ul>", items.concat());
+        }
+    }
+    if !report.tests.is_empty() {
+        sections(out, report);
+    }
+    let class = if report.withheld > 0 || report.partial.is_some() { "problem" } else { "sub" };
+    let _ = write!(out, "<p class=\"{class}\">{}</p>", escape(&summary::score_line(report)));
+    if report.not_graded.is_none() {
+        let _ = write!(
+            out,
+            "<p class=\"sub weights\">{}</p>",
+            escape(&summary::weight_line(&score.categories, report.partial.is_some()))
+        );
+    }
+    out.push_str("<button id=\"expand\" type=\"button\">Expand all</button></header>\n");
+}
+
+/// Each section's tallies and points, with a bar, then the official summary's lines (correctness pooled).
+fn sections(out: &mut String, report: &Report) {
+    out.push_str(
+        "<div class=\"scroll\"><table class=\"sections\"><thead><tr><th>section</th><th>passed</th><th>failed</th>\
+         <th>skipped</th><th>points</th><th></th></tr></thead><tbody>",
+    );
+    for c in &report.score.categories {
         // A section worth nothing (not scored, or nothing applied) gets no bar.
         let bar = if c.weight > 0.0 {
             format!("<span class=\"bar\"><span style=\"width:{:.0}%\"></span></span>", 100.0 * c.points / c.weight)
@@ -104,37 +153,11 @@ fn summary(out: &mut String, report: &Report) {
         );
     }
     out.push_str("</tbody></table></div>");
-    if !report.missing_fixtures.is_empty() {
-        let _ = write!(
-            out,
-            "<p class=\"problem\">Grader problem: the fixture directory lacks {} (those tests are errors, not yours)</p>",
-            escape(&report.missing_fixtures.join(", "))
-        );
-    }
-    if !report.machine_stalls.is_empty() {
-        let _ = write!(out, "<p class=\"problem\">Grader problem: {}</p>", escape(&report.stalls_line()));
-    }
-    for skipped in &report.skipped_fixtures {
-        let _ = write!(
-            out,
-            "<p class=\"problem\">Grader problem: fixture {} was skipped: {}</p>",
-            escape(&skipped.file),
-            escape(&skipped.problem)
-        );
-    }
-    out.push_str("<button id=\"expand\" type=\"button\">Expand all</button></header>\n");
-}
-
-/// What the score leaves out, when this view withholds hidden tests.
-fn withheld(count: usize) -> String {
-    match count {
-        0 => String::new(),
-        n => format!(
-            "<p class=\"problem\">The score of the visible tests: {} hidden until the due date, and the \
-             aggregate score with them.</p>",
-            crate::results::plural(n, "test")
-        ),
-    }
+    let tallies: Vec<String> = summary::tallies(report)
+        .iter()
+        .map(|t| format!("<li>{}: {}{}</li>", escape(t.label), escape(&t.verdict), escape(t.after)))
+        .collect();
+    let _ = write!(out, "<ul class=\"tallies\">{}</ul>", tallies.concat());
 }
 
 fn fix_first(out: &mut String, report: &Report) {
@@ -177,6 +200,9 @@ fn failures(out: &mut String, report: &Report) {
         return;
     }
     let _ = write!(out, "<section id=\"failures\"><h2>Failures ({})</h2>", failed.len());
+    if let Some(line) = summary::explain_line(report) {
+        let _ = write!(out, "<p class=\"sub\">{}</p>", escape(&line));
+    }
     for cause in &report.fix_first {
         cause_group(out, report, cause);
     }
@@ -245,13 +271,11 @@ fn card(out: &mut String, test: &TestResult, cause: Option<&RootCause>) {
         test.max_score
     );
     if let Some(cause) = cause {
-        let _ = write!(
-            out,
-            "<p class=\"because\">Probably fails because {} is wrong: fix <a href=\"#{}\">{}</a> first.</p>",
-            escape(cause.method.call()),
-            anchor(&cause.test),
-            escape(&cause.test)
-        );
+        // the text report's words, with the test it names linked
+        let said = escape(&summary::see_first(cause, &test.id));
+        let test_id = escape(&cause.test);
+        let linked = said.replacen(&*test_id, &format!("<a href=\"#{}\">{test_id}</a>", anchor(&cause.test)), 1);
+        let _ = write!(out, "<p class=\"because\">{}{}</p>", &linked[..1].to_uppercase(), &linked[1..]);
     }
     inputs(out, test);
     if !test.message.is_empty() {
@@ -341,7 +365,16 @@ fn passed(out: &mut String, report: &Report) {
             count(Status::Skipped),
             count(Status::NotApplicable)
         );
+        let mut table = None;
         for test in tests {
+            // a table's column headings once, above its first row, as the text report prints them
+            let base = test.row.as_ref().and(test.id.split_once('/')).map(|(base, _)| base);
+            if let (Some(base), Some(columns)) = (base, &test.columns) {
+                if table != Some(base) {
+                    let _ = write!(out, "<li class=\"columns\"><pre>{}</pre></li>", escape(columns));
+                }
+            }
+            table = base;
             line(out, test);
         }
         out.push_str("</ul></details>");
