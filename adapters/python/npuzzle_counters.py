@@ -2,7 +2,10 @@
 
 A private module: the server loads it from outside `sys.path` and keeps it out of `sys.modules` (server.py),
 and the seal refuses `import npuzzle_counters` (npuzzle_seal.py). One module-level object, `counts`, holds
-every counter; requests run one at a time, so plain attributes suffice. `QUEUES` tracks the queues (MinPQs
+every counter; requests run one at a time, so plain attributes suffice. `board_neighbors_distinct` counts the
+distinct boards descended from one the grader built that neighbors() was called on, `board_expanded` those of
+them it was called on as the first neighbors() call since the last delMin (or since the reset): the boards a
+search expanded (specs/protocol.md). Their tiles are kept exactly, in a dict. `QUEUES` tracks the queues (MinPQs
 and heapq lists) used since `counters_reset`: when the counters are read, their sizes are pq_ending_size and
 their heap order is checked a last time.
 """
@@ -90,7 +93,8 @@ class Counts:
 
     BOARD_FIELDS = (
         "board_constructed", "board_equals", "board_equals_non_board", "board_equals_not_grand_neighbor",
-        "board_manhattan", "board_hamming", "board_to_string", "board_neighbors", "board_twin",
+        "board_manhattan", "board_hamming", "board_to_string", "board_neighbors", "board_expanded",
+        "board_neighbors_distinct", "board_twin",
         "board_is_goal", "board_dimension",
     )
     PQ_FIELDS = ("pq_inserts", "pq_del_mins", "pq_max_size", "pq_ending_size", "pq_deep_bytes",
@@ -104,6 +108,8 @@ class Counts:
         for name in self.PQ_FIELDS + self.BOARD_FIELDS:
             setattr(self, name, 0)
         self.pq_live = 0
+        self.calls_in_interval = 0
+        self.expanded = {}  # the tiles of each board neighbors() was called on: whether it counted as expanded
         SITES.reset(sample_sites)
 
     def inserted_one(self):
@@ -124,6 +130,24 @@ class Counts:
             SITES.sample("pq_del_mins", 1)
         if self.pq_live > 0:
             self.pq_live -= 1
+        self.calls_in_interval = 0
+
+    def neighbors_called(self, root_tiles):
+        """One neighbors() call, on a board whose tiles are `root_tiles` if it descends from the grader's
+        (None if not): a distinct board if not seen before, an expansion if it is the interval's first call
+        and the board was not expanded before."""
+        self.board_neighbors += 1
+        self.calls_in_interval += 1
+        if root_tiles is None:
+            return
+        first = self.calls_in_interval == 1
+        was = self.expanded.get(root_tiles)
+        if was is None:
+            self.board_neighbors_distinct += 1
+        if first and not was:
+            self.board_expanded += 1
+        if was is None or (first and not was):
+            self.expanded[root_tiles] = first
 
     def save_board_counts(self):
         return [getattr(self, name) for name in self.BOARD_FIELDS]

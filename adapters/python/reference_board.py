@@ -8,6 +8,11 @@ each board remembers its lineage (its id, its parent's, its grandparent's) so th
 whether its argument is a neighbor of a neighbor, the only comparison the critical optimization needs.
 __hash__ is consistent with __eq__ and not counted. Tiles are one byte each for n <= 15, two beyond.
 
+A board the grader builds (the puzzle handed to a Solver: the server sets GRADER_BUILDS around it) is a root,
+and so is every board neighbors() or twin() makes from a root; a board a Solver builds from tiles is not. A
+root's id is negative. Only a root's neighbors() can count as an expansion (`board_expanded`): the search's own
+boards, not boards made up to show expansions.
+
 A private module (see npuzzle_counters.py): the ref world's `board` is a module holding Board alone. The
 reference serves the ref world only: the server opens `SERVING` around each ref-world request, and a board is
 built at no other time, so a board.py that builds on this one (reached through `object.__subclasses__()`,
@@ -20,6 +25,9 @@ _MAX_BYTE_DIMENSION = 15
 
 # Whether a ref-world request is running (set by the server).
 SERVING = [False]
+
+# Whether the server is building a board for the grader (a root).
+GRADER_BUILDS = [False]
 
 
 class Board:
@@ -54,12 +62,12 @@ class Board:
                     if tile != i + 1:
                         h += 1
                     m += _distance(n, tile, i)
-        self._init(bytes(t), n, blank, h, m, 0, 0)
+        self._init(bytes(t), n, blank, h, m, 0, 0, GRADER_BUILDS[0])
         counts.board_constructed += 1
         if counts.board_constructed % PERIOD == 1:
             SITES.sample("board_constructed", 1)
 
-    def _init(self, t, n, blank, h, m, parent, grand):
+    def _init(self, t, n, blank, h, m, parent, grand, root):
         if not SERVING[0]:
             raise RuntimeError("the grader does not allow its reference Board in your own world: board.py must "
                                "define its own Board (the reference serves the grader's ref world only)")
@@ -68,7 +76,7 @@ class Board:
         self._blank = blank
         self._h = h
         self._m = m
-        self._id = counts.next_board_id
+        self._id = -counts.next_board_id if root else counts.next_board_id
         counts.next_board_id += 1
         self._parent = parent
         self._grand = grand
@@ -125,8 +133,9 @@ class Board:
         return hash(self._t)
 
     def neighbors(self):
-        out = self._slides(self._id, self._parent)
-        counts.board_neighbors += 1
+        root = self._id < 0
+        out = self._slides(self._id, self._parent, root)
+        counts.neighbors_called(self._t if root else None)
         before = counts.board_constructed
         counts.board_constructed += len(out)
         SITES.note("board_constructed", before, counts.board_constructed)
@@ -150,7 +159,7 @@ class Board:
         m = self._m - _distance(n, ta, a) - _distance(n, tb, b) + _distance(n, tb, a) + _distance(n, ta, b)
         h = self._h - (ta != a + 1) - (tb != b + 1) + (tb != a + 1) + (ta != b + 1)
         twin = Board.__new__(Board)
-        twin._init(bytes(t), n, self._blank, h, m, 0, 0)
+        twin._init(bytes(t), n, self._blank, h, m, 0, 0, self._id < 0)
         return twin
 
     # ---- internals (uncounted) ----
@@ -160,22 +169,22 @@ class Board:
             return self._t[i]
         return self._t[2 * i] | (self._t[2 * i + 1] << 8)
 
-    def _slides(self, parent, grand):
+    def _slides(self, parent, grand, root):
         n = self._n
         blank = self._blank
         row, col = divmod(blank, n)
         out = []
         if row + 1 < n:
-            out.append(self._slide(blank + n, parent, grand))
+            out.append(self._slide(blank + n, parent, grand, root))
         if col + 1 < n:
-            out.append(self._slide(blank + 1, parent, grand))
+            out.append(self._slide(blank + 1, parent, grand, root))
         if col > 0:
-            out.append(self._slide(blank - 1, parent, grand))
+            out.append(self._slide(blank - 1, parent, grand, root))
         if row > 0:
-            out.append(self._slide(blank - n, parent, grand))
+            out.append(self._slide(blank - n, parent, grand, root))
         return out
 
-    def _slide(self, to, parent, grand):
+    def _slide(self, to, parent, grand, root):
         n = self._n
         frm = self._blank
         tile = self._get(to)
@@ -186,7 +195,7 @@ class Board:
         m = self._m - _distance(n, tile, to) + _distance(n, tile, frm)
         h = self._h - (tile != to + 1) + (tile != frm + 1)
         board = Board.__new__(Board)
-        board._init(bytes(t), n, to, h, m, parent, grand)
+        board._init(bytes(t), n, to, h, m, parent, grand, root)
         return board
 
     def _is_neighbor_of_neighbor(self, that):
@@ -199,8 +208,8 @@ class Board:
             return True
         if differing > 6:
             return False
-        for child in self._slides(0, 0):
-            for grandchild in child._slides(0, 0):
+        for child in self._slides(0, 0, False):
+            for grandchild in child._slides(0, 0, False):
                 if grandchild._t == that._t:
                     return True
         return False

@@ -81,6 +81,7 @@ pub fn grade(options: &GradeOptions, progress: &mut dyn FnMut(Progress<'_>)) -> 
         options.policy.clone(),
         &options.only,
         options.bad_fixtures,
+        Some(&options.work_dir),
     )?
     .with_style(options.style.clone());
     let student = Student { path: &handed_in.path, name, kind: handed_in.kind, work_dir: &options.work_dir };

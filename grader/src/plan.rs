@@ -3,13 +3,17 @@
 //! Everything random comes from the seed, with one stream per test id (so adding a test never changes the
 //! boards of another), which is what makes two runs with the same seed byte-identical. Expected answers come
 //! from fixture metadata, then from the file name, then from the reference solver (within a budget); the
-//! reference's operation counts likewise come from metadata or are computed once here.
+//! reference's operation counts likewise come from metadata or are computed once here, and so does the search
+//! bound of the files whose tests judge it (`plan/bounds.rs`, kept in the work directory).
 //!
 //! An item whose inputs are rows of an official table (memory sizes and puzzles, timing puzzles) becomes one
 //! test per row. A file an official test needs and the fixture directory lacks is listed in
 //! [`PlannedTest::missing`]; a test left with no input at all is reported as the grader's problem.
 
+mod bounds;
+
 use std::collections::HashMap;
+use std::path::Path;
 
 use corpus::rng::{Rng, StableHash};
 use corpus::sampler;
@@ -34,6 +38,9 @@ pub struct Trial {
     pub expected: Expected,
     /// The reference solver's counts on this board, where known.
     pub reference: Option<ReferenceCounts>,
+    /// The board's search bound (`specs/search-bound.md`), where known: of a puzzle file's board, where the
+    /// metadata records it or where the test judges it.
+    pub bound: Option<u64>,
     /// The board asked about with this one, for checks about two boards at once.
     pub partner: Option<Box<Trial>>,
     /// Steps from `board` to the board asked about (k-th neighbor and k-th twin tests).
@@ -42,7 +49,7 @@ pub struct Trial {
 
 impl Trial {
     fn new(label: String, board: Board, expected: Expected) -> Trial {
-        Trial { label, board, expected, reference: None, partner: None, steps: 0 }
+        Trial { label, board, expected, reference: None, bound: None, partner: None, steps: 0 }
     }
 }
 
@@ -80,8 +87,16 @@ impl PlannedTest {
 }
 
 /// Builds the plan for `items`, with every random trial count multiplied by `trials_scale` (at least one).
-pub fn plan(items: &[Item], corpus: &Corpus, seed: u64, trials_scale: f64) -> Vec<PlannedTest> {
-    let mut planner = Planner { corpus, baselines: Baselines::default(), scale: trials_scale };
+/// Search bounds the fixtures' metadata lacks are computed and kept under `work_dir`, where there is one.
+pub fn plan(
+    items: &[Item],
+    corpus: &Corpus,
+    seed: u64,
+    trials_scale: f64,
+    work_dir: Option<&Path>,
+) -> Vec<PlannedTest> {
+    let baselines = Baselines { computed: HashMap::new(), bounds: bounds::SearchBounds::new(work_dir) };
+    let mut planner = Planner { corpus, baselines, scale: trials_scale };
     let mut tests = Vec::new();
     for item in items {
         // One stream per test id, from a hash that never changes between Rust versions or machines.
@@ -119,7 +134,7 @@ impl Planner<'_> {
                 let file = format!("{name}.txt");
                 match self.corpus.get(name) {
                     Some(puzzle) => {
-                        let trial = self.baselines.file_trial(puzzle);
+                        let trial = self.baselines.file_trial(puzzle, item.check.judges_search_bound());
                         PlannedTest::row(item, name, vec![trial], vec![file], vec![])
                     }
                     None => PlannedTest::row(item, name, vec![], vec![], vec![file]),
@@ -128,13 +143,13 @@ impl Planner<'_> {
             .collect()
     }
 
-    /// Fixture files by name: the trials found and the names missing.
-    fn files(&mut self, names: &[&str]) -> (Vec<Trial>, Vec<String>) {
+    /// Fixture files by name for `item`: the trials found and the names missing.
+    fn files(&mut self, item: &Item, names: &[&str]) -> (Vec<Trial>, Vec<String>) {
         let mut trials = Vec::new();
         let mut missing = Vec::new();
         for &name in names {
             match self.corpus.get(name) {
-                Some(puzzle) => trials.push(self.baselines.file_trial(puzzle)),
+                Some(puzzle) => trials.push(self.baselines.file_trial(puzzle, item.check.judges_search_bound())),
                 None => missing.push(format!("{name}.txt")),
             }
         }
@@ -145,7 +160,7 @@ impl Planner<'_> {
         let mut shown = Vec::new();
         let (mut trials, mut missing) = (Vec::new(), Vec::new());
         let mut add_files = |planner: &mut Self, names: &[&str], shown: &mut Vec<String>| {
-            let (found, lacking) = planner.files(names);
+            let (found, lacking) = planner.files(item, names);
             shown.extend(found.iter().map(|t| t.label.clone()));
             trials.extend(found);
             missing.extend(lacking);
@@ -185,7 +200,7 @@ impl Planner<'_> {
             }
             Inputs::FilePairs(pairs) => {
                 for &(a, b) in pairs {
-                    let (mut found, lacking) = self.files(&[a, b]);
+                    let (mut found, lacking) = self.files(item, &[a, b]);
                     missing.extend(lacking);
                     if found.len() == 2 {
                         let second = found.pop().expect("two");
@@ -208,7 +223,7 @@ impl Planner<'_> {
                 // The catalog's tests pin that exactly the checks that walk have k-th inputs.
                 let step = item.check.walk().expect("a k-th test's check walks").word();
                 for &(name, k) in steps {
-                    let (found, lacking) = self.files(&[name]);
+                    let (found, lacking) = self.files(item, &[name]);
                     missing.extend(lacking);
                     for mut trial in found {
                         trial.label = format!("{} {step} of {}", ordinal(k), trial.label);
@@ -280,19 +295,23 @@ fn ordinal(k: u32) -> String {
     format!("{k}{suffix}")
 }
 
-/// Expected answers and reference counts for fixture files, computed at most once per board per run.
-#[derive(Default)]
+/// Expected answers, reference counts and search bounds for fixture files, computed at most once per board
+/// per run.
 struct Baselines {
     computed: HashMap<String, (Expected, Option<ReferenceCounts>)>,
+    bounds: bounds::SearchBounds,
 }
 
 impl Baselines {
-    fn file_trial(&mut self, puzzle: &Puzzle) -> Trial {
+    /// The trial of a puzzle file; with its search bound where the metadata records it or `bound` asks for it.
+    fn file_trial(&mut self, puzzle: &Puzzle, bound: bool) -> Trial {
         let (expected, reference) = match (&puzzle.meta, puzzle.expected()) {
             (Some(meta), expected) if meta.reference.is_some() => (expected, meta.reference),
             _ => self.derive(puzzle),
         };
-        Trial { reference, ..Trial::new(format!("{}.txt", puzzle.name), puzzle.board.clone(), expected) }
+        let recorded = puzzle.meta.as_ref().and_then(|meta| meta.bound);
+        let bound = if bound { self.bounds.of(puzzle, expected) } else { recorded };
+        Trial { reference, bound, ..Trial::new(format!("{}.txt", puzzle.name), puzzle.board.clone(), expected) }
     }
 
     /// Runs the reference (within its budget) for a puzzle without complete metadata.
@@ -329,7 +348,7 @@ fn article(n: usize) -> &'static str {
 pub(crate) fn planned_catalog() -> Vec<PlannedTest> {
     let corpus = Corpus::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/puzzles"))
         .expect("the bundled corpus loads");
-    plan(&crate::catalog::all(), &corpus, 1, 0.01)
+    plan(&crate::catalog::all(), &corpus, 1, 0.01, None)
 }
 
 #[cfg(test)]

@@ -8,7 +8,8 @@
 //!   --release -- puzzle04.txt` builds offline (the grader builds the student's code against its own copy
 //!   anyway, whatever path the crate names);
 //! - Java: the grader's textbook stand-ins as sources (`edu/princeton/cs/algs4/`, and the two `npuzzle`
-//!   classes its MinPQ reports to), where `javac Board.java Solver.java` finds them with no flags;
+//!   classes its MinPQ reports to, with what they name), where `javac Board.java Solver.java` finds them
+//!   with no flags;
 //! - Python: `algs4.py`, the textbook MinPQ without the grader's counting.
 
 use std::path::{Path, PathBuf};
@@ -202,6 +203,7 @@ mod tests {
             "edu/princeton/cs/algs4/MinPQ.java",
             "edu/princeton/cs/algs4/In.java",
             "npuzzle/Counters.java",
+            "npuzzle/Expanded.java",
             "npuzzle/BoardMeter.java",
             "npuzzle/Sites.java",
         ] {

@@ -1,7 +1,9 @@
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
+import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -15,7 +17,11 @@ import java.util.function.LongSupplier;
  *   is the blank, then the last two; isGoal() goes through manhattan();
  * - every public method is counted through the adapter's meter, and each board remembers its lineage (its
  *   id, its parent's, its grandparent's) so equals() can tell cheaply whether its argument is a neighbor of a
- *   neighbor, the only comparison the critical optimization needs.
+ *   neighbor, the only comparison the critical optimization needs;
+ * - a board the grader builds (the puzzle handed to a Solver) is a root, and so is every board neighbors() or
+ *   twin() makes from a root; a board a Solver builds from tiles is not. A root's id is negative. A root's
+ *   neighbors() reports the hash of its tiles, so the adapter can count the distinct boards a search expanded
+ *   (board_expanded: only the search's own boards, not boards made up to show expansions).
  *
  * The Board lives in a class loader and module of its own, apart from the student's Solver, and can name
  * nothing of the adapter's module: it counts through the meter (npuzzle.BoardMeter) it takes from the
@@ -41,12 +47,18 @@ public final class Board {
     private static final IntConsumer COUNT;
     /** Hands out lineage ids. */
     private static final LongSupplier IDS;
+    /** Whether the board being built from tiles is the grader's (a root). */
+    private static final BooleanSupplier GRADER_BUILDS;
+    /** Takes the tiles' hash of a root whose neighbors() was just counted. */
+    private static final LongConsumer EXPANDED;
 
     static {
         Object meter = System.getProperties().remove("npuzzle.boardMeter");
         if (meter == null) throw new IllegalStateException("the reference Board was loaded without its meter");
         COUNT = (IntConsumer) meter;
         IDS = (LongSupplier) meter;
+        GRADER_BUILDS = (BooleanSupplier) meter;
+        EXPANDED = (LongConsumer) meter;
     }
 
     private final byte[] tiles;
@@ -94,22 +106,29 @@ public final class Board {
         this.blank = (short) b;
         this.hamming = h;
         this.manhattan = m;
-        this.id = IDS.getAsLong();
+        this.id = freshId(GRADER_BUILDS.getAsBoolean());
         this.parent = 0;
         this.grandparent = 0;
         COUNT.accept(CONSTRUCTED);
     }
 
-    /** A board derived from another (uncounted here: the callers count). */
-    private Board(byte[] tiles, int n, int blank, int hamming, int manhattan, long parent, long grandparent) {
+    /** A board derived from another, a root if that one is (uncounted here: the callers count). */
+    private Board(byte[] tiles, int n, int blank, int hamming, int manhattan, long parent, long grandparent,
+                  boolean root) {
         this.tiles = tiles;
         this.n = (byte) n;
         this.blank = (short) blank;
         this.hamming = hamming;
         this.manhattan = manhattan;
-        this.id = IDS.getAsLong();
+        this.id = freshId(root);
         this.parent = parent;
         this.grandparent = grandparent;
+    }
+
+    /** A new lineage id: negative for a root. */
+    private static long freshId(boolean root) {
+        long id = IDS.getAsLong();
+        return root ? -id : id;
     }
 
     public String toString() {
@@ -168,8 +187,9 @@ public final class Board {
     }
 
     public Iterable<Board> neighbors() {
-        List<Board> out = slides(id, parent);
+        List<Board> out = slides(id, parent, id < 0);
         COUNT.accept(NEIGHBORS);
+        if (id < 0) EXPANDED.accept(tilesHash());
         for (int i = 0; i < out.size(); i++) COUNT.accept(CONSTRUCTED);
         return out;
     }
@@ -191,25 +211,25 @@ public final class Board {
         put(t, n, b, ta);
         int m = manhattan - distance(n, ta, a) - distance(n, tb, b) + distance(n, tb, a) + distance(n, ta, b);
         int h = hamming - (ta != a + 1 ? 1 : 0) - (tb != b + 1 ? 1 : 0) + (tb != a + 1 ? 1 : 0) + (ta != b + 1 ? 1 : 0);
-        return new Board(t, n, blank, h, m, 0, 0);
+        return new Board(t, n, blank, h, m, 0, 0, id < 0);
     }
 
     // ---- internals (private: a student's Solver compiled against this Board sees only the API) ----
 
-    /** The boards one slide away, blank moving down, right, left, up; uncounted. */
-    private List<Board> slides(long parentId, long grandparentId) {
+    /** The boards one slide away, blank moving down, right, left, up, roots if `root`; uncounted. */
+    private List<Board> slides(long parentId, long grandparentId, boolean root) {
         int size = n;
         int row = blank / size;
         int col = blank % size;
         List<Board> out = new ArrayList<>(4);
-        if (row + 1 < size) out.add(slide(blank + size, parentId, grandparentId));
-        if (col + 1 < size) out.add(slide(blank + 1, parentId, grandparentId));
-        if (col > 0) out.add(slide(blank - 1, parentId, grandparentId));
-        if (row > 0) out.add(slide(blank - size, parentId, grandparentId));
+        if (row + 1 < size) out.add(slide(blank + size, parentId, grandparentId, root));
+        if (col + 1 < size) out.add(slide(blank + 1, parentId, grandparentId, root));
+        if (col > 0) out.add(slide(blank - 1, parentId, grandparentId, root));
+        if (row > 0) out.add(slide(blank - size, parentId, grandparentId, root));
         return out;
     }
 
-    private Board slide(int to, long parentId, long grandparentId) {
+    private Board slide(int to, long parentId, long grandparentId, boolean root) {
         int from = blank;
         int tile = get(to);
         byte[] t = tiles.clone();
@@ -217,7 +237,7 @@ public final class Board {
         put(t, n, to, 0);
         int m = manhattan - distance(n, tile, to) + distance(n, tile, from);
         int h = hamming - (tile != to + 1 ? 1 : 0) + (tile != from + 1 ? 1 : 0);
-        return new Board(t, n, to, h, m, parentId, grandparentId);
+        return new Board(t, n, to, h, m, parentId, grandparentId, root);
     }
 
     private boolean sameTiles(Board that) {
@@ -235,12 +255,21 @@ public final class Board {
         }
         if (differing == 0) return true;
         if (differing > 6) return false;
-        for (Board child : slides(0, 0)) {
-            for (Board grandchild : child.slides(0, 0)) {
+        for (Board child : slides(0, 0, false)) {
+            for (Board grandchild : child.slides(0, 0, false)) {
                 if (grandchild.sameTiles(that)) return true;
             }
         }
         return false;
+    }
+
+    /** A hash of the size and tiles (FNV-1a, then mixed), as the Rust reference's counting board computes it. */
+    private long tilesHash() {
+        long h = 0xCBF29CE484222325L ^ n;
+        for (int i = 0, cells = n * n; i < cells; i++) h = (h ^ get(i)) * 0x100000001B3L;
+        h ^= h >>> 33;
+        h *= 0xFF51AFD7ED558CCDL;
+        return h ^ (h >>> 33);
     }
 
     private int get(int i) {

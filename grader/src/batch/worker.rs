@@ -174,7 +174,9 @@ pub fn serve(settings_file: &Path) -> anyhow::Result<ExitCode> {
     let policy = Policy::parse(&settings.policy).map_err(anyhow::Error::msg)?;
     let bad = if settings.skip_bad_fixtures { BadFixtures::Skip } else { BadFixtures::Refuse };
     let mut out = std::io::stdout().lock();
-    let plan = match TestPlan::prepare(&settings.fixtures, settings.seed, policy, &settings.only, bad) {
+    let prepared =
+        TestPlan::prepare(&settings.fixtures, settings.seed, policy, &settings.only, bad, Some(&settings.work_dir));
+    let plan = match prepared {
         Ok(plan) => plan.with_style(settings.style()),
         Err(e) => {
             send(&mut out, &Reply::Failed { message: format!("{:#}", anyhow::Error::from(e)) })?;

@@ -230,6 +230,8 @@ mod tests {
             ("board_equals", 20),
             ("board_equals_not_grand_neighbor", 0),
             ("board_manhattan", 29),
+            ("board_expanded", 8),
+            ("board_neighbors_distinct", 8),
             ("pq_heap_violations", 0),
         ] {
             assert_eq!(counter(&counters, name), value, "{name} in {counters}");

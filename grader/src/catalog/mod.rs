@@ -12,6 +12,18 @@
 //! run anything: `plan` resolves their inputs, `runner::checks` asks the submission, and `judge` compares.
 //! `specs/catalog.md` is generated from this list (`grader catalog --markdown`), and a test keeps it current.
 
+/// The sentence that ends the explanation of every item judged against the search bound
+/// ([`Check::judges_search_bound`]; a test keeps the two in step).
+macro_rules! search_bound_note {
+    () => {
+        " Whatever its counts, a Solver whose moves() is right must show the work every A* search does on the \
+         puzzle: at least as many boards expanded, each by neighbors() after the delMin() that removed it, as \
+         the puzzle's search bound (its boards whose distance from the initial board plus manhattan() is below \
+         its moves; specs/search-bound.md). A search on a queue of its own followed by token MinPQ calls fails \
+         here."
+    };
+}
+
 mod board;
 mod board_kinds;
 mod item;
@@ -84,6 +96,16 @@ impl Check {
         match self {
             Check::Measure(check) => check.judges_first_lives(),
             Check::Build | Check::ApiSurface | Check::Board(_) | Check::Solver(_) => false,
+        }
+    }
+
+    /// Whether the check holds a Solver's counts to the search bound of its puzzle (`specs/search-bound.md`):
+    /// its file trials need the bound, computed at plan time where the fixtures' metadata lacks it.
+    pub fn judges_search_bound(self) -> bool {
+        match self {
+            Check::Solver(check) => check.judges_search_bound(),
+            Check::Measure(check) => check.judges_search_bound(),
+            Check::Build | Check::ApiSurface | Check::Board(_) => false,
         }
     }
 
@@ -167,6 +189,14 @@ pub fn find(id: &str) -> Option<Item> {
 mod tests {
     use super::*;
     use std::collections::HashSet;
+
+    #[test]
+    fn every_item_judged_against_the_search_bound_says_so() {
+        for item in all() {
+            let says = item.explain.ends_with(search_bound_note!());
+            assert_eq!(says, item.check.judges_search_bound(), "{}: {}", item.id, item.explain);
+        }
+    }
 
     #[test]
     fn ids_are_unique_and_dependencies_exist_earlier() {

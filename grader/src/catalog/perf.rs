@@ -65,6 +65,17 @@ impl Measure {
         }
     }
 
+    /// Whether a row fails on counts below the puzzle's search bound (`runner::checks::search_bound`): the
+    /// rows that judge a life's counts or memory, which a Solver could otherwise lower by searching where the
+    /// counts do not see.
+    pub fn judges_search_bound(self) -> bool {
+        match self {
+            Measure::SolverMemory | Measure::QueueMemory => true,
+            Measure::Timing(aspect) => aspect != TimingAspect::CpuAndAnswer,
+            Measure::BoardMemory => false,
+        }
+    }
+
     /// The Solver methods the test calls after the constructor, where it builds a Solver (the Board memory
     /// table builds none). The memory rows measure the Solver as constructed; Timing 1 checks moves().
     pub fn calls(self) -> Option<&'static [SolverCall]> {
@@ -127,7 +138,8 @@ pub(super) fn items() -> Vec<Item> {
             check: Measure::SolverMemory,
             depends_on: &["compile-1"],
             needs: &["memory", "ref_world"],
-            explain: "After construction a Solver should keep only what its methods need (the solution), not the \
+            explain: concat!(
+                "After construction a Solver should keep only what its methods need (the solution), not the \
                       search. A row fails when its printed ratio, yours / (1.75 x the reference's), exceeds \
                       1.0; the reference keeps the goal's search node and its chain of predecessors. Usual \
                       causes: keeping the MinPQ or a list of visited boards in a field (in Java also a static \
@@ -137,6 +149,8 @@ pub(super) fn items() -> Vec<Item> {
                       ran, wherever it is (a thread, a Timer, a static array filled in place, a direct buffer, \
                       capacity reserved by an earlier Solver): a row fails on it more than 64 KiB over its \
                       bound and twice the first figure, a margin no honest Solver reaches.",
+                search_bound_note!()
+            ),
             leans: Leans::NONE,
         },
         Item {
@@ -148,7 +162,8 @@ pub(super) fn items() -> Vec<Item> {
             check: Measure::QueueMemory,
             depends_on: &["compile-1"],
             needs: &["counters", "ref_world"],
-            explain: "The MinPQs' deep memory, maximum size and ending size (summed over every MinPQ), each held \
+            explain: concat!(
+                "The MinPQs' deep memory, maximum size and ending size (summed over every MinPQ), each held \
                       to 1.75 x the reference's two-queue search: a cell fails when its printed ratio exceeds \
                       1.0. Each queue counts everything it reaches, what two queues reach counting for each. The \
                       reference's deep memory is the canonical search's at its end: every node it inserted but \
@@ -160,6 +175,8 @@ pub(super) fn items() -> Vec<Item> {
                       priority, one queue for both searches, search nodes that copy their path, an inner \
                       (non-static) node class with the queues in Solver fields (each node holds the Solver, so \
                       each queue reaches the other).",
+                search_bound_note!()
+            ),
             leans: Leans::NONE,
         },
         timing(
@@ -176,28 +193,37 @@ pub(super) fn items() -> Vec<Item> {
             "Timing 2",
             "Count MinPQ operations",
             T::QueueCounts,
-            "Counts MinPQ insert() and delMin() calls; a cell fails when its printed ratio, yours / (1.75 x the \
+            concat!(
+                "Counts MinPQ insert() and delMin() calls; a cell fails when its printed ratio, yours / (1.75 x the \
              reference's), exceeds 1.0. Usual causes: no critical optimization, a priority that is not moves + \
              manhattan, one queue holding both the board's and the twin's searches.",
+                search_bound_note!()
+            ),
         ),
         timing(
             "timing-3",
             "Timing 3",
             "Count Board operations (that should not get called)",
             T::ForbiddenCalls,
-            "The Solver has no reason to call toString() (a row fails if it does); hamming() calls are printed \
+            concat!(
+                "The Solver has no reason to call toString() (a row fails if it does); hamming() calls are printed \
              but, as officially, not judged. Usual causes: debug prints left in, a string key for a set of \
              visited boards.",
+                search_bound_note!()
+            ),
         ),
         timing(
             "timing-4a",
             "Timing 4a",
             "Count Board operations (that should get called)",
             T::BoardCounts,
-            "Counts Board() (the initial board, its twin and every neighbor built) and equals() calls; a cell \
+            concat!(
+                "Counts Board() (the initial board, its twin and every neighbor built) and equals() calls; a cell \
              fails when its printed ratio, yours / (1.75 x the reference's), exceeds 1.0. manhattan() is \
              printed but judged only in 4b. Usual causes: building boards to test them, comparing against \
              every visited board, one queue that searches the twin too far.",
+                search_bound_note!()
+            ),
         ),
         timing(
             "timing-4b",
@@ -205,9 +231,12 @@ pub(super) fn items() -> Vec<Item> {
             "count Board operations (that should get called), rejecting if doesn't adhere to stricter caching \
              limits",
             T::StrictBoardCounts,
-            "As 4a, and manhattan() is held to 1.75 x the reference's insert() + delMin() (one call per search \
+            concat!(
+                "As 4a, and manhattan() is held to 1.75 x the reference's insert() + delMin() (one call per search \
              node created, one per isGoal()). Usual cause: calling manhattan() in compareTo instead of caching \
              the priority in the search node.",
+                search_bound_note!()
+            ),
         ),
     ]
 }

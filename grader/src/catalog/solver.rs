@@ -61,6 +61,24 @@ pub enum SolverCheck {
 }
 
 impl SolverCheck {
+    /// Whether a trial fails on counts below its puzzle's search bound (`runner::checks::search_bound`): the
+    /// checks that read the counts as evidence of the search.
+    pub fn judges_search_bound(self) -> bool {
+        match self {
+            SolverCheck::EqualsUsage(_) | SolverCheck::UsesMinPq => true,
+            SolverCheck::Solve(_)
+            | SolverCheck::TwoSolvers
+            | SolverCheck::TwoSolversEveryAnswer
+            | SolverCheck::IsSolvable
+            | SolverCheck::UnsolvableMoves
+            | SolverCheck::UnsolvableSolution
+            | SolverCheck::CallOrder
+            | SolverCheck::NoMutationAfterInsert
+            | SolverCheck::NullBoard
+            | SolverCheck::SameAnswersWhenRerun => false,
+        }
+    }
+
     /// The Solver methods the test calls on each Solver it builds, in order, and the only calls it is judged
     /// on: an official test makes its official counterpart's calls; a test that judges what the constructor
     /// did (or builds no Solver) calls none.
@@ -90,11 +108,13 @@ const UNSOLVABLE: &str = "On an unsolvable board, isSolvable() is false, moves()
     The assignment detects this by running A* on the board and its twin in lockstep. Usual causes: a search \
     that never ends because the twin is not searched, returning 0 or an empty list, a parity rule that ignores \
     the blank's row for even n.";
-const EQUALS_USAGE: &str = "The critical optimization: do not enqueue a neighbor equal to the previous search \
-    node's board, checked with equals() on boards. The reference board counts every equals() call and knows \
-    whether its argument is a neighbor of a neighbor; a null argument (the root's missing predecessor) is \
-    allowed. Usual causes: no check at all, comparing against every visited board, comparing search nodes \
-    instead of boards.";
+const EQUALS_USAGE: &str = concat!(
+    "The critical optimization: do not enqueue a neighbor equal to the previous search node's board, checked \
+     with equals() on boards. The reference board counts every equals() call and knows whether its argument is \
+     a neighbor of a neighbor; a null argument (the root's missing predecessor) is allowed. Usual causes: no \
+     check at all, comparing against every visited board, comparing search nodes instead of boards.",
+    search_bound_note!()
+);
 const CALL_ORDER: &str = "A Solver must give the same answers however often and in whatever order its methods \
     are called. Usual causes: solution() returning a stack that the next call finds empty, moves() recomputing.";
 
@@ -347,9 +367,14 @@ pub(super) fn beyond_items() -> Vec<Item> {
             "the Solver puts its search nodes in the MinPQ it was given",
             Inputs::PuzzleRange(4, 12),
             SolverCheck::UsesMinPq,
-            "The assignment requires the textbook MinPQ: the official grader counts its operations, and so do \
-             we. A solved puzzle with no MinPQ insert() shows a Solver that built its own queue (a \
-             java.util.PriorityQueue, a BinaryHeap), so none of its counts mean anything.",
+            concat!(
+                "The assignment requires the textbook MinPQ: the official grader counts its operations, and so do \
+                 we. A solved puzzle with no MinPQ insert() shows a Solver that built its own queue (a \
+                 java.util.PriorityQueue, a BinaryHeap), so none of its counts mean anything. What the MinPQ \
+                 holds is the Solver's choice: Integer indices into a list of its own search nodes are as good \
+                 as the nodes.",
+                search_bound_note!()
+            ),
             COUNTED,
         ),
         beyond(

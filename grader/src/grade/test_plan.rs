@@ -46,7 +46,8 @@ pub struct TestPlan {
 
 impl TestPlan {
     /// Loads the fixtures in `fixtures` and plans the tests that `policy` and `only` select (`only` as in
-    /// [`GradeOptions::only`](crate::grade::GradeOptions::only)), every random board drawn from `seed`.
+    /// [`GradeOptions::only`](crate::grade::GradeOptions::only)), every random board drawn from `seed`; search
+    /// bounds the fixtures' metadata lacks are kept in `work_dir` (the grader's cache, where there is one).
     /// Fixture files that cannot be used, and files the planned tests need that the directory lacks, stop
     /// here unless `bad` is [`BadFixtures::Skip`].
     ///
@@ -61,6 +62,7 @@ impl TestPlan {
         policy: Policy,
         only: &[String],
         bad: BadFixtures,
+        work_dir: Option<&Path>,
     ) -> Result<TestPlan, GradeError> {
         selection::check_only(only, &policy)?;
         let dir = fixtures.to_path_buf();
@@ -75,7 +77,8 @@ impl TestPlan {
                 problems: corpus.problems.iter().map(|p| p.to_string()).collect(),
             });
         }
-        let mut tests = plan::plan(&selected_items(&policy, only), &corpus, seed, policy.tests.trials_scale);
+        let items = selected_items(&policy, only);
+        let mut tests = plan::plan(&items, &corpus, seed, policy.tests.trials_scale, work_dir);
         // Skips may name expanded tests (`timing-*/puzzle4x4-39`), which only exist after planning.
         tests.retain(|test| !Policy::matches(&policy.tests.skip, &test.id));
         if !only.is_empty() {

@@ -27,6 +27,7 @@ mod sealed;
 mod shard;
 mod similarity;
 mod slurm;
+mod staged;
 mod stalls;
 mod starter;
 mod support;

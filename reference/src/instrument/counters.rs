@@ -12,6 +12,8 @@ use std::cell::{Cell, RefCell};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, PoisonError};
 
+use crate::instrument::expanded::Expanded;
+
 /// A snapshot of every counter since the last [`reset`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Counts {
@@ -44,6 +46,11 @@ pub struct Counts {
     pub board_to_string: u64,
     /// `neighbors` calls.
     pub board_neighbors: u64,
+    /// Distinct boards expanded: `neighbors` called on them as the first call since the last `del_min`, of
+    /// the boards descended from one the grader built (`instrument/expanded.rs`).
+    pub board_expanded: u64,
+    /// Distinct boards `neighbors` was called on (any call), of the boards descended from the grader's.
+    pub board_neighbors_distinct: u64,
     /// `twin` calls.
     pub board_twin: u64,
     /// `is_goal` calls.
@@ -67,6 +74,8 @@ const ZERO: Counts = Counts {
     board_hamming: 0,
     board_to_string: 0,
     board_neighbors: 0,
+    board_expanded: 0,
+    board_neighbors_distinct: 0,
     board_twin: 0,
     board_is_goal: 0,
     board_dimension: 0,
@@ -75,16 +84,31 @@ const ZERO: Counts = Counts {
 /// Set by the harness ([`count_other_threads`]): then operations on threads that did not turn counting on
 /// for themselves (threads a submission spawns) are counted here rather than lost.
 static OTHER_THREADS_COUNTED: AtomicBool = AtomicBool::new(false);
-static OTHER_THREADS: Mutex<Counts> = Mutex::new(ZERO);
+static OTHER_THREADS: Mutex<Tally> = Mutex::new(Tally::ZERO);
+
+/// What one counting context keeps: its counts and the boards it saw expanded.
+struct Tally {
+    counts: Counts,
+    expanded: Expanded,
+}
+
+impl Tally {
+    const ZERO: Tally = Tally { counts: ZERO, expanded: Expanded::new() };
+
+    fn clear(&mut self) {
+        self.counts = ZERO;
+        self.expanded.clear();
+    }
+}
 
 thread_local! {
-    static COUNTS: RefCell<Counts> = const { RefCell::new(ZERO) };
+    static TALLY: RefCell<Tally> = const { RefCell::new(Tally::ZERO) };
     static ENABLED: Cell<bool> = const { Cell::new(false) };
     static PAUSED: Cell<bool> = const { Cell::new(false) };
 }
 
-/// Applies `change` to this thread's counts (unless counting is paused for the grader's own checks).
-pub(crate) fn update(change: impl FnOnce(&mut Counts)) {
+/// Applies `change` to this thread's tally (unless counting is paused for the grader's own checks).
+fn update_tally(change: impl FnOnce(&mut Tally)) {
     if PAUSED.with(Cell::get) {
         return;
     }
@@ -92,7 +116,12 @@ pub(crate) fn update(change: impl FnOnce(&mut Counts)) {
         change(&mut OTHER_THREADS.lock().unwrap_or_else(PoisonError::into_inner));
         return;
     }
-    COUNTS.with_borrow_mut(change);
+    TALLY.with_borrow_mut(change);
+}
+
+/// Applies `change` to this thread's counts (unless counting is paused for the grader's own checks).
+pub(crate) fn update(change: impl FnOnce(&mut Counts)) {
+    update_tally(|tally| change(&mut tally.counts));
 }
 
 /// From now on, counts of threads that did not call [`set_enabled`] are kept (see [`snapshot_all`]): a
@@ -106,7 +135,7 @@ pub fn count_other_threads() {
 /// ending size at least the items still queued, so a queue the submission leaked or kept (which never
 /// reported its end) still shows what it held.
 pub fn snapshot_all() -> Counts {
-    let mut all = snapshot().plus(&OTHER_THREADS.lock().unwrap_or_else(PoisonError::into_inner));
+    let mut all = snapshot().plus(&OTHER_THREADS.lock().unwrap_or_else(PoisonError::into_inner).counts);
     all.pq_ending_size = all.pq_ending_size.max(all.pq_live_size);
     all
 }
@@ -129,6 +158,8 @@ impl Counts {
             board_hamming: self.board_hamming + o.board_hamming,
             board_to_string: self.board_to_string + o.board_to_string,
             board_neighbors: self.board_neighbors + o.board_neighbors,
+            board_expanded: self.board_expanded + o.board_expanded,
+            board_neighbors_distinct: self.board_neighbors_distinct + o.board_neighbors_distinct,
             board_twin: self.board_twin + o.board_twin,
             board_is_goal: self.board_is_goal + o.board_is_goal,
             board_dimension: self.board_dimension + o.board_dimension,
@@ -138,7 +169,7 @@ impl Counts {
 
 /// This thread's counts since the last reset.
 pub fn snapshot() -> Counts {
-    COUNTS.with_borrow(|c| *c)
+    TALLY.with_borrow(|t| t.counts)
 }
 
 /// Runs `check` without counting: the grader's own checks (such as re-verifying heap order, which compares
@@ -153,9 +184,9 @@ pub(crate) fn uncounted<T>(check: impl FnOnce() -> T) -> T {
 /// Zeroes this thread's counts, and other threads' when they are counted (and makes sure queues report here).
 pub fn reset() {
     install_observer();
-    COUNTS.with_borrow_mut(|c| *c = ZERO);
+    TALLY.with_borrow_mut(Tally::clear);
     if OTHER_THREADS_COUNTED.load(Ordering::Relaxed) {
-        *OTHER_THREADS.lock().unwrap_or_else(PoisonError::into_inner) = ZERO;
+        OTHER_THREADS.lock().unwrap_or_else(PoisonError::into_inner).clear();
     }
 }
 
@@ -180,9 +211,22 @@ pub(crate) fn record_insert() {
 }
 
 pub(crate) fn record_del_min() {
-    update(|c| {
-        c.pq_del_mins += 1;
-        c.pq_live_size = c.pq_live_size.saturating_sub(1);
+    update_tally(|t| {
+        t.counts.pq_del_mins += 1;
+        t.counts.pq_live_size = t.counts.pq_live_size.saturating_sub(1);
+        t.expanded.interval_ends();
+    });
+}
+
+/// One `neighbors()` call that built `made` boards, on a board of `rooted` descent (see
+/// `instrument/expanded.rs`) whose tiles `hash` hashes.
+pub(crate) fn record_neighbors(made: u64, rooted: bool, hash: impl FnOnce() -> u64) {
+    update_tally(|t| {
+        t.counts.board_neighbors += 1;
+        t.counts.board_constructed += made;
+        let added = t.expanded.neighbors_called(rooted, hash);
+        t.counts.board_expanded += u64::from(added.expanded);
+        t.counts.board_neighbors_distinct += u64::from(added.distinct);
     });
 }
 

@@ -6,13 +6,23 @@
 //! comparison the critical optimization needs. Boards of unknown lineage fall back to a content check.
 //! `is_goal` also counts one `manhattan` call, because the official reference's `isGoal()` goes through
 //! `manhattan()` and instructors know its counts that way.
+//!
+//! A board the grader builds ([`CountingBoard::from_board`]: the puzzle handed to a Solver) is a *root*, and
+//! so is every board made from a root by `neighbors()` or `twin()`; a board a Solver builds from tiles is
+//! not. Only a root's `neighbors()` can count as an expansion (`board_expanded`, `instrument/expanded.rs`):
+//! the search's boards, not boards made up to show expansions. The mark is the id's top bit, so the board
+//! weighs what it weighed.
 
 use std::cell::Cell;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
-use crate::instrument::counters::update;
+use crate::instrument::counters::{record_neighbors, update};
+use crate::instrument::expanded::tiles_hash;
 use crate::{Board, PuzzleBoard};
+
+/// The id bit that marks a root: a board the grader built, or one descended from it.
+const ROOT: u64 = 1 << 63;
 
 thread_local! {
     static NEXT_ID: Cell<u64> = const { Cell::new(1) };
@@ -37,10 +47,20 @@ pub struct CountingBoard {
 }
 
 impl CountingBoard {
-    /// Wraps a reference board, counting it as one construction.
+    /// Wraps a reference board the grader hands a Solver (a root), counting it as one construction.
     pub fn from_board(board: Board) -> CountingBoard {
+        CountingBoard::made(board, ROOT)
+    }
+
+    /// A board of no lineage, a root or not (`root` is [`ROOT`] or 0), counted as one construction.
+    fn made(board: Board, root: u64) -> CountingBoard {
         update(|c| c.board_constructed += 1);
-        CountingBoard { board, id: next_id(), parent: 0, grandparent: 0 }
+        CountingBoard { board, id: next_id() | root, parent: 0, grandparent: 0 }
+    }
+
+    /// Whether this board is the grader's or descends from one (see the module doc).
+    pub fn is_root(&self) -> bool {
+        self.id & ROOT != 0
     }
 
     /// The underlying reference board (not counted).
@@ -103,7 +123,7 @@ impl fmt::Debug for CountingBoard {
 
 impl PuzzleBoard for CountingBoard {
     fn from_tiles(tiles: &[Vec<u32>]) -> Self {
-        CountingBoard::from_board(PuzzleBoard::from_tiles(tiles))
+        CountingBoard::made(PuzzleBoard::from_tiles(tiles), 0)
     }
     fn dimension(&self) -> usize {
         update(|c| c.board_dimension += 1);
@@ -131,18 +151,16 @@ impl PuzzleBoard for CountingBoard {
     }
     fn neighbors_into(&self, out: &mut Vec<Self>) {
         let before = out.len();
+        let root = self.id & ROOT;
         self.board.for_each_neighbor(|board| {
-            out.push(CountingBoard { board, id: next_id(), parent: self.id, grandparent: self.parent })
+            out.push(CountingBoard { board, id: next_id() | root, parent: self.id, grandparent: self.parent })
         });
         let made = (out.len() - before) as u64;
-        update(|c| {
-            c.board_neighbors += 1;
-            c.board_constructed += made;
-        });
+        record_neighbors(made, self.is_root(), || tiles_hash(self.board.dimension(), self.board.tiles()));
     }
     fn twin(&self) -> Self {
         update(|c| c.board_twin += 1);
-        CountingBoard::from_board(self.board.twin())
+        CountingBoard::made(self.board.twin(), self.id & ROOT)
     }
 }
 
@@ -166,6 +184,25 @@ mod tests {
         assert_eq!(c.board_equals, grandchildren.len() as u64 + 2);
         assert_eq!(c.board_equals_not_grand_neighbor, 1);
         assert_eq!(c.board_constructed, 1 + 4 + grandchildren.len() as u64 + 2);
+    }
+
+    #[test]
+    fn only_the_graders_boards_and_their_descendants_count_as_expansions() {
+        counters::reset();
+        let rows = [vec![1, 2, 3], vec![4, 0, 5], vec![7, 8, 6]];
+        let made_up = CountingBoard::from_tiles(&rows);
+        let _ = made_up.neighbors();
+        assert_eq!(counters::snapshot().board_expanded, 0, "a board a Solver built is not the search's");
+        let root = CountingBoard::from_board(made_up.board().clone());
+        assert!(root.is_root() && !made_up.is_root());
+        let child = root.neighbors().remove(0);
+        assert!(child.is_root() && child.twin().is_root() && !made_up.twin().is_root());
+        assert_eq!(counters::snapshot().board_expanded, 0, "not the first call since the last delMin");
+        counters::reset();
+        let _ = child.neighbors();
+        let _ = root.neighbors();
+        let c = counters::snapshot();
+        assert_eq!((c.board_neighbors, c.board_expanded, c.board_neighbors_distinct), (2, 1, 2));
     }
 
     #[test]

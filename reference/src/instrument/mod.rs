@@ -8,4 +8,5 @@ pub mod baseline;
 pub mod counters;
 pub mod counting_board;
 pub mod cpu;
+mod expanded;
 pub mod memory;

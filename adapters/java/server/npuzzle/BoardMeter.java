@@ -1,20 +1,25 @@
 package npuzzle;
 
+import java.util.function.BooleanSupplier;
 import java.util.function.IntConsumer;
+import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 
 /**
  * What the reference Board (default package, a module of its own) counts through. The Board cannot name
- * this module's packages, which are not exported to it, so it holds the meter as two JDK interfaces:
- * {@code accept(EVENT)} counts one event and {@code getAsLong()} hands out a lineage id. Neither can lower a
- * count or reset one: a student who reached the Board's private fields (with no security manager to stop
- * reflection) could only add operations, as any caller does.
+ * this module's packages, which are not exported to it, so it holds the meter as four JDK interfaces:
+ * {@code accept(EVENT)} counts one event, {@code getAsLong()} hands out a lineage id, {@code getAsBoolean()}
+ * says whether the board being built from tiles is the grader's (a root: the Board marks roots and their
+ * descendants with negative ids), and {@code accept(HASH)} reports that a root's neighbors() was just called
+ * (for board_expanded, {@link Expanded}). None can lower a count or reset one: a student who reached the
+ * Board's private fields (with no security manager to stop reflection) could only add operations, as any
+ * caller does.
  *
  * The Board takes its meter once, in its static initializer, from the system properties under
  * {@link #HANDOFF}, where {@link #handTo(Class)} leaves it just before initializing the class and checks that
  * it was taken; no student class has been loaded at that point.
  */
-final class BoardMeter implements IntConsumer, LongSupplier {
+final class BoardMeter implements IntConsumer, LongSupplier, BooleanSupplier, LongConsumer {
     /** The system property that carries the meter to the Board's static initializer. */
     static final String HANDOFF = "npuzzle.boardMeter";
 
@@ -41,6 +46,16 @@ final class BoardMeter implements IntConsumer, LongSupplier {
     @Override
     public long getAsLong() {
         return Counters.nextBoardId();
+    }
+
+    @Override
+    public boolean getAsBoolean() {
+        return Counters.buildsRoot();
+    }
+
+    @Override
+    public void accept(long tilesHash) {
+        Counters.rootNeighbors(tilesHash);
     }
 
     /** Initializes the reference Board class with a meter; fails if its initializer did not take it. */

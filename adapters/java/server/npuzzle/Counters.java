@@ -44,6 +44,9 @@ public final class Counters {
     static long boardDimension;
 
     private static long nextBoardId = 1;
+    private static final Expanded EXPANDED = new Expanded();
+    /** Whether the server is building a reference board for the grader (a root: {@link BoardMeter}). */
+    private static boolean buildingRoot;
 
     /** The thread that runs requests; counts made on it alone need no lock until another thread counts. */
     private static volatile Thread requestThread;
@@ -105,6 +108,7 @@ public final class Counters {
     private static void deleted() {
         if (Sites.due(++pqDelMins)) Sites.sample("pq_del_mins");
         if (pqLiveSize > 0) pqLiveSize--;
+        EXPANDED.intervalEnds();
     }
 
     /** A queue found out of heap order. */
@@ -145,10 +149,35 @@ public final class Counters {
             case BoardMeter.EQUALS: if (Sites.due(++boardEquals)) Sites.sample("board_equals"); break;
             case BoardMeter.EQUALS_NON_BOARD: boardEqualsNonBoard++; break;
             case BoardMeter.EQUALS_NOT_GRAND_NEIGHBOR: boardEqualsNotGrandNeighbor++; break;
-            case BoardMeter.NEIGHBORS: boardNeighbors++; break;
+            case BoardMeter.NEIGHBORS: boardNeighbors++; EXPANDED.neighborsCalled(); break;
             case BoardMeter.TWIN: boardTwin++; break;
             default: break; // not an event: nothing counts
         }
+    }
+
+    /**
+     * The neighbors() call just counted was on a board descended from one the grader built, whose tiles hash
+     * to `hash` (see {@link Expanded}); unless the calling thread is uncharged now.
+     */
+    static void rootNeighbors(long hash) {
+        if (unchargedCount != 0 && uncharged(Thread.currentThread())) return;
+        if (alone()) {
+            EXPANDED.rootNeighbors(hash);
+        } else {
+            synchronized (LOCK) {
+                EXPANDED.rootNeighbors(hash);
+            }
+        }
+    }
+
+    /** The server builds reference boards for the grader while `on` (on the request thread). */
+    static void buildingRoot(boolean on) {
+        buildingRoot = on;
+    }
+
+    /** Whether the reference board being built is the grader's: the server builds it, on the request thread. */
+    static boolean buildsRoot() {
+        return buildingRoot && Thread.currentThread() == requestThread;
     }
 
     private static boolean uncharged(Thread thread) {
@@ -190,6 +219,13 @@ public final class Counters {
         }
     }
 
+    /** The heap bytes of the table behind board_expanded ({@link Expanded#footprintBytes}). */
+    static long expandedTableBytes() {
+        synchronized (LOCK) {
+            return EXPANDED.footprintBytes();
+        }
+    }
+
     /** Zeroes every counter; call sites are sampled from now on when `sampleSites` ({@link Sites}). */
     static void reset(boolean sampleSites) {
         synchronized (LOCK) {
@@ -198,6 +234,7 @@ public final class Counters {
             boardConstructed = boardEquals = boardEqualsNonBoard = boardEqualsNotGrandNeighbor = 0;
             boardManhattan = boardHamming = boardToString = boardNeighbors = boardTwin = boardIsGoal = 0;
             boardDimension = 0;
+            EXPANDED.clear();
             Sites.reset(sampleSites);
         }
     }
@@ -221,6 +258,8 @@ public final class Counters {
             pair(sb, "board_hamming", boardHamming);
             pair(sb, "board_to_string", boardToString);
             pair(sb, "board_neighbors", boardNeighbors);
+            pair(sb, "board_expanded", EXPANDED.expanded);
+            pair(sb, "board_neighbors_distinct", EXPANDED.distinct);
             pair(sb, "board_twin", boardTwin);
             pair(sb, "board_is_goal", boardIsGoal);
             pair(sb, "board_dimension", boardDimension);

@@ -253,7 +253,14 @@ public final class Server {
             case "board_probe": {
                 World world = world(verb, args);
                 int[][] rows = tiles(verb, args);
-                Object board = world.newBoard(rows);
+                // a reference board the grader builds is a root: only its descendants' expansions count
+                Counters.buildingRoot(true);
+                Object board;
+                try {
+                    board = world.newBoard(rows);
+                } finally {
+                    Counters.buildingRoot(false);
+                }
                 if (verb.equals("board_probe")) {
                     // overwrite the caller's array the board was built from (the immutability probe)
                     int n = rows.length;

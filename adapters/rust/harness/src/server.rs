@@ -317,7 +317,8 @@ where
         let mut rows = valid_rows(tiles)?;
         let object = match world {
             World::Own => Object::OwnBoard(B::from_tiles(&rows)),
-            World::Ref => Object::RefBoard(CountingBoard::from_tiles(&rows)),
+            // the grader's board, a root as in `build` (`instrument/counting_board.rs`)
+            World::Ref => Object::RefBoard(CountingBoard::from_board(<Board as PuzzleBoard>::from_tiles(&rows))),
         };
         let handle = self.objects.add(object);
         let cells = (tiles.n * tiles.n) as u32;
@@ -460,7 +461,7 @@ where
     fn counters(&self) -> String {
         let c = counters::snapshot_all();
         let peak = memory::peak_bytes().saturating_sub(self.peak_base);
-        let pairs: [(&str, u64); 17] = [
+        let pairs: [(&str, u64); 19] = [
             ("pq_inserts", c.pq_inserts),
             ("pq_del_mins", c.pq_del_mins),
             ("pq_max_size", c.pq_max_size),
@@ -474,6 +475,8 @@ where
             ("board_hamming", c.board_hamming),
             ("board_to_string", c.board_to_string),
             ("board_neighbors", c.board_neighbors),
+            ("board_expanded", c.board_expanded),
+            ("board_neighbors_distinct", c.board_neighbors_distinct),
             ("board_twin", c.board_twin),
             ("board_is_goal", c.board_is_goal),
             ("board_dimension", c.board_dimension),

@@ -28,6 +28,7 @@ const ADAPTER_SOURCES: &[(&str, &str)] = &[
     ("server/npuzzle/BoardMeter.java", include_str!("../../../../adapters/java/server/npuzzle/BoardMeter.java")),
     ("server/npuzzle/World.java", include_str!("../../../../adapters/java/server/npuzzle/World.java")),
     ("server/npuzzle/Counters.java", include_str!("../../../../adapters/java/server/npuzzle/Counters.java")),
+    ("server/npuzzle/Expanded.java", include_str!("../../../../adapters/java/server/npuzzle/Expanded.java")),
     ("server/npuzzle/Sites.java", include_str!("../../../../adapters/java/server/npuzzle/Sites.java")),
     ("server/npuzzle/QueueRegistry.java", include_str!("../../../../adapters/java/server/npuzzle/QueueRegistry.java")),
     ("server/npuzzle/DeepSize.java", include_str!("../../../../adapters/java/server/npuzzle/DeepSize.java")),
@@ -176,11 +177,12 @@ fn compile_adapter(jdk: &Jdk, out: &Path) -> Result<(), JavaBuildError> {
 
 /// The sources a student's own `javac` needs for the textbook classes this grader provides: the stand-ins
 /// (`edu/princeton/cs/algs4/…`) and the classes their MinPQ reports to (`npuzzle/Counters.java`,
-/// `npuzzle/QueueRegistry.java`, and what Counters names: `npuzzle/BoardMeter.java`, `npuzzle/Sites.java`), as
-/// paths in the default package's folder and their text (`grader new java`).
+/// `npuzzle/QueueRegistry.java`, and what Counters names: `npuzzle/Expanded.java`, `npuzzle/BoardMeter.java`,
+/// `npuzzle/Sites.java`), as paths in the default package's folder and their text (`grader new java`).
 pub fn textbook_sources() -> impl Iterator<Item = (&'static str, &'static str)> {
-    const REPORTED_TO: [&str; 4] = [
+    const REPORTED_TO: [&str; 5] = [
         "server/npuzzle/Counters.java",
+        "server/npuzzle/Expanded.java",
         "server/npuzzle/QueueRegistry.java",
         "server/npuzzle/BoardMeter.java",
         "server/npuzzle/Sites.java",

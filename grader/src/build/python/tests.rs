@@ -89,7 +89,8 @@ fn the_iterable_verbs_hold_the_students_result_uncopied() {
 }
 
 /// The Python reference Board under the textbook solver makes exactly the Rust reference's operations
-/// (the figures `fixturegen` recorded in fixtures/puzzles/puzzles.toml from `solver --stats`).
+/// (the figures `fixturegen` recorded in fixtures/puzzles/puzzles.toml from `solver --stats`), and counts
+/// the boards it expands as the Rust counting board does.
 #[test]
 fn the_reference_board_counts_equal_the_rust_references() {
     let Some(mut c) = start("valid") else { return };
@@ -104,7 +105,10 @@ fn the_reference_board_counts_equal_the_rust_references() {
         let solver = c.ask(&format!("solver {}", &board[3..]));
         assert!(solver.starts_with("ok s"), "{name}: {solver}");
         let counters = c.ask("counters");
+        let rust = reference::instrument::baseline::reference_baseline(&reference::parse_puzzle(&file).unwrap()).counts;
         for (field, expected) in [
+            ("board_expanded", rust.board_expanded),
+            ("board_neighbors_distinct", rust.board_neighbors_distinct),
             ("pq_inserts", reference.inserts),
             ("pq_del_mins", reference.del_mins),
             ("pq_max_size", reference.max_queue_size),

@@ -14,11 +14,11 @@ mod board_memory;
 mod consistency;
 mod context;
 mod equals;
-mod floors;
 mod memory_model;
 mod perf;
 mod pipeline;
 mod script;
+mod search_bound;
 mod solver;
 #[cfg(test)]
 mod tests;

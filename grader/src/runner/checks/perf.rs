@@ -10,8 +10,8 @@ use reference::Board;
 
 use super::board_memory;
 use super::context::{each_trial, mismatch, Ctx, TrialResult, Verdict};
-use super::floors::{claimed, plausible_boards, plausible_queue};
 use super::memory_model::{kept_beyond_margin, reference_queue_bytes, reference_solver_bytes, KEPT_MARGIN_BYTES};
+use super::search_bound::{claimed, within_search_bound};
 use crate::catalog::{Measure, SolverCall, TimingAspect};
 use crate::evidence::Evidence;
 use crate::judge::{self, Cell, Mismatch};
@@ -103,6 +103,8 @@ fn solver_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     let factor = ctx.policy.thresholds.memory_ratio;
     let cell = Cell::new(bytes, reference, factor);
     let row = format!("{} {:>11}", puzzle_columns(trial), cell.text());
+    // a Solver that searched where the counts do not see could keep its search there too
+    within_search_bound(&seen, trial).map_err(|m| m.with_row(row.clone()))?;
     let hint = "(keep the solution, not the search: let the MinPQ and visited nodes go)";
     judge::cells_pass(&[("memory of the Solver", cell, reference)], factor).map_err(|m| {
         let m = if deep > constructed {
@@ -182,7 +184,7 @@ fn queue_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
                 .with_row(puzzle_columns(trial)),
         );
     }
-    plausible_queue(&seen, trial).map_err(|m| m.with_row(puzzle_columns(trial)))?;
+    within_search_bound(&seen, trial).map_err(|m| m.with_row(puzzle_columns(trial)))?;
     let max = Cell::new(seen.required("pq_max_size")?, reference.max_queue_size, factor);
     let ending = Cell::new(seen.required("pq_ending_size")?, reference.ending_size.max(1), factor);
     let deep_bytes = if ctx.has("memory") { seen.counter("pq_deep_bytes").unwrap_or(0) } else { 0 };
@@ -270,14 +272,14 @@ fn timing(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> TrialResult
                         .with_row(row),
                 );
             }
-            plausible_queue(&seen, trial).map_err(|m| m.with_row(row))?;
+            within_search_bound(&seen, trial).map_err(|m| m.with_row(row))?;
             table_row(ctx, trial, calls, &seen, head, &count_cells(aspect, &seen, &reference, factor)?, factor)
         }
         TimingAspect::ForbiddenCalls => {
             let hamming = seen.required("board_hamming")?;
             let to_string = seen.required("board_to_string")?;
             let row = format!("{head} {hamming:>12} {to_string:>12}");
-            plausible_boards(&seen, trial).map_err(|m| m.with_row(row.clone()))?;
+            within_search_bound(&seen, trial).map_err(|m| m.with_row(row.clone()))?;
             if to_string > 0 {
                 return mismatch(
                     Mismatch::new(format!("the Solver called toString() {to_string} times; it should not call it"))
@@ -296,7 +298,7 @@ fn timing(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> TrialResult
                     ),
                 );
             }
-            plausible_boards(&seen, trial).map_err(|m| m.with_row(head.clone()))?;
+            within_search_bound(&seen, trial).map_err(|m| m.with_row(head.clone()))?;
             let manhattan = seen.required("board_manhattan")?;
             let cells = count_cells(aspect, &seen, &reference, factor)?;
             if aspect == TimingAspect::StrictBoardCounts {

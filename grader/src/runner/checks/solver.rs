@@ -6,7 +6,7 @@ use npuzzle_harness::protocol::{Handle, Request, World};
 use reference::Board;
 
 use super::context::{each_trial, mismatch, whole, Ctx, TrialResult, Verdict};
-use super::floors::{claimed, plausible_boards, plausible_queue};
+use super::search_bound::{claimed, within_search_bound};
 use crate::catalog::{EqualsUsage, SolveAspect, SolverCall, SolverCheck};
 use crate::judge::{self, Mismatch};
 use crate::plan::{PlannedTest, Trial};
@@ -120,7 +120,7 @@ fn uses_min_pq(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
                 .with("(use algs4's MinPQ; a java.util.PriorityQueue or std BinaryHeap is invisible to the counts)"),
         );
     }
-    plausible_queue(&life, trial)?;
+    within_search_bound(&life, trial)?;
     Ok(vec![])
 }
 
@@ -292,7 +292,7 @@ fn judge_answers(trial: &Trial, answers: &Answers) -> Asked<()> {
 /// How the Solver calls equals, from the reference board's counters.
 fn equals_usage(ctx: &mut Ctx<'_>, usage: EqualsUsage, trial: &Trial) -> TrialResult {
     let seen = ctx.life(REF, trial, SolverCheck::EqualsUsage(usage).calls());
-    plausible_boards(&seen, trial)?;
+    within_search_bound(&seen, trial)?;
     match usage {
         EqualsUsage::Called => {
             if seen.required("board_equals")? == 0 && seen.required("pq_del_mins")? > 1 {

@@ -304,7 +304,7 @@ fn board_tests() -> &'static [PlannedTest] {
         let corpus = Corpus::load(&fixtures).expect("the bundled fixtures load");
         assert!(corpus.problems.is_empty(), "{:?}", corpus.problems);
         let items: Vec<crate::catalog::Item> = crate::catalog::all().into_iter().filter(on_the_board).collect();
-        let tests = plan::plan(&items, &corpus, 1, Policy::default().tests.trials_scale);
+        let tests = plan::plan(&items, &corpus, 1, Policy::default().tests.trials_scale, None);
         assert!(!tests.is_empty() && tests.iter().all(|t| !t.trials.is_empty()), "Board tests with trials");
         tests
     })

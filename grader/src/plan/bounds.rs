@@ -1,0 +1,127 @@
+//! The search bound of a puzzle file (`specs/search-bound.md`): how many boards every A* search removes and
+//! expands on it, which the rows that judge a Solver's counts hold it to. It comes from the fixtures'
+//! metadata (`puzzles.toml`, where `fixturegen` recorded it), else it is computed here (`corpus::bound`) and
+//! kept in the grader's work directory under the board's content and moves, so a bare data set (the
+//! official files, no metadata) pays for each search once per machine, not once per grade.
+//!
+//! A cache file holds the board it was computed for and the bound (`none` where there is none: a board too
+//! large, over the budget, or nearer the goal than its name says). A file that does not hold the board it is
+//! named for, or cannot be read, is computed again; a cache that cannot be written costs only the time.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use corpus::bound::{search_bound, BOUND_BUDGET};
+use corpus::metadata::tiles_fingerprint;
+use corpus::{Expected, Puzzle};
+use reference::Board;
+
+/// The cache's folder in the work directory; the suffix changes if its files ever change meaning.
+const CACHE_FOLDER: &str = "search-bounds-v1";
+
+/// Search bounds of the plan's puzzle files, each found once per run.
+pub(super) struct SearchBounds {
+    cache: Option<PathBuf>,
+    found: HashMap<String, Option<u64>>,
+}
+
+impl SearchBounds {
+    /// Bounds kept under `work_dir` (none kept without one).
+    pub(super) fn new(work_dir: Option<&Path>) -> SearchBounds {
+        SearchBounds { cache: work_dir.map(|dir| dir.join(CACHE_FOLDER)), found: HashMap::new() }
+    }
+
+    /// The bound of `puzzle`, whose answer is `expected`: its metadata's, else the cached or computed one.
+    /// `None` for an unsolvable or unknown answer, or where none could be computed.
+    pub(super) fn of(&mut self, puzzle: &Puzzle, expected: Expected) -> Option<u64> {
+        if let Some(bound) = puzzle.meta.as_ref().and_then(|meta| meta.bound) {
+            return Some(bound);
+        }
+        let Expected::Moves(moves) = expected else { return None };
+        let key = format!("{}-{moves}", tiles_fingerprint(&puzzle.board));
+        if let Some(&bound) = self.found.get(&key) {
+            return bound;
+        }
+        let file = self.cache.as_ref().map(|dir| dir.join(&key));
+        let bound = match file.as_deref().and_then(|file| cached(file, &puzzle.board)) {
+            Some(bound) => bound,
+            None => {
+                let bound = search_bound(&puzzle.board, moves, BOUND_BUDGET).ok();
+                if let Some(file) = &file {
+                    keep(file, &puzzle.board, bound);
+                }
+                bound
+            }
+        };
+        self.found.insert(key, bound);
+        bound
+    }
+}
+
+/// The first line of a cache file: the board's size and tiles.
+fn board_line(board: &Board) -> String {
+    let tiles: Vec<String> = board.tiles().map(|t| t.to_string()).collect();
+    format!("{} {}", board.dimension(), tiles.join(" "))
+}
+
+/// What the cache file says of `board`: `Some(bound)` if it holds this board, `None` if it must be computed.
+fn cached(file: &Path, board: &Board) -> Option<Option<u64>> {
+    let text = std::fs::read_to_string(file).ok()?;
+    let (first, rest) = text.split_once('\n')?;
+    if first != board_line(board) {
+        return None;
+    }
+    match rest.trim_end() {
+        "none" => Some(None),
+        number => number.parse().ok().map(Some),
+    }
+}
+
+/// Writes a cache file (a temporary file renamed into place, so a reader never sees half of one).
+fn keep(file: &Path, board: &Board, bound: Option<u64>) {
+    let text = format!("{}\n{}\n", board_line(board), bound.map_or("none".into(), |b| b.to_string()));
+    if let Some(dir) = file.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let _ = crate::output::write_atomically(file, text);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn puzzle(text: &str, name: &str) -> Puzzle {
+        let board = reference::parse_puzzle(text).unwrap();
+        Puzzle { name: name.into(), file: format!("{name}.txt").into(), board, meta: None }
+    }
+
+    #[test]
+    fn a_bound_is_computed_once_and_kept_by_the_boards_content() {
+        let work = tempfile::tempdir().unwrap();
+        // the bundled puzzle20's board
+        let p = puzzle("3\n 7  2  1\n 3  4  6\n 0  5  8\n", "puzzle20");
+        let mut bounds = SearchBounds::new(Some(work.path()));
+        let computed = bounds.of(&p, Expected::Moves(20));
+        assert_eq!(computed, Some(158), "as puzzles.toml records it");
+        let files: Vec<PathBuf> =
+            std::fs::read_dir(work.path().join(CACHE_FOLDER)).unwrap().map(|e| e.unwrap().path()).collect();
+        assert_eq!(files.len(), 1);
+        // a second run reads the file: one that says otherwise is believed, as long as it holds the board
+        std::fs::write(&files[0], format!("{}\n7\n", board_line(&p.board))).unwrap();
+        assert_eq!(SearchBounds::new(Some(work.path())).of(&p, Expected::Moves(20)), Some(7));
+        // a file holding another board is computed again and rewritten
+        std::fs::write(&files[0], "3 1 2 3 4 5 6 7 8 0\n7\n").unwrap();
+        assert_eq!(SearchBounds::new(Some(work.path())).of(&p, Expected::Moves(20)), computed);
+        assert!(std::fs::read_to_string(&files[0]).unwrap().starts_with(&board_line(&p.board)));
+    }
+
+    #[test]
+    fn no_bound_for_an_unknown_answer_or_a_name_that_promises_too_many_moves() {
+        let mut bounds = SearchBounds::new(None);
+        let p = puzzle("3\n 0  1  3\n 4  2  5\n 7  8  6\n", "puzzle06");
+        assert_eq!(bounds.of(&p, Expected::Unknown), None);
+        assert_eq!(bounds.of(&p, Expected::Unsolvable), None);
+        assert_eq!(bounds.of(&p, Expected::Moves(6)), None, "the goal is 4 moves away");
+        assert_eq!(bounds.of(&p, Expected::Moves(4)), Some(0));
+    }
+}
