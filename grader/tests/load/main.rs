@@ -51,8 +51,10 @@ impl Load {
                     while !stop.load(Ordering::SeqCst) {
                         let quick = quick_policy();
                         let args = ["--policy", quick.to_str().unwrap(), "--seed", &grades.to_string()];
-                        grade_in(&valid, &args, &Setting::default());
-                        grades += 1;
+                        // a grade that ran to its end (valid-alt passes every quick-policy test): real load
+                        if grade_in(&valid, &args, &Setting::default()).code == 0 {
+                            grades += 1;
+                        }
                     }
                     grades
                 })
@@ -61,7 +63,7 @@ impl Load {
         Load { spinners, stop, graders }
     }
 
-    /// Ends the load; how many grades ran beside the test.
+    /// Ends the load; how many grades ran to their end beside the test.
     fn end(mut self) -> u32 {
         self.stop.store(true, Ordering::SeqCst);
         for spinner in &mut self.spinners {
@@ -149,7 +151,7 @@ fn verdicts_under_load_are_the_quiet_machines() {
         idle * 100.0
     );
     assert!(idle < 0.2, "the machine was busy all along (idle {:.0}%)", idle * 100.0);
-    assert!(beside >= 1, "JVM grades ran beside the graded ones");
+    assert!(beside >= 2, "whole JVM grades ran beside the graded ones ({beside})");
     let differ = differ.into_inner().unwrap();
     assert!(differ.is_empty(), "reports under load differ from the quiet machine's:\n{}", differ.join("\n\n"));
     assert_eq!(crowd.code, 1, "the crowd's hang is its own failure, not the grader's problem: {}", crowd.stderr);
