@@ -340,18 +340,6 @@ pub struct CountCause {
     pub hint: String,
 }
 
-impl Report {
-    /// The line that names what the machine stalled twice in a row ([`Report::machine_stalls`]), a grader
-    /// problem every format states at its top.
-    pub fn stalls_line(&self) -> String {
-        format!(
-            "the machine stalled the submission twice in a row during {} (it was kept from running, not slow on \
-             its own); those tests are errors, not the submission's failures: grade again on a less busy machine",
-            self.machine_stalls.join(", ")
-        )
-    }
-}
-
 /// A fixture file left out of a run because it could not be used.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SkippedFixture {

@@ -38,15 +38,18 @@ pub enum Because {
 impl NotGraded {
     /// No final grade when the machine stalled any test twice in a row (`stalled`: what it stalled).
     pub fn machine_stalled(stalled: &[String]) -> Option<NotGraded> {
-        (!stalled.is_empty()).then(|| NotGraded {
-            reason: format!(
-                "the machine stalled the submission twice in a row during {} (the grader's problem, not the \
-                 submission's): grade again on a less busy machine",
-                stalled.join(", ")
-            ),
-            because: Because::MachineStalled,
-        })
+        (!stalled.is_empty()).then(|| NotGraded { reason: stalled_twice(stalled), because: Because::MachineStalled })
     }
+}
+
+/// What the machine stalled twice in a row, in the words every output uses: the report's grader-problem line
+/// ([`Report::stalls_line`]) and the reason a stalled run is not graded are one sentence.
+fn stalled_twice(stalled: &[String]) -> String {
+    format!(
+        "the machine stalled the submission twice in a row during {} (it was kept from running, not slow on its \
+         own); those tests are errors, not the submission's failures: grade again on a less busy machine",
+        stalled.join(", ")
+    )
 }
 
 impl Because {
@@ -70,6 +73,12 @@ impl Report {
             not_graded: Some(NotGraded { reason: reason.to_string(), because: Because::NotASubmission }),
             ..Report::default()
         }
+    }
+
+    /// The line that names what the machine stalled twice in a row ([`Report::machine_stalls`]), a grader
+    /// problem every format states at its top.
+    pub fn stalls_line(&self) -> String {
+        stalled_twice(&self.machine_stalls)
     }
 
     /// The line every human format prints at its top for a run that is not graded: `Not graded: REASON`.
