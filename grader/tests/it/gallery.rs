@@ -30,7 +30,9 @@ use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 
-use crate::support::{gallery_entry, grade_in, quick_policy, quick_python_policy, root, scrub, Graded, Setting};
+use crate::support::{
+    gallery_entry, grade_in, quick_policy, quick_python_policy, quick_rust_policy, root, scrub, Graded, Setting,
+};
 
 #[derive(Debug, Deserialize)]
 struct Gallery {
@@ -80,7 +82,11 @@ struct Grading {
 fn check(language: &str) {
     static ONE_GALLERY_AT_A_TIME: Mutex<()> = Mutex::new(());
     let _turn = ONE_GALLERY_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let policy = if language == "python" { quick_python_policy() } else { quick_policy() };
+    let policy = match language {
+        "python" => quick_python_policy(),
+        "rust" => quick_rust_policy(),
+        _ => quick_policy(),
+    };
     let entries: Vec<Entry> = gallery().submission.into_iter().filter(|e| e.language == language).collect();
     let second_cwd = tempfile::tempdir().expect("a temp dir");
     let settings = [

@@ -141,6 +141,29 @@ pub fn quick_python_policy() -> PathBuf {
         .clone()
 }
 
+/// The quick policy for Rust submissions: the same, with 1 s of CPU a solve and a request instead of 2 s.
+/// A Rust gallery entry that answers at all answers fast: the slowest honest solve under the quick policy
+/// (path-in-node, which copies its path into every search node) takes 0.25-0.3 s of CPU (it passes with 0.3 s
+/// limits and not with 0.25 s), no-critical-optimization gives up after about 0.3 s, and the correct entries
+/// need a tenth of that, so no verdict comes near 1 s. What the lower limit saves is the hangs' CPU: every
+/// hanging test runs to its limit, 33 of them in hangs-counting-moves (graded twice), about 70 s of the Rust
+/// gallery's CPU (issue 36).
+pub fn quick_rust_policy() -> PathBuf {
+    static WRITTEN: OnceLock<PathBuf> = OnceLock::new();
+    WRITTEN
+        .get_or_init(|| {
+            let quick = std::fs::read_to_string(quick_policy()).expect("the quick policy is written");
+            let rust = quick
+                .replace("solve_cpu_seconds = 2.0", "solve_cpu_seconds = 1.0")
+                .replace("request_cpu_seconds = 2.0", "request_cpu_seconds = 1.0");
+            assert_eq!(rust.matches("= 1.0\n").count(), 2, "the quick policy's two CPU limits are 2 s");
+            let path = root().join("target/e2e-quick-rust-policy.toml");
+            write_whole(&path, &rust);
+            path
+        })
+        .clone()
+}
+
 /// What a grader run measured itself by: how it exited, its peak resident memory and that of the whole tree
 /// it started, and its standard error.
 pub struct Measured {
