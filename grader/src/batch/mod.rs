@@ -192,6 +192,8 @@ pub enum Progress<'a> {
         #[allow(missing_docs)]
         queued: usize,
     },
+    /// A worker starts grading one queued student.
+    Started(&'a StudentId),
     /// One queued student is done, graded or not.
     Done(&'a Row),
 }
@@ -301,6 +303,7 @@ fn grade_queue(
             let (next, rows) = (&next, &rows);
             scope.spawn(move || {
                 while let Some((i, key)) = queue.get(next.fetch_add(1, Ordering::SeqCst)) {
+                    (run.progress)(Progress::Started(&students[*i].id));
                     let row = grade_one(&students[*i], key, &mut worker, settings_file, run, missing);
                     (run.progress)(Progress::Done(&row));
                     rows.lock().unwrap_or_else(|e| e.into_inner()).push((*i, row));

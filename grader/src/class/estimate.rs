@@ -24,36 +24,37 @@ pub struct Cost {
     pub source: &'static str,
 }
 
-/// CPU per student by language. The program and Java figures were measured with `/usr/bin/time grader grade
-/// SUBMISSION --quiet` (default policy, bundled fixtures) on the project's 2-core machine at load 11-13 (other
-/// engineers' builds running), 2026-12-01, on a copy of the entry with a comment added, so its build was not
-/// cached; the Python and Rust figures are not measured yet (each `source` says where it comes from). An
-/// estimate to decide whether to shard, not a benchmark.
+/// CPU per student by language, measured with `/usr/bin/time grader grade SUBMISSION --quiet` (default policy,
+/// the bundled fixtures) on the project's 2-core machine at load 1-2, 2026-12-05, each on a copy of the
+/// gallery entry with a comment added, so that its build was not cached (the grader's own figures and the
+/// machine's busy time in `/proc/stat` agreed within 0.1 s). An estimate to decide whether to shard, not a
+/// benchmark: BENCHMARKS.md has the measured figures.
 pub const COSTS: [Cost; 4] = [
     Cost {
         language: "program",
         cpu_seconds: 3.9,
         once_per_machine: 0.0,
-        source: "target/release/reference-submission: 3.17 s user + 0.72 s system",
+        source: "target/release/reference-submission: 3.17 s user + 0.72 s system (2026-12-01, load 11-13)",
     },
     Cost {
         language: "java",
-        cpu_seconds: 30.4,
+        cpu_seconds: 11.4,
         once_per_machine: 0.0,
-        source: "fixtures/submissions/java/valid: 27.39 s user + 3.02 s system (javac 3.4 s of it)",
+        source: "fixtures/submissions/java/valid: 8.99 + 2.08 s and 9.62 + 2.15 s (user + system), javac included",
     },
     Cost {
         language: "python",
-        cpu_seconds: 49.0,
+        cpu_seconds: 46.0,
         once_per_machine: 0.0,
-        source: "not measured here: issue 27's figure for a correct Python submission on the official data set",
+        source: "fixtures/submissions/python/valid: 44.22 s user + 1.76 s system",
     },
     Cost {
         language: "rust",
-        cpu_seconds: 20.0,
-        once_per_machine: 80.0,
-        source: "not measured here: the reference program's 4 s plus a warm-cache crate build; the first build \
-                 on a machine is issue 26's 77 s cold build",
+        cpu_seconds: 5.4,
+        once_per_machine: 10.7,
+        source: "fixtures/submissions/rust/valid-last-two-twin: 4.10 s user + 1.31 s system with the grader's \
+                 crates built; 16.06 s in a fresh work directory, where the crates a submission links against \
+                 are built first",
     },
 ];
 

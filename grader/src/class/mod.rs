@@ -214,7 +214,7 @@ fn read_and_grade(
             who(args, &class)
         );
     }
-    let display = ClassProgress::new(class.students.len(), Some(estimate.wall(jobs, cores)), args.quiet);
+    let display = ClassProgress::new(class.students.len(), Some(estimate.wall(jobs, cores)), jobs, args.quiet);
     let show = |event: batch::Progress<'_>| display.show(event);
     let run = batch::Run { settings: &settings, scratch, jobs, regrade: args.regrade, progress: &show };
     let graded = batch::grade_class(&class.students, &run);
