@@ -128,6 +128,10 @@ fn check(language: &str) {
         let actual = g.graded.failed_ids();
         if actual != expected {
             wrong.push(format!("{} (run {}): expected failing {expected:?}, got {actual:?}", entry.name, g.run + 1));
+            // what an unexpected failure said, so that a verdict seen once can be understood from the log
+            for id in actual.iter().filter(|id| !expected.contains(id)) {
+                wrong.push(format!("  {id}: {}", first_message(&g.graded, id)));
+            }
         }
     }
     assert!(wrong.is_empty(), "gallery verdicts differ from fixtures/submissions.toml:\n{}", wrong.join("\n"));
@@ -137,6 +141,16 @@ fn check(language: &str) {
     for (a, _) in runs.iter().filter(|(a, _)| entries[a.entry].deterministic) {
         insta::assert_snapshot!(format!("gallery_{}", entries[a.entry].name), scrub(&a.graded.text));
     }
+}
+
+/// The message of the first failing test whose base id is `base`, on one line.
+fn first_message(graded: &Graded, base: &str) -> String {
+    let tests = graded.json["tests"].as_array().cloned().unwrap_or_default();
+    let failed = tests.iter().find(|t| {
+        let id = t["id"].as_str().unwrap_or("");
+        id.split('/').next() == Some(base) && (t["status"] == "failed" || t["status"] == "error")
+    });
+    failed.map_or(String::new(), |t| format!("{} {}", t["id"], t["message"]).replace('\n', " | "))
 }
 
 /// The entries graded a second time, given whether each is deterministic: every other deterministic one,
