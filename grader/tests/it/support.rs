@@ -89,8 +89,10 @@ pub fn reference_submission() -> PathBuf {
 }
 
 /// A policy for end-to-end tests: official thresholds, fewer random trials, a shorter solve limit, and the
-/// lighter timing puzzles only (the bundled corpus's puzzle23, 30-33, 40, 41 and 45: about a million of the
-/// reference's boards in all, against 4.7 million for the 25), so that the gallery grades quickly. They keep
+/// lighter timing puzzles only (the bundled corpus's puzzle23, 30-33, 41 and 45: 0.52 million of the
+/// reference's boards in all, against 4.3 million for the 25; puzzle40, 0.81 million on its own since the
+/// puzzles were chosen again for issue 34, is left out too: it made the slowest honest Rust entry's solve
+/// pass 1 s of CPU on a loaded machine), so that the gallery grades quickly. They keep
 /// what the gallery shows: puzzle32 is where a single queue holding the twin's nodes costs more than 1.75x
 /// the reference's operations (as on the official puzzle32), and no puzzle where a correct Solver's counts
 /// come near the cut (none does: `corpus::generator::selection`). (Wall-clock time is never asserted.)
@@ -106,7 +108,7 @@ fn write_quick_policy() -> PathBuf {
     write_whole(
         &path,
         "[limits]\nsolve_cpu_seconds = 2.0\nrequest_cpu_seconds = 2.0\n\n[tests]\ntrials_scale = 0.2\n\
-         skip = [\"timing-*/puzzle20\", \"timing-*/puzzle21\", \"timing-*/puzzle22\", \"timing-*/puzzle24\", \"timing-*/puzzle25\", \"timing-*/puzzle26\", \"timing-*/puzzle27\", \"timing-*/puzzle28\", \"timing-*/puzzle29\", \"timing-*/puzzle34\", \"timing-*/puzzle35\", \"timing-*/puzzle36\", \"timing-*/puzzle37\", \"timing-*/puzzle39\", \"timing-*/puzzle43\", \"timing-*/puzzle44\", \"timing-*/puzzle46\"]\n",
+         skip = [\"timing-*/puzzle20\", \"timing-*/puzzle21\", \"timing-*/puzzle22\", \"timing-*/puzzle24\", \"timing-*/puzzle25\", \"timing-*/puzzle26\", \"timing-*/puzzle27\", \"timing-*/puzzle28\", \"timing-*/puzzle29\", \"timing-*/puzzle34\", \"timing-*/puzzle35\", \"timing-*/puzzle36\", \"timing-*/puzzle37\", \"timing-*/puzzle39\", \"timing-*/puzzle40\", \"timing-*/puzzle43\", \"timing-*/puzzle44\", \"timing-*/puzzle46\"]\n",
     );
     path
 }
@@ -119,21 +121,18 @@ fn write_whole(path: &Path, text: &str) {
     staging.persist(path).expect("the policy file is put in place");
 }
 
-/// The quick policy for Python submissions: the same, without puzzle40 and puzzle45 (547,217 and 55,736
-/// reference boards; measured on the puzzles before the model chose them, 1,033,549 and 326,286 boards took
-/// the textbook solver 8.8 s and 2.2 s of CPython CPU, against 0.47 s for puzzle33's 97,663; the heaviest
-/// kept now is puzzle30, 141,283 boards). Python's CPU limits are the policy's default scale of them (10x:
-/// 20 s a solve), so no Python gallery verdict comes near a limit.
+/// The quick policy for Python submissions: the same, without puzzle45 (55,736 reference boards; measured on
+/// the puzzles before the model chose them, 326,286 boards took the textbook solver 2.2 s of CPython CPU,
+/// against 0.47 s for puzzle33's 97,663; the heaviest kept now is puzzle30, 135,187 boards). Python's CPU
+/// limits are the policy's default scale of them (10x: 20 s a solve), so no Python gallery verdict comes near
+/// a limit.
 pub fn quick_python_policy() -> PathBuf {
     static WRITTEN: OnceLock<PathBuf> = OnceLock::new();
     WRITTEN
         .get_or_init(|| {
             let quick = std::fs::read_to_string(quick_policy()).expect("the quick policy is written");
-            let python = quick.replace(
-                "\"timing-*/puzzle39\"",
-                "\"timing-*/puzzle39\", \"timing-*/puzzle40\", \"timing-*/puzzle45\"",
-            );
-            assert_ne!(python, quick, "the quick policy skips puzzle39");
+            let python = quick.replace("\"timing-*/puzzle43\"", "\"timing-*/puzzle43\", \"timing-*/puzzle45\"");
+            assert_ne!(python, quick, "the quick policy skips puzzle43");
             let path = root().join("target/e2e-quick-python-policy.toml");
             write_whole(&path, &python);
             path
@@ -143,9 +142,11 @@ pub fn quick_python_policy() -> PathBuf {
 
 /// The quick policy for Rust submissions: the same, with 1 s of CPU a solve and a request instead of 2 s.
 /// A Rust gallery entry that answers at all answers fast: the slowest honest solve under the quick policy
-/// (path-in-node, which copies its path into every search node) takes 0.25-0.3 s of CPU (it passes with 0.3 s
-/// limits and not with 0.25 s), no-critical-optimization gives up after about 0.3 s, and the correct entries
-/// need a tenth of that, so no verdict comes near 1 s. What the lower limit saves is the hangs' CPU: every
+/// (path-in-node, which copies its path into every search node) took 0.25-0.5 s of CPU on the old and new
+/// puzzle40 on a quiet machine and went past 1 s beside a default-policy Java batch (CPU time stretches 2x and
+/// more under load on this machine), which is why puzzle40 left the quick set; without it the heaviest solve
+/// is a sixth of that. no-critical-optimization gives up after about 0.3 s, and the correct entries need a
+/// tenth of it. What the lower limit saves is the hangs' CPU: every
 /// hanging test runs to its limit, 33 of them in hangs-counting-moves (graded twice), about 70 s of the Rust
 /// gallery's CPU (issue 36).
 pub fn quick_rust_policy() -> PathBuf {
