@@ -6,8 +6,8 @@
 //! in the page's visible text, case and spacing aside. The other way, every grader problem, note, cause and
 //! fix-first item the page shows must be in the text.
 //!
-//! Checked on the reports the end-to-end tests already write (html.rs, call_sites.rs, formats.rs): no
-//! submission is graded for this alone.
+//! Checked on the reports the end-to-end tests already write (html.rs, call_sites.rs, formats.rs, and every
+//! gallery entry's first run in gallery.rs): no submission is graded for this alone.
 
 /// The facts of `text` (a text report) that the page `html` does not show; empty when it shows them all.
 pub fn missing_from_html(text: &str, html: &str) -> Vec<String> {

@@ -19,6 +19,9 @@
 //! `deterministic = false` (their own behavior varies: a randomly seeded hasher, a hang ended by whichever cap
 //! comes first) are graded once: their verdicts are held to the model, their reports are not compared.
 //!
+//! Each entry's first run also writes the HTML report, and the facts it shows must be the text report's, both
+//! ways (`crate::facts`): a line added to one report only fails here, for every kind of entry the gallery has.
+//!
 //! Both runs have the tests' shared `TMPDIR` (`support::shared_tmpdir`, one per checkout), and with it the
 //! build cache (keyed by the submission's content), so the second run does not rebuild: its build time is
 //! printed next to the first's (`--nocapture`). The other tests that grade a gallery entry find its build
@@ -97,6 +100,9 @@ fn check(language: &str) {
             text_to_file: true,
         },
     ];
+    // each first run also writes the HTML report, whose facts are compared with the text report's
+    let pages = tempfile::tempdir().expect("a temp dir");
+    let page = |entry: usize| pages.path().join(format!("{}.html", entries[entry].name));
     let twice: Vec<usize> = graded_twice(entries.iter().map(|e| e.deterministic));
     let jobs = jobs(entries.len(), &twice);
     let next = AtomicUsize::new(0);
@@ -107,7 +113,12 @@ fn check(language: &str) {
                 while let Some(&(run, entry)) = jobs.get(next.fetch_add(1, Ordering::SeqCst)) {
                     let (path, _copy) = gallery_entry(&entries[entry].path);
                     let started = Instant::now();
-                    let graded = grade_in(&path, &["--policy", policy.to_str().unwrap(), "--timings"], &settings[run]);
+                    let html = format!("html={}", page(entry).display());
+                    let mut args = vec!["--policy", policy.to_str().unwrap(), "--timings"];
+                    if run == 0 {
+                        args.extend(["--format", &html]);
+                    }
+                    let graded = grade_in(&path, &args, &settings[run]);
                     let elapsed = started.elapsed();
                     done.lock().unwrap().push(Grading { run, entry, graded, elapsed });
                 }
@@ -138,9 +149,21 @@ fn check(language: &str) {
     let differ: Vec<String> =
         runs.iter().filter_map(|(a, b)| b.and_then(|b| runs_differ(&entries[a.entry], a, b))).collect();
     assert!(differ.is_empty(), "two runs of the same submission gave different reports:\n\n{}", differ.join("\n\n"));
+    let unlike: Vec<String> =
+        runs.iter().filter_map(|(a, _)| facts_apart(&entries[a.entry], a, &page(a.entry))).collect();
+    assert!(unlike.is_empty(), "the HTML and text reports show different facts:\n\n{}", unlike.join("\n\n"));
     for (a, _) in runs.iter().filter(|(a, _)| entries[a.entry].deterministic) {
         insta::assert_snapshot!(format!("gallery_{}", entries[a.entry].name), scrub(&a.graded.text));
     }
+}
+
+/// What the entry's HTML report (at `page`) and text report show differently (`crate::facts`), if anything.
+fn facts_apart(entry: &Entry, graded: &Grading, page: &std::path::Path) -> Option<String> {
+    let html = std::fs::read_to_string(page).unwrap_or_default();
+    let text = &graded.graded.text;
+    let (lacks, only) = (crate::facts::missing_from_html(text, &html), crate::facts::missing_from_text(&html, text));
+    (!lacks.is_empty() || !only.is_empty())
+        .then(|| format!("{}: the page lacks {lacks:?}; only the page shows {only:?}", entry.name))
 }
 
 /// The message of the first failing test whose base id is `base`, on one line.
