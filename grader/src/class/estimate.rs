@@ -27,7 +27,7 @@ pub struct Cost {
 /// CPU per student by language, measured with `/usr/bin/time grader grade SUBMISSION --quiet` (default policy,
 /// the bundled fixtures) on the project's 2-core machine at load 1-2, 2026-12-05, each on a copy of the
 /// gallery entry with a comment added, so that its build was not cached (the grader's own figures and the
-/// machine's busy time in `/proc/stat` agreed within 0.1 s). An estimate to decide whether to shard, not a
+/// machine's busy time in `/proc/stat` agreed within 0.2 s). An estimate to decide whether to shard, not a
 /// benchmark: BENCHMARKS.md has the measured figures.
 pub const COSTS: [Cost; 4] = [
     Cost {

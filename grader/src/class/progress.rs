@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::batch::Progress;
+use crate::identity::StudentId;
 use crate::report::visible;
 
 /// The display of one class's grading.
@@ -35,9 +36,8 @@ struct State {
     queued: usize,
     done: usize,
     not_graded: usize,
-    started: Option<Instant>,
-    /// When each student being graded now started, by id.
-    grading: HashMap<String, Instant>,
+    /// When each student being graded now started.
+    grading: HashMap<StudentId, Instant>,
     /// The time the students done took, each from their start to their end, in all.
     took: Duration,
     bar: Option<ProgressBar>,
@@ -61,7 +61,6 @@ impl ClassProgress {
             Progress::Queued { settled, queued } => {
                 state.settled = settled;
                 state.queued = queued;
-                state.started = Some(Instant::now());
                 if settled > 0 {
                     let (who, need) = if settled == 1 { ("student", "needs") } else { ("students", "need") };
                     eprintln!("grader: {settled} {who} {need} no grading now (reports current, or nothing to grade)");
@@ -77,11 +76,11 @@ impl ClassProgress {
                 }
             }
             Progress::Started(id) => {
-                state.grading.insert(id.to_string(), Instant::now());
+                state.grading.insert(id.clone(), Instant::now());
             }
             Progress::Done(row) => {
                 state.done += 1;
-                if let Some(started) = state.grading.remove(&row.id.to_string()) {
+                if let Some(started) = state.grading.remove(&row.id) {
                     state.took += started.elapsed();
                 }
                 state.not_graded += usize::from(row.final_percent().is_none());

@@ -34,7 +34,8 @@ use std::time::{Duration, Instant};
 use serde::Deserialize;
 
 use crate::support::{
-    gallery_entry, grade_in, quick_policy, quick_python_policy, quick_rust_policy, root, scrub, Graded, Setting,
+    base_id, failed, gallery_entry, grade_in, quick_policy, quick_python_policy, quick_rust_policy, root, scrub,
+    tests_of, Graded, Setting,
 };
 
 #[derive(Debug, Deserialize)]
@@ -113,10 +114,10 @@ fn check(language: &str) {
                 while let Some(&(run, entry)) = jobs.get(next.fetch_add(1, Ordering::SeqCst)) {
                     let (path, _copy) = gallery_entry(&entries[entry].path);
                     let started = Instant::now();
-                    let html = format!("html={}", page(entry).display());
+                    let html = (run == 0).then(|| format!("html={}", page(entry).display()));
                     let mut args = vec!["--policy", policy.to_str().unwrap(), "--timings"];
-                    if run == 0 {
-                        args.extend(["--format", &html]);
+                    if let Some(html) = &html {
+                        args.extend(["--format", html]);
                     }
                     let graded = grade_in(&path, &args, &settings[run]);
                     let elapsed = started.elapsed();
@@ -168,12 +169,8 @@ fn facts_apart(entry: &Entry, graded: &Grading, page: &std::path::Path) -> Optio
 
 /// The message of the first failing test whose base id is `base`, on one line.
 fn first_message(graded: &Graded, base: &str) -> String {
-    let tests = graded.json["tests"].as_array().cloned().unwrap_or_default();
-    let failed = tests.iter().find(|t| {
-        let id = t["id"].as_str().unwrap_or("");
-        id.split('/').next() == Some(base) && (t["status"] == "failed" || t["status"] == "error")
-    });
-    failed.map_or(String::new(), |t| format!("{} {}", t["id"], t["message"]).replace('\n', " | "))
+    let first = tests_of(&graded.json).iter().find(|t| base_id(t) == base && failed(t));
+    first.map_or(String::new(), |t| format!("{} {}", t["id"], t["message"]).replace('\n', " | "))
 }
 
 /// The entries graded a second time, given whether each is deterministic: every other deterministic one,

@@ -36,7 +36,9 @@ use std::path::Path;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::support::{calibration, copy_resolved, failed_base_ids, fixtures_with_official_timing, grader, root};
+use crate::support::{
+    base_id, calibration, copy_resolved, failed, failed_base_ids, fixtures_with_official_timing, grader, root, tests_of,
+};
 
 #[derive(Debug, Deserialize)]
 struct Gallery {
@@ -105,11 +107,12 @@ fn java_gallery_timing_and_memory_rows_match_the_model_on_the_default_policy() {
         copy_resolved(&root().join("fixtures/submissions").join(&entry.path), &into.join(&entry.name));
     }
     groups.describe(&entries);
+    let puzzles = root().join("fixtures/puzzles");
     let own_boards = match boards.is_dir() {
-        true => grade_class(&boards, &root().join("fixtures/puzzles"), &work.path().join("boards-graded"), BOARDS_ONLY),
+        true => grade_class(&boards, &puzzles, &work.path().join("boards-graded"), BOARDS_ONLY),
         false => BTreeMap::new(),
     };
-    let graded = grade_class(&class, &root().join("fixtures/puzzles"), &work.path().join("bundled"), TIMING_AND_MEMORY);
+    let graded = grade_class(&class, &puzzles, &work.path().join("bundled"), TIMING_AND_MEMORY);
     let bundled = groups.reports(&entries, &graded, &own_boards);
     let mut wrong = expectations(&entries, &bundled, "the bundled puzzles");
     match calibration() {
@@ -188,8 +191,7 @@ impl RefWorlds {
                     entries[first].name
                 );
                 let tests = |report: &Value, own: bool| -> Vec<Value> {
-                    let tests = report["tests"].as_array().cloned().unwrap_or_default();
-                    tests.into_iter().filter(|t| own_world(base_id(t)) == own).collect()
+                    tests_of(report).iter().filter(|t| own_world(base_id(t)) == own).cloned().collect()
                 };
                 let mut combined = tests(own, true);
                 combined.extend(tests(&graded[&entries[first].name], false));
@@ -219,16 +221,11 @@ fn ref_world_files(path: &str) -> Vec<(String, Vec<u8>)> {
     files
 }
 
-fn base_id(test: &Value) -> &str {
-    test["id"].as_str().unwrap_or("").split('/').next().unwrap_or("")
-}
-
 /// The Board memory rows of the entries graded on both corpora, where they differ: that table builds its
 /// boards by size and must not depend on the puzzles (which lets the other entries' be graded once).
 fn board_rows_apart(bundled: &BTreeMap<String, Value>, official: &BTreeMap<String, Value>) -> Vec<String> {
     let rows = |report: &Value| -> Vec<(String, String)> {
-        let tests = report["tests"].as_array().cloned().unwrap_or_default();
-        tests
+        tests_of(report)
             .iter()
             .filter(|t| base_id(t) == "memory-board")
             .map(|t| (t["id"].as_str().unwrap_or("").to_string(), t["status"].to_string()))
@@ -282,10 +279,8 @@ fn expectations(entries: &[Entry], reports: &BTreeMap<String, Value>, corpus: &s
 /// Failing rows per table, by base id.
 fn failing_rows(report: &Value) -> BTreeMap<&'static str, usize> {
     let mut rows: BTreeMap<&'static str, usize> = TABLES.iter().map(|&t| (t, 0)).collect();
-    for test in report["tests"].as_array().into_iter().flatten() {
-        let base = test["id"].as_str().unwrap_or("").split('/').next().unwrap_or("");
-        let failed = test["status"] == "failed" || test["status"] == "error";
-        if let (Some(count), true) = (TABLES.iter().find(|&&t| t == base).and_then(|t| rows.get_mut(t)), failed) {
+    for test in tests_of(report).iter().filter(|t| failed(t)) {
+        if let Some(count) = rows.get_mut(base_id(test)) {
             *count += 1;
         }
     }

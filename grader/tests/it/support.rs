@@ -130,12 +130,7 @@ pub fn quick_python_policy() -> PathBuf {
     static WRITTEN: OnceLock<PathBuf> = OnceLock::new();
     WRITTEN
         .get_or_init(|| {
-            let quick = std::fs::read_to_string(quick_policy()).expect("the quick policy is written");
-            let python = quick.replace("\"timing-*/puzzle43\"", "\"timing-*/puzzle43\", \"timing-*/puzzle45\"");
-            assert_ne!(python, quick, "the quick policy skips puzzle43");
-            let path = root().join("target/e2e-quick-python-policy.toml");
-            write_whole(&path, &python);
-            path
+            quick_variant("python", &[("\"timing-*/puzzle43\"", "\"timing-*/puzzle43\", \"timing-*/puzzle45\"")])
         })
         .clone()
 }
@@ -146,23 +141,33 @@ pub fn quick_python_policy() -> PathBuf {
 /// puzzle40 on a quiet machine and went past 1 s beside a default-policy Java batch (CPU time stretches 2x and
 /// more under load on this machine), which is why puzzle40 left the quick set; without it the heaviest solve
 /// is a sixth of that. no-critical-optimization gives up after about 0.3 s, and the correct entries need a
-/// tenth of it. What the lower limit saves is the hangs' CPU: every
-/// hanging test runs to its limit, 33 of them in hangs-counting-moves (graded twice), about 70 s of the Rust
-/// gallery's CPU (issue 36).
+/// tenth of it. What the lower limit saves is the hangs' CPU: every hanging test runs to its limit, 33 of
+/// them in hangs-counting-moves (graded twice), about 70 s of the Rust gallery's CPU (issue 36).
 pub fn quick_rust_policy() -> PathBuf {
     static WRITTEN: OnceLock<PathBuf> = OnceLock::new();
     WRITTEN
         .get_or_init(|| {
-            let quick = std::fs::read_to_string(quick_policy()).expect("the quick policy is written");
-            let rust = quick
-                .replace("solve_cpu_seconds = 2.0", "solve_cpu_seconds = 1.0")
-                .replace("request_cpu_seconds = 2.0", "request_cpu_seconds = 1.0");
-            assert_eq!(rust.matches("= 1.0\n").count(), 2, "the quick policy's two CPU limits are 2 s");
-            let path = root().join("target/e2e-quick-rust-policy.toml");
-            write_whole(&path, &rust);
-            path
+            quick_variant(
+                "rust",
+                &[
+                    ("solve_cpu_seconds = 2.0", "solve_cpu_seconds = 1.0"),
+                    ("request_cpu_seconds = 2.0", "request_cpu_seconds = 1.0"),
+                ],
+            )
         })
         .clone()
+}
+
+/// The quick policy with each `(from, to)` of `edits` made (each must be there), written for `language`.
+fn quick_variant(language: &str, edits: &[(&str, &str)]) -> PathBuf {
+    let mut text = std::fs::read_to_string(quick_policy()).expect("the quick policy is written");
+    for (from, to) in edits {
+        assert!(text.contains(from), "the quick policy has `{from}`");
+        text = text.replace(from, to);
+    }
+    let path = root().join(format!("target/e2e-quick-{language}-policy.toml"));
+    write_whole(&path, &text);
+    path
 }
 
 /// What a grader run measured itself by: how it exited, its peak resident memory and that of the whole tree
@@ -299,15 +304,24 @@ impl Graded {
     }
 }
 
+/// The tests of a JSON report (none where it has none).
+pub fn tests_of(report: &Value) -> &[Value] {
+    report["tests"].as_array().map_or(&[], Vec::as_slice)
+}
+
+/// A test's base id: its id before `/` (`timing-2` for `timing-2/puzzle20`).
+pub fn base_id(test: &Value) -> &str {
+    test["id"].as_str().unwrap_or("").split('/').next().unwrap_or("")
+}
+
+/// Whether a test of a JSON report failed or errored.
+pub fn failed(test: &Value) -> bool {
+    test["status"] == "failed" || test["status"] == "error"
+}
+
 /// Base ids (before `/`) of the tests that failed or errored in a JSON report, sorted and deduplicated.
 pub fn failed_base_ids(report: &Value) -> Vec<String> {
-    let mut ids: Vec<String> = report["tests"]
-        .as_array()
-        .unwrap_or(&vec![])
-        .iter()
-        .filter(|t| t["status"] == "failed" || t["status"] == "error")
-        .map(|t| t["id"].as_str().unwrap_or("").split('/').next().unwrap_or("").to_string())
-        .collect();
+    let mut ids: Vec<String> = tests_of(report).iter().filter(|t| failed(t)).map(|t| base_id(t).to_string()).collect();
     ids.sort();
     ids.dedup();
     ids
