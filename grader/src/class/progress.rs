@@ -138,10 +138,12 @@ impl ClassProgress {
 
 /// The wall time left to grade `waiting` students not yet started and those being graded now (`ages`: how
 /// long each has been graded), `workers` at a time, when a student takes `mean`: each started one needs what
-/// is left of the mean (nothing once past it), each waiting one the whole mean, and the workers share it.
+/// is left of the mean (nothing once past it), each waiting one the whole mean, and the workers share it, as
+/// many of them as there are students left (one student is not graded faster by an idle worker).
 pub fn time_left(mean: Duration, ages: &[Duration], waiting: usize, workers: usize) -> Duration {
     let started: Duration = ages.iter().map(|&age| mean.saturating_sub(age)).sum();
-    (started + mean * waiting as u32) / workers.max(1) as u32
+    let sharing = workers.min(ages.len() + waiting).max(1);
+    (started + mean * waiting as u32) / sharing as u32
 }
 
 /// A duration as people say it: `40 s`, `12 min`, `3 h 05 min`.
@@ -170,6 +172,8 @@ mod tests {
         // a student slower than the mean has nothing left of it; one worker adds them up
         assert_eq!(time_left(s(100), &[s(150)], 2, 1), s(200));
         assert_eq!(time_left(s(30), &[], 0, 4), s(0));
+        // the last student, 40 s in, with two workers: the other worker is idle, 60 s are left, not 30
+        assert_eq!(time_left(s(100), &[s(40)], 0, 2), s(60));
     }
 
     #[test]
