@@ -4,13 +4,15 @@
 //! verdict as plain data. CPU times are kept apart ([`TestResult::cpu_ms`], [`Report::timings`]) so
 //! deterministic renderings can leave them out.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 mod details;
 mod not_graded;
+mod partial;
 
 pub use details::{plural, Details, Finding, Style, StyleTool, SubmittedFile, Transcript};
 pub use not_graded::{Because, NotGraded};
+pub use partial::Partial;
 
 /// A section of the report, scored as one share.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -255,40 +257,12 @@ pub struct Report {
     /// Tests the policy hides that this view of the report leaves out ([`Report::without_hidden`]); 0 in a
     /// whole report.
     pub withheld: usize,
-    /// Set when `--only` left tests out: the score is over the tests run, not the assignment's grade.
+    /// Set when `--only` left tests out or `--skip-bad-fixtures` left fixture files out: the score is not the
+    /// assignment's grade.
     pub partial: Option<Partial>,
     /// Why this run gives no final grade, if it gives none ([`NotGraded`]): every format then says so at its
     /// top instead of a score.
     pub not_graded: Option<NotGraded>,
-}
-
-/// A run that graded only some of the tests a whole run grades (`--only`): its score is over those tests
-/// alone, so every report, gradebook and LMS file says so instead of showing it as a grade.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Partial {
-    /// The `--only` patterns, as given.
-    pub only: Vec<String>,
-    /// Tests run, the build's included.
-    pub tests_run: usize,
-    /// Tests a run without `--only` grades under the same policy (its `tests.skip` left out).
-    pub tests_total: usize,
-}
-
-impl Partial {
-    /// What was run: `9 of the 229 tests (--only 'board-1*')`.
-    pub fn describe(&self) -> String {
-        let patterns: Vec<String> = self.only.iter().map(|p| format!("'{p}'")).collect();
-        format!("{} of the {} tests (--only {})", self.tests_run, self.tests_total, patterns.join(" "))
-    }
-
-    /// The line every report puts at its top: what was run, and that the score is not the assignment's grade.
-    pub fn headline(&self) -> String {
-        format!(
-            "PARTIAL RUN: only {} were run; the score is over those alone, not the assignment's grade \
-             (grade without --only for that)",
-            self.describe()
-        )
-    }
 }
 
 impl CountCause {

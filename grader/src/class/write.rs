@@ -132,9 +132,10 @@ pub fn class_gradebooks(
     if let (Some(partial), false) = (partial, withheld.is_empty()) {
         eprintln!(
             "grader: {} not written: this run graded only {}, so its grades are not the assignment's (grade \
-             without --only, or pass --allow-partial to write {} with the partial grades)",
+             the class {}, or pass --allow-partial to write {} with the partial grades)",
             withheld.join(" and "),
             partial.describe(),
+            partial.remedy(),
             if withheld.len() == 1 { "it" } else { "them" }
         );
         for earlier in withheld.iter().filter(|file| out.join(file).exists()) {

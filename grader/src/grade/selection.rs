@@ -33,15 +33,17 @@ pub fn check_only(only: &[String], policy: &Policy) -> Result<(), GradeError> {
     Ok(())
 }
 
-/// What a run with `only` that ran `tests_run` tests is: [`Partial`] when that is fewer than a run without
-/// `--only` grades under `policy`, `None` when it is the whole run.
-pub fn partial(only: &[String], policy: &Policy, tests_run: usize) -> Option<Partial> {
-    if only.is_empty() {
-        return None;
-    }
-    let ids = catalog::test_ids(&catalog::all());
-    let tests_total = ids.iter().filter(|id| !Policy::matches(&policy.tests.skip, id)).count();
-    (tests_run < tests_total).then(|| Partial { only: only.to_vec(), tests_run, tests_total })
+/// What a run with `only` that ran `tests_run` tests and graded without the fixture files `without_fixtures`
+/// (`--skip-bad-fixtures`) is: [`Partial`] when `only` left out tests a run without `--only` grades under
+/// `policy`, or a fixture file was left out; `None` when it is the whole run.
+pub fn partial(only: &[String], policy: &Policy, tests_run: usize, without_fixtures: Vec<String>) -> Option<Partial> {
+    let tests_total = if only.is_empty() {
+        tests_run
+    } else {
+        let ids = catalog::test_ids(&catalog::all());
+        ids.iter().filter(|id| !Policy::matches(&policy.tests.skip, id)).count()
+    };
+    Partial::of(only, tests_run, tests_total, without_fixtures)
 }
 
 /// Patterns close to one that matches nothing, each of which matches a test: for `bord-*`, the catalog's
@@ -132,9 +134,9 @@ mod tests {
     fn a_run_is_partial_when_only_leaves_tests_out() {
         let policy = Policy::default();
         let total = catalog::test_ids(&catalog::all()).len();
-        assert_eq!(partial(&[], &policy, 2), None);
-        assert_eq!(partial(&["*".into()], &policy, total), None, "a pattern that selects all is a whole run");
-        let run = partial(&["board-1a".into()], &policy, 2).expect("partial");
+        assert_eq!(partial(&[], &policy, 2, vec![]), None);
+        assert_eq!(partial(&["*".into()], &policy, total, vec![]), None, "a pattern that selects all is a whole run");
+        let run = partial(&["board-1a".into()], &policy, 2, vec![]).expect("partial");
         assert_eq!((run.tests_run, run.tests_total), (2, total));
         assert_eq!(run.describe(), format!("2 of the {total} tests (--only 'board-1a')"));
     }

@@ -40,7 +40,7 @@ pub struct TestPlan {
     pub(super) tests: Vec<PlannedTest>,
     pub(super) skipped_fixtures: Vec<SkippedFixture>,
     pub(super) style: StyleOptions,
-    /// Set when `--only` leaves tests out.
+    /// Set when `--only` leaves tests out or `--skip-bad-fixtures` fixture files.
     pub(super) partial: Option<Partial>,
 }
 
@@ -88,8 +88,10 @@ impl TestPlan {
         if bad == BadFixtures::Refuse && !missing.is_empty() {
             return Err(GradeError::MissingFixtures { dir, missing });
         }
-        let skipped_fixtures = corpus.problems.iter().map(|p| SkippedFixture::of(p, &corpus.root)).collect();
-        let partial = selection::partial(only, &policy, tests.len());
+        let skipped_fixtures: Vec<SkippedFixture> =
+            corpus.problems.iter().map(|p| SkippedFixture::of(p, &corpus.root)).collect();
+        let without = missing.into_iter().chain(skipped_fixtures.iter().map(|s| s.file.clone())).collect();
+        let partial = selection::partial(only, &policy, tests.len(), without);
         Ok(TestPlan { policy, seed, tests, skipped_fixtures, style: StyleOptions::default(), partial })
     }
 
@@ -103,7 +105,8 @@ impl TestPlan {
         missing_fixtures(&self.tests)
     }
 
-    /// Set when `--only` leaves tests out: how many of the whole run's tests this plan runs.
+    /// Set when `--only` leaves tests out (how many of the whole run's tests this plan runs) or
+    /// `--skip-bad-fixtures` fixture files (which).
     pub fn partial(&self) -> Option<&Partial> {
         self.partial.as_ref()
     }

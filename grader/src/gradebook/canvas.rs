@@ -104,7 +104,7 @@ fn assignment_id(heading: &str) -> Option<&str> {
 /// The assignment column's heading for grades over only some of the tests (`--allow-partial`): `8 Puzzle
 /// [partial: 9 of 229 tests] (555)`. The id stays last, so Canvas still fills the assignment it names.
 pub fn partial_heading(heading: &str, partial: &Partial) -> String {
-    let mark = format!("[partial: {} of {} tests]", partial.tests_run, partial.tests_total);
+    let mark = partial.mark();
     match assignment_id(heading) {
         Some(id) => format!("{} {mark} ({id})", &heading[..heading.len() - id.len() - 3]),
         None => format!("{heading} {mark}"),

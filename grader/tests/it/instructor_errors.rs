@@ -136,11 +136,27 @@ fn with_skip_bad_fixtures_corrupt_files_are_listed_in_the_report_and_grading_goe
     assert_eq!(graded.test("board-1a")["status"], "passed");
     let missing = graded.json["missing_fixtures"].as_array().unwrap();
     assert_eq!(missing.len(), 3, "{missing:?}");
+    // Graded without fixture files: partial, in the report's first line, its score line and its JSON.
+    let partial = &graded.json["partial"];
+    assert_eq!(partial["without_fixtures"], serde_json::json!(files), "{partial}");
+    assert!(
+        graded.text.contains("\nPARTIAL RUN: only 3 of the ")
+            && graded.text.contains(
+                "(--only 'board-1a' 'board-1b'), without notes.txt, puzzle07.txt, puzzle17.txt and 1 more file \
+                 (--skip-bad-fixtures) were run; the score is not the assignment's grade (grade without --only, \
+                 with every fixture file usable and without --skip-bad-fixtures for that)"
+            ),
+        "{}",
+        graded.text
+    );
+    assert!(graded.text.contains("Partial score: "), "{}", graded.text);
 
     // A corrupt file no selected test needs leaves the exit code to the grade.
     let graded = grade(&reference_submission(), &[&args[..3], &["--only", "board-1b"]].concat());
     assert_eq!(graded.code, 0, "{}", graded.stderr);
     assert_eq!(graded.json["skipped_fixtures"].as_array().unwrap().len(), 4);
+    // It graded without the corrupt files all the same: the run is partial.
+    assert_eq!(graded.json["partial"]["without_fixtures"].as_array().map(Vec::len), Some(4));
 }
 
 /// A hostile submission under `fixtures/submissions/hostile/`.

@@ -115,8 +115,9 @@ fn header(out: &mut String, o: &Overview, run: &RunLine<'_>, similarity: bool) {
             String::new()
         } else {
             format!(
-                " {} not written: grade the class without --only, or pass --allow-partial to write {}",
+                " {} not written: grade the class {}, or pass --allow-partial to write {}",
                 escape(&run.withheld_imports.join(", ")),
+                escape(partial.remedy()),
                 if run.withheld_imports.len() == 1 { "it" } else { "them" }
             )
         };
