@@ -158,14 +158,24 @@ fn ctrl_c_in_a_batch_says_that_a_rerun_resumes() {
         std::fs::copy(reference_submission(), class.path().join(student)).unwrap();
     }
     let out = tempfile::tempdir().unwrap();
-    let mut batch = grader()
+    let mut command = grader();
+    let batch = command
         .arg("batch")
         .arg(class.path())
         .args(["--output-dir", out.path().to_str().unwrap(), "--policy", quick_policy().to_str().unwrap()])
         .process_group(0)
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+        .stderr(std::process::Stdio::piped());
+    // The grader keeps a SIGINT it was started ignoring ignored, as a background job of a script is (POSIX
+    // shells start an asynchronous list so, when job control is off): a suite run as `make test &` would
+    // hand that on. The batch of this test is started as a terminal's foreground job is.
+    // SAFETY: signal(2) is async-signal-safe, the one call made between fork and exec.
+    unsafe {
+        batch.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+            Ok(())
+        })
+    };
+    let mut batch = batch.spawn().unwrap();
     let mut stderr = std::io::BufReader::new(batch.stderr.take().unwrap());
     let mut said = String::new();
     // The run says it is grading once it would say how to resume.
