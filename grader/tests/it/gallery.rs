@@ -35,7 +35,7 @@ use serde::Deserialize;
 
 use crate::support::{
     base_id, failed, gallery_entry, grade_in, quick_policy, quick_python_policy, quick_rust_policy, root, scrub,
-    tests_of, Graded, Setting,
+    tests_of, with_cpu_limit, Graded, Setting,
 };
 
 #[derive(Debug, Deserialize)]
@@ -59,6 +59,11 @@ struct Entry {
     /// graded once and neither compared nor snapshotted.
     #[serde(default = "yes")]
     deterministic: bool,
+    /// The CPU limit of a solve and a request for this entry, where it is not its language's quick policy's:
+    /// for an entry whose failing tests all spin to the limit and whose passing tests answer in milliseconds,
+    /// so a lower limit gives the same verdicts for less of the suite's CPU (`support::with_cpu_limit`).
+    #[serde(default)]
+    quick_cpu_seconds: Option<f64>,
 }
 
 fn yes() -> bool {
@@ -115,6 +120,10 @@ fn check(language: &str) {
                     let (path, _copy) = gallery_entry(&entries[entry].path);
                     let started = Instant::now();
                     let html = (run == 0).then(|| format!("html={}", page(entry).display()));
+                    let policy = match entries[entry].quick_cpu_seconds {
+                        Some(seconds) => with_cpu_limit(&policy, seconds),
+                        None => policy.clone(),
+                    };
                     let mut args = vec!["--policy", policy.to_str().unwrap(), "--timings"];
                     if let Some(html) = &html {
                         args.extend(["--format", html]);
