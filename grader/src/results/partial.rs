@@ -83,7 +83,7 @@ impl Partial {
     pub fn mark(&self) -> String {
         let tests = (!self.only.is_empty()).then(|| format!("{} of {} tests", self.tests_run, self.tests_total));
         let files = (!self.without_fixtures.is_empty())
-            .then(|| format!("without {}", super::plural(self.without_fixtures.len(), "fixture file")));
+            .then(|| format!("without {}", super::details::plural(self.without_fixtures.len(), "fixture file")));
         let parts: Vec<String> = tests.into_iter().chain(files).collect();
         format!("[partial: {}]", parts.join(", "))
     }
@@ -103,7 +103,7 @@ impl Partial {
             ([], _) => return None,
             ([one], 0) => one.clone(),
             (_, 0) => format!("{} and {}", named[..named.len() - 1].join(", "), named[named.len() - 1]),
-            (_, more) => format!("{} and {}", named.join(", "), super::plural(more, "more file")),
+            (_, more) => format!("{} and {}", named.join(", "), super::details::plural(more, "more file")),
         };
         Some(format!("without {list} (--skip-bad-fixtures)"))
     }
