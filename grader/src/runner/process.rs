@@ -111,6 +111,9 @@ pub struct SubmissionProcess {
     watch: Option<Watch>,
     /// The sandbox's whole CPU time (every thread, the runtime's too) when last read.
     last_whole_cpu: Cell<Duration>,
+    /// The whole CPU time at the last exchange, read lazily as `last_exchange`'s is: what the runtime's own
+    /// threads used during a wait is the whole's growth less the charged time's.
+    exchange_whole: Option<Duration>,
     /// What the sandbox ended with: its whole CPU time, and whether its memory group killed a process.
     ended: Ended,
 }
@@ -161,6 +164,7 @@ impl SubmissionProcess {
                 status: None,
                 watch: None,
                 last_whole_cpu: Cell::new(Duration::ZERO),
+                exchange_whole: Some(Duration::ZERO),
                 ended: Ended::default(),
             }),
             Err(error) => {
@@ -193,6 +197,7 @@ impl SubmissionProcess {
             });
         }
         self.last_exchange = (None, Instant::now());
+        self.exchange_whole = None;
         self.watch = None;
         Ok(())
     }
@@ -210,7 +215,7 @@ impl SubmissionProcess {
     pub fn recv_line(&mut self, deadline: Deadline) -> Result<String, ProcessFault> {
         let received = self.wait_for_line(deadline);
         match &received {
-            Ok(_) => (self.last_exchange, self.watch) = ((None, Instant::now()), None),
+            Ok(_) => (self.last_exchange, self.exchange_whole, self.watch) = ((None, Instant::now()), None, None),
             Err(_) => drop(self.finish()),
         }
         received
@@ -241,13 +246,14 @@ impl SubmissionProcess {
         let cpu = now.saturating_sub(*self.last_exchange.0.get_or_insert(now));
         let wall = self.last_exchange.1.elapsed();
         let whole = self.last_whole_cpu.get();
+        let runtime = whole.saturating_sub(*self.exchange_whole.get_or_insert(whole)).saturating_sub(cpu);
         let kind = match deadline.ceiling {
             _ if cpu > deadline.cpu => Some(TimeoutKind::Cpu),
             Some(ceiling) if whole >= ceiling => Some(TimeoutKind::Budget),
             _ => None,
         };
         if let Some(kind) = kind {
-            return Err(ProcessFault::Timeout { kind, cpu, wall, limit: deadline, cause: None });
+            return Err(ProcessFault::Timeout { kind, cpu, runtime, wall, limit: deadline, cause: None });
         }
         let pid = self.sandbox.pid();
         if wall < stall::WINDOW && wall < deadline.wall {
@@ -259,7 +265,8 @@ impl SubmissionProcess {
             None => Ok(()),
             Some(cause) => {
                 let wall = watch.elapsed();
-                Err(ProcessFault::Timeout { kind: TimeoutKind::Wall, cpu, wall, limit: deadline, cause: Some(cause) })
+                let limit = deadline;
+                Err(ProcessFault::Timeout { kind: TimeoutKind::Wall, cpu, runtime, wall, limit, cause: Some(cause) })
             }
         }
     }
@@ -296,6 +303,7 @@ impl SubmissionProcess {
         // A new clock: the next check takes a fresh baseline.
         self.last_cpu.set(Duration::ZERO);
         self.last_exchange.0 = None;
+        self.exchange_whole = None;
         self.watch = None;
     }
 

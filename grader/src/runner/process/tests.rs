@@ -337,3 +337,24 @@ fn an_ended_thread_stays_charged_and_a_runtime_thread_is_not() {
     let later = program.cpu_time();
     assert!(later < charged + Duration::from_millis(150), "the spinner is left out: {charged:?} then {later:?}");
 }
+
+/// A wait that reaches the wall cap while the runtime's own threads compute (a JVM's collector on a full heap,
+/// here a spinning thread named as the runtime's) says how much they used, though none of it is charged.
+#[test]
+fn a_wall_clock_time_out_counts_what_the_runtimes_threads_used_meanwhile() {
+    // a thread that computes without a pause (`time.sleep(0)` sleeps the timer's slack: a third of a core)
+    let script = "import sys, threading\n\
+                  def spin():\n    while True: pass\n\
+                  spinner = threading.Thread(target=spin, daemon=True); spinner.start()\n\
+                  print(spinner.native_id, flush=True)\n\
+                  sys.stdin.readline()\n";
+    let mut program = start(ProcessSpec::new("/usr/bin/python3").args(["-c", script]));
+    let spinner: u32 = program.recv_line(patient()).unwrap().parse().unwrap();
+    program.exclude_runtime_threads(&[spinner]);
+    let deadline = Deadline::from_cpu(Duration::from_millis(300)).with_wall(Duration::from_millis(800));
+    let fault = program.recv_line(deadline).unwrap_err();
+    let ProcessFault::Timeout { kind: TimeoutKind::Wall, cpu, runtime, .. } = &fault else { panic!("{fault:?}") };
+    let (cpu, runtime) = (*cpu, *runtime);
+    assert!(cpu < Duration::from_millis(300), "the request's own time is small: {cpu:?}");
+    assert!(runtime * 2 >= deadline.wall, "the spinner ran through the wait: {fault:?}");
+}

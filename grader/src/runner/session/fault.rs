@@ -1,14 +1,18 @@
 //! Why a request did not come back `ok` ([`Fault`]), in words a student reads: the session's one name for
 //! failure, and how what went wrong becomes one. Every time-out names the limit that ended it; the words are
-//! built from the limits alone, never from how long anything took, so reports stay reproducible.
+//! built from the limits alone, never from how long anything took, so reports stay reproducible (a wait that
+//! reached the wall cap is told apart by whether the JVM's collector ran through it, which is all or nothing
+//! in practice: [`collecting`]).
 //!
 //! This is also where the grader reads a runtime's own words (string matching, kept here in one place): a
 //! program that died saying it ran out of memory ([`out_of_memory_message`]), a panic that is Rust's way of
 //! running out of memory, an exception of a write past the scratch space ([`explained`]). Each is told to
 //! the student with the limit the sandbox set ([`ProcessLimits`]), so a report says what to change.
 
+use std::time::Duration;
+
 use crate::clip::clip;
-use crate::runner::process::{ProcessFault, ProcessLimits, Termination, TimeoutKind};
+use crate::runner::process::{Deadline, ProcessFault, ProcessLimits, Termination, TimeoutKind};
 use crate::runner::reply::MESSAGE_KEEP;
 
 /// Why a request did not come back `ok`.
@@ -90,6 +94,14 @@ pub(super) fn process_fault(fault: ProcessFault) -> Fault {
             "timed out on its CPU limit: the program used more than {:.2} s of CPU time without answering",
             limit.cpu.as_secs_f64()
         )),
+        ProcessFault::Timeout { kind: TimeoutKind::Wall, limit, runtime, .. } if collecting(runtime, &limit) => {
+            Fault::Timeout(format!(
+                "timed out on its wall-clock limit: the program did not answer within {:.0} s, its Java runtime's \
+                 own threads busy all the while: its garbage collector, on a heap that was nearly full (the Solver \
+                 holds more than the heap does: too many search nodes, or nodes and boards that keep too much)",
+                limit.wall.as_secs_f64()
+            ))
+        }
         ProcessFault::Timeout { kind: TimeoutKind::Wall, limit, .. } => Fault::Timeout(format!(
             "timed out on its wall-clock limit: the program did not answer within {:.0} s and was not computing \
              (it was waiting: for input, on a lock or a sleep, or deadlocked)",
@@ -101,6 +113,16 @@ pub(super) fn process_fault(fault: ProcessFault) -> Fault {
         )),
         other => Fault::Crashed(other.to_string()),
     }
+}
+
+/// Whether a wait that reached the wall cap had the runtime's own threads (`runtime` of CPU time) busy for at
+/// least half of it: on a JVM, the garbage collector running without end on a nearly full heap, while the
+/// request thread, stopped for it, is charged nothing (the JIT compilers finish in seconds, and only the Java
+/// adapter names runtime threads). Weighed against the cap, not the wait's length, which a busy machine
+/// stretches; and it only says why the program's own time-out came, so it gives a submission no way to blame
+/// the grader.
+fn collecting(runtime: Duration, limit: &Deadline) -> bool {
+    runtime * 2 >= limit.wall
 }
 
 /// The longest garbage line quoted back.
@@ -183,18 +205,17 @@ fn group_memory_limit(limits: &ProcessLimits) -> String {
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
-
     use rstest::rstest;
 
     use super::*;
-    use crate::runner::process::Deadline;
 
     #[test]
     fn every_time_out_names_the_limit_that_ended_it_whatever_the_time_it_took() {
         let timeout = |kind, took| {
             let limit = Deadline::from_cpu(Duration::from_secs(2));
-            process_fault(ProcessFault::Timeout { kind, cpu: took, wall: took * 7, limit, cause: None }).describe()
+            let runtime = Duration::ZERO;
+            process_fault(ProcessFault::Timeout { kind, cpu: took, runtime, wall: took * 7, limit, cause: None })
+                .describe()
         };
         let cpu = "timed out on its CPU limit: the program used more than 2.00 s of CPU time without answering";
         assert_eq!(timeout(TimeoutKind::Cpu, Duration::from_millis(2010)), cpu);
@@ -204,6 +225,25 @@ mod tests {
             "timed out on its wall-clock limit: the program did not answer within 12 s and was not computing (it \
              was waiting: for input, on a lock or a sleep, or deadlocked)"
         );
+    }
+
+    #[rstest]
+    #[case::a_deadlock(0, false)]
+    #[case::compiling_a_while(3, false)]
+    #[case::a_collector_without_end(6, true)]
+    #[case::two_collector_threads(20, true)]
+    fn a_wall_clock_time_out_says_when_the_collector_ran_all_the_while(#[case] runtime_s: u64, #[case] said: bool) {
+        let limit = Deadline::from_cpu(Duration::from_secs(2));
+        let (cpu, runtime) = (Duration::from_millis(40), Duration::from_secs(runtime_s));
+        let kind = TimeoutKind::Wall;
+        let fault = ProcessFault::Timeout { kind, cpu, runtime, wall: limit.wall, limit, cause: None };
+        let text = process_fault(fault).describe();
+        assert!(
+            text.starts_with("timed out on its wall-clock limit: the program did not answer within 12 s"),
+            "{text}"
+        );
+        assert_eq!(text.contains("its garbage collector, on a heap that was nearly full"), said, "{text}");
+        assert_eq!(text.contains("was not computing"), !said, "{text}");
     }
 
     #[test]
