@@ -222,6 +222,13 @@ impl Life {
             solver_bytes: None,
             cpu,
         };
+        // The first request of the life's script that lost the program, a call or one of the grader's own
+        // readings after them (the counts, the call sites, the Solver's memory): the solution's boards were
+        // in that program.
+        let program_lost = requests.iter().zip(&answers).find_map(|(request, answer)| match answer {
+            Err(fault) if loses_the_program(fault) => Some((request.verb(), fault.clone())),
+            _ => None,
+        });
         let mut answers = answers.into_iter();
         let mut lost: Option<(SolverCall, Fault)> = None;
         let mut solution = Err(not_called());
@@ -242,8 +249,8 @@ impl Life {
         }
         if counted {
             let answer = answers.next().unwrap_or_else(|| Err(Fault::Crashed("no reply".into())));
-            life.counters = match lost {
-                Some((call, fault)) => Err(uncounted(call, calls_before(&order, call), &fault)),
+            life.counters = match &lost {
+                Some((call, fault)) => Err(uncounted(*call, calls_before(&order, *call), fault)),
                 None => answer.map_err(Failure::from).and_then(|a| {
                     decode_counters(&a.values)
                         .map_err(|e| Failure::Wrong(Mismatch::new(format!("`counters` answered badly: {e}"))))
@@ -253,8 +260,13 @@ impl Life {
             let sites = answers.next().and_then(Result::ok).and_then(|a| decode_call_sites(&a.values).ok());
             life.sites = sites.filter(|_| life.counters.is_ok());
         }
-        // Read after the counters: the grader's toString() calls on the solution's boards are its own.
-        life.solution = solution.and_then(|(request, answer)| ask::solution_of(s, &request, &answer));
+        // Read after the counters: the grader's toString() calls on the solution's boards are its own. Not
+        // once the program is lost: the boards' handles were its own, and asking a new process for them
+        // would be a request the grader got wrong (or, were the numbers reused, another board's text).
+        life.solution = solution.and_then(|(request, answer)| match &program_lost {
+            Some((verb, fault)) => Err(unread(verb, fault)),
+            None => ask::solution_of(s, &request, &answer),
+        });
         life
     }
 
@@ -383,6 +395,25 @@ fn calls_before(order: &[SolverCall; 3], call: SolverCall) -> Vec<SolverCall> {
     order.iter().copied().take_while(|c| *c != call).collect()
 }
 
+/// Why a solution() that answered cannot be judged: its boards were in the program, which the request `verb`
+/// (a method called after it in the same life, which shares one CPU budget with the constructor, or the
+/// grader's reading of the counts or memory after them) lost before they were read.
+fn unread(verb: &str, fault: &Fault) -> Failure {
+    let what = match verb {
+        "moves" => "moves(), called after it,".to_string(),
+        "is_solvable" => "isSolvable(), called after it,".to_string(),
+        "solution" => "solution() itself".to_string(),
+        other => format!("the program, asked `{other}` after the Solver's methods,"),
+    };
+    Failure::Wrong(
+        Mismatch::new(format!(
+            "solution() answered, but its boards could not be read: {what} did not return: {}",
+            fault.describe()
+        ))
+        .with("(the constructor and every method share one CPU limit; every method of a Solver must return promptly once the constructor has found the solution)"),
+    )
+}
+
 /// Why a life's counts are missing: `call`, made after `before` so that work put off until then is counted
 /// too, never returned.
 fn uncounted(call: SolverCall, before: Vec<SolverCall>, fault: &Fault) -> Failure {
@@ -482,6 +513,50 @@ mod tests {
         assert!(why.summary.contains("solution(), called after moves()"), "{}", why.summary);
         assert!(why.summary.contains("did not return: timed out"), "{}", why.summary);
         assert_eq!(life.cpu, None, "the program was lost on the way");
+    }
+
+    /// The boards of a solution() that answered live in the program: once a later call of the same life has
+    /// lost it, they are not asked of a new one (whose handles are not the old ones: a grader problem, or
+    /// another board's text).
+    #[test]
+    fn a_solution_whose_program_a_later_call_lost_is_not_read_from_a_new_one() {
+        let mut s = program(&[
+            "echo '1 ok 0 b1'",
+            "echo '2 ok 0'",
+            "echo '3 ok 0 s2'",
+            "echo '4 ok 0 2 b3 b4'",
+            "while :; do :; done",
+        ]);
+        let life = counted_life(&mut s, &[SolverCall::Solution], Duration::from_millis(300), false);
+        let Err(Failure::Wrong(why)) = life.solution() else { panic!("{:?}", life.solution()) };
+        assert!(
+            why.summary.starts_with("solution() answered, but its boards could not be read: moves()"),
+            "{}",
+            why.summary
+        );
+        assert!(why.summary.contains("did not return: timed out"), "{}", why.summary);
+        assert_eq!(s.starts(), 1, "no new process was started to read the lost boards");
+    }
+
+    /// The same when the program is lost after every method answered, on the grader's reading of the counts
+    /// (seen: a Solver without the critical optimization whose constructor took nearly the whole CPU limit,
+    /// its next test then "a grader or adapter fault: unknown handle b406").
+    #[test]
+    fn a_solution_whose_program_the_counts_lost_is_not_read_from_a_new_one() {
+        let mut s = program(&[
+            "echo '1 ok 0 b1'",
+            "echo '2 ok 0'",
+            "echo '3 ok 0 s2'",
+            "echo '4 ok 0 2'",
+            "echo '5 ok 0 2 b3 b4'",
+            "echo '6 ok 0 true'",
+            "while :; do :; done",
+        ]);
+        let life = counted_life(&mut s, &[SolverCall::Moves], Duration::from_millis(300), false);
+        assert!(matches!(life.moves(), Ok(2)));
+        let Err(Failure::Wrong(why)) = life.solution() else { panic!("{:?}", life.solution()) };
+        assert!(why.summary.contains("the program, asked `counters` after the Solver's methods,"), "{}", why.summary);
+        assert_eq!(s.starts(), 1, "no new process was started to read the lost boards");
     }
 
     #[test]
