@@ -150,25 +150,40 @@ impl Life {
         };
         let spent = elapsed(s, starts, before).unwrap_or(budget);
         let mut requests: Vec<Request> = order.iter().map(|call| call.request(solver)).collect();
-        match asks.counting {
-            Counted::No => {}
-            Counted::Counts => requests.push(Request::Counters),
-            Counted::WithDeepMemory => requests.push(Request::CountersDeep),
-        }
-        if sampled {
-            requests.push(Request::CallSites);
-        }
-        if asks.solver_memory {
-            requests.push(Request::MemoryRetained(solver));
-        }
         let mut answers = s.call_each_within(&requests, budget.saturating_sub(spent).max(LEAST_FOR_CALLS));
         let cpu = elapsed(s, starts, before);
-        // The adapter's own work is not the Solver's: answering `counters` (a walk over the queues' deep
-        // memory), `call_sites` and `memory_retained`, walking the Solver after its constructor, and the
-        // sampling itself while the Solver ran, all come off the life's CPU.
-        let grading: Duration =
-            answers.iter().skip(order.len()).filter_map(|a| a.as_ref().ok()).map(|a| a.cpu).sum::<Duration>()
-                + measuring;
+        // The grader's own readings after the calls: the counts (a walk over the queues' deep memory when
+        // asked), where they came from, the Solver's memory. They are the adapter's work, not the Solver's,
+        // so they have the session's own limit for a request, never what the Solver left of its budget (a
+        // constructor that took 1.95 s of 2 s left 0.1 s, and a `counters` over a large search could pass it:
+        // its counts, and the boards of its solution, were lost for the grader's reading). Asked only of the
+        // program that answered the calls: a new one would count nothing of this Solver's.
+        let mut readings: Vec<Request> = Vec::new();
+        match asks.counting {
+            Counted::No => {}
+            Counted::Counts => readings.push(Request::Counters),
+            Counted::WithDeepMemory => readings.push(Request::CountersDeep),
+        }
+        if sampled {
+            readings.push(Request::CallSites);
+        }
+        if asks.solver_memory {
+            readings.push(Request::MemoryRetained(solver));
+        }
+        let lost = answers.iter().find_map(|a| a.as_ref().err().filter(|fault| loses_the_program(fault)).cloned());
+        match lost {
+            None if s.runs() && s.starts() == starts => answers.extend(s.call_each(&readings)),
+            lost => {
+                let fault = lost.unwrap_or_else(|| Fault::Crashed("the program ended".into()));
+                answers.extend(readings.iter().map(|_| Err(fault.clone())));
+            }
+        }
+        requests.extend(readings);
+        // The adapter's own work is not the Solver's: walking the Solver after its constructor, and the
+        // sampling itself while the Solver ran, come off the life's CPU; the readings came after it was
+        // measured (their CPU is the adapter's counting, for the timings' summary).
+        let reading: Duration =
+            answers.iter().skip(order.len()).filter_map(|a| a.as_ref().ok()).map(|a| a.cpu).sum::<Duration>();
         // `memory_retained` came last; a program lost on the way answered fewer requests
         let after_calls = match asks.solver_memory && answers.len() == requests.len() {
             true => answers.pop().and_then(Result::ok),
@@ -183,8 +198,8 @@ impl Life {
             bytes
         });
         let sampling = Duration::from_nanos(life.sites.as_ref().map_or(0, |s| s.sampling_cpu_ns));
-        s.add_counting(grading + sampling);
-        life.cpu = life.cpu.map(|cpu| cpu.saturating_sub(grading + sampling));
+        s.add_counting(reading + measuring + sampling);
+        life.cpu = life.cpu.map(|cpu| cpu.saturating_sub(measuring + sampling));
         ask::release(s, vec![b, solver]);
         life
     }
@@ -539,8 +554,8 @@ mod tests {
     }
 
     /// The same when the program is lost after every method answered, on the grader's reading of the counts
-    /// (seen: a Solver without the critical optimization whose constructor took nearly the whole CPU limit,
-    /// its next test then "a grader or adapter fault: unknown handle b406").
+    /// (seen when that reading had what the constructor left of the CPU limit: a Solver without the critical
+    /// optimization, its next test then "a grader or adapter fault: unknown handle b406").
     #[test]
     fn a_solution_whose_program_the_counts_lost_is_not_read_from_a_new_one() {
         let mut s = program(&[
@@ -550,13 +565,31 @@ mod tests {
             "echo '4 ok 0 2'",
             "echo '5 ok 0 2 b3 b4'",
             "echo '6 ok 0 true'",
-            "while :; do :; done",
+            "exit 3",
         ]);
         let life = counted_life(&mut s, &[SolverCall::Moves], Duration::from_millis(300), false);
         assert!(matches!(life.moves(), Ok(2)));
         let Err(Failure::Wrong(why)) = life.solution() else { panic!("{:?}", life.solution()) };
         assert!(why.summary.contains("the program, asked `counters` after the Solver's methods,"), "{}", why.summary);
         assert_eq!(s.starts(), 1, "no new process was started to read the lost boards");
+    }
+
+    /// The grader's readings after the calls are the adapter's work: they have the session's limit for a
+    /// request, not what the constructor left of the Solver's (here nothing: it took the whole budget).
+    #[test]
+    fn the_counts_are_read_within_the_requests_limit_not_the_solvers_leftover() {
+        let mut s = program(&[
+            "echo '1 ok 0 b1'",
+            "echo '2 ok 0'",
+            "end=$(($(date +%s%N) + 300000000)); while [ $(date +%s%N) -lt $end ]; do :; done; echo '3 ok 0 s2'",
+            "echo '4 ok 0 2'",
+            "echo '5 ok 0 none'",
+            "echo '6 ok 0 true'",
+            "end=$(($(date +%s%N) + 300000000)); while [ $(date +%s%N) -lt $end ]; do :; done; echo '7 ok 0 pq_inserts=5'",
+        ]);
+        let life = counted_life(&mut s, &[SolverCall::Moves], Duration::from_millis(400), false);
+        assert!(matches!(life.moves(), Ok(2)));
+        assert_eq!(life.required("pq_inserts").ok(), Some(5), "{:?}", life.counters());
     }
 
     #[test]

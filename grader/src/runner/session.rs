@@ -164,6 +164,12 @@ impl Session {
         self.life.process().map(SubmissionProcess::cpu_time)
     }
 
+    /// Whether the program runs: false before the first request and once it is lost (the next request then
+    /// starts a fresh one, which knows none of the old one's handles).
+    pub fn runs(&self) -> bool {
+        self.life.is_running()
+    }
+
     /// How many processes this session has started (1 when nothing went wrong).
     pub fn starts(&self) -> u32 {
         self.life.starts()
