@@ -530,47 +530,32 @@ mod tests {
         assert_eq!(life.cpu, None, "the program was lost on the way");
     }
 
-    /// The boards of a solution() that answered live in the program: once a later call of the same life has
-    /// lost it, they are not asked of a new one (whose handles are not the old ones: a grader problem, or
-    /// another board's text).
-    #[test]
-    fn a_solution_whose_program_a_later_call_lost_is_not_read_from_a_new_one() {
-        let mut s = program(&[
-            "echo '1 ok 0 b1'",
-            "echo '2 ok 0'",
-            "echo '3 ok 0 s2'",
-            "echo '4 ok 0 2 b3 b4'",
-            "while :; do :; done",
-        ]);
-        let life = counted_life(&mut s, &[SolverCall::Solution], Duration::from_millis(300), false);
+    /// The boards of a solution() that answered live in the program: once a later request of the same life has
+    /// lost it, a method called after it or the grader's reading of the counts (seen when that reading had
+    /// what the constructor left of the CPU limit: a Solver without the critical optimization, its next test
+    /// then "a grader or adapter fault: unknown handle b406"), they are not asked of a new process, whose
+    /// handles are not the old one's.
+    #[rstest::rstest]
+    #[case::by_a_later_call(
+        &["echo '4 ok 0 2 b3 b4'", "while :; do :; done"],
+        &[SolverCall::Solution],
+        "solution() answered, but its boards could not be read: moves(), called after it, did not return: timed out"
+    )]
+    #[case::by_the_counts(
+        &["echo '4 ok 0 2'", "echo '5 ok 0 2 b3 b4'", "echo '6 ok 0 true'", "exit 3"],
+        &[SolverCall::Moves],
+        "solution() answered, but its boards could not be read: the program, asked `counters` after the Solver's methods,"
+    )]
+    fn a_solution_whose_program_was_lost_is_not_read_from_a_new_one(
+        #[case] after_the_constructor: &[&str],
+        #[case] calls: &[SolverCall],
+        #[case] said: &str,
+    ) {
+        let replies = [&["echo '1 ok 0 b1'", "echo '2 ok 0'", "echo '3 ok 0 s2'"][..], after_the_constructor].concat();
+        let mut s = program(&replies);
+        let life = counted_life(&mut s, calls, Duration::from_millis(300), false);
         let Err(Failure::Wrong(why)) = life.solution() else { panic!("{:?}", life.solution()) };
-        assert!(
-            why.summary.starts_with("solution() answered, but its boards could not be read: moves()"),
-            "{}",
-            why.summary
-        );
-        assert!(why.summary.contains("did not return: timed out"), "{}", why.summary);
-        assert_eq!(s.starts(), 1, "no new process was started to read the lost boards");
-    }
-
-    /// The same when the program is lost after every method answered, on the grader's reading of the counts
-    /// (seen when that reading had what the constructor left of the CPU limit: a Solver without the critical
-    /// optimization, its next test then "a grader or adapter fault: unknown handle b406").
-    #[test]
-    fn a_solution_whose_program_the_counts_lost_is_not_read_from_a_new_one() {
-        let mut s = program(&[
-            "echo '1 ok 0 b1'",
-            "echo '2 ok 0'",
-            "echo '3 ok 0 s2'",
-            "echo '4 ok 0 2'",
-            "echo '5 ok 0 2 b3 b4'",
-            "echo '6 ok 0 true'",
-            "exit 3",
-        ]);
-        let life = counted_life(&mut s, &[SolverCall::Moves], Duration::from_millis(300), false);
-        assert!(matches!(life.moves(), Ok(2)));
-        let Err(Failure::Wrong(why)) = life.solution() else { panic!("{:?}", life.solution()) };
-        assert!(why.summary.contains("the program, asked `counters` after the Solver's methods,"), "{}", why.summary);
+        assert!(why.summary.starts_with(said), "{}", why.summary);
         assert_eq!(s.starts(), 1, "no new process was started to read the lost boards");
     }
 
