@@ -172,6 +172,7 @@ impl Life {
         }
         let lost = answers.iter().find_map(|a| a.as_ref().err().filter(|fault| loses_the_program(fault)).cloned());
         match lost {
+            None if readings.is_empty() => {}
             None if s.runs() && s.starts() == starts => answers.extend(s.call_each(&readings)),
             lost => {
                 let fault = lost.unwrap_or_else(|| Fault::Crashed("the program ended".into()));
