@@ -170,16 +170,17 @@ impl Life {
         if asks.solver_memory {
             readings.push(Request::MemoryRetained(solver));
         }
-        let lost = answers.iter().find_map(|a| a.as_ref().err().filter(|fault| loses_the_program(fault)).cloned());
-        match lost {
+        match first_loss(&answers) {
             None if readings.is_empty() => {}
             None if s.runs() && s.starts() == starts => answers.extend(s.call_each(&readings)),
             lost => {
-                let fault = lost.unwrap_or_else(|| Fault::Crashed("the program ended".into()));
+                let fault = lost.map_or_else(|| Fault::Crashed("the program ended".into()), |(_, fault)| fault);
                 answers.extend(readings.iter().map(|_| Err(fault.clone())));
             }
         }
         requests.extend(readings);
+        // the first request of the whole script that lost the program: the solution's boards were in it
+        let lost = first_loss(&answers);
         // The adapter's own work is not the Solver's: walking the Solver after its constructor, and the
         // sampling itself while the Solver ran, come off the life's CPU; the readings came after it was
         // measured (their CPU is the adapter's counting, for the timings' summary).
@@ -190,7 +191,7 @@ impl Life {
             true => answers.pop().and_then(Result::ok),
             false => None,
         };
-        let mut life = Life::from_answers(s, order, &requests, answers, counted, cpu);
+        let mut life = Life::from_answers(s, order, &requests, answers, lost, counted, cpu);
         life.solver_bytes = constructed_bytes.map(|constructed| {
             let mut bytes = SolverBytes { constructed, after_calls: None, kept: None };
             if let Some(answer) = &after_calls {
@@ -219,12 +220,14 @@ impl Life {
         }
     }
 
-    /// Reads the answers to the calls (in `order`) and to `counters`, then the solution's boards.
+    /// Reads the answers to the calls (in `order`) and to `counters`, then the solution's boards unless
+    /// `lost` (the position of the request that lost the program, and how) says they went with it.
     fn from_answers(
         s: &mut Session,
         order: [SolverCall; 3],
         requests: &[Request],
         answers: Vec<Result<Answer, Fault>>,
+        lost: Option<(usize, Fault)>,
         counted: bool,
         cpu: Option<Duration>,
     ) -> Life {
@@ -238,23 +241,13 @@ impl Life {
             solver_bytes: None,
             cpu,
         };
-        // The first request of the life's script that lost the program, a call or one of the grader's own
-        // readings after them (the counts, the call sites, the Solver's memory): the solution's boards were
-        // in that program.
-        let program_lost = requests.iter().zip(&answers).find_map(|(request, answer)| match answer {
-            Err(fault) if loses_the_program(fault) => Some((request.verb(), fault.clone())),
-            _ => None,
-        });
+        // the call that lost the program, if one did (the readings after the calls go only to the program
+        // that answered them all)
+        let lost_by_a_call = lost.as_ref().and_then(|(at, fault)| order.get(*at).map(|call| (*call, fault)));
         let mut answers = answers.into_iter();
-        let mut lost: Option<(SolverCall, Fault)> = None;
         let mut solution = Err(not_called());
         for (call, request) in order.iter().zip(requests) {
             let answer = answers.next().unwrap_or_else(|| Err(Fault::Crashed("no reply".into())));
-            if let (None, Err(fault)) = (&lost, &answer) {
-                if loses_the_program(fault) {
-                    lost = Some((*call, fault.clone()));
-                }
-            }
             match call {
                 SolverCall::Moves => life.moves = answer.map_err(Failure::from).and_then(|a| ask::int_of(request, &a)),
                 SolverCall::IsSolvable => {
@@ -265,8 +258,8 @@ impl Life {
         }
         if counted {
             let answer = answers.next().unwrap_or_else(|| Err(Fault::Crashed("no reply".into())));
-            life.counters = match &lost {
-                Some((call, fault)) => Err(uncounted(*call, calls_before(&order, *call), fault)),
+            life.counters = match lost_by_a_call {
+                Some((call, fault)) => Err(uncounted(call, calls_before(&order, call), fault)),
                 None => answer.map_err(Failure::from).and_then(|a| {
                     decode_counters(&a.values)
                         .map_err(|e| Failure::Wrong(Mismatch::new(format!("`counters` answered badly: {e}"))))
@@ -279,8 +272,8 @@ impl Life {
         // Read after the counters: the grader's toString() calls on the solution's boards are its own. Not
         // once the program is lost: the boards' handles were its own, and asking a new process for them
         // would be a request the grader got wrong (or, were the numbers reused, another board's text).
-        life.solution = solution.and_then(|(request, answer)| match &program_lost {
-            Some((verb, fault)) => Err(unread(verb, fault)),
+        life.solution = solution.and_then(|(request, answer)| match &lost {
+            Some((at, fault)) => Err(unread(requests[*at].verb(), fault)),
             None => ask::solution_of(s, &request, &answer),
         });
         life
@@ -399,6 +392,14 @@ fn built_with_counters_zeroed(s: &mut Session, world: World, board: &Board, samp
 fn elapsed(s: &Session, starts: u32, before: Option<Duration>) -> Option<Duration> {
     let (now, before) = (s.charged_cpu()?, before?);
     (s.starts() == starts).then(|| now.saturating_sub(before))
+}
+
+/// The first of `answers` whose fault lost the program, with its position.
+fn first_loss(answers: &[Result<Answer, Fault>]) -> Option<(usize, Fault)> {
+    answers.iter().enumerate().find_map(|(at, answer)| match answer {
+        Err(fault) if loses_the_program(fault) => Some((at, fault.clone())),
+        _ => None,
+    })
 }
 
 /// Whether a fault ends the program (the session starts a fresh one): the calls after it were never made.
@@ -564,14 +565,19 @@ mod tests {
     /// request, not what the constructor left of the Solver's (here nothing: it took the whole budget).
     #[test]
     fn the_counts_are_read_within_the_requests_limit_not_the_solvers_leftover() {
+        // 0.3 s of CPU (a shell's loop over `date`, its children counted), then the reply
+        let busy_then = |reply: &str| {
+            format!("end=$(($(date +%s%N) + 300000000)); while [ $(date +%s%N) -lt $end ]; do :; done; echo '{reply}'")
+        };
+        let (constructor, counters) = (busy_then("3 ok 0 s2"), busy_then("7 ok 0 pq_inserts=5"));
         let mut s = program(&[
             "echo '1 ok 0 b1'",
             "echo '2 ok 0'",
-            "end=$(($(date +%s%N) + 300000000)); while [ $(date +%s%N) -lt $end ]; do :; done; echo '3 ok 0 s2'",
+            &constructor,
             "echo '4 ok 0 2'",
             "echo '5 ok 0 none'",
             "echo '6 ok 0 true'",
-            "end=$(($(date +%s%N) + 300000000)); while [ $(date +%s%N) -lt $end ]; do :; done; echo '7 ok 0 pq_inserts=5'",
+            &counters,
         ]);
         let life = counted_life(&mut s, &[SolverCall::Moves], Duration::from_millis(400), false);
         assert!(matches!(life.moves(), Ok(2)));

@@ -101,7 +101,9 @@ pub struct SubmissionProcess {
     stderr_drain: Option<JoinHandle<()>>,
     /// When the last exchange happened, and the program's CPU time then — read lazily at the first poll
     /// tick, so a quick reply costs no `/proc` read (the CPU deadline then starts at most one tick late).
-    last_exchange: (Option<Duration>, Instant),
+    /// Its two readings are the charged time and the whole (every thread, the runtime's too): what the
+    /// runtime's own threads used during a wait is the whole's growth less the charged time's.
+    last_exchange: (Option<(Duration, Duration)>, Instant),
     last_cpu: Cell<Duration>,
     /// The runtime's own threads of the program (the grader's ids), whose CPU time the deadlines leave out,
     /// each with its time when last read (kept once it has ended: it stays in the process's total).
@@ -111,9 +113,6 @@ pub struct SubmissionProcess {
     watch: Option<Watch>,
     /// The sandbox's whole CPU time (every thread, the runtime's too) when last read.
     last_whole_cpu: Cell<Duration>,
-    /// The whole CPU time at the last exchange, read lazily as `last_exchange`'s is: what the runtime's own
-    /// threads used during a wait is the whole's growth less the charged time's.
-    exchange_whole: Option<Duration>,
     /// What the sandbox ended with: its whole CPU time, and whether its memory group killed a process.
     ended: Ended,
 }
@@ -158,13 +157,12 @@ impl SubmissionProcess {
                 conduit,
                 stderr: stderr_capture,
                 stderr_drain: Some(drain),
-                last_exchange: (Some(Duration::ZERO), Instant::now()),
+                last_exchange: (Some((Duration::ZERO, Duration::ZERO)), Instant::now()),
                 last_cpu: Cell::new(Duration::ZERO),
                 runtime_threads: Vec::new(),
                 status: None,
                 watch: None,
                 last_whole_cpu: Cell::new(Duration::ZERO),
-                exchange_whole: Some(Duration::ZERO),
                 ended: Ended::default(),
             }),
             Err(error) => {
@@ -197,7 +195,6 @@ impl SubmissionProcess {
             });
         }
         self.last_exchange = (None, Instant::now());
-        self.exchange_whole = None;
         self.watch = None;
         Ok(())
     }
@@ -215,7 +212,7 @@ impl SubmissionProcess {
     pub fn recv_line(&mut self, deadline: Deadline) -> Result<String, ProcessFault> {
         let received = self.wait_for_line(deadline);
         match &received {
-            Ok(_) => (self.last_exchange, self.exchange_whole, self.watch) = ((None, Instant::now()), None, None),
+            Ok(_) => (self.last_exchange, self.watch) = ((None, Instant::now()), None),
             Err(_) => drop(self.finish()),
         }
         received
@@ -243,10 +240,11 @@ impl SubmissionProcess {
 
     fn check(&mut self, deadline: Deadline) -> Result<(), ProcessFault> {
         let now = self.cpu_time();
-        let cpu = now.saturating_sub(*self.last_exchange.0.get_or_insert(now));
-        let wall = self.last_exchange.1.elapsed();
         let whole = self.last_whole_cpu.get();
-        let runtime = whole.saturating_sub(*self.exchange_whole.get_or_insert(whole)).saturating_sub(cpu);
+        let (charged_then, whole_then) = *self.last_exchange.0.get_or_insert((now, whole));
+        let cpu = now.saturating_sub(charged_then);
+        let runtime = whole.saturating_sub(whole_then).saturating_sub(cpu);
+        let wall = self.last_exchange.1.elapsed();
         let kind = match deadline.ceiling {
             _ if cpu > deadline.cpu => Some(TimeoutKind::Cpu),
             Some(ceiling) if whole >= ceiling => Some(TimeoutKind::Budget),
@@ -303,7 +301,6 @@ impl SubmissionProcess {
         // A new clock: the next check takes a fresh baseline.
         self.last_cpu.set(Duration::ZERO);
         self.last_exchange.0 = None;
-        self.exchange_whole = None;
         self.watch = None;
     }
 

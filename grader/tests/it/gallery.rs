@@ -27,6 +27,7 @@
 //! printed next to the first's (`--nocapture`). The other tests that grade a gallery entry find its build
 //! there too.
 
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -109,6 +110,11 @@ fn check(language: &str) {
     // each first run also writes the HTML report, whose facts are compared with the text report's
     let pages = tempfile::tempdir().expect("a temp dir");
     let page = |entry: usize| pages.path().join(format!("{}.html", entries[entry].name));
+    // each entry's policy, written once
+    let policies: Vec<PathBuf> = entries
+        .iter()
+        .map(|e| e.quick_cpu_seconds.map_or_else(|| policy.clone(), |seconds| with_cpu_limit(&policy, seconds)))
+        .collect();
     let twice: Vec<usize> = graded_twice(entries.iter().map(|e| e.deterministic));
     let jobs = jobs(entries.len(), &twice);
     let next = AtomicUsize::new(0);
@@ -120,11 +126,7 @@ fn check(language: &str) {
                     let (path, _copy) = gallery_entry(&entries[entry].path);
                     let started = Instant::now();
                     let html = (run == 0).then(|| format!("html={}", page(entry).display()));
-                    let policy = match entries[entry].quick_cpu_seconds {
-                        Some(seconds) => with_cpu_limit(&policy, seconds),
-                        None => policy.clone(),
-                    };
-                    let mut args = vec!["--policy", policy.to_str().unwrap(), "--timings"];
+                    let mut args = vec!["--policy", policies[entry].to_str().unwrap(), "--timings"];
                     if let Some(html) = &html {
                         args.extend(["--format", html]);
                     }
