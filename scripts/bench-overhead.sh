@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
 # Per-student CPU of a grade, and the grading overhead against the student's own request CPU.
 #
-# Usage: scripts/bench-overhead.sh [-n ROUNDS] [-c CORPUS] GRADER[=LABEL]... -- SUBMISSION...
+# Usage: scripts/bench-overhead.sh [-n ROUNDS] [-c CORPUS] [-f] GRADER[=LABEL]... -- SUBMISSION...
 #   CORPUS: `fixtures` (fixtures/puzzles, the default) or `official` (fixtures/puzzles with the official
 #   timing puzzles of ../shared/calibration laid over it, as grader/tests/it/support.rs
 #   `fixtures_with_official_timing` does). Repeat -c for both.
+#   -f: also the floor. The first grader grades each submission once more with GRADER_TRANSCRIPTS set, and
+#   each round replays that grade's Board and Solver calls in a plain client (scripts/replay/floor.py: no
+#   grader, protocol, agent or sandbox; Java in the two JVMs the seal needs), alternated with the grades:
+#
+#   floor SUBMISSION CORPUS total=CPU inside=CPU reading=CPU
+#
+#   and at the end, for each grader, the median total over the median floor total (the issue-36 ratio).
 #
 # Each round grades every submission once with every grader, alternating the graders (so two builds meet the
 # same load), under the default policy, with the build cached (one untimed warm-up run per grader and
@@ -21,11 +28,13 @@ set -euo pipefail
 
 rounds=3
 corpora=()
-while getopts "n:c:" opt; do
+floor=
+while getopts "n:c:f" opt; do
     case $opt in
         n) rounds=$OPTARG ;;
         c) corpora+=("$OPTARG") ;;
-        *) sed -n '2,8p' "$0" >&2; exit 2 ;;
+        f) floor=1 ;;
+        *) sed -n '2,15p' "$0" >&2; exit 2 ;;
     esac
 done
 shift $((OPTIND - 1))
@@ -75,7 +84,15 @@ EOF
 }
 
 run_one() { # grader label submission corpus-name corpus-dir
-    python3 "$root/scripts/bench-overhead-run.py" "$@"
+    if [ "$1" = floor ]; then
+        python3 "$root/scripts/replay/floor.py" run "$(floor_work "$3" "$4")" floor "$(basename "$3")" "$4"
+    else
+        python3 "$root/scripts/bench-overhead-run.py" "$@"
+    fi
+}
+
+floor_work() { # submission corpus-name -> the directory of its recorded calls (two entries may share a name)
+    echo "$scratch/floor-$(realpath "$1" | tr '/' '_')-$2"
 }
 
 for name in "${corpora[@]}"; do
@@ -84,8 +101,16 @@ for name in "${corpora[@]}"; do
         for g in "${graders[@]}"; do
             "${g%%=*}" grade "$sub" --fixtures "$dir" --quiet --only 'api*' >/dev/null 2>&1 || true
         done
+        if [ -n "$floor" ]; then
+            transcripts=$(floor_work "$sub" "$name").transcripts
+            mkdir -p "$transcripts"
+            GRADER_TRANSCRIPTS=$transcripts "${graders[0]%%=*}" grade "$sub" --fixtures "$dir" --quiet \
+                --format json --output "$transcripts.json" || true
+            python3 "$root/scripts/replay/floor.py" prepare "$sub" "$transcripts" "$(floor_work "$sub" "$name")"
+        fi
     done
 done
+if [ -n "$floor" ]; then graders+=(floor); fi
 echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 for round in $(seq "$rounds"); do
     for name in "${corpora[@]}"; do
@@ -105,4 +130,18 @@ for round in $(seq "$rounds"); do
         done
     done
     echo "# round $round done, load $(cut -d' ' -f1-3 /proc/loadavg)"
-done
+done | tee "$scratch/lines"
+if [ -n "$floor" ]; then python3 - "$scratch/lines" <<'EOF'
+import collections, re, statistics, sys
+totals = collections.defaultdict(list)
+for line in open(sys.argv[1]):
+    words = line.split()
+    if len(words) > 3 and not line.startswith("#"):
+        totals[tuple(words[:3])].append(float(re.search(r"total=([\d.]+)", line).group(1)))
+for (label, sub, corpus), runs in sorted(totals.items()):
+    floor = totals.get(("floor", sub, corpus))
+    if label != "floor" and floor:
+        grade, base = statistics.median(runs), statistics.median(floor)
+        print(f"# {label} {sub} {corpus}: median total {grade:.2f} s / median floor {base:.2f} s = {grade / base:.2f}")
+EOF
+fi

@@ -60,9 +60,12 @@ use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
 mod fault;
+mod transcript;
 mod usage;
 
 pub use self::fault::{Deadline, ProcessFault, TimeoutKind};
+use self::transcript::Transcript;
+pub use self::transcript::TRANSCRIPTS;
 pub use self::usage::{grader_peak_memory_kib, CpuUsed};
 use super::pipes::{Conduit, StderrCapture, StdoutEvent};
 use super::sandbox::{self, Sandbox};
@@ -115,6 +118,8 @@ pub struct SubmissionProcess {
     last_whole_cpu: Cell<Duration>,
     /// What the sandbox ended with: its whole CPU time, and whether its memory group killed a process.
     ended: Ended,
+    /// The protocol lines exchanged, when the grader was asked to keep them ([`TRANSCRIPTS`]).
+    transcript: Option<Transcript>,
 }
 
 /// How a sandbox ended, read before its init is reaped (its control groups go with it).
@@ -164,6 +169,7 @@ impl SubmissionProcess {
                 watch: None,
                 last_whole_cpu: Cell::new(Duration::ZERO),
                 ended: Ended::default(),
+                transcript: Transcript::open(spec),
             }),
             Err(error) => {
                 sandbox.kill();
@@ -194,6 +200,9 @@ impl SubmissionProcess {
                 None => ProcessFault::ClosedStdin,
             });
         }
+        if let Some(transcript) = &mut self.transcript {
+            transcript.sent(line);
+        }
         self.last_exchange = (None, Instant::now());
         self.watch = None;
         Ok(())
@@ -212,7 +221,12 @@ impl SubmissionProcess {
     pub fn recv_line(&mut self, deadline: Deadline) -> Result<String, ProcessFault> {
         let received = self.wait_for_line(deadline);
         match &received {
-            Ok(_) => (self.last_exchange, self.watch) = ((None, Instant::now()), None),
+            Ok(line) => {
+                if let Some(transcript) = &mut self.transcript {
+                    transcript.received(line);
+                }
+                (self.last_exchange, self.watch) = ((None, Instant::now()), None);
+            }
             Err(_) => drop(self.finish()),
         }
         received

@@ -31,3 +31,4 @@ mod staged;
 mod stalls;
 mod starter;
 mod support;
+mod transcripts;

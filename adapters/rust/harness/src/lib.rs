@@ -22,6 +22,7 @@
 mod objects;
 mod outbox;
 pub mod protocol;
+pub mod replay;
 mod server;
 
 pub use server::{serve, serve_with, Serving};

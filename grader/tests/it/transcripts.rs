@@ -1,0 +1,64 @@
+//! `GRADER_TRANSCRIPTS`: a grade keeps each program's protocol lines, and the floor's tools
+//! (`scripts/replay/`, BENCHMARKS.md) replay them as the same Board and Solver calls.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::OnceLock;
+
+use crate::support::{grader, reference_submission, root};
+
+/// The Rust reference submission's replayer (`adapters/rust/harness/src/bin/reference-replay.rs`), built as
+/// `make build` builds it.
+fn reference_replay() -> PathBuf {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            reference_submission(); // the same packages' build: fresh after it
+            let status = Command::new(env!("CARGO"))
+                .args(["build", "--release", "-q", "-p", "reference", "-p", "npuzzle-harness", "-p", "grader"])
+                .args(["-p", "corpus", "--bin", "reference-replay"])
+                .current_dir(root())
+                .status()
+                .expect("cargo runs");
+            assert!(status.success(), "building reference-replay failed");
+            root().join("target/release/reference-replay")
+        })
+        .clone()
+}
+
+#[test]
+fn a_graded_programs_lines_are_kept_and_replay_as_the_same_calls() {
+    let transcripts = tempfile::tempdir().unwrap();
+    let output = grader()
+        .env("GRADER_TRANSCRIPTS", transcripts.path())
+        .arg("grade")
+        .arg(reference_submission())
+        .args(["--quiet", "--only", "board-5a", "--only", "board-10a", "--only", "solver-2a"])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let files: Vec<PathBuf> = std::fs::read_dir(transcripts.path()).unwrap().map(|f| f.unwrap().path()).collect();
+    assert_eq!(files.len(), 1, "one program serves both worlds: {files:?}");
+    let text = std::fs::read_to_string(&files[0]).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("# program ") && lines[0].ends_with("reference-submission"), "{}", lines[0]);
+    assert!(lines.contains(&"> 0 hello 1"), "{}", &text[..text.len().min(500)]);
+    assert!(lines.iter().any(|l| l.starts_with("< 0 ok ")), "the handshake's reply");
+    let asked = |verb: &str| lines.iter().filter(|l| l.starts_with("> ") && l.split(' ').nth(2) == Some(verb)).count();
+    assert!(asked("neighbors") > 0 && asked("equals") > 0 && asked("solver") > 0 && asked("moves") > 0);
+    // references the grader sent speculatively (a fourth neighbor of a board with three) ran nothing
+    let refused = lines.iter().filter(|l| l.starts_with("< ") && l.contains(" err protocol ")).count();
+
+    // calls.py keeps every request that ran the submission's code, and the replayer makes each one
+    let calls = Command::new("python3").arg(root().join("scripts/replay/calls.py")).arg(&files[0]).output().unwrap();
+    assert!(calls.status.success(), "{}", String::from_utf8_lossy(&calls.stderr));
+    let file = transcripts.path().join("calls");
+    std::fs::write(&file, &calls.stdout).unwrap();
+    let replayed = Command::new(reference_replay()).arg(&file).output().unwrap();
+    assert!(replayed.status.success(), "{}", String::from_utf8_lossy(&replayed.stderr));
+    let said = String::from_utf8(replayed.stdout).unwrap();
+    let made: usize = said.split_whitespace().find_map(|w| w.strip_prefix("calls=")).unwrap().parse().unwrap();
+    let grader_only = ["hello", "counters", "call_sites", "api", "bye"];
+    let requests = lines.iter().filter(|l| l.starts_with("> ") && !grader_only.contains(&l.split(' ').nth(2).unwrap()));
+    assert_eq!(made, requests.count() - refused, "{said}");
+}
