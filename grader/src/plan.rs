@@ -3,29 +3,26 @@
 //! Everything random comes from the seed, with one stream per test id (so adding a test never changes the
 //! boards of another), which is what makes two runs with the same seed byte-identical. Expected answers come
 //! from fixture metadata, then from the file name, then from the reference solver (within a budget); the
-//! reference's operation counts likewise come from metadata or are computed once here, and so does the search
-//! bound of the files whose tests judge it (`plan/bounds.rs`, kept in the work directory).
+//! reference's operation counts likewise come from metadata or are computed here (`plan/reference_runs.rs`),
+//! and so does the search bound of the files whose tests judge it (`plan/bounds.rs`); both are kept in the
+//! work directory, so a data set without metadata is searched once per machine, not once per grade.
 //!
 //! An item whose inputs are rows of an official table (memory sizes and puzzles, timing puzzles) becomes one
 //! test per row. A file an official test needs and the fixture directory lacks is listed in
 //! [`PlannedTest::missing`]; a test left with no input at all is reported as the grader's problem.
 
 mod bounds;
+mod kept;
+mod reference_runs;
 
-use std::collections::HashMap;
 use std::path::Path;
 
 use corpus::rng::{Rng, StableHash};
 use corpus::sampler;
 use corpus::{Corpus, Expected, Puzzle, ReferenceCounts};
-use reference::instrument::baseline::reference_baseline_within;
 use reference::Board;
 
 use crate::catalog::{Draw, Inputs, Item, MEMORY_PUZZLES, MEMORY_SIZES, TIMING_PUZZLES};
-
-/// Lockstep steps the reference may take when deriving a missing expected answer or baseline (the
-/// hardest official timing puzzle, puzzle45, takes about 1.2 million).
-const REFERENCE_BUDGET: u64 = 4_000_000;
 
 /// One board a test asks about, with what is known of it.
 #[derive(Debug, Clone)]
@@ -95,7 +92,10 @@ pub fn plan(
     trials_scale: f64,
     work_dir: Option<&Path>,
 ) -> Vec<PlannedTest> {
-    let baselines = Baselines { computed: HashMap::new(), bounds: bounds::SearchBounds::new(work_dir) };
+    let baselines = Baselines {
+        reference: reference_runs::ReferenceRuns::new(work_dir),
+        bounds: bounds::SearchBounds::new(work_dir),
+    };
     let mut planner = Planner { corpus, baselines, scale: trials_scale };
     let mut tests = Vec::new();
     for item in items {
@@ -296,9 +296,9 @@ fn ordinal(k: u32) -> String {
 }
 
 /// Expected answers, reference counts and search bounds for fixture files, computed at most once per board
-/// per run.
+/// per run and kept in the work directory.
 struct Baselines {
-    computed: HashMap<String, (Expected, Option<ReferenceCounts>)>,
+    reference: reference_runs::ReferenceRuns,
     bounds: bounds::SearchBounds,
 }
 
@@ -307,29 +307,11 @@ impl Baselines {
     fn file_trial(&mut self, puzzle: &Puzzle, bound: bool) -> Trial {
         let (expected, reference) = match (&puzzle.meta, puzzle.expected()) {
             (Some(meta), expected) if meta.reference.is_some() => (expected, meta.reference),
-            _ => self.derive(puzzle),
+            _ => self.reference.of(puzzle),
         };
         let recorded = puzzle.meta.as_ref().and_then(|meta| meta.bound);
         let bound = if bound { self.bounds.of(puzzle, expected) } else { recorded };
         Trial { reference, bound, ..Trial::new(format!("{}.txt", puzzle.name), puzzle.board.clone(), expected) }
-    }
-
-    /// Runs the reference (within its budget) for a puzzle without complete metadata.
-    fn derive(&mut self, puzzle: &Puzzle) -> (Expected, Option<ReferenceCounts>) {
-        let known = puzzle.expected();
-        *self.computed.entry(puzzle.name.clone()).or_insert_with(|| {
-            match reference_baseline_within(&puzzle.board, REFERENCE_BUDGET) {
-                None => (known, None),
-                Some(baseline) => {
-                    let expected = match (known, baseline.moves) {
-                        (Expected::Unknown, -1) => Expected::Unsolvable,
-                        (Expected::Unknown, m) => Expected::Moves(m as u32),
-                        (known, _) => known,
-                    };
-                    (expected, Some(ReferenceCounts::from(baseline.counts)))
-                }
-            }
-        })
     }
 }
 

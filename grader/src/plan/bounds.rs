@@ -1,34 +1,32 @@
 //! The search bound of a puzzle file (`specs/search-bound.md`): how many boards every A* search removes and
 //! expands on it, which the rows that judge a Solver's counts hold it to. It comes from the fixtures'
 //! metadata (`puzzles.toml`, where `fixturegen` recorded it), else it is computed here (`corpus::bound`) and
-//! kept in the grader's work directory under the board's content and moves, so a bare data set (the
-//! official files, no metadata) pays for each search once per machine, not once per grade.
+//! kept in the grader's work directory under the board's content and moves (`kept.rs`).
 //!
-//! A cache file holds the board it was computed for and the bound (`none` where there is none: a board too
-//! large, over the budget, or nearer the goal than its name says). A file that does not hold the board it is
-//! named for, or cannot be read, is computed again; a cache that cannot be written costs only the time.
+//! A kept file holds the bound, or `none` where there is none (a board too large, over the budget, or nearer
+//! the goal than its name says).
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use super::kept::Kept;
 use corpus::bound::{search_bound, BOUND_BUDGET};
 use corpus::metadata::tiles_fingerprint;
 use corpus::{Expected, Puzzle};
-use reference::Board;
 
 /// The cache's folder in the work directory; the suffix changes if its files ever change meaning.
 const CACHE_FOLDER: &str = "search-bounds-v1";
 
 /// Search bounds of the plan's puzzle files, each found once per run.
 pub(super) struct SearchBounds {
-    cache: Option<PathBuf>,
+    kept: Kept,
     found: HashMap<String, Option<u64>>,
 }
 
 impl SearchBounds {
     /// Bounds kept under `work_dir` (none kept without one).
     pub(super) fn new(work_dir: Option<&Path>) -> SearchBounds {
-        SearchBounds { cache: work_dir.map(|dir| dir.join(CACHE_FOLDER)), found: HashMap::new() }
+        SearchBounds { kept: Kept::new(work_dir, CACHE_FOLDER), found: HashMap::new() }
     }
 
     /// The bound of `puzzle`, whose answer is `expected`: its metadata's, else the cached or computed one.
@@ -42,14 +40,11 @@ impl SearchBounds {
         if let Some(&bound) = self.found.get(&key) {
             return bound;
         }
-        let file = self.cache.as_ref().map(|dir| dir.join(&key));
-        let bound = match file.as_deref().and_then(|file| cached(file, &puzzle.board)) {
+        let bound = match self.kept.read(&key, &puzzle.board).and_then(|body| parse(&body)) {
             Some(bound) => bound,
             None => {
                 let bound = search_bound(&puzzle.board, moves, BOUND_BUDGET).ok();
-                if let Some(file) = &file {
-                    keep(file, &puzzle.board, bound);
-                }
+                self.kept.write(&key, &puzzle.board, &bound.map_or("none".into(), |b| b.to_string()));
                 bound
             }
         };
@@ -58,37 +53,19 @@ impl SearchBounds {
     }
 }
 
-/// The first line of a cache file: the board's size and tiles.
-fn board_line(board: &Board) -> String {
-    let tiles: Vec<String> = board.tiles().map(|t| t.to_string()).collect();
-    format!("{} {}", board.dimension(), tiles.join(" "))
-}
-
-/// What the cache file says of `board`: `Some(bound)` if it holds this board, `None` if it must be computed.
-fn cached(file: &Path, board: &Board) -> Option<Option<u64>> {
-    let text = std::fs::read_to_string(file).ok()?;
-    let (first, rest) = text.split_once('\n')?;
-    if first != board_line(board) {
-        return None;
-    }
-    match rest.trim_end() {
+/// A kept file's bound: `Some(bound)`, or `None` when it must be computed again.
+fn parse(body: &str) -> Option<Option<u64>> {
+    match body {
         "none" => Some(None),
         number => number.parse().ok().map(Some),
     }
 }
 
-/// Writes a cache file (a temporary file renamed into place, so a reader never sees half of one).
-fn keep(file: &Path, board: &Board, bound: Option<u64>) {
-    let text = format!("{}\n{}\n", board_line(board), bound.map_or("none".into(), |b| b.to_string()));
-    if let Some(dir) = file.parent() {
-        let _ = std::fs::create_dir_all(dir);
-    }
-    let _ = crate::output::write_atomically(file, text);
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::kept::board_line;
     use super::*;
+    use std::path::PathBuf;
 
     fn puzzle(text: &str, name: &str) -> Puzzle {
         let board = reference::parse_puzzle(text).unwrap();
