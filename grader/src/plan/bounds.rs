@@ -63,14 +63,9 @@ fn parse(body: &str) -> Option<Option<u64>> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::kept::board_line;
+    use super::super::kept::{bare_puzzle as puzzle, board_line};
     use super::*;
     use std::path::PathBuf;
-
-    fn puzzle(text: &str, name: &str) -> Puzzle {
-        let board = reference::parse_puzzle(text).unwrap();
-        Puzzle { name: name.into(), file: format!("{name}.txt").into(), board, meta: None }
-    }
 
     #[test]
     fn a_bound_is_computed_once_and_kept_by_the_boards_content() {

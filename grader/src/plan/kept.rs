@@ -41,3 +41,10 @@ pub(super) fn board_line(board: &Board) -> String {
     let tiles: Vec<String> = board.tiles().map(|t| t.to_string()).collect();
     format!("{} {}", board.dimension(), tiles.join(" "))
 }
+
+/// A puzzle file without metadata (as the official files come), for the tests of what is kept.
+#[cfg(test)]
+pub(super) fn bare_puzzle(text: &str, name: &str) -> corpus::Puzzle {
+    let board = reference::parse_puzzle(text).unwrap();
+    corpus::Puzzle { name: name.into(), file: format!("{name}.txt").into(), board, meta: None }
+}

@@ -130,12 +130,8 @@ fn fingerprint() -> &'static str {
 
 #[cfg(test)]
 mod tests {
+    use super::super::kept::bare_puzzle as puzzle;
     use super::*;
-
-    fn puzzle(text: &str, name: &str) -> Puzzle {
-        let board = reference::parse_puzzle(text).unwrap();
-        Puzzle { name: name.into(), file: format!("{name}.txt").into(), board, meta: None }
-    }
 
     #[test]
     fn a_run_is_computed_once_kept_by_the_boards_content_and_read_back_the_same() {

@@ -73,19 +73,20 @@ const BUILD_PACKAGES: [&str; 8] = ["-p", "reference", "-p", "npuzzle-harness", "
 /// The reference submission executable, built once per test run (release, like `make grade`).
 pub fn reference_submission() -> PathBuf {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
-    BUILT
-        .get_or_init(|| {
-            let status = Command::new(env!("CARGO"))
-                .args(["build", "--release", "-q"])
-                .args(BUILD_PACKAGES)
-                .args(["--bin", "reference-submission"])
-                .current_dir(root())
-                .status()
-                .expect("cargo runs");
-            assert!(status.success(), "building the reference submission failed");
-            root().join("target/release/reference-submission")
-        })
-        .clone()
+    BUILT.get_or_init(|| release_binary("reference-submission")).clone()
+}
+
+/// A binary of the packages `make build` builds, built as it builds them (fresh after it).
+pub fn release_binary(name: &str) -> PathBuf {
+    let status = Command::new(env!("CARGO"))
+        .args(["build", "--release", "-q"])
+        .args(BUILD_PACKAGES)
+        .args(["--bin", name])
+        .current_dir(root())
+        .status()
+        .expect("cargo runs");
+    assert!(status.success(), "building {name} failed");
+    root().join("target/release").join(name)
 }
 
 /// A policy for end-to-end tests: official thresholds, fewer random trials, a shorter solve limit, and the

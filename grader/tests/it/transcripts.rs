@@ -5,25 +5,12 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::sync::OnceLock;
 
-use crate::support::{grader, reference_submission, root};
+use crate::support::{grader, reference_submission, release_binary, root};
 
-/// The Rust reference submission's replayer (`adapters/rust/harness/src/bin/reference-replay.rs`), built as
-/// `make build` builds it.
+/// The Rust reference submission's replayer (`adapters/rust/harness/src/bin/reference-replay.rs`).
 fn reference_replay() -> PathBuf {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
-    BUILT
-        .get_or_init(|| {
-            reference_submission(); // the same packages' build: fresh after it
-            let status = Command::new(env!("CARGO"))
-                .args(["build", "--release", "-q", "-p", "reference", "-p", "npuzzle-harness", "-p", "grader"])
-                .args(["-p", "corpus", "--bin", "reference-replay"])
-                .current_dir(root())
-                .status()
-                .expect("cargo runs");
-            assert!(status.success(), "building reference-replay failed");
-            root().join("target/release/reference-replay")
-        })
-        .clone()
+    BUILT.get_or_init(|| release_binary("reference-replay")).clone()
 }
 
 #[test]
