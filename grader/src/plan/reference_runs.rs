@@ -1,7 +1,7 @@
 //! The reference's answer and counts on a puzzle file whose metadata does not give them (the official files,
 //! bare): the reference solver over the counting board, within [`REFERENCE_BUDGET`], once per board per run,
 //! and kept in the grader's work directory (`kept.rs`) so the next grade on the same machine reads them. On
-//! the official data set that search is about 4 s of the grader's CPU, which every grade paid before.
+//! the official data set those searches cost 2-2.5 s of the grader's CPU, which every grade paid before.
 //!
 //! The folder's name holds the budget and a fingerprint of the reference itself (its counts on two small
 //! boards), so counts kept by a grader whose reference searched differently are not read by another.
