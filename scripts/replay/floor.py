@@ -7,8 +7,8 @@
 TRANSCRIPTS is the directory a grade wrote with GRADER_TRANSCRIPTS set (grader/src/runner/process/transcript.rs);
 calls.py turns them into the calls to make. The client, by the submission's language:
 
-- Java (Board.java): Replay.java, compiled as the grader compiles the two worlds (the student's Board and Solver;
-  the student's Solver over the reference Board) with the textbook classes (their MinPQ calling no-op
+- Java (Board.java): Replay.java, compiled as the grader compiles the two worlds (the student's files; the
+  student's files but Board.java, over the reference Board) with the textbook classes (their MinPQ calling no-op
   counters, scripts/java-floor/npuzzle/), run in one JVM per world (the two the seal needs) with the JVM
   options the grade's JVMs had, less the agent, the module, the sandbox's and the adapter's own flags.
 - Python (board.py): replay.py, one interpreter, the adapter's textbook classes and reference Board.
@@ -78,21 +78,25 @@ def prepare_java(submission, found, work):
         if world:
             worlds[world].append(path)
             options = options or jvm_options(args)
+    worlds = {world: paths for world, paths in worlds.items() if paths}  # a world the grade never started
     for world, paths in worlds.items():
         src, classes = os.path.join(work, world, "src"), os.path.join(work, world, "classes")
         shutil.copytree(os.path.join(ROOT, "adapters/java/algs4"), src)
         shutil.copytree(os.path.join(HERE, "../java-floor/npuzzle"), os.path.join(src, "npuzzle"))
-        board = os.path.join(submission, "Board.java") if world == "own" else os.path.join(ROOT, "adapters/java/reference/Board.java")
-        for file in (board, os.path.join(submission, "Solver.java"), os.path.join(HERE, "Replay.java")):
+        # the submission's own files (its Board only in the own world), the reference Board in the ref world
+        handed_in = [os.path.join(submission, f) for f in os.listdir(submission) if f.endswith(".java")]
+        files = [f for f in handed_in if world == "own" or os.path.basename(f) != "Board.java"]
+        if world == "ref":
+            files.append(os.path.join(ROOT, "adapters/java/reference/Board.java"))
+        for file in [*files, os.path.join(HERE, "Replay.java")]:
             shutil.copy(file, src)
         sources = [os.path.join(d, f) for d, _, fs in os.walk(src) for f in fs if f.endswith(".java")]
         subprocess.run(["javac", "-nowarn", "-d", classes, *sources], check=True, stdout=sys.stderr)
         write_calls(paths, os.path.join(work, world, "calls"))
     with open(os.path.join(work, "command"), "w") as out:
         for world in worlds:
-            if worlds[world]:
-                w = os.path.join(work, world)
-                print("\0".join(["java", *options, "-cp", os.path.join(w, "classes"), "Replay", os.path.join(w, "calls")]), file=out)
+            w = os.path.join(work, world)
+            print("\0".join(["java", *options, "-cp", os.path.join(w, "classes"), "Replay", os.path.join(w, "calls")]), file=out)
 
 
 def prepare_python(submission, found, work):
