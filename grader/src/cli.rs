@@ -263,22 +263,24 @@ fn run_grade(args: GradeArgs, targets: Vec<targets::Target>) -> Result<ExitCode>
     Ok(exit_code(&report, args.min_score))
 }
 
-/// Where the time of a run went. The submission's share is the CPU time it reported for its requests (thread
-/// CPU, measured inside the program); the grader's share is the rest of the wall time after the build. The
+/// Where the time of a run went. Planning (the reference's searches of puzzle files without metadata, the
+/// first time on a machine) and the build come first; of the tests, the submission's share is the CPU time it
+/// reported for its requests (thread CPU, measured inside the program), the grader's the rest of their wall. The
 /// second line splits the CPU of the tests between the submission's processes (its requests, and the adapter
 /// around them: the protocol, and for Java the JVM's compiler and collector) and the grader's own threads;
 /// the third gives the peak memory of the grader's own process and of one sandbox of the submission.
 fn timings_line(report: &Report) -> String {
     let t = report.timings;
     let seconds = |ms: u64| ms as f64 / 1000.0;
-    let run = t.wall_ms.saturating_sub(t.build_ms);
+    let run = t.wall_ms.saturating_sub(t.build_ms + t.plan_ms);
     let grader = run.saturating_sub(t.submission_cpu_ms);
     let share = if run > 0 { 100.0 * grader as f64 / run as f64 } else { 0.0 };
     format!(
-        "timings: wall {:.2} s (build {:.2} s, tests {:.2} s: inside the submission {:.2} s, grader and transport {:.2} s = {share:.1}%)\n\
+        "timings: wall {:.2} s (planning {:.2} s, build {:.2} s, tests {:.2} s: inside the submission {:.2} s, grader and transport {:.2} s = {share:.1}%)\n\
          cpu of the tests: submission processes {:.2} s (requests {:.2} s, the adapter around them {:.2} s), grader {:.2} s\n\
          of the requests, the adapter's counting {:.2} s (the queues' deep-memory walk when `counters deep` is read, call-site sampling)",
         seconds(t.wall_ms),
+        seconds(t.plan_ms),
         seconds(t.build_ms),
         seconds(run),
         seconds(t.submission_cpu_ms),

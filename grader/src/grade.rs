@@ -84,8 +84,11 @@ pub fn grade(options: &GradeOptions, progress: &mut dyn FnMut(Progress<'_>)) -> 
         Some(&options.work_dir),
     )?
     .with_style(options.style.clone());
+    let plan_ms = elapsed_ms(started);
     let student = Student { path: &handed_in.path, name, kind: handed_in.kind, work_dir: &options.work_dir };
-    run_plan(&plan, &student, started, progress)
+    let mut report = run_plan(&plan, &student, started, progress)?;
+    report.timings.plan_ms = plan_ms;
+    Ok(report)
 }
 
 /// Grades one submission against a plan prepared earlier (possibly shared with other threads). `work_dir`
@@ -191,6 +194,7 @@ fn run_plan(
     let cpu = CpuUsed::now().since(cpu_before);
     let timings = Timings {
         wall_ms: elapsed_ms(started),
+        plan_ms: 0,
         build_ms,
         submission_cpu_ms: 0,
         counting_cpu_ms: run.counting_cpu_ms,

@@ -205,6 +205,9 @@ pub struct Timings {
     /// Of `submission_cpu_ms`, what the program reported for reading its counters (the adapter's walk over
     /// the queues' deep memory, not the Solver's work), in milliseconds.
     pub counting_cpu_ms: u64,
+    /// Wall time spent planning the tests (`grader grade`; a batch plans once per worker, and says 0), in
+    /// milliseconds: the reference's searches of puzzle files without metadata the first time, else little.
+    pub plan_ms: u64,
     /// Wall time spent building the submission, in milliseconds.
     pub build_ms: u64,
     /// CPU time of the submission's processes while the tests ran (its requests and everything around them

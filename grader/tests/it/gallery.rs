@@ -248,10 +248,19 @@ fn print_times(language: &str, entries: &[Entry], runs: &[(&Grading, Option<&Gra
     );
 }
 
-/// The build time from the `--timings` line on standard error (`timings: wall 1.00 s (build 0.20 s, …`).
+/// The build time from the `--timings` line on standard error (`timings: wall 1.00 s (planning 0.01 s, build
+/// 0.20 s, …`).
 fn build_seconds(stderr: &str) -> Option<f64> {
-    let rest = &stderr[stderr.find("(build ")? + "(build ".len()..];
+    let line = stderr.lines().find(|line| line.starts_with("timings: wall "))?;
+    let rest = &line[line.find(" build ")? + " build ".len()..];
     rest.split(' ').next()?.parse().ok()
+}
+
+#[test]
+fn the_build_time_is_read_from_the_timings_line() {
+    let stderr = "compiled\ntimings: wall 1.00 s (planning 0.01 s, build 0.20 s, tests 0.79 s: inside …)\n";
+    assert_eq!(build_seconds(stderr), Some(0.2));
+    assert_eq!(build_seconds("no timings here (build 3 s)"), None);
 }
 
 #[test]
