@@ -48,6 +48,12 @@ def transcripts(directory):
     return sorted(os.path.join(directory, f) for f in os.listdir(directory) if f.endswith(".transcript"))
 
 
+def asks_anything(path):
+    """Whether a transcript holds a request (a program that never got one has nothing to replay)."""
+    with open(path, encoding="utf-8", errors="replace") as lines:
+        return any(line.startswith("> ") for line in lines)
+
+
 def write_calls(paths, out):
     with open(out, "wb") as stream:
         subprocess.run([sys.executable, os.path.join(HERE, "calls.py"), *paths], stdout=stream, check=True)
@@ -115,7 +121,7 @@ def prepare_rust(found, work):
 
 
 def prepare(submission, directory, work):
-    found = [p for p in transcripts(directory) if any(l.startswith("> ") for l in open(p, errors="replace"))]
+    found = [p for p in transcripts(directory) if asks_anything(p)]
     if not found:
         sys.exit(f"no transcript in {directory}: was the grade run with GRADER_TRANSCRIPTS={directory}?")
     os.makedirs(work, exist_ok=True)

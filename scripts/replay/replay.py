@@ -16,6 +16,7 @@ import struct
 import sys
 import threading
 import time
+import types
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "../../adapters/python"))
@@ -36,8 +37,6 @@ def load(submission):
     board = load_module("board", os.path.join(submission, "board.py"))
     sys.modules["board"] = board
     own = (board.Board, load_module("solver", os.path.join(submission, "solver.py")).Solver)
-    import types
-
     reference = types.ModuleType("board")
     reference.Board = reference_board.Board
     solver = load_module("solver_over_reference_board", os.path.join(submission, "solver.py"), reference)

@@ -6,10 +6,9 @@
 //! A kept file holds the bound, or `none` where there is none (a board too large, over the budget, or nearer
 //! the goal than its name says).
 
-use std::collections::HashMap;
 use std::path::Path;
 
-use super::kept::Kept;
+use super::kept::{Kept, KeptText};
 use corpus::bound::{search_bound, BOUND_BUDGET};
 use corpus::metadata::tiles_fingerprint;
 use corpus::{Expected, Puzzle};
@@ -19,14 +18,13 @@ const CACHE_FOLDER: &str = "search-bounds-v1";
 
 /// Search bounds of the plan's puzzle files, each found once per run.
 pub(super) struct SearchBounds {
-    kept: Kept,
-    found: HashMap<String, Option<u64>>,
+    kept: Kept<Option<u64>>,
 }
 
 impl SearchBounds {
     /// Bounds kept under `work_dir` (none kept without one).
     pub(super) fn new(work_dir: Option<&Path>) -> SearchBounds {
-        SearchBounds { kept: Kept::new(work_dir, CACHE_FOLDER), found: HashMap::new() }
+        SearchBounds { kept: Kept::new(work_dir, CACHE_FOLDER) }
     }
 
     /// The bound of `puzzle`, whose answer is `expected`: its metadata's, else the cached or computed one.
@@ -37,27 +35,21 @@ impl SearchBounds {
         }
         let Expected::Moves(moves) = expected else { return None };
         let key = format!("{}-{moves}", tiles_fingerprint(&puzzle.board));
-        if let Some(&bound) = self.found.get(&key) {
-            return bound;
-        }
-        let bound = match self.kept.read(&key, &puzzle.board).and_then(|body| parse(&body)) {
-            Some(bound) => bound,
-            None => {
-                let bound = search_bound(&puzzle.board, moves, BOUND_BUDGET).ok();
-                self.kept.write(&key, &puzzle.board, &bound.map_or("none".into(), |b| b.to_string()));
-                bound
-            }
-        };
-        self.found.insert(key, bound);
-        bound
+        self.kept.get_or_compute(key, &puzzle.board, || search_bound(&puzzle.board, moves, BOUND_BUDGET).ok())
     }
 }
 
-/// A kept file's bound: `Some(bound)`, or `None` when it must be computed again.
-fn parse(body: &str) -> Option<Option<u64>> {
-    match body {
-        "none" => Some(None),
-        number => number.parse().ok().map(Some),
+/// A kept bound: the number, or `none` where there is none.
+impl KeptText for Option<u64> {
+    fn to_text(self) -> String {
+        self.map_or("none".into(), |bound| bound.to_string())
+    }
+
+    fn from_text(text: &str) -> Option<Self> {
+        match text {
+            "none" => Some(None),
+            number => number.parse().ok().map(Some),
+        }
     }
 }
 

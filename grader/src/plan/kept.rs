@@ -2,37 +2,60 @@
 //! data set (the official files, no `puzzles.toml`) pays for each search once per machine, not once per grade:
 //! the search bounds (`bounds.rs`) and the reference's counts (`reference_runs.rs`).
 //!
-//! One file per board: its first line the board's size and tiles, the rest what was computed. A file that does
+//! One file per board: its first line the board's size and tiles, the next what was computed ([`KeptText`]). A file that does
 //! not hold the board it is named for, or cannot be read, is computed again; a folder that cannot be written
 //! costs only the time. Files are written whole (renamed into place), so a reader never sees half of one.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use reference::Board;
 
-/// One kind of result, kept in a folder of its own under the work directory.
-pub(super) struct Kept {
-    folder: Option<PathBuf>,
+/// A result kept as one line of text after its board's.
+pub(super) trait KeptText: Copy {
+    /// The line written.
+    fn to_text(self) -> String;
+    /// The result a line says, or `None` when it says nothing readable (then it is computed again).
+    fn from_text(text: &str) -> Option<Self>;
 }
 
-impl Kept {
+/// One kind of result, kept in a folder of its own under the work directory, and found at most once per run.
+pub(super) struct Kept<T> {
+    folder: Option<PathBuf>,
+    found: HashMap<String, T>,
+}
+
+impl<T: KeptText> Kept<T> {
     /// Results kept in `work_dir/folder` (none kept without a work directory).
-    pub(super) fn new(work_dir: Option<&Path>, folder: &str) -> Kept {
-        Kept { folder: work_dir.map(|dir| dir.join(folder)) }
+    pub(super) fn new(work_dir: Option<&Path>, folder: &str) -> Kept<T> {
+        Kept { folder: work_dir.map(|dir| dir.join(folder)), found: HashMap::new() }
     }
 
-    /// What the file `key` holds for `board`, if it holds this board.
-    pub(super) fn read(&self, key: &str, board: &Board) -> Option<String> {
+    /// The result for `board`, kept under `key`: found earlier in this run, else read from its file if that
+    /// holds this board, else `compute`d and kept.
+    pub(super) fn get_or_compute(&mut self, key: String, board: &Board, compute: impl FnOnce() -> T) -> T {
+        if let Some(&found) = self.found.get(&key) {
+            return found;
+        }
+        let result = self.read(&key, board).unwrap_or_else(|| {
+            let result = compute();
+            self.write(&key, board, result);
+            result
+        });
+        *self.found.entry(key).or_insert(result)
+    }
+
+    fn read(&self, key: &str, board: &Board) -> Option<T> {
         let text = std::fs::read_to_string(self.folder.as_ref()?.join(key)).ok()?;
         let (first, rest) = text.split_once('\n')?;
-        (first == board_line(board)).then(|| rest.trim_end().to_string())
+        (first == board_line(board)).then(|| T::from_text(rest.trim_end())).flatten()
     }
 
-    /// Keeps `body` for `board` in the file `key`.
-    pub(super) fn write(&self, key: &str, board: &Board, body: &str) {
+    fn write(&self, key: &str, board: &Board, result: T) {
         let Some(folder) = &self.folder else { return };
         let _ = std::fs::create_dir_all(folder);
-        let _ = crate::output::write_atomically(&folder.join(key), format!("{}\n{body}\n", board_line(board)));
+        let text = format!("{}\n{}\n", board_line(board), result.to_text());
+        let _ = crate::output::write_atomically(&folder.join(key), text);
     }
 }
 

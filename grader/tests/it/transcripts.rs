@@ -14,7 +14,7 @@ fn reference_replay() -> PathBuf {
 }
 
 #[test]
-fn a_graded_programs_lines_are_kept_and_replay_as_the_same_calls() {
+fn a_graded_programs_lines_are_kept_and_replay_as_the_same_calls_with_the_same_answers() {
     let transcripts = tempfile::tempdir().unwrap();
     let output = grader()
         .env("GRADER_TRANSCRIPTS", transcripts.path())
@@ -44,8 +44,39 @@ fn a_graded_programs_lines_are_kept_and_replay_as_the_same_calls() {
     let replayed = Command::new(reference_replay()).arg(&file).output().unwrap();
     assert!(replayed.status.success(), "{}", String::from_utf8_lossy(&replayed.stderr));
     let said = String::from_utf8(replayed.stdout).unwrap();
-    let made: usize = said.split_whitespace().find_map(|w| w.strip_prefix("calls=")).unwrap().parse().unwrap();
+    let said_number = |name: &str| -> u64 {
+        let word = said.split_whitespace().find_map(|w| w.strip_prefix(name)).unwrap_or_else(|| panic!("{said}"));
+        word.parse().unwrap()
+    };
     let grader_only = ["hello", "counters", "call_sites", "api", "bye"];
     let requests = lines.iter().filter(|l| l.starts_with("> ") && !grader_only.contains(&l.split(' ').nth(2).unwrap()));
-    assert_eq!(made, requests.count() - refused, "{said}");
+    assert_eq!(said_number("calls="), (requests.count() - refused) as u64, "{said}");
+    // and the same objects answered the same: the replay's sum of what it was answered is the transcript's
+    assert_eq!(said_number("sink="), answered_sum(&lines), "{said}");
+}
+
+/// What the replayer sums of its answers (`npuzzle_harness::replay`), read from the transcript's replies: the
+/// numbers `dimension`, `hamming`, `manhattan` and `moves` answered, one for each `true` of `is_goal`,
+/// `is_solvable` and `equals`, and the length of each `toString()` (unescaped), wrapping as a `u64` does.
+fn answered_sum(lines: &[&str]) -> u64 {
+    let verbs: std::collections::HashMap<&str, &str> = lines
+        .iter()
+        .filter_map(|l| l.strip_prefix("> "))
+        .filter_map(|request| request.split_once(' ').map(|(id, rest)| (id, rest.split(' ').next().unwrap_or(""))))
+        .collect();
+    let mut sum = 0u64;
+    for reply in lines.iter().filter_map(|l| l.strip_prefix("< ")) {
+        let words: Vec<&str> = reply.splitn(4, ' ').collect();
+        let (verb, value) = match words.as_slice() {
+            [id, "ok", _cpu, value] => (verbs[id], *value),
+            _ => continue,
+        };
+        sum = sum.wrapping_add(match verb {
+            "dimension" | "hamming" | "manhattan" | "moves" => value.parse::<i64>().unwrap() as u64,
+            "is_goal" | "is_solvable" | "equals" | "equals_as_object" => u64::from(value == "true"),
+            "to_string" => (value.len() - value.matches("\\n").count()) as u64,
+            _ => 0,
+        });
+    }
+    sum
 }

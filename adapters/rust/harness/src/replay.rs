@@ -12,6 +12,36 @@ use std::panic::{self, AssertUnwindSafe};
 use npuzzle::{PuzzleBoard, PuzzleSolver};
 use reference::instrument::counting_board::CountingBoard;
 
+/// The operation codes of a calls file, as `scripts/replay/calls.py` (`OPS`, `END`) writes them.
+mod op {
+    /// The world a board from tiles is built in (`WORLDS`): `own`; any other is `ref`.
+    pub const WORLD_OWN: i32 = 0;
+    pub const END: i32 = 0;
+    pub const BOARD: i32 = 1;
+    pub const BOARD_PROBE: i32 = 2;
+    pub const DIMENSION: i32 = 3;
+    pub const HAMMING: i32 = 4;
+    pub const MANHATTAN: i32 = 5;
+    pub const IS_GOAL: i32 = 6;
+    pub const TO_STRING: i32 = 7;
+    pub const EQUALS: i32 = 8;
+    pub const EQUALS_AS_OBJECT: i32 = 9;
+    pub const NEIGHBORS: i32 = 13;
+    pub const NEIGHBORS_AFTER: i32 = 14;
+    pub const NEIGHBORS_NESTED: i32 = 15;
+    pub const TWIN: i32 = 16;
+    pub const RELEASE: i32 = 17;
+    pub const SOLVER: i32 = 18;
+    pub const SOLVER_NULL: i32 = 19;
+    pub const IS_SOLVABLE: i32 = 20;
+    pub const MOVES: i32 = 21;
+    pub const SOLUTION: i32 = 22;
+    pub const MEMORY_SOLVER: i32 = 23;
+    pub const MEMORY_RETAINED: i32 = 24;
+    pub const MEMORY_BOARD: i32 = 25;
+    pub const COUNTERS_RESET: i32 = 26;
+}
+
 /// What a replay did.
 #[derive(Debug, Default)]
 pub struct Replayed {
@@ -42,7 +72,7 @@ where
     panic::set_hook(Box::new(|_| {}));
     while replay.at < calls.len() {
         let op = replay.next();
-        if op == 0 {
+        if op == op::END {
             replay.slots.clear();
             continue;
         }
@@ -90,18 +120,18 @@ where
 
     fn call(&mut self, op: i32) {
         match op {
-            1 | 2 | 25 => {
+            op::BOARD | op::BOARD_PROBE | op::MEMORY_BOARD => {
                 let (world, n) = (self.next(), self.next() as usize);
                 let rows: Vec<Vec<u32>> = (0..n).map(|_| (0..n).map(|_| self.next() as u32).collect()).collect();
                 let made = caught(|| match world {
-                    0 => Slot::OwnBoard(B::from_tiles(&rows)),
+                    op::WORLD_OWN => Slot::OwnBoard(B::from_tiles(&rows)),
                     _ => Slot::RefBoard(CountingBoard::from_board(reference::Board::from_tiles(&rows))),
                 });
-                if op != 25 {
+                if op != op::MEMORY_BOARD {
                     self.fill(made.into_iter().collect());
                 }
             }
-            17 => {
+            op::RELEASE => {
                 let count = self.next();
                 for _ in 0..count {
                     let index = self.next() as usize;
@@ -110,17 +140,31 @@ where
                     }
                 }
             }
-            26 => reference::instrument::counters::reset(),
-            19 => {
+            op::COUNTERS_RESET => reference::instrument::counters::reset(),
+            op::SOLVER_NULL => {
                 // solver_null: the harness answers it `unsupported` (a Rust Board cannot be null)
                 self.next();
                 self.fill(Vec::new());
             }
             _ => {
                 let a = self.next();
-                let b = if matches!(op, 8 | 9 | 14) { self.next() } else { -1 };
+                let b = if matches!(op, op::EQUALS | op::EQUALS_AS_OBJECT | op::NEIGHBORS_AFTER) {
+                    self.next()
+                } else {
+                    -1
+                };
                 let made = caught(|| self.run(op, a, b)).unwrap_or_default();
-                if matches!(op, 13 | 14 | 15 | 16 | 18 | 22 | 23) {
+                let makes_objects = matches!(
+                    op,
+                    op::NEIGHBORS
+                        | op::NEIGHBORS_AFTER
+                        | op::NEIGHBORS_NESTED
+                        | op::TWIN
+                        | op::SOLVER
+                        | op::SOLUTION
+                        | op::MEMORY_SOLVER
+                );
+                if makes_objects {
                     self.fill(made);
                 }
             }
@@ -130,10 +174,10 @@ where
     fn run(&mut self, op: i32, a: i32, b: i32) -> Vec<Slot<B, S, R>> {
         let mut sink = 0u64;
         let made = match (op, self.slot(a), self.slot(b)) {
-            (8 | 9, Slot::OwnBoard(x), Slot::OwnBoard(y)) => equal(x, y, &mut sink),
-            (8 | 9, Slot::RefBoard(x), Slot::RefBoard(y)) => equal(x, y, &mut sink),
-            (14, Slot::OwnBoard(x), Slot::OwnBoard(y)) => both_neighbors(x, y, Slot::OwnBoard),
-            (14, Slot::RefBoard(x), Slot::RefBoard(y)) => both_neighbors(x, y, Slot::RefBoard),
+            (op::EQUALS | op::EQUALS_AS_OBJECT, Slot::OwnBoard(x), Slot::OwnBoard(y)) => equal(x, y, &mut sink),
+            (op::EQUALS | op::EQUALS_AS_OBJECT, Slot::RefBoard(x), Slot::RefBoard(y)) => equal(x, y, &mut sink),
+            (op::NEIGHBORS_AFTER, Slot::OwnBoard(x), Slot::OwnBoard(y)) => both_neighbors(x, y, Slot::OwnBoard),
+            (op::NEIGHBORS_AFTER, Slot::RefBoard(x), Slot::RefBoard(y)) => both_neighbors(x, y, Slot::RefBoard),
             (_, Slot::OwnBoard(x), _) => {
                 board_call(x, op, &mut sink, Slot::OwnBoard, |x| Slot::OwnSolver(S::new(x.clone())))
             }
@@ -168,14 +212,14 @@ fn board_call<T: PuzzleBoard, B, S, R>(
     solve: impl Fn(&T) -> Slot<B, S, R>,
 ) -> Vec<Slot<B, S, R>> {
     match op {
-        3 => *sink += x.dimension() as u64,
-        4 => *sink += u64::from(x.hamming()),
-        5 => *sink += u64::from(x.manhattan()),
-        6 => *sink += u64::from(x.is_goal()),
-        7 => *sink += x.to_string().len() as u64,
-        13 => return x.neighbors().into_iter().map(wrap).collect(),
-        16 => return vec![wrap(x.twin())],
-        18 | 23 => return vec![solve(x)],
+        op::DIMENSION => *sink += x.dimension() as u64,
+        op::HAMMING => *sink += u64::from(x.hamming()),
+        op::MANHATTAN => *sink += u64::from(x.manhattan()),
+        op::IS_GOAL => *sink += u64::from(x.is_goal()),
+        op::TO_STRING => *sink += x.to_string().len() as u64,
+        op::NEIGHBORS => return x.neighbors().into_iter().map(wrap).collect(),
+        op::TWIN => return vec![wrap(x.twin())],
+        op::SOLVER | op::MEMORY_SOLVER => return vec![solve(x)],
         _ => {}
     }
     Vec::new()
@@ -188,10 +232,10 @@ fn solver_call<T: PuzzleBoard, V: PuzzleSolver<T>, B, S, R>(
     wrap: impl Fn(T) -> Slot<B, S, R>,
 ) -> Vec<Slot<B, S, R>> {
     match op {
-        20 => *sink += u64::from(s.is_solvable()),
-        21 => *sink = sink.wrapping_add(s.moves() as u64),
-        22 => return s.solution().unwrap_or_default().into_iter().map(wrap).collect(),
-        24 => {
+        op::IS_SOLVABLE => *sink += u64::from(s.is_solvable()),
+        op::MOVES => *sink = sink.wrapping_add(s.moves() as u64),
+        op::SOLUTION => return s.solution().unwrap_or_default().into_iter().map(wrap).collect(),
+        op::MEMORY_RETAINED => {
             *sink = sink.wrapping_add(s.moves() as u64);
             *sink += u64::from(s.is_solvable());
             *sink += s.solution().map_or(0, |path| path.len() as u64);
