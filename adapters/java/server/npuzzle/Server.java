@@ -108,6 +108,7 @@ public final class Server {
         Sites.watch(world.loader().getUnnamedModule(), ManagementFactory.getThreadMXBean());
         KeptAside.ownThreadsAreAliveNowAnd(worker);
         KeptAnywhere.prepare();
+        FirstTouch.eden();
         Seal.install();
         worker.start();
         worker.join();

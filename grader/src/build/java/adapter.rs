@@ -37,6 +37,7 @@ const ADAPTER_SOURCES: &[(&str, &str)] = &[
     ("server/npuzzle/StaticRoots.java", include_str!("../../../../adapters/java/server/npuzzle/StaticRoots.java")),
     ("server/npuzzle/KeptAside.java", include_str!("../../../../adapters/java/server/npuzzle/KeptAside.java")),
     ("server/npuzzle/KeptAnywhere.java", include_str!("../../../../adapters/java/server/npuzzle/KeptAnywhere.java")),
+    ("server/npuzzle/FirstTouch.java", include_str!("../../../../adapters/java/server/npuzzle/FirstTouch.java")),
     ("server/npuzzle/ApiCheck.java", include_str!("../../../../adapters/java/server/npuzzle/ApiCheck.java")),
     ("agent/npuzzle/MemoryAgent.java", include_str!("../../../../adapters/java/agent/npuzzle/MemoryAgent.java")),
     (
