@@ -198,7 +198,7 @@ fn run_plan(
         build_ms,
         submission_cpu_ms: 0,
         counting_cpu_ms: run.counting_cpu_ms,
-        processes_cpu_ms: cpu.children.as_millis() as u64,
+        processes_cpu_ms: run.processes_cpu_ms,
         grader_cpu_ms: cpu.grader.as_millis() as u64,
         submission_peak_memory_mb: run.peak_memory.map(|bytes| bytes >> 20),
     };

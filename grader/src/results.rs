@@ -211,10 +211,14 @@ pub struct Timings {
     /// Wall time spent building the submission, in milliseconds.
     pub build_ms: u64,
     /// CPU time of the submission's processes while the tests ran (its requests and everything around them
-    /// in the program), in milliseconds. Read with `getrusage` for the whole grader process: exact for one
-    /// grading at a time (`grader grade`), shared by the concurrent gradings of `grader batch`.
+    /// in the program), in milliseconds: each sandbox's whole CPU (every process and thread it held), read as
+    /// it ended, the figure the sections' budgets are charged. So it is exact per grading in `grader batch`
+    /// too, and it counts the processes a time-out killed (which no `getrusage` of the grader sees: their
+    /// sandbox's init dies before reaping them).
     pub processes_cpu_ms: u64,
-    /// CPU time of the grader's own threads while the tests ran, in milliseconds (as `processes_cpu_ms`).
+    /// CPU time of the grader's own threads while the tests ran, in milliseconds. Read with `getrusage` for
+    /// the whole grader process: exact for one grading at a time (`grader grade`), shared by the concurrent
+    /// gradings of `grader batch`.
     pub grader_cpu_ms: u64,
     /// The most memory one sandbox of the submission held at once (its memory group's peak), in MiB.
     pub submission_peak_memory_mb: Option<u64>,

@@ -64,6 +64,9 @@ pub(super) struct Run {
     /// CPU the program reported for reading its counters (see
     /// [`Timings::counting_cpu_ms`](crate::results::Timings::counting_cpu_ms)).
     pub(super) counting_cpu_ms: u64,
+    /// CPU time of every process the run started, read as each ended (see
+    /// [`Timings::processes_cpu_ms`](crate::results::Timings::processes_cpu_ms)).
+    pub(super) processes_cpu_ms: u64,
 }
 
 /// Runs the planned tests, each in the session of the world it uses (see `runner::worlds`): first the tests
@@ -89,7 +92,7 @@ pub(super) fn run_tests(
     let (mut output, mut output_truncated) = sessions.finish();
     let (mut peak_memory, mut counting) = (sessions.peak_memory(), sessions.cpu_counting());
     if !held.is_empty() {
-        let mut sessions = WorldSessions::start(programs, limits, meter, &mut running.machine_stalls);
+        let mut sessions = WorldSessions::start(programs, limits, Arc::clone(&meter), &mut running.machine_stalls);
         running.run_set(&mut sessions, &held, progress);
         let (text, cut) = sessions.finish();
         if !text.is_empty() {
@@ -110,6 +113,7 @@ pub(super) fn run_tests(
         peak_memory,
         notes: vec![],
         counting_cpu_ms: counting.as_millis() as u64,
+        processes_cpu_ms: meter.spent().as_millis() as u64,
     }
 }
 
@@ -328,6 +332,7 @@ pub(super) fn not_built(planned: &[PlannedTest], compile_log: String) -> Run {
         peak_memory: None,
         notes: vec![],
         counting_cpu_ms: 0,
+        processes_cpu_ms: 0,
     }
 }
 
