@@ -140,6 +140,7 @@ fn run_plan(
     progress(Progress::Building);
     let build_started = Instant::now();
     let heap_mb = plan.policy.limits.java_heap_mb_on(build::machine::machine_memory_mb());
+    let heap = build::Heap { mb: heap_mb, largest_solve: plan.largest_reference_solve() };
     let build_limits = build::BuildLimits::from_policy(&plan.policy.limits);
     let config = plan.style.config()?;
     // The style section (Checkstyle is a JVM of its own) is made while the submission builds.
@@ -150,7 +151,7 @@ fn run_plan(
             student.path,
             student.kind,
             student.work_dir,
-            heap_mb,
+            heap,
             &build_limits,
             &plan.policy.rust,
             &plan.policy.java,

@@ -61,7 +61,7 @@ use corpus::rng::StableHash;
 pub fn build_java(
     submission: &Path,
     work: &Path,
-    heap_mb: u64,
+    heap: super::Heap,
     limits: &BuildLimits,
     policy: &crate::policy::JavaBuild,
 ) -> Result<Prepared, JavaBuildError> {
@@ -122,7 +122,8 @@ pub fn build_java(
         module: adapter.classes.clone(),
         agent: adapter.agent.clone(),
         reference_board: adapter.refboard.clone(),
-        heap_mb,
+        heap_mb: heap.mb,
+        large_searches: heap.largest_solve > super::jvm::LARGE_SEARCH_BOARDS,
     };
     let ref_error = dir.join("ref-error.txt");
     let ref_error = ref_error.is_file().then_some(ref_error.as_path());
@@ -152,6 +153,11 @@ mod tests {
         found
     }
 
+    /// A heap of `mb` for the plan of a test: small searches.
+    pub(super) fn heap(mb: u64) -> crate::build::Heap {
+        crate::build::Heap { mb, largest_solve: 0 }
+    }
+
     /// One work directory for all tests, so the adapter is compiled once.
     pub(super) fn work() -> PathBuf {
         std::env::temp_dir().join("npuzzle-grader-java-tests")
@@ -174,7 +180,7 @@ mod tests {
 
     /// The submission at `dir` built as the tests build it: a 256 MB heap, the default limits and policy.
     pub(super) fn build(dir: &Path) -> Prepared {
-        build_java(dir, &work(), 256, &BuildLimits::default(), &Default::default()).unwrap()
+        build_java(dir, &work(), heap(256), &BuildLimits::default(), &Default::default()).unwrap()
     }
 
     #[test]
@@ -315,7 +321,7 @@ mod tests {
             )
         });
         let mut c = Conversation::start_ref(
-            build_java(dir.path(), &work(), 96, &BuildLimits::default(), &Default::default()).unwrap(),
+            build_java(dir.path(), &work(), heap(96), &BuildLimits::default(), &Default::default()).unwrap(),
         );
         c.ask("hello 1");
         assert_eq!(c.ask("board ref 2 1 2 3 0"), "ok b1");
@@ -349,7 +355,7 @@ mod tests {
     /// The `ref` world's JVM of a submission, as the grader starts it.
     fn ref_world_spec(submission: &Path) -> crate::runner::spec::ProcessSpec {
         let Prepared::PerWorld(launches) =
-            build_java(submission, &work(), 512, &BuildLimits::default(), &Default::default()).unwrap()
+            build_java(submission, &work(), heap(512), &BuildLimits::default(), &Default::default()).unwrap()
         else {
             panic!("the submission compiles")
         };

@@ -16,18 +16,25 @@ use crate::runner::spec::ProcessSpec;
 /// Stack size of JVM threads other than the request thread (which the server starts with 64 MB).
 const THREAD_STACK: &str = "-Xss8m";
 
-/// The heap the `own` world's JVM starts with (`-Xms`, at most its maximum), in MB. Its requests build Boards
-/// (up to 127-by-127, with texts of tens of KB) whose garbage dies young: a larger young generation there only
-/// touches more memory (a grade's peak 2.2 GB became 2.6 to 3.1 GB, with more page-fault time).
-const OWN_INITIAL_HEAP_MB: u64 = 1024;
+/// The heap a JVM starts with (`-Xms`, at most its maximum), in MB: a third of it is the young generation (the
+/// parallel collector's ratio).
+const INITIAL_HEAP_MB: u64 = 1024;
 
-/// The heap the `ref` world's JVM starts with, in MB: a third of it is the young generation (the parallel
-/// collector's ratio), 1 GB. The Solver's searches run there, each keeping up to millions of boards alive
-/// until it ends, and a young collection copies every live one: with 1 GB of young generation instead of a
-/// third of 1 GB, a grade's `ref` JVM collects less often and copies less (`java/valid` on the official data
-/// set: 7.3 s of CPU became 5.5 s, its peak memory 1.1 GB became 0.95 GB: fewer boards outlive a collection into
-/// the old generation). The heap's maximum, and so where a search runs out of memory, is unchanged.
-const REF_INITIAL_HEAP_MB: u64 = 3072;
+/// The heap the `ref` world's JVM starts with, in MB, when the plan's searches are large (a 1 GB young
+/// generation). A Solver's search keeps up to millions of boards alive until it ends, and a young collection
+/// copies every live one: with 1 GB of young generation instead of a third of 1 GB, whole searches fit
+/// between two collections and the rest are caught fewer times (`java/valid` on the official data set: that
+/// JVM's 7.3 s of CPU became 5.5 s, its peak memory 1.1 GB became 0.95 GB). Not for small searches, and not
+/// for the `own` world, whose Board requests' garbage dies young: there a larger young generation only
+/// touches more memory (BENCHMARKS.md, "The collectors' share"). The maximum, and so where a search runs out
+/// of memory, is the same either way.
+const LARGE_SEARCHES_INITIAL_HEAP_MB: u64 = 3072;
+
+/// Searches are large when the reference built more boards than this in one of the plan's solves: a Java
+/// Solver's board and search node take 100 to 200 bytes, so such a search's live boards alone pass a third of
+/// the default young generation. The end-to-end tests' quick policy's largest has 135,187; the bundled
+/// timing puzzles' (the default policy's) 1,216,182 (`grade::test_plan`'s test holds both).
+pub const LARGE_SEARCH_BOARDS: u64 = 500_000;
 
 /// Garbage-collector threads: a fixed number, all started with the JVM (see [`jvm_options`]).
 const GC_THREADS: u32 = 2;
@@ -70,12 +77,15 @@ pub(super) struct Jvm {
     pub reference_board: PathBuf,
     /// The heap of each JVM.
     pub heap_mb: u64,
+    /// Whether the plan's searches are large ([`LARGE_SEARCH_BOARDS`]): the `ref` world's JVM then starts with
+    /// a large young generation, touched at start.
+    pub large_searches: bool,
 }
 
 impl Jvm {
     /// The JVM of the `own` world: the student's Board and Solver in `classes`.
     pub fn own(&self, classes: &Path) -> Launch {
-        self.launch(OWN_INITIAL_HEAP_MB, &["--own".as_ref(), classes.as_os_str()], vec![classes.to_owned()])
+        self.launch(INITIAL_HEAP_MB, false, &["--own".as_ref(), classes.as_os_str()], vec![classes.to_owned()])
     }
 
     /// The JVM of the `ref` world: the student's Solver compiled against the reference Board in `classes`,
@@ -88,11 +98,25 @@ impl Jvm {
             args.extend(["--ref-error".as_ref(), log.as_os_str()]);
             shown.push(log.to_owned());
         }
-        self.launch(REF_INITIAL_HEAP_MB, &args, shown)
+        match self.large_searches {
+            true => self.launch(LARGE_SEARCHES_INITIAL_HEAP_MB, true, &args, shown),
+            false => self.launch(INITIAL_HEAP_MB, false, &args, shown),
+        }
     }
 
-    fn launch(&self, initial_heap_mb: u64, world: &[&std::ffi::OsStr], shown: Vec<PathBuf>) -> Launch {
+    /// `first_touch`: the server touches its eden at start (`FirstTouch.java`), so that the student's requests
+    /// never pay for a large young generation's fresh pages.
+    fn launch(
+        &self,
+        initial_heap_mb: u64,
+        first_touch: bool,
+        world: &[&std::ffi::OsStr],
+        shown: Vec<PathBuf>,
+    ) -> Launch {
         let mut args = jvm_options(self.heap_mb, initial_heap_mb);
+        if first_touch {
+            args.push("-Dnpuzzle.firstTouch=true".into());
+        }
         if let Some(agent) = &self.agent {
             let mut flag = OsString::from("-javaagent:");
             flag.push(agent);
@@ -138,7 +162,7 @@ fn jvm_options(heap_mb: u64, initial_heap_mb: u64) -> Vec<OsString> {
         format!("-Dnpuzzle.heapMb={heap_mb}").into(),
         // A search keeps every board alive until it ends: the parallel collector's larger young generation
         // copies them far fewer times than the serial one (a 3.6-million-board solve: 4 young collections
-        // instead of 18, and a third of the collector's CPU), and a heap that starts at 1 GB (3 GB for the
+        // instead of 18, and a third of the collector's CPU), and a heap that starts at 1 GB (3 GB for large
         // searches) is not grown by full collections.
         "-XX:+UseParallelGC".into(),
         // Every thread of the JVM's own exists before the first request, so the server can name them all
@@ -187,6 +211,7 @@ mod tests {
             agent: Some("/work/adapter/agent.jar".into()),
             reference_board: "/work/adapter/refboard".into(),
             heap_mb: 2048,
+            large_searches: false,
         }
     }
 
@@ -215,17 +240,25 @@ mod tests {
     }
 
     #[test]
-    fn the_searches_world_starts_with_the_larger_heap_never_above_the_maximum() {
-        let initial = |launch: Launch| -> Vec<String> {
+    fn large_searches_start_the_ref_world_with_a_large_touched_heap_never_above_the_maximum() {
+        let sized = |launch: Launch| -> Vec<String> {
             let args = launch.process.args.iter().map(|a| a.to_string_lossy().into_owned());
-            args.filter(|a| a.starts_with("-Xms") || a.starts_with("-Xmx")).collect()
+            args.filter(|a| a.starts_with("-Xms") || a.starts_with("-Xmx") || a.contains("firstTouch")).collect()
         };
-        let big = Jvm { heap_mb: 8192, ..jvm() };
-        assert_eq!(initial(big.own(Path::new("/o"))), ["-Xmx8192m", "-Xms1024m"]);
-        assert_eq!(initial(big.reference(Path::new("/r"), None)), ["-Xmx8192m", "-Xms3072m"]);
+        let large = Jvm { heap_mb: 8192, large_searches: true, ..jvm() };
+        assert_eq!(sized(large.own(Path::new("/o"))), ["-Xmx8192m", "-Xms1024m"]);
+        assert_eq!(
+            sized(large.reference(Path::new("/r"), None)),
+            ["-Xmx8192m", "-Xms3072m", "-Dnpuzzle.firstTouch=true"]
+        );
+        let small = Jvm { heap_mb: 8192, ..jvm() };
+        assert_eq!(sized(small.reference(Path::new("/r"), None)), ["-Xmx8192m", "-Xms1024m"]);
         // a machine with less memory: the heap starts at its maximum
-        assert_eq!(initial(jvm().reference(Path::new("/r"), None)), ["-Xmx2048m", "-Xms2048m"]);
-        assert_eq!(initial(jvm().own(Path::new("/o"))), ["-Xmx2048m", "-Xms1024m"]);
+        let less = Jvm { large_searches: true, ..jvm() };
+        assert_eq!(
+            sized(less.reference(Path::new("/r"), None)),
+            ["-Xmx2048m", "-Xms2048m", "-Dnpuzzle.firstTouch=true"]
+        );
     }
 
     #[test]

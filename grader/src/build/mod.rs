@@ -29,6 +29,7 @@ pub mod step;
 use std::path::Path;
 
 use crate::runner::sandbox::is_executable;
+pub use jvm::LARGE_SEARCH_BOARDS;
 pub use step::{AddressSpaceFit, BuildError, BuildLimits, Launch, MemoryBound, Prepared, WorldLaunches};
 
 /// The kind of submission found at a path.
@@ -92,15 +93,24 @@ pub fn detect(path: &Path) -> Result<SubmissionKind, BuildError> {
     Err(BuildError::NotASubmission(path.to_path_buf()))
 }
 
+/// The memory a submission's runtime is given, and how large the searches it will be asked for are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Heap {
+    /// The memory limit a JVM is started with (`-Xmx`), and a Python server's address space, in MB.
+    pub mb: u64,
+    /// The most boards the reference built in one solve the plan asks for (0 where unknown): a JVM's young
+    /// generation is sized for it (`jvm`).
+    pub largest_solve: u64,
+}
+
 /// Prepares a submission of a known kind. `work` is a directory the build may use for its outputs and
-/// caches; `heap_mb` is the memory limit a JVM is started with; and a Python server's address space; `limits`
-/// bound every build step; `rust` says
-/// how a Cargo project is built.
+/// caches; `heap` is the memory its runtime is given; `limits` bound every build step; `rust` says how a
+/// Cargo project is built.
 pub fn prepare(
     path: &Path,
     kind: SubmissionKind,
     work: &Path,
-    heap_mb: u64,
+    heap: Heap,
     limits: &BuildLimits,
     rust: &crate::policy::RustBuild,
     java: &crate::policy::JavaBuild,
@@ -111,10 +121,10 @@ pub fn prepare(
         )))),
         SubmissionKind::Cargo => cargo::build_cargo(path, work, rust, limits),
         SubmissionKind::Java => {
-            java::build_java(path, work, heap_mb, limits, java).map_err(|e| BuildError::Java(e.to_string()))
+            java::build_java(path, work, heap, limits, java).map_err(|e| BuildError::Java(e.to_string()))
         }
         SubmissionKind::Python => {
-            python::build_python(path, work, heap_mb, limits).map_err(|e| BuildError::Python(e.to_string()))
+            python::build_python(path, work, heap.mb, limits).map_err(|e| BuildError::Python(e.to_string()))
         }
     }
 }

@@ -115,6 +115,14 @@ impl TestPlan {
     pub fn tests(&self) -> &[PlannedTest] {
         &self.tests
     }
+
+    /// The most boards the reference built in one solve of a puzzle the plan's tests solve (0 where no
+    /// trial's counts are known): how large the searches the grade asks of a Solver are.
+    pub fn largest_reference_solve(&self) -> u64 {
+        let trials = self.tests.iter().flat_map(|t| &t.trials);
+        let partners = trials.clone().filter_map(|t| t.partner.as_deref());
+        trials.chain(partners).filter_map(|t| t.reference.map(|r| r.boards_constructed)).max().unwrap_or(0)
+    }
 }
 
 /// Every fixture file some planned test needed and the fixture directory lacks, once each, sorted.
@@ -140,6 +148,23 @@ fn only_matches(only: &[String], id: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_bundled_timing_puzzles_are_large_searches_and_the_quick_sets_are_not() {
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures/puzzles");
+        let plan = |policy: Policy| TestPlan::prepare(&fixtures, 1, policy, &[], BadFixtures::Refuse, None).unwrap();
+        let whole = plan(Policy::default()).largest_reference_solve();
+        assert!(whole > crate::build::LARGE_SEARCH_BOARDS, "{whole}");
+        let mut quick = Policy::default();
+        // the end-to-end tests' quick policy keeps the lighter timing puzzles (grader/tests/it/support.rs)
+        quick.tests.skip = ["20", "21", "22", "24", "25", "26", "27", "28", "29", "34", "35", "36", "37", "39", "40"]
+            .iter()
+            .chain(&["43", "44", "46"])
+            .map(|n| format!("timing-*/puzzle{n}"))
+            .collect();
+        let light = plan(quick).largest_reference_solve();
+        assert!(light > 0 && light < crate::build::LARGE_SEARCH_BOARDS, "{light}");
+    }
 
     #[test]
     fn only_patterns_select_items_by_the_base_of_expanded_ids() {
