@@ -49,7 +49,7 @@ use self::student::{
     compile_student, extra_files_hint, package_declarations, strip_bom, strip_package_declarations, STUDENT_FILES,
 };
 use super::jvm::Jvm;
-use super::step::{link_refused, BuildLimits, Launch, Prepared, WorldLaunches};
+use super::step::{link_refused, BuildLimits, Heap, Launch, Prepared, WorldLaunches};
 
 use corpus::rng::StableHash;
 
@@ -61,7 +61,7 @@ use corpus::rng::StableHash;
 pub fn build_java(
     submission: &Path,
     work: &Path,
-    heap: super::Heap,
+    heap: Heap,
     limits: &BuildLimits,
     policy: &crate::policy::JavaBuild,
 ) -> Result<Prepared, JavaBuildError> {
@@ -154,8 +154,8 @@ mod tests {
     }
 
     /// A heap of `mb` for the plan of a test: small searches.
-    pub(super) fn heap(mb: u64) -> crate::build::Heap {
-        crate::build::Heap { mb, largest_solve: 0 }
+    pub(super) fn heap(mb: u64) -> Heap {
+        Heap { mb, largest_solve: 0 }
     }
 
     /// One work directory for all tests, so the adapter is compiled once.

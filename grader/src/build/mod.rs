@@ -30,7 +30,7 @@ use std::path::Path;
 
 use crate::runner::sandbox::is_executable;
 pub use jvm::LARGE_SEARCH_BOARDS;
-pub use step::{AddressSpaceFit, BuildError, BuildLimits, Launch, MemoryBound, Prepared, WorldLaunches};
+pub use step::{AddressSpaceFit, BuildError, BuildLimits, Heap, Launch, MemoryBound, Prepared, WorldLaunches};
 
 /// The kind of submission found at a path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,16 +91,6 @@ pub fn detect(path: &Path) -> Result<SubmissionKind, BuildError> {
         return Ok(SubmissionKind::Executable);
     }
     Err(BuildError::NotASubmission(path.to_path_buf()))
-}
-
-/// The memory a submission's runtime is given, and how large the searches it will be asked for are.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Heap {
-    /// The memory limit a JVM is started with (`-Xmx`), and a Python server's address space, in MB.
-    pub mb: u64,
-    /// The most boards the reference built in one solve the plan asks for (0 where unknown): a JVM's young
-    /// generation is sized for it (`jvm`).
-    pub largest_solve: u64,
 }
 
 /// Prepares a submission of a known kind. `work` is a directory the build may use for its outputs and
