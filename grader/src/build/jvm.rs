@@ -98,9 +98,10 @@ impl Jvm {
             args.extend(["--ref-error".as_ref(), log.as_os_str()]);
             shown.push(log.to_owned());
         }
-        match self.large_searches {
-            true => self.launch(LARGE_SEARCHES_INITIAL_HEAP_MB, true, &args, shown),
-            false => self.launch(INITIAL_HEAP_MB, false, &args, shown),
+        if self.large_searches {
+            self.launch(LARGE_SEARCHES_INITIAL_HEAP_MB, true, &args, shown)
+        } else {
+            self.launch(INITIAL_HEAP_MB, false, &args, shown)
         }
     }
 

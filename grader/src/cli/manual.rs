@@ -38,16 +38,30 @@ pub fn run_man(command: clap::Command, args: &ManArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Writes `command`'s completion script for `shell`.
+/// Writes `command`'s completion script for `shell`. Made whole first: `clap_complete` panics when a write
+/// fails, and a reader that stops early (`grader completions bash | grep -q _grader`) fails the next write.
 pub fn completions(mut command: clap::Command, shell: clap_complete::Shell, out: &mut dyn Write) -> Result<()> {
     let name = command.get_name().to_string();
-    clap_complete::generate(shell, &mut command, name, out);
-    Ok(())
+    let mut script = Vec::new();
+    clap_complete::generate(shell, &mut command, name, &mut script);
+    unless_reader_left(out.write_all(&script).and_then(|()| out.flush()))
+        .context("failed to write the completion script")
 }
 
 /// Writes `command`'s manual page (section 1).
 pub fn page(command: clap::Command, out: &mut dyn Write) -> Result<()> {
-    clap_mangen::Man::new(command).render(out).context("failed to write the manual page")
+    let mut text = Vec::new();
+    clap_mangen::Man::new(command).render(&mut text).context("failed to render the manual page")?;
+    unless_reader_left(out.write_all(&text).and_then(|()| out.flush())).context("failed to write the manual page")
+}
+
+/// A write's outcome, where a reader that closed its end early (`| head`) is not a failure: it has all it
+/// wanted, as with any command-line tool.
+fn unless_reader_left(written: std::io::Result<()>) -> std::io::Result<()> {
+    match written {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
 }
 
 /// Writes `NAME.1` and a page per subcommand (`NAME-SUB.1`) into `dir`, creating it.
@@ -67,4 +81,28 @@ fn write_page(command: clap::Command, path: &Path) -> Result<()> {
     let mut bytes = Vec::new();
     page(command, &mut bytes)?;
     crate::output::write_atomically(path, bytes).with_context(|| format!("failed to write `{}`", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A reader that has gone: every write fails as a closed pipe does.
+    struct Gone;
+
+    impl Write for Gone {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::ErrorKind::BrokenPipe.into())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_reader_that_stops_early_is_no_failure_and_no_panic() {
+        let command = || clap::Command::new("grader").subcommand(clap::Command::new("grade"));
+        completions(command(), clap_complete::Shell::Bash, &mut Gone).unwrap();
+        page(command(), &mut Gone).unwrap();
+    }
 }
