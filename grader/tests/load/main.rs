@@ -33,7 +33,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use support::{base_id, gallery_entry, grade_in, quick_policy, root, scrub, tests_of, with_cpu_limit, Setting};
+use support::{
+    base_id, failed as failed_test, gallery_entry, grade_in, quick_policy, root, scrub, tests_of, with_cpu_limit,
+    Setting,
+};
 
 /// The gallery entries graded under load whose whole reports must be the gallery's snapshots: correct, and
 /// correct but wasteful (officially it fails Timing 2, 4a and 4b on counts and passes everything else). The
@@ -123,9 +126,12 @@ impl Graded {
                     .filter(|id| !tests_of(&graded.json).iter().any(|t| base_id(t) == id.as_str()))
                     .collect();
                 (failed != expected || fault || !unrun.is_empty()).then(|| {
+                    // what each failing test said first (a per-row test, such as a memory table's, by its first row)
+                    let tests = tests_of(&graded.json);
                     let said: Vec<String> = failed
                         .iter()
-                        .map(|id| format!("  {id}: {}", graded.test(id)["message"].as_str().unwrap_or_default()))
+                        .filter_map(|id| tests.iter().find(|t| base_id(t) == id.as_str() && failed_test(t)))
+                        .map(|t| format!("  {}: {}", t["id"], t["message"].as_str().unwrap_or_default()))
                         .collect();
                     format!(
                         "{name} (exit {}): expected failing {expected:?}, got {failed:?}; not graded {unrun:?}\n{}\n{}",
