@@ -122,8 +122,7 @@ pub fn build_java(
         module: adapter.classes.clone(),
         agent: adapter.agent.clone(),
         reference_board: adapter.refboard.clone(),
-        heap_mb: heap.mb,
-        large_searches: heap.largest_solve > super::jvm::LARGE_SEARCH_BOARDS,
+        heap,
     };
     let ref_error = dir.join("ref-error.txt");
     let ref_error = ref_error.is_file().then_some(ref_error.as_path());

@@ -10,7 +10,7 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use super::step::{AddressSpaceFit, Launch, MemoryBound};
+use super::step::{AddressSpaceFit, Heap, Launch, MemoryBound};
 use crate::runner::spec::ProcessSpec;
 
 /// Stack size of JVM threads other than the request thread (which the server starts with 64 MB).
@@ -75,11 +75,9 @@ pub(super) struct Jvm {
     pub agent: Option<PathBuf>,
     /// The directory of the reference `Board.class`.
     pub reference_board: PathBuf,
-    /// The heap of each JVM.
-    pub heap_mb: u64,
-    /// Whether the plan's searches are large ([`LARGE_SEARCH_BOARDS`]): the `ref` world's JVM then starts with
-    /// a large young generation, touched at start.
-    pub large_searches: bool,
+    /// The heap of each JVM, and how large the plan's searches are: when larger than [`LARGE_SEARCH_BOARDS`],
+    /// the `ref` world's JVM starts with a large young generation, touched at start.
+    pub heap: Heap,
 }
 
 impl Jvm {
@@ -98,7 +96,7 @@ impl Jvm {
             args.extend(["--ref-error".as_ref(), log.as_os_str()]);
             shown.push(log.to_owned());
         }
-        if self.large_searches {
+        if self.heap.largest_solve > LARGE_SEARCH_BOARDS {
             self.launch(LARGE_SEARCHES_INITIAL_HEAP_MB, true, &args, shown)
         } else {
             self.launch(INITIAL_HEAP_MB, false, &args, shown)
@@ -114,7 +112,7 @@ impl Jvm {
         world: &[&std::ffi::OsStr],
         shown: Vec<PathBuf>,
     ) -> Launch {
-        let mut args = jvm_options(self.heap_mb, initial_heap_mb);
+        let mut args = jvm_options(self.heap.mb, initial_heap_mb);
         if first_touch {
             args.push("-Dnpuzzle.firstTouch=true".into());
         }
@@ -211,8 +209,7 @@ mod tests {
             module: "/work/adapter/classes".into(),
             agent: Some("/work/adapter/agent.jar".into()),
             reference_board: "/work/adapter/refboard".into(),
-            heap_mb: 2048,
-            large_searches: false,
+            heap: Heap { mb: 2048, largest_solve: 0 },
         }
     }
 
@@ -246,16 +243,16 @@ mod tests {
             let args = launch.process.args.iter().map(|a| a.to_string_lossy().into_owned());
             args.filter(|a| a.starts_with("-Xms") || a.starts_with("-Xmx") || a.contains("firstTouch")).collect()
         };
-        let large = Jvm { heap_mb: 8192, large_searches: true, ..jvm() };
+        let large = Jvm { heap: Heap { mb: 8192, largest_solve: LARGE_SEARCH_BOARDS + 1 }, ..jvm() };
         assert_eq!(sized(large.own(Path::new("/o"))), ["-Xmx8192m", "-Xms1024m"]);
         assert_eq!(
             sized(large.reference(Path::new("/r"), None)),
             ["-Xmx8192m", "-Xms3072m", "-Dnpuzzle.firstTouch=true"]
         );
-        let small = Jvm { heap_mb: 8192, ..jvm() };
+        let small = Jvm { heap: Heap { mb: 8192, largest_solve: LARGE_SEARCH_BOARDS }, ..jvm() };
         assert_eq!(sized(small.reference(Path::new("/r"), None)), ["-Xmx8192m", "-Xms1024m"]);
         // a machine with less memory: the heap starts at its maximum
-        let less = Jvm { large_searches: true, ..jvm() };
+        let less = Jvm { heap: Heap { mb: 2048, largest_solve: LARGE_SEARCH_BOARDS + 1 }, ..jvm() };
         assert_eq!(
             sized(less.reference(Path::new("/r"), None)),
             ["-Xmx2048m", "-Xms2048m", "-Dnpuzzle.firstTouch=true"]

@@ -193,6 +193,16 @@ pub fn link_refused(path: &Path, shown: &str) -> Option<String> {
     })
 }
 
+/// The memory a submission's runtime is given, and how large the searches it will be asked for are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Heap {
+    /// The memory limit a JVM is started with (`-Xmx`), and a Python server's address space, in MB.
+    pub mb: u64,
+    /// The most boards the reference built in one solve the plan asks for (0 where unknown): a JVM's young
+    /// generation is sized for it (`jvm`).
+    pub largest_solve: u64,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -210,14 +220,4 @@ mod tests {
         let shown = String::from_utf8_lossy(&output.stdout);
         assert_eq!(shown.split_whitespace().collect::<Vec<_>>(), ["1", "1", "1048576"], "{output:?}");
     }
-}
-
-/// The memory a submission's runtime is given, and how large the searches it will be asked for are.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Heap {
-    /// The memory limit a JVM is started with (`-Xmx`), and a Python server's address space, in MB.
-    pub mb: u64,
-    /// The most boards the reference built in one solve the plan asks for (0 where unknown): a JVM's young
-    /// generation is sized for it (`jvm`).
-    pub largest_solve: u64,
 }

@@ -83,7 +83,7 @@ impl Readings {
         Readings {
             at: Instant::now(),
             machine_busy: unix::machine_busy_time(),
-            grader: unix::own_and_children_cpu().0,
+            grader: unix::own_cpu(),
             program,
             threads: sample(init),
         }

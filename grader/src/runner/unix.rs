@@ -108,13 +108,10 @@ fn parse_areas(stat: &str) -> Option<[(usize, usize); 2]> {
     }
 }
 
-/// CPU time (user + system) used so far by this process, all threads, and by the children it has reaped.
-pub(super) fn own_and_children_cpu() -> (Duration, Duration) {
-    let used = |who| {
-        let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
-        rusage(who).map_or(Duration::ZERO, |usage| time(usage.ru_utime) + time(usage.ru_stime))
-    };
-    (used(libc::RUSAGE_SELF), used(libc::RUSAGE_CHILDREN))
+/// CPU time (user + system) used so far by this process, all threads.
+pub(super) fn own_cpu() -> Duration {
+    let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
+    rusage(libc::RUSAGE_SELF).map_or(Duration::ZERO, |usage| time(usage.ru_utime) + time(usage.ru_stime))
 }
 
 /// The peak resident set of this process alone (`ru_maxrss` of `RUSAGE_SELF`), in KiB.

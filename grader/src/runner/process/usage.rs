@@ -1,35 +1,28 @@
-//! What the grader itself has used of the machine: its own CPU and its children's ([`CpuUsed`], whose
-//! differences tell where a run's CPU went) and its own peak memory. Not the submission's: that is what
-//! [`SubmissionProcess`](super::SubmissionProcess) counts, per sandbox.
+//! What the grader itself has used of the machine: its own CPU ([`CpuUsed`], whose differences tell where a
+//! run's CPU went) and its own peak memory. Not the submission's: that is what
+//! [`SubmissionProcess`](super::SubmissionProcess) counts, per sandbox, and the meter sums as each ends.
 
 use std::time::Duration;
 
 use crate::runner::unix;
 
-/// CPU time used so far by the grader's own process and by the processes it started and has reaped (the
-/// submission's, and a build's). Differences of two readings tell where a run's CPU went; concurrent runs in
-/// one process (`grader batch`) share both figures.
+/// CPU time used so far by the grader's own process (all its threads). Differences of two readings tell where
+/// a run's CPU went; concurrent runs in one process (`grader batch`) share the figure.
 #[derive(Debug, Clone, Copy)]
 pub struct CpuUsed {
     /// The grader's own threads.
     pub grader: Duration,
-    /// Reaped child processes.
-    pub children: Duration,
 }
 
 impl CpuUsed {
     #[allow(missing_docs)]
     pub fn now() -> CpuUsed {
-        let (grader, children) = unix::own_and_children_cpu();
-        CpuUsed { grader, children }
+        CpuUsed { grader: unix::own_cpu() }
     }
 
     /// What was used between `earlier` and this reading.
     pub fn since(self, earlier: CpuUsed) -> CpuUsed {
-        CpuUsed {
-            grader: self.grader.saturating_sub(earlier.grader),
-            children: self.children.saturating_sub(earlier.children),
-        }
+        CpuUsed { grader: self.grader.saturating_sub(earlier.grader) }
     }
 }
 
