@@ -172,7 +172,7 @@ fn run_plan(
     let run = match built {
         Prepared::Ready(launch) => {
             let own = process_spec(&launch, policy, heap_mb);
-            let programs = Programs { own, reference: None, trusted_runtime_threads: false };
+            let programs = Programs { own, reference: None, reference_rerun: None, trusted_runtime_threads: false };
             Run {
                 notes: launch.notes.clone(),
                 ..run_tests(programs, policy, &plan.tests, &plan.policy.tests.hidden, progress)
@@ -182,6 +182,7 @@ fn run_plan(
             let programs = Programs {
                 own: process_spec(&launches.own, policy, heap_mb),
                 reference: Some(process_spec(&launches.reference, policy, heap_mb)),
+                reference_rerun: Some(process_spec(&launches.reference_rerun, policy, heap_mb)),
                 trusted_runtime_threads: true,
             };
             Run {

@@ -77,13 +77,13 @@ def jvm_options(args):
 
 def prepare_java(submission, found, work):
     worlds = {"own": [], "ref": []}
-    options = None
+    options = {}  # each world's JVM options: those of the first program that served it (the grade's own sizes each)
     for path in found:
         _, args = header(path)
         world = "own" if "--own" in args else "ref" if "--ref" in args else None
         if world:
             worlds[world].append(path)
-            options = options or jvm_options(args)
+            options.setdefault(world, jvm_options(args))
     worlds = {world: paths for world, paths in worlds.items() if paths}  # a world the grade never started
     for world, paths in worlds.items():
         src, classes = os.path.join(work, world, "src"), os.path.join(work, world, "classes")
@@ -102,7 +102,7 @@ def prepare_java(submission, found, work):
     with open(os.path.join(work, "command"), "w") as out:
         for world in worlds:
             w = os.path.join(work, world)
-            print("\0".join(["java", *options, "-cp", os.path.join(w, "classes"), "Replay", os.path.join(w, "calls")]), file=out)
+            print("\0".join(["java", *options[world], "-cp", os.path.join(w, "classes"), "Replay", os.path.join(w, "calls")]), file=out)
 
 
 def prepare_python(submission, found, work):

@@ -128,7 +128,8 @@ pub fn build_java(
     let ref_error = ref_error.is_file().then_some(ref_error.as_path());
     // what the build changed is said once, with the world every report has
     let own = Launch { notes, ..jvm.own(&dir.join("own")) };
-    Ok(Prepared::PerWorld(Box::new(WorldLaunches { own, reference: jvm.reference(&dir.join("ref"), ref_error) })))
+    let (reference, reference_rerun) = jvm.reference(&dir.join("ref"), ref_error);
+    Ok(Prepared::PerWorld(Box::new(WorldLaunches { own, reference, reference_rerun })))
 }
 
 #[cfg(test)]

@@ -20,6 +20,14 @@ const THREAD_STACK: &str = "-Xss8m";
 /// parallel collector's ratio).
 const INITIAL_HEAP_MB: u64 = 1024;
 
+/// The most young generation a JVM started with [`INITIAL_HEAP_MB`] may grow to (`-XX:MaxNewSize`), in MB, and
+/// at most a quarter of its starting heap. Its requests' garbage dies young (a Board request's texts and
+/// boards: the `own` JVM of `java/valid` on the official data set allocates 6.5 GB in 5 s and keeps 6 MB
+/// alive), and left alone the parallel collector grows an eden that every collection empties to 2 GB, each
+/// new page touched once for nothing: with the cap that JVM's CPU fell from 6.2 to 5.3 s (1.1 s of system
+/// time to 0.3) and its peak memory from 2.2 GB to 0.37 GB (BENCHMARKS.md, "The young generation capped").
+const SMALL_YOUNG_GENERATION_MB: u64 = 256;
+
 /// The heap the `ref` world's JVM starts with, in MB, when the plan's searches are large (a 1 GB young
 /// generation). A Solver's search keeps up to millions of boards alive until it ends, and a young collection
 /// copies every live one: with 1 GB of young generation instead of a third of 1 GB, whole searches fit
@@ -83,12 +91,14 @@ pub(super) struct Jvm {
 impl Jvm {
     /// The JVM of the `own` world: the student's Board and Solver in `classes`.
     pub fn own(&self, classes: &Path) -> Launch {
-        self.launch(INITIAL_HEAP_MB, false, &["--own".as_ref(), classes.as_os_str()], vec![classes.to_owned()])
+        self.launch(Young::Capped, &["--own".as_ref(), classes.as_os_str()], vec![classes.to_owned()])
     }
 
-    /// The JVM of the `ref` world: the student's Solver compiled against the reference Board in `classes`,
-    /// and javac's log in `ref_error` when it did not compile.
-    pub fn reference(&self, classes: &Path, ref_error: Option<&Path>) -> Launch {
+    /// The JVMs of the `ref` world: the student's Solver compiled against the reference Board in `classes`,
+    /// and javac's log in `ref_error` when it did not compile. The first serves the tests; the second, the
+    /// re-run check's fresh processes, which solve the correctness tests' puzzles again: sized for small
+    /// searches whatever the plan's largest (the large young generation's touch alone is 0.4 s of CPU).
+    pub fn reference(&self, classes: &Path, ref_error: Option<&Path>) -> (Launch, Launch) {
         let mut args =
             vec!["--ref".as_ref(), classes.as_os_str(), "--board".as_ref(), self.reference_board.as_os_str()];
         let mut shown = vec![classes.to_owned(), self.reference_board.clone()];
@@ -96,26 +106,24 @@ impl Jvm {
             args.extend(["--ref-error".as_ref(), log.as_os_str()]);
             shown.push(log.to_owned());
         }
-        if self.heap.largest_solve > LARGE_SEARCH_BOARDS {
-            self.launch(LARGE_SEARCHES_INITIAL_HEAP_MB, true, &args, shown)
-        } else {
-            self.launch(INITIAL_HEAP_MB, false, &args, shown)
-        }
+        let young = if self.heap.largest_solve > LARGE_SEARCH_BOARDS { Young::LargeTouched } else { Young::Capped };
+        (self.launch(young, &args, shown.clone()), self.launch(Young::Capped, &args, shown))
     }
 
-    /// `first_touch`: the server touches its eden at start (`FirstTouch.java`), so that the student's requests
-    /// never pay for a large young generation's fresh pages.
-    fn launch(
-        &self,
-        initial_heap_mb: u64,
-        first_touch: bool,
-        world: &[&std::ffi::OsStr],
-        shown: Vec<PathBuf>,
-    ) -> Launch {
-        let mut args = jvm_options(self.heap.mb, initial_heap_mb);
-        if first_touch {
-            args.push("-Dnpuzzle.firstTouch=true".into());
-        }
+    fn launch(&self, young: Young, world: &[&std::ffi::OsStr], shown: Vec<PathBuf>) -> Launch {
+        let mut args = match young {
+            Young::Capped => {
+                let initial_mb = self.heap.mb.min(INITIAL_HEAP_MB);
+                let mut args = jvm_options(self.heap.mb, initial_mb);
+                args.push(format!("-XX:MaxNewSize={}m", SMALL_YOUNG_GENERATION_MB.min(initial_mb / 4)).into());
+                args
+            }
+            Young::LargeTouched => {
+                let mut args = jvm_options(self.heap.mb, LARGE_SEARCHES_INITIAL_HEAP_MB);
+                args.push("-Dnpuzzle.firstTouch=true".into());
+                args
+            }
+        };
         if let Some(agent) = &self.agent {
             let mut flag = OsString::from("-javaagent:");
             flag.push(agent);
@@ -136,6 +144,18 @@ impl Jvm {
         process.view.read_only.extend(shown);
         Launch { process, memory: MemoryBound::Heap { fit: Some(address_space_fit()) }, notes: vec![] }
     }
+}
+
+/// How a JVM's young generation is sized.
+#[derive(Debug, Clone, Copy)]
+enum Young {
+    /// The heap starts at [`INITIAL_HEAP_MB`] and the young generation stays within
+    /// [`SMALL_YOUNG_GENERATION_MB`]: garbage that dies young reuses the same pages.
+    Capped,
+    /// The heap starts at [`LARGE_SEARCHES_INITIAL_HEAP_MB`] (a large young generation for large searches), and
+    /// the server touches its eden at start (`FirstTouch.java`), so that the student's requests never pay for
+    /// its fresh pages.
+    LargeTouched,
 }
 
 /// How a JVM fits an address-space limit, where no memory control group bounds its native memory: it
@@ -220,11 +240,14 @@ mod tests {
         assert!(!own.view.read_only.iter().any(|p| p.starts_with("/work/adapter/refboard")), "{:?}", own.view);
         assert!(!text(&own.args).iter().any(|a| a.contains("refboard")), "{:?}", own.args);
         assert_eq!(own.args[own.args.len() - 2..], ["--own", "/work/sub/own"].map(OsString::from));
-        let reference = jvm().reference(Path::new("/work/sub/ref"), Some(Path::new("/work/sub/ref-error.txt")));
-        let shown = reference.process.view.read_only;
-        assert!(shown.contains(&PathBuf::from("/work/adapter/refboard")));
-        assert!(shown.contains(&PathBuf::from("/work/sub/ref-error.txt")));
-        assert!(!shown.contains(&PathBuf::from("/work/sub/own")));
+        let (reference, rerun) =
+            jvm().reference(Path::new("/work/sub/ref"), Some(Path::new("/work/sub/ref-error.txt")));
+        for launch in [reference, rerun] {
+            let shown = launch.process.view.read_only;
+            assert!(shown.contains(&PathBuf::from("/work/adapter/refboard")));
+            assert!(shown.contains(&PathBuf::from("/work/sub/ref-error.txt")));
+            assert!(!shown.contains(&PathBuf::from("/work/sub/own")));
+        }
     }
 
     #[test]
@@ -241,22 +264,27 @@ mod tests {
     fn large_searches_start_the_ref_world_with_a_large_touched_heap_never_above_the_maximum() {
         let sized = |launch: Launch| -> Vec<String> {
             let args = launch.process.args.iter().map(|a| a.to_string_lossy().into_owned());
-            args.filter(|a| a.starts_with("-Xms") || a.starts_with("-Xmx") || a.contains("firstTouch")).collect()
+            let sizes = ["-Xms", "-Xmx", "-XX:MaxNewSize"];
+            args.filter(|a| sizes.iter().any(|s| a.starts_with(s)) || a.contains("firstTouch")).collect()
         };
+        let capped = ["-Xmx8192m", "-Xms1024m", "-XX:MaxNewSize=256m"];
         let large = Jvm { heap: Heap { mb: 8192, largest_solve: LARGE_SEARCH_BOARDS + 1 }, ..jvm() };
-        assert_eq!(sized(large.own(Path::new("/o"))), ["-Xmx8192m", "-Xms1024m"]);
-        assert_eq!(
-            sized(large.reference(Path::new("/r"), None)),
-            ["-Xmx8192m", "-Xms3072m", "-Dnpuzzle.firstTouch=true"]
-        );
+        assert_eq!(sized(large.own(Path::new("/o"))), capped);
+        let (tests, rerun) = large.reference(Path::new("/r"), None);
+        assert_eq!(sized(tests), ["-Xmx8192m", "-Xms3072m", "-Dnpuzzle.firstTouch=true"]);
+        // the re-run check solves small puzzles only
+        assert_eq!(sized(rerun), capped);
         let small = Jvm { heap: Heap { mb: 8192, largest_solve: LARGE_SEARCH_BOARDS }, ..jvm() };
-        assert_eq!(sized(small.reference(Path::new("/r"), None)), ["-Xmx8192m", "-Xms1024m"]);
-        // a machine with less memory: the heap starts at its maximum
-        let less = Jvm { heap: Heap { mb: 2048, largest_solve: LARGE_SEARCH_BOARDS + 1 }, ..jvm() };
+        let (tests, rerun) = small.reference(Path::new("/r"), None);
         assert_eq!(
-            sized(less.reference(Path::new("/r"), None)),
-            ["-Xmx2048m", "-Xms2048m", "-Dnpuzzle.firstTouch=true"]
+            (sized(tests), sized(rerun)),
+            (capped.map(String::from).to_vec(), capped.map(String::from).to_vec())
         );
+        // a machine with less memory: the heap starts at its maximum, and the cap is a quarter of it
+        let less = Jvm { heap: Heap { mb: 512, largest_solve: LARGE_SEARCH_BOARDS + 1 }, ..jvm() };
+        let (tests, rerun) = less.reference(Path::new("/r"), None);
+        assert_eq!(sized(tests), ["-Xmx512m", "-Xms512m", "-Dnpuzzle.firstTouch=true"]);
+        assert_eq!(sized(rerun), ["-Xmx512m", "-Xms512m", "-XX:MaxNewSize=128m"]);
     }
 
     #[test]

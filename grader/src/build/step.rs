@@ -107,6 +107,9 @@ pub struct WorldLaunches {
     pub own: Launch,
     /// Serves the `ref` world: the reference Board under the submission's Solver.
     pub reference: Launch,
+    /// Serves the re-run check's fresh `ref` processes (the same program, sized for the correctness tests'
+    /// small searches).
+    pub reference_rerun: Launch,
 }
 
 /// How a launched program's memory is bounded (`grade` turns it into limits with the policy's figures).

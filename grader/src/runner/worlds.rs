@@ -20,6 +20,9 @@ pub struct Programs {
     pub own: ProcessSpec,
     /// The program of the `ref` world, when it is not the `own` one.
     pub reference: Option<ProcessSpec>,
+    /// The program of the re-run check's fresh `ref` sessions, when not `reference` itself (the same program
+    /// started with less memory: the check solves small puzzles only).
+    pub reference_rerun: Option<ProcessSpec>,
     /// Whether the programs name the runtime's threads themselves before any student code runs (the Java
     /// adapter), so that their `runtime_threads=` is believed (see [`Session::trusting_runtime_threads`]).
     pub trusted_runtime_threads: bool,
@@ -33,17 +36,26 @@ struct WorldSession {
 }
 
 impl WorldSession {
-    fn new(spec: ProcessSpec, limits: SessionLimits, trusted: bool, meter: &Arc<Meter>) -> WorldSession {
-        let meter = Arc::clone(meter);
-        let start = move || {
-            let session = Session::metered(spec.clone(), limits, Arc::clone(&meter));
-            if trusted {
-                session.trusting_runtime_threads()
-            } else {
-                session
+    /// A session on `spec`, whose fresh sessions run `fresh_spec`.
+    fn new(
+        spec: ProcessSpec,
+        fresh_spec: ProcessSpec,
+        limits: SessionLimits,
+        trusted: bool,
+        meter: &Arc<Meter>,
+    ) -> WorldSession {
+        let starter = |spec: ProcessSpec| {
+            let meter = Arc::clone(meter);
+            move || {
+                let session = Session::metered(spec.clone(), limits, Arc::clone(&meter));
+                if trusted {
+                    session.trusting_runtime_threads()
+                } else {
+                    session
+                }
             }
         };
-        WorldSession { session: start(), fresh: Box::new(start), startup: None }
+        WorldSession { session: starter(spec)(), fresh: Box::new(starter(fresh_spec)), startup: None }
     }
 
     /// Starts the program if it has not been, and returns its handshake (or why it could not start). A start
@@ -100,9 +112,12 @@ impl WorldSessions {
         machine_stalls: &mut Vec<String>,
     ) -> WorldSessions {
         let trusted = programs.trusted_runtime_threads;
-        let mut own = WorldSession::new(programs.own, limits, trusted, &meter);
+        let mut own = WorldSession::new(programs.own.clone(), programs.own, limits, trusted, &meter);
         own.started(machine_stalls);
-        let reference = programs.reference.map(|spec| WorldSession::new(spec, limits, trusted, &meter));
+        let reference = programs.reference.map(|spec| {
+            let rerun = programs.reference_rerun.unwrap_or_else(|| spec.clone());
+            WorldSession::new(spec, rerun, limits, trusted, &meter)
+        });
         WorldSessions { own, reference, meter }
     }
 
