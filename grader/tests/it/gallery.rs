@@ -32,53 +32,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use serde::Deserialize;
-
 use crate::support::{
-    base_id, failed, gallery_entry, grade_in, quick_policy, quick_python_policy, quick_rust_policy, root, scrub,
-    tests_of, with_cpu_limit, Graded, Setting,
+    base_id, failed, gallery_entries, gallery_entry, grade_in, quick_policy, quick_python_policy, quick_rust_policy,
+    scrub, tests_of, GalleryEntry as Entry, Graded, Setting,
 };
-
-#[derive(Debug, Deserialize)]
-struct Gallery {
-    submission: Vec<Entry>,
-}
-
-#[derive(Debug, Deserialize)]
-#[allow(dead_code)] // summary and note document the entry for people
-struct Entry {
-    name: String,
-    path: String,
-    language: String,
-    summary: String,
-    #[serde(default)]
-    expect_failed: Vec<String>,
-    #[serde(default)]
-    note: Option<String>,
-    /// False for a submission whose own behavior varies from run to run (e.g. Rust's randomly seeded
-    /// `HashSet` changes how often `==` is called): its verdicts are held to the model, its report is
-    /// graded once and neither compared nor snapshotted.
-    #[serde(default = "yes")]
-    deterministic: bool,
-    /// The CPU limit of a solve and a request for this entry, where it is not its language's quick policy's:
-    /// for an entry whose failing tests all spin to the limit and whose passing tests answer in milliseconds,
-    /// so a lower limit gives the same verdicts for less of the suite's CPU (`support::with_cpu_limit`).
-    #[serde(default)]
-    quick_cpu_seconds: Option<f64>,
-    /// The tests of an entry graded only by the load test (`grader/tests/load`), which grades these alone
-    /// while the machine is busy: an entry too slow to grade whole in the suite. The gallery leaves it out.
-    #[serde(default)]
-    under_load_only: Option<Vec<String>>,
-}
-
-fn yes() -> bool {
-    true
-}
-
-fn gallery() -> Gallery {
-    let text = std::fs::read_to_string(root().join("fixtures/submissions.toml")).expect("fixtures/submissions.toml");
-    toml::from_str(&text).expect("fixtures/submissions.toml is valid")
-}
 
 /// One grading of one entry: which run (0 or 1), what it gave, and how long it took.
 struct Grading {
@@ -102,7 +59,7 @@ fn check(language: &str) {
         _ => quick_policy(),
     };
     let entries: Vec<Entry> =
-        gallery().submission.into_iter().filter(|e| e.language == language && e.under_load_only.is_none()).collect();
+        gallery_entries().into_iter().filter(|e| e.language == language && e.graded_whole()).collect();
     let second_cwd = tempfile::tempdir().expect("a temp dir");
     let settings = [
         Setting::default(),
@@ -116,10 +73,7 @@ fn check(language: &str) {
     let pages = tempfile::tempdir().expect("a temp dir");
     let page = |entry: usize| pages.path().join(format!("{}.html", entries[entry].name));
     // each entry's policy, written once
-    let policies: Vec<PathBuf> = entries
-        .iter()
-        .map(|e| e.quick_cpu_seconds.map_or_else(|| policy.clone(), |seconds| with_cpu_limit(&policy, seconds)))
-        .collect();
+    let policies: Vec<PathBuf> = entries.iter().map(|e| e.policy(&policy)).collect();
     let twice: Vec<usize> = graded_twice(entries.iter().map(|e| e.deterministic));
     let jobs = jobs(entries.len(), &twice);
     let next = AtomicUsize::new(0);

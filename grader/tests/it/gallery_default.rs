@@ -33,56 +33,26 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use serde::Deserialize;
 use serde_json::Value;
 
 use crate::support::{
-    base_id, calibration, copy_resolved, failed, failed_base_ids, fixtures_with_official_timing, grader, root, tests_of,
+    base_id, calibration, copy_resolved, failed, failed_base_ids, fixtures_with_official_timing, gallery_entries,
+    grader, root, tests_of, GalleryEntry as Entry,
 };
-
-#[derive(Debug, Deserialize)]
-struct Gallery {
-    submission: Vec<Entry>,
-}
-
-#[derive(Debug, Deserialize)]
-struct Entry {
-    name: String,
-    path: String,
-    language: String,
-    #[serde(default)]
-    expect_failed: Vec<String>,
-    #[serde(default)]
-    expect_failed_default: Option<Vec<String>>,
-    /// A table where the bundled puzzles may fail this entry on more or fewer rows than the official ones
-    /// (by more than one), and why (module doc).
-    #[serde(default)]
-    side_by_side_gap: Option<Gap>,
-    /// Set for an entry the load test alone grades (`grader/tests/load`): too slow for a whole grade here.
-    #[serde(default)]
-    under_load_only: Option<Vec<String>>,
-}
-
-#[derive(Debug, Deserialize)]
-struct Gap {
-    table: String,
-    why: String,
-}
 
 /// Whether a base id belongs to the timing or memory sections (or is the build, which blocks them).
 fn judged_here(id: &str) -> bool {
     id.starts_with("timing-") || id.starts_with("memory-") || id == "compile-1"
 }
 
-impl Entry {
-    fn expected(&self) -> Vec<String> {
-        let mut ids = match &self.expect_failed_default {
-            Some(ids) => ids.clone(),
-            None => self.expect_failed.iter().filter(|id| judged_here(id)).cloned().collect(),
-        };
-        ids.sort();
-        ids
-    }
+/// The timing and memory base ids an entry is expected to fail under the default policy, sorted.
+fn expected(entry: &Entry) -> Vec<String> {
+    let mut ids = match &entry.expect_failed_default {
+        Some(ids) => ids.clone(),
+        None => entry.expect_failed.iter().filter(|id| judged_here(id)).cloned().collect(),
+    };
+    ids.sort();
+    ids
 }
 
 /// The tables compared side by side: the base ids of the timing and memory sections.
@@ -99,10 +69,8 @@ const TABLES: [&str; 8] = [
 
 #[test]
 fn java_gallery_timing_and_memory_rows_match_the_model_on_the_default_policy() {
-    let text = std::fs::read_to_string(root().join("fixtures/submissions.toml")).unwrap();
-    let gallery: Gallery = toml::from_str(&text).unwrap();
     let entries: Vec<Entry> =
-        gallery.submission.into_iter().filter(|e| e.language == "java" && e.under_load_only.is_none()).collect();
+        gallery_entries().into_iter().filter(|e| e.language == "java" && e.graded_whole()).collect();
     let work = tempfile::tempdir().unwrap();
     let (class, boards) = (work.path().join("class"), work.path().join("boards"));
     let groups = RefWorlds::of(&entries);
@@ -273,7 +241,7 @@ fn expectations(entries: &[Entry], reports: &BTreeMap<String, Value>, corpus: &s
     entries
         .iter()
         .filter_map(|entry| {
-            let (expected, actual) = (entry.expected(), failed_base_ids(&reports[&entry.name]));
+            let (expected, actual) = (expected(entry), failed_base_ids(&reports[&entry.name]));
             (expected != actual)
                 .then(|| format!("{} on {corpus}: expected failing {expected:?}, got {actual:?}", entry.name))
         })

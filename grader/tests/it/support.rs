@@ -411,3 +411,76 @@ pub fn scrub(text: &str) -> String {
     out.push_str(rest);
     out
 }
+
+/// One entry of the gallery, `fixtures/submissions.toml`: the one reading of it that every test grading the
+/// gallery shares (the galleries, the side-by-side test, the load test).
+#[derive(Debug, serde::Deserialize)]
+#[allow(dead_code)] // each test binary reads its own fields; summary and note document the entry for people
+pub struct GalleryEntry {
+    pub name: String,
+    /// The submission's folder or file, under `fixtures/submissions`.
+    pub path: String,
+    pub language: String,
+    pub summary: String,
+    /// The base ids of the tests the entry fails under the quick policy.
+    #[serde(default)]
+    pub expect_failed: Vec<String>,
+    /// The timing and memory base ids it fails under the default policy, where not those of `expect_failed`.
+    #[serde(default)]
+    pub expect_failed_default: Option<Vec<String>>,
+    /// A table where the bundled puzzles may fail this entry on more or fewer rows than the official ones
+    /// (by more than one), and why (`gallery_default`).
+    #[serde(default)]
+    pub side_by_side_gap: Option<SideBySideGap>,
+    #[serde(default)]
+    pub note: Option<String>,
+    /// False for a submission whose own behavior varies from run to run (e.g. Rust's randomly seeded
+    /// `HashSet` changes how often `==` is called): its verdicts are held to the model, its report is
+    /// graded once and neither compared nor snapshotted.
+    #[serde(default = "yes")]
+    pub deterministic: bool,
+    /// The CPU limit of a solve and a request for this entry, where it is not its language's quick policy's:
+    /// for an entry whose failing tests all spin to the limit and whose passing tests answer in milliseconds,
+    /// so a lower limit gives the same verdicts for less of the suite's CPU ([`with_cpu_limit`]).
+    #[serde(default)]
+    pub quick_cpu_seconds: Option<f64>,
+    /// The tests of an entry graded only by the load test (`grader/tests/load`), which grades these alone
+    /// while the machine is busy: an entry too slow to grade whole in the suite. The galleries leave it out.
+    #[serde(default)]
+    pub under_load_only: Option<Vec<String>>,
+}
+
+/// A table of the timing and memory sections where the bundled puzzles may fail an entry on more or fewer
+/// rows than the official ones, and why.
+#[derive(Debug, serde::Deserialize)]
+pub struct SideBySideGap {
+    pub table: String,
+    pub why: String,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl GalleryEntry {
+    /// Whether the suite's galleries grade the entry whole (else only the load test grades it).
+    pub fn graded_whole(&self) -> bool {
+        self.under_load_only.is_none()
+    }
+
+    /// The entry's policy: `quick` (its language's quick policy), or the entry's `quick_cpu_seconds` of it.
+    pub fn policy(&self, quick: &Path) -> PathBuf {
+        self.quick_cpu_seconds.map_or_else(|| quick.to_path_buf(), |seconds| with_cpu_limit(quick, seconds))
+    }
+}
+
+/// Every entry of the gallery, in its order.
+pub fn gallery_entries() -> Vec<GalleryEntry> {
+    #[derive(serde::Deserialize)]
+    struct Gallery {
+        submission: Vec<GalleryEntry>,
+    }
+    let text = std::fs::read_to_string(root().join("fixtures/submissions.toml")).expect("fixtures/submissions.toml");
+    let gallery: Gallery = toml::from_str(&text).expect("fixtures/submissions.toml is valid");
+    gallery.submission
+}

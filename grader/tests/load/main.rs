@@ -34,7 +34,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use support::{
-    base_id, failed as failed_test, gallery_entry, grade_in, quick_policy, root, scrub, tests_of, with_cpu_limit,
+    base_id, failed as failed_test, gallery_entries, gallery_entry, grade_in, quick_policy, root, scrub, tests_of,
     Setting,
 };
 
@@ -58,33 +58,15 @@ struct Graded {
 impl Graded {
     /// The entries this test grades, from fixtures/submissions.toml.
     fn from_gallery() -> Vec<Graded> {
-        let gallery: toml::Table =
-            std::fs::read_to_string(root().join("fixtures/submissions.toml")).unwrap().parse().unwrap();
-        let strings = |value: Option<&toml::Value>| -> Option<Vec<String>> {
-            Some(value?.as_array()?.iter().filter_map(|v| Some(v.as_str()?.to_string())).collect())
-        };
-        let graded: Vec<Graded> = gallery["submission"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter_map(|e| {
-                let name = e["name"].as_str()?.to_string();
-                let only = strings(e.get("under_load_only"));
-                if only.is_none() && !SNAPSHOT_ENTRIES.contains(&name.as_str()) {
-                    return None;
-                }
-                let policy = match e.get("quick_cpu_seconds").and_then(toml::Value::as_float) {
-                    Some(seconds) => with_cpu_limit(&quick_policy(), seconds),
-                    None => quick_policy(),
-                };
-                let expect_failed = only.as_ref().map(|_| strings(e.get("expect_failed")).unwrap_or_default());
-                Some(Graded {
-                    name,
-                    path: e["path"].as_str()?.to_string(),
-                    policy,
-                    only: only.unwrap_or_default(),
-                    expect_failed,
-                })
+        let graded: Vec<Graded> = gallery_entries()
+            .into_iter()
+            .filter(|e| e.under_load_only.is_some() || SNAPSHOT_ENTRIES.contains(&e.name.as_str()))
+            .map(|e| Graded {
+                policy: e.policy(&quick_policy()),
+                expect_failed: e.under_load_only.is_some().then(|| e.expect_failed.clone()),
+                only: e.under_load_only.unwrap_or_default(),
+                name: e.name,
+                path: e.path,
             })
             .collect();
         let snapshots = graded.iter().filter(|g| g.expect_failed.is_none()).count();
