@@ -13,7 +13,7 @@ use clap::{ArgMatches, CommandFactory, Parser, Subcommand};
 
 use crate::catalog;
 use crate::grade::{grade, BadFixtures, GradeOptions};
-use crate::output::write_atomically;
+use crate::output::{to_stdout, write_atomically};
 use crate::policy::Policy;
 use crate::progress::ProgressDisplay;
 use crate::report::{self, Format};
@@ -176,7 +176,7 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
         Command::Gradebook(GradebookCommand::Merge(args)) => crate::class::merge::run(args),
         Command::BatchWorker { settings } => crate::batch::worker::serve(&settings),
         Command::Catalog { markdown } => {
-            print!("{}", if markdown { crate::catalog_doc::markdown() } else { crate::catalog_doc::plain() });
+            stdout(&if markdown { crate::catalog_doc::markdown() } else { crate::catalog_doc::plain() })?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Explain { id } => {
@@ -191,15 +191,15 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
                     close.join(", ")
                 );
             };
-            print!("{}", crate::catalog_doc::explain(&item));
+            stdout(&crate::catalog_doc::explain(&item))?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Policy { print_default, check } => {
             if let Some(path) = check {
                 let policy = Policy::load(&path)?;
-                print!("{}", toml::to_string_pretty(&policy)?);
+                stdout(&toml::to_string_pretty(&policy)?)?;
             } else if print_default {
-                print!("{}", Policy::default_toml());
+                stdout(&Policy::default_toml())?;
             } else {
                 bail!("say what to do: --print-default, or --check FILE");
             }
@@ -347,7 +347,7 @@ fn write_reports(report: &Report, targets: &[targets::Target], args: &GradeArgs)
                 let color = target.format == Format::Text
                     && std::io::stdout().is_terminal()
                     && std::env::var_os("NO_COLOR").is_none();
-                print!("{}", render(shown, target.format, color, args));
+                stdout(&render(shown, target.format, color, args))?;
             }
         }
     }
@@ -377,6 +377,11 @@ fn fixtures_or_bundled(given: Option<PathBuf>, work_dir: &Path) -> Result<PathBu
 fn unsafe_uid() -> u32 {
     // SAFETY: getuid has no preconditions and cannot fail.
     unsafe { libc::getuid() }
+}
+
+/// Writes `text` to standard output (a reader that left early is no failure: `output::to_stdout`).
+fn stdout(text: &str) -> Result<()> {
+    to_stdout(text).context("failed to write to standard output")
 }
 
 #[cfg(test)]

@@ -7,6 +7,9 @@
 //! renamed over, a device would be replaced by a file, for every program on the machine. Callers write only
 //! once every submission process of the run is gone, and to paths no sandbox shows.
 //!
+//! What goes to standard output (a report, the catalog, a policy) is written by [`to_stdout`], where a reader
+//! that closed its end early (`| head`) is not a failure.
+//!
 //! A cache folder is named by a hash of what it holds, so it is written once and never replaced: it is
 //! filled under a temporary name beside it ([`staging_dir`]) and renamed to its name once complete, with a
 //! `done` file inside ([`publish_dir`]), so two graders filling it at once, or one killed midway, never leave
@@ -14,6 +17,21 @@
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+
+/// Writes `text` to standard output and flushes it. A reader that has gone (`grader catalog | head`) has all
+/// it wanted, as with any command-line tool: the closed pipe is not an error (where `print!` would panic).
+pub fn to_stdout(text: &str) -> io::Result<()> {
+    let mut out = io::stdout().lock();
+    unless_reader_left(out.write_all(text.as_bytes()).and_then(|()| out.flush()))
+}
+
+/// A write's outcome, where a reader that closed its end early is not a failure.
+pub fn unless_reader_left(written: io::Result<()>) -> io::Result<()> {
+    match written {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
+}
 
 /// Writes `contents` to `path` atomically: a temporary file in the same directory, flushed to disk, then
 /// renamed over `path`.

@@ -7,6 +7,8 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
+use crate::output::unless_reader_left;
+
 /// Arguments of `grader completions`.
 #[derive(Debug, clap::Args)]
 pub struct CompletionsArgs {
@@ -53,15 +55,6 @@ pub fn page(command: clap::Command, out: &mut dyn Write) -> Result<()> {
     let mut text = Vec::new();
     clap_mangen::Man::new(command).render(&mut text).context("failed to render the manual page")?;
     unless_reader_left(out.write_all(&text).and_then(|()| out.flush())).context("failed to write the manual page")
-}
-
-/// A write's outcome, where a reader that closed its end early (`| head`) is not a failure: it has all it
-/// wanted, as with any command-line tool.
-fn unless_reader_left(written: std::io::Result<()>) -> std::io::Result<()> {
-    match written {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-        other => other,
-    }
 }
 
 /// Writes `NAME.1` and a page per subcommand (`NAME-SUB.1`) into `dir`, creating it.

@@ -1,6 +1,7 @@
 //! Every format is structurally valid on a real run: Gradescope's required fields and types, well-formed
 //! JUnit XML, Markdown with the score; on gallery submissions, Gradescope's points add up exactly and every
-//! format carries the compiler's output.
+//! format carries the compiler's output. Whatever the grader prints, a reader that leaves early (`| head`)
+//! is no failure.
 
 use std::path::Path;
 
@@ -247,5 +248,28 @@ fn a_style_check_that_did_not_run_is_never_passed_in_any_summary() {
     assert_eq!(crate::facts::missing_from_html(&text, &html), Vec::<String>::new(), "the page lacks them:\n{text}");
     for shown in [text, html, json.to_string(), markdown, gradescope.to_string()] {
         assert!(!shown.contains("Checkstyle: PASSED") && !shown.contains("Checkstyle:                  PASSED"));
+    }
+}
+
+/// What the grader prints to standard output (a report, the catalog, a test's explanation, a policy) meets a
+/// reader that has already gone, as `grader catalog | head -3` does once `head` has its lines: the grader
+/// stops writing and exits as it would have (it used to panic, "failed printing to stdout: Broken pipe",
+/// exit 101).
+#[test]
+fn a_reader_that_leaves_early_is_no_failure() {
+    let submission = reference_submission();
+    let runs: [(&[&str], i32); 4] = [
+        (&["catalog"], 0),
+        (&["explain", "board-1a"], 0),
+        (&["policy", "--print-default"], 0),
+        (&["grade", submission.to_str().unwrap(), "--quiet", "--only", "board-1a"], 0),
+    ];
+    for (args, code) in runs {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let output = grader().args(args).stdout(writer).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(code), "grader {args:?} into a closed pipe: {stderr}");
+        assert!(!stderr.contains("panicked"), "grader {args:?} into a closed pipe: {stderr}");
     }
 }
