@@ -38,7 +38,7 @@ use crate::build::{self, MemoryBound, Prepared, SubmissionKind};
 use crate::policy::Policy;
 use crate::results::{Report, Submission, Timings};
 use crate::runner::process::{CpuUsed, ProcessLimits, ProcessSpec};
-use crate::runner::worlds::Programs;
+use crate::runner::worlds::{Programs, ReferencePrograms};
 use crate::score;
 use crate::style::{self, StyleOptions};
 
@@ -172,7 +172,7 @@ fn run_plan(
     let run = match built {
         Prepared::Ready(launch) => {
             let own = process_spec(&launch, policy, heap_mb);
-            let programs = Programs { own, reference: None, reference_rerun: None, trusted_runtime_threads: false };
+            let programs = Programs { own, reference: None, trusted_runtime_threads: false };
             Run {
                 notes: launch.notes.clone(),
                 ..run_tests(programs, policy, &plan.tests, &plan.policy.tests.hidden, progress)
@@ -181,8 +181,10 @@ fn run_plan(
         Prepared::PerWorld(launches) => {
             let programs = Programs {
                 own: process_spec(&launches.own, policy, heap_mb),
-                reference: Some(process_spec(&launches.reference, policy, heap_mb)),
-                reference_rerun: Some(process_spec(&launches.reference_rerun, policy, heap_mb)),
+                reference: Some(ReferencePrograms {
+                    tests: process_spec(&launches.reference, policy, heap_mb),
+                    rerun: process_spec(&launches.reference_rerun, policy, heap_mb),
+                }),
                 trusted_runtime_threads: true,
             };
             Run {

@@ -18,16 +18,15 @@
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-/// Writes `text` to standard output and flushes it. A reader that has gone (`grader catalog | head`) has all
-/// it wanted, as with any command-line tool: the closed pipe is not an error (where `print!` would panic).
+/// Writes `text` to standard output (see [`write_to_reader`]; `print!` would panic on a closed pipe).
 pub fn to_stdout(text: &str) -> io::Result<()> {
-    let mut out = io::stdout().lock();
-    unless_reader_left(out.write_all(text.as_bytes()).and_then(|()| out.flush()))
+    write_to_reader(&mut io::stdout().lock(), text.as_bytes())
 }
 
-/// A write's outcome, where a reader that closed its end early is not a failure.
-pub fn unless_reader_left(written: io::Result<()>) -> io::Result<()> {
-    match written {
+/// Writes `bytes` to `out` whole and flushes it. A reader that has gone (`grader catalog | head`) has all it
+/// wanted, as with any command-line tool: the closed pipe is not an error.
+pub fn write_to_reader(out: &mut dyn Write, bytes: &[u8]) -> io::Result<()> {
+    match out.write_all(bytes).and_then(|()| out.flush()) {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         other => other,
     }

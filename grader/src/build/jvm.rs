@@ -115,20 +115,19 @@ impl Jvm {
     }
 
     fn launch(&self, young: Young, world: &[&std::ffi::OsStr], shown: Vec<PathBuf>) -> Launch {
-        let mut args = match young {
+        // the heap starts at most at its maximum (a machine with less memory)
+        let initial_mb = self.heap.mb.min(match young {
+            Young::Capped | Young::Adaptive => INITIAL_HEAP_MB,
+            Young::LargeTouched => LARGE_SEARCHES_INITIAL_HEAP_MB,
+        });
+        let mut args = jvm_options(self.heap.mb, initial_mb);
+        match young {
             Young::Capped => {
-                let initial_mb = self.heap.mb.min(INITIAL_HEAP_MB);
-                let mut args = jvm_options(self.heap.mb, initial_mb);
-                args.push(format!("-XX:MaxNewSize={}m", OWN_WORLD_YOUNG_GENERATION_MB.min(initial_mb / 4)).into());
-                args
+                args.push(format!("-XX:MaxNewSize={}m", OWN_WORLD_YOUNG_GENERATION_MB.min(initial_mb / 4)).into())
             }
-            Young::Adaptive => jvm_options(self.heap.mb, INITIAL_HEAP_MB),
-            Young::LargeTouched => {
-                let mut args = jvm_options(self.heap.mb, LARGE_SEARCHES_INITIAL_HEAP_MB);
-                args.push("-Dnpuzzle.firstTouch=true".into());
-                args
-            }
-        };
+            Young::Adaptive => {}
+            Young::LargeTouched => args.push("-Dnpuzzle.firstTouch=true".into()),
+        }
         if let Some(agent) = &self.agent {
             let mut flag = OsString::from("-javaagent:");
             flag.push(agent);
@@ -179,12 +178,13 @@ fn address_space_fit() -> AddressSpaceFit {
     }
 }
 
-/// The JVM's options before the agent and the module.
+/// The JVM's options before the agent and the module: a heap of `heap_mb` at most, `initial_heap_mb` (no more)
+/// at start.
 fn jvm_options(heap_mb: u64, initial_heap_mb: u64) -> Vec<OsString> {
     let mut options = vec![
         THREAD_STACK.into(),
         format!("-Xmx{heap_mb}m").into(),
-        format!("-Xms{}m", heap_mb.min(initial_heap_mb)).into(),
+        format!("-Xms{initial_heap_mb}m").into(),
         format!("-Dnpuzzle.heapMb={heap_mb}").into(),
         // A search keeps every board alive until it ends: the parallel collector's larger young generation
         // copies them far fewer times than the serial one (a 3.6-million-board solve: 4 young collections

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 
-use crate::output::unless_reader_left;
+use crate::output::write_to_reader;
 
 /// Arguments of `grader completions`.
 #[derive(Debug, clap::Args)]
@@ -46,15 +46,14 @@ pub fn completions(mut command: clap::Command, shell: clap_complete::Shell, out:
     let name = command.get_name().to_string();
     let mut script = Vec::new();
     clap_complete::generate(shell, &mut command, name, &mut script);
-    unless_reader_left(out.write_all(&script).and_then(|()| out.flush()))
-        .context("failed to write the completion script")
+    write_to_reader(out, &script).context("failed to write the completion script")
 }
 
 /// Writes `command`'s manual page (section 1).
 pub fn page(command: clap::Command, out: &mut dyn Write) -> Result<()> {
     let mut text = Vec::new();
     clap_mangen::Man::new(command).render(&mut text).context("failed to render the manual page")?;
-    unless_reader_left(out.write_all(&text).and_then(|()| out.flush())).context("failed to write the manual page")
+    write_to_reader(out, &text).context("failed to write the manual page")
 }
 
 /// Writes `NAME.1` and a page per subcommand (`NAME-SUB.1`) into `dir`, creating it.

@@ -18,14 +18,21 @@ use super::session::{Fault, Handshake, Session, SessionLimits};
 pub struct Programs {
     /// The program of the `own` world (and of the `ref` world, unless `reference` is one of its own).
     pub own: ProcessSpec,
-    /// The program of the `ref` world, when it is not the `own` one.
-    pub reference: Option<ProcessSpec>,
-    /// The program of the re-run check's fresh `ref` sessions, when not `reference` itself (the same program
-    /// started with less memory: the check solves small puzzles only).
-    pub reference_rerun: Option<ProcessSpec>,
+    /// The programs of the `ref` world, when it is not the `own` one.
+    pub reference: Option<ReferencePrograms>,
     /// Whether the programs name the runtime's threads themselves before any student code runs (the Java
     /// adapter), so that their `runtime_threads=` is believed (see [`Session::trusting_runtime_threads`]).
     pub trusted_runtime_threads: bool,
+}
+
+/// The `ref` world's programs, where it runs apart from the `own` world (the Java adapter's JVMs).
+#[derive(Debug, Clone)]
+pub struct ReferencePrograms {
+    /// The program the tests talk to.
+    pub tests: ProcessSpec,
+    /// The program of the re-run check's fresh sessions: the same one started with less memory (the check
+    /// solves small puzzles only).
+    pub rerun: ProcessSpec,
 }
 
 /// One program's session, a factory of fresh ones (for the re-run check), and its handshake once started.
@@ -114,10 +121,9 @@ impl WorldSessions {
         let trusted = programs.trusted_runtime_threads;
         let mut own = WorldSession::new(programs.own.clone(), programs.own, limits, trusted, &meter);
         own.started(machine_stalls);
-        let reference = programs.reference.map(|spec| {
-            let rerun = programs.reference_rerun.unwrap_or_else(|| spec.clone());
-            WorldSession::new(spec, rerun, limits, trusted, &meter)
-        });
+        let reference = programs
+            .reference
+            .map(|programs| WorldSession::new(programs.tests, programs.rerun, limits, trusted, &meter));
         WorldSessions { own, reference, meter }
     }
 
