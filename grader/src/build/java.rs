@@ -550,6 +550,32 @@ mod tests {
     }
 
     #[test]
+    fn compiles_in_one_jvm_each_leave_their_own_status_and_log() {
+        if !java_available() {
+            return;
+        }
+        let jdk = Jdk::find().unwrap();
+        let adapter = build_adapter(&jdk, &fs::canonicalize(work()).unwrap_or_else(|_| work())).unwrap();
+        let staging = tempfile::tempdir().unwrap();
+        let src = staging.path().join("src");
+        fs::create_dir_all(&src).unwrap();
+        fs::write(src.join("Bad.java"), "public class Bad { int x = ; }\n").unwrap();
+        fs::write(src.join("Good.java"), "public class Good {}\n").unwrap();
+        let compile = |out: &str, file: &str| {
+            self::jdk::javac_args(&staging.path().join(out), &[], "UTF-8", &[PathBuf::from(file)]).unwrap()
+        };
+        // the failing compile first: the one after it still runs, and each says only its own
+        let compilations = [("bad", compile("bad", "Bad.java")), ("good", compile("good", "Good.java"))];
+        let (run, compiled) =
+            self::jdk::compile_in_one_jvm(&jdk, staging.path(), &src, (&adapter.compiler, &[]), &compilations).unwrap();
+        assert!(run.success(), "{}", run.combined());
+        assert_eq!(compiled.iter().map(|c| c.status).collect::<Vec<_>>(), [Some(1), Some(0)], "{compiled:?}");
+        assert!(compiled[0].log.starts_with("Bad.java:1: error:"), "{}", compiled[0].log);
+        assert_eq!(compiled[1].log, "");
+        assert!(staging.path().join("good/Good.class").is_file() && !staging.path().join("bad/Bad.class").exists());
+    }
+
+    #[test]
     fn a_package_line_is_explained() {
         let dir = tempfile::tempdir().unwrap();
         let board = "/* Board */\n// by me\npackage puzzle . eight;\n\npublic class Board {}\n";

@@ -1,7 +1,8 @@
 //! Our Java adapter (`adapters/java/`), embedded in the grader binary and compiled once per source version
 //! and JDK into `WORK/java-adapter-HASH/` ([`build_adapter`]): `classes/` the named module `npuzzle` (the
 //! server and our `edu.princeton.cs.algs4` stand-ins, the only package it exports), `refboard/` the reference
-//! `Board`, `agent.jar` the memory agent's manifest. The textbook classes it provides are also what a
+//! `Board`, `agent.jar` the memory agent's manifest, `compiler/` what runs a student's compiles
+//! (`Compilations`, `jdk::compile_in_one_jvm`). The textbook classes it provides are also what a
 //! student's own `javac` needs ([`textbook_sources`], for `grader new java`).
 
 use std::fs;
@@ -11,7 +12,7 @@ use corpus::rng::StableHash;
 
 use super::cache::{publish, staging_dir, write_file};
 use super::error::JavaBuildError;
-use super::jdk::{javac, Jdk, INLINE_STRING_CONCAT, NO_SOURCE_PATH};
+use super::jdk::{javac, javac_args, Jdk, INLINE_STRING_CONCAT, NO_SOURCE_PATH};
 
 /// Adapter sources compiled into `classes/`: path under `adapters/java/`, text.
 const ADAPTER_SOURCES: &[(&str, &str)] = &[
@@ -86,6 +87,9 @@ const ADAPTER_SOURCES: &[(&str, &str)] = &[
     ),
 ];
 
+/// What runs the student's compiles in one JVM (default package), compiled into `compiler/`.
+const COMPILATIONS: &str = include_str!("../../../../adapters/java/compiler/Compilations.java");
+
 /// Our reference Board (default package), compiled against `classes/` into `refboard/`.
 const REFERENCE_BOARD: &str = include_str!("../../../../adapters/java/reference/Board.java");
 
@@ -102,6 +106,8 @@ pub(super) struct Adapter {
     pub(super) refboard: PathBuf,
     /// The memory agent, if the JDK has a `jar` tool.
     pub(super) agent: Option<PathBuf>,
+    /// `Compilations` (default package), which runs a student's compiles in one JVM (`jdk::compile_in_one_jvm`).
+    pub(super) compiler: PathBuf,
 }
 
 /// Compiles the embedded adapter into `work/java-adapter-HASH/`, unless a previous build is there.
@@ -114,6 +120,7 @@ pub(super) fn build_adapter(jdk: &Jdk, work: &Path) -> Result<Adapter, JavaBuild
         hash.write_chunk(text.as_bytes());
     }
     hash.write_chunk(REFERENCE_BOARD.as_bytes());
+    hash.write_chunk(COMPILATIONS.as_bytes());
     hash.write_chunk(INLINE_STRING_CONCAT.as_bytes());
     let key = format!("{:016x}", hash.finish());
     let dir = work.join(format!("java-adapter-{key}"));
@@ -132,6 +139,7 @@ pub(super) fn build_adapter(jdk: &Jdk, work: &Path) -> Result<Adapter, JavaBuild
         classes: dir.join("classes"),
         refboard: dir.join("refboard"),
         agent: agent.is_file().then_some(agent),
+        compiler: dir.join("compiler"),
     })
 }
 
@@ -146,17 +154,24 @@ fn compile_adapter(jdk: &Jdk, out: &Path) -> Result<(), JavaBuildError> {
     let classes = out.join("classes");
     // the module-info among the files makes this a compile of the module `npuzzle` (which takes no source
     // path: its files are named); its string concatenations are StringBuilder calls (`INLINE_STRING_CONCAT`)
-    let output = javac(jdk, out, &src, &classes, &[INLINE_STRING_CONCAT.into()], &files)?;
+    let output = javac(jdk, out, &src, javac_args(&classes, &[INLINE_STRING_CONCAT.into()], "UTF-8", &files)?)?;
     if !output.success() {
         return Err(JavaBuildError::Adapter(output.combined()));
     }
-    // the reference Board names nothing of the adapter (it counts through JDK interfaces)
-    let board = src.join("reference").join("Board.java");
-    write_file(&board, REFERENCE_BOARD.as_bytes())?;
-    let output =
-        javac(jdk, out, &src, &out.join("refboard"), &[NO_SOURCE_PATH[0].into(), NO_SOURCE_PATH[1].into()], &[board])?;
-    if !output.success() {
-        return Err(JavaBuildError::Adapter(output.combined()));
+    // the reference Board names nothing of the adapter (it counts through JDK interfaces); the compile runner
+    // names the JDK's compiler alone
+    let no_source_path = [NO_SOURCE_PATH[0].into(), NO_SOURCE_PATH[1].into()];
+    let separate = [
+        ("reference/Board.java", REFERENCE_BOARD, "refboard"),
+        ("compiler/Compilations.java", COMPILATIONS, "compiler"),
+    ];
+    for (path, text, classes) in separate {
+        let file = src.join(path);
+        write_file(&file, text.as_bytes())?;
+        let output = javac(jdk, out, &src, javac_args(&out.join(classes), &no_source_path, "UTF-8", &[file])?)?;
+        if !output.success() {
+            return Err(JavaBuildError::Adapter(output.combined()));
+        }
     }
     if let Some(jar) = &jdk.jar {
         // a manifest alone: the JDK loads the agent class from the module

@@ -12,26 +12,26 @@ use std::path::{Path, PathBuf};
 use super::adapter::{algs4_provided, Adapter};
 use super::cache::write_file;
 use super::error::{io_error, JavaBuildError};
-use super::jdk::{javac_spec, Jdk, INLINE_STRING_CONCAT, NO_SOURCE_PATH};
+use super::jdk::{compile_in_one_jvm, javac_args, Compiled, Jdk, INLINE_STRING_CONCAT, NO_SOURCE_PATH};
+use crate::runner::spec::Termination;
 
 /// The files a Java submission consists of.
 pub(super) const STUDENT_FILES: [&str; 2] = ["Board.java", "Solver.java"];
 
-/// Compiles the student's files into `out/own` and `out/ref` (in parallel: two javac processes). Writes
-/// `out/own-error.txt` when their files do not compile, `out/ref-error.txt` when only the substitution fails.
+/// Compiles the student's files into `out/own` and `out/ref` (one after the other, in one JVM:
+/// `jdk::compile_in_one_jvm`). Writes `out/own-error.txt` when their files do not compile, `out/ref-error.txt`
+/// when only the substitution fails.
 pub(super) fn compile_student(
     jdk: &Jdk,
     adapter: &Adapter,
     sources: &[(&str, Vec<u8>)],
     out: &Path,
 ) -> Result<(), JavaBuildError> {
-    let own_src = out.join("src-own");
-    let ref_src = out.join("src-ref");
+    // Both compiles name their files from here (javac's messages say `Solver.java:12`); the `ref` world's
+    // names Solver.java alone and has no source path, so the student's Board.java beside it is never read.
+    let src = out.join("src");
     for (name, bytes) in sources {
-        write_file(&own_src.join(name), bytes)?;
-        if *name == "Solver.java" {
-            write_file(&ref_src.join(name), bytes)?;
-        }
+        write_file(&src.join(name), bytes)?;
     }
     let encoding = if sources.iter().all(|(_, b)| std::str::from_utf8(b).is_ok()) { "UTF-8" } else { "ISO-8859-1" };
     let own_out = out.join("own");
@@ -53,24 +53,32 @@ pub(super) fn compile_student(
     // that links would stay on the heap, and the second reading of its memory would count them
     let with_board =
         [&module[..], &["-cp".into(), adapter.refboard.clone().into_os_string(), INLINE_STRING_CONCAT.into()]].concat();
-
-    let own = javac_spec(jdk, out, &own_src, &own_out, &module, encoding, &names)?.read_only(&adapter.classes);
-    let reference = javac_spec(jdk, out, &ref_src, &ref_out, &with_board, encoding, &names[1..])?
-        .read_only(&adapter.classes)
-        .read_only(&adapter.refboard);
-    let (own, reference) = std::thread::scope(|scope| {
-        let reference = scope.spawn(|| jdk.run(&reference, &jdk.javac));
-        (jdk.run(&own, &jdk.javac), reference.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
-    });
-    let (own, reference) = (own?, reference?);
+    let compilations = [
+        ("own", javac_args(&own_out, &module, encoding, &names)?),
+        ("ref", javac_args(&ref_out, &with_board, encoding, &names[1..])?),
+    ];
+    let shown = [adapter.classes.as_path(), adapter.refboard.as_path()];
+    let (run, compiled) = compile_in_one_jvm(jdk, out, &src, (&adapter.compiler, &shown), &compilations)?;
+    let [own, reference] = <[Compiled; 2]>::try_from(compiled).expect("one result for each compilation");
+    // what a compilation that did not succeed says: javac's output, or why there is none
+    let failure = |compiled: &Compiled| {
+        if run.timed_out && compiled.status.is_none() {
+            return crate::build::step::timed_out_log(&jdk.limits, &run);
+        }
+        let log = match compiled.status {
+            Some(_) => compiled.log.clone(),
+            None => String::from_utf8_lossy(&run.stderr).into_owned(),
+        };
+        match log.trim().is_empty() {
+            true => {
+                format!("javac failed ({}) without a message", compiled.status.map_or(run.status, Termination::Code))
+            }
+            false => log,
+        }
+    };
 
     if !own.success() {
-        let mut log = own.combined();
-        if own.timed_out {
-            log = crate::build::step::timed_out_log(&jdk.limits, &own);
-        } else if log.trim().is_empty() {
-            log = format!("javac failed ({}) without a message", own.status);
-        }
+        let mut log = failure(&own);
         if let Some(hint) = algs4_hint(sources) {
             log = format!("{hint}\n\n{log}");
         }
@@ -80,7 +88,7 @@ pub(super) fn compile_student(
     if !reference.success() {
         // no student class may stay behind: the ref world must hold nothing half-built
         let _ = fs::remove_dir_all(&ref_out);
-        write_file(&out.join("ref-error.txt"), reference.combined().as_bytes())?;
+        write_file(&out.join("ref-error.txt"), failure(&reference).as_bytes())?;
     }
     fs::create_dir_all(&ref_out).map_err(io_error("cannot create the ref class directory"))?;
     Ok(())
