@@ -112,13 +112,36 @@ def _del_min(pq, n, key):
     return smallest
 
 
+# `_swim` and `_sink` compare items in place when there is no key function (the usual case): the same
+# comparisons in the same order as through `_less`, without a call per comparison (a third of the queue's
+# own time in a Python search).
+
+
 def _swim(pq, k, key):
+    if key is None:
+        while k > 1:
+            parent = k // 2
+            if not pq[k] < pq[parent]:
+                break
+            pq[parent], pq[k] = pq[k], pq[parent]
+            k = parent
+        return
     while k > 1 and _less(pq[k], pq[k // 2], key):
         pq[k // 2], pq[k] = pq[k], pq[k // 2]
         k //= 2
 
 
 def _sink(pq, k, n, key):
+    if key is None:
+        while 2 * k <= n:
+            j = 2 * k
+            if j < n and pq[j + 1] < pq[j]:
+                j += 1
+            if not pq[j] < pq[k]:
+                break
+            pq[k], pq[j] = pq[j], pq[k]
+            k = j
+        return
     while 2 * k <= n:
         j = 2 * k
         if j < n and _less(pq[j + 1], pq[j], key):

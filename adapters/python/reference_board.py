@@ -185,14 +185,24 @@ class Board:
         return out
 
     def _slide(self, to, parent, grand, root):
+        # the hot path of every search in the ref world: one tile byte moved in place where the tiles fit in
+        # bytes, and its two distances from its goal cell computed here (what `_get`, `_put` and `_distance` do)
         n = self._n
         frm = self._blank
-        tile = self._get(to)
-        wide = n > _MAX_BYTE_DIMENSION
         t = bytearray(self._t)
-        _put(t, wide, frm, tile)
-        _put(t, wide, to, 0)
-        m = self._m - _distance(n, tile, to) + _distance(n, tile, frm)
+        if n <= _MAX_BYTE_DIMENSION:
+            tile = t[to]
+            t[frm] = tile
+            t[to] = 0
+        else:
+            tile = self._get(to)
+            _put(t, True, frm, tile)
+            _put(t, True, to, 0)
+        goal_row, goal_col = divmod(tile - 1, n)
+        to_row, to_col = divmod(to, n)
+        frm_row, frm_col = divmod(frm, n)
+        m = (self._m - abs(to_row - goal_row) - abs(to_col - goal_col)
+             + abs(frm_row - goal_row) + abs(frm_col - goal_col))
         h = self._h - (tile != to + 1) + (tile != frm + 1)
         board = Board.__new__(Board)
         board._init(bytes(t), n, to, h, m, parent, grand, root)
