@@ -576,6 +576,28 @@ mod tests {
     }
 
     #[test]
+    fn compiles_stopped_by_the_wall_clock_say_so_and_nothing_of_the_runner() {
+        if !java_available() {
+            return;
+        }
+        // the adapter built with the usual limits first; then a Solver javac needs many seconds for (150,000
+        // methods: about 8 s here), stopped after 1.5 s, when the runner has long said `ready`
+        build_adapter(&Jdk::find().unwrap(), &fs::canonicalize(work()).unwrap_or_else(|_| work())).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        fs::copy(gallery("valid").join("Board.java"), dir.path().join("Board.java")).unwrap();
+        let mut solver = format!("// {:?}\npublic class Solver {{\n", std::time::SystemTime::now());
+        for i in 0..150_000 {
+            solver.push_str(&format!("    int m{i}(int x) {{ return x * {i} + 1; }}\n"));
+        }
+        fs::write(dir.path().join("Solver.java"), solver + "}\n").unwrap();
+        let limits = BuildLimits { wall: std::time::Duration::from_millis(1500), ..BuildLimits::default() };
+        let built = build_java(dir.path(), &work(), heap(256), &limits, &Default::default()).unwrap();
+        let Prepared::CompileFailed { log } = built else { panic!("{built:?}") };
+        assert!(log.starts_with("the build did not finish within 1.5 s"), "{log}");
+        assert!(!log.contains("ready") && !log.contains("javac-own.log"), "the runner's lines are not javac's: {log}");
+    }
+
+    #[test]
     fn a_package_line_is_explained() {
         let dir = tempfile::tempdir().unwrap();
         let board = "/* Board */\n// by me\npackage puzzle . eight;\n\npublic class Board {}\n";

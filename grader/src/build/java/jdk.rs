@@ -132,7 +132,7 @@ impl Compiled {
 /// goes to `javac-NAME.log`; `shown` is what else the compilations read. A second compilation in the JVM
 /// of the first costs about a tenth of a javac process of its own (its classes loaded and compiled
 /// already: 0.75 s of CPU for a student's two compiles against 1.4 s). Returns the step's own output (for
-/// a time-out, or a JVM that ended early) and each compilation's result, in order.
+/// a time-out, or a JVM that ended early: its standard error) and each compilation's result, in order.
 pub(super) fn compile_in_one_jvm(
     jdk: &Jdk,
     staging: &Path,
@@ -172,5 +172,6 @@ pub(super) fn compile_in_one_jvm(
             Compiled { status, log }
         })
         .collect();
-    Ok((output, compiled))
+    // its standard output was the runner's lines, read above: what a failure shows is its standard error
+    Ok((ToolOutput { stdout: Vec::new(), ..output }, compiled))
 }

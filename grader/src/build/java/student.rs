@@ -67,7 +67,7 @@ pub(super) fn compile_student(
         }
         let log = match compiled.status {
             Some(_) => compiled.log.clone(),
-            None => String::from_utf8_lossy(&run.stderr).into_owned(),
+            None => run.combined(),
         };
         match log.trim().is_empty() {
             true => {
