@@ -1,4 +1,4 @@
-import java.io.ByteArrayOutputStream;
+import java.io.BufferedOutputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -15,8 +15,8 @@ import javax.tools.ToolProvider;
  *
  * <p>Usage: {@code java -cp DIR Compilations --compile LOG ARG... [--compile LOG ARG...]...}, where the ARGs
  * are one javac command line each. It prints {@code ready} once it has the JDK's compiler; then each
- * compilation's output (what javac would print on its standard output and error, in the order written)
- * goes to its LOG file, and one line {@code LOG STATUS} to standard output once it is done, STATUS javac's
+ * compilation's output (what javac would print on its standard output and error, in the order written,
+ * its first 16 MiB) goes to its LOG file, and one line {@code LOG STATUS} to standard output once it is done, STATUS javac's
  * exit status. A compilation runs whatever the ones before it did; a missing line means the JVM ended
  * before that compilation did (a limit of the build step).
  */
@@ -34,13 +34,9 @@ public final class Compilations {
         for (List<String> compilation : compilations) {
             String log = compilation.get(0);
             String[] arguments = compilation.subList(1, compilation.size()).toArray(new String[0]);
-            ByteArrayOutputStream output = new ByteArrayOutputStream();
             int status;
-            try (PrintStream both = new PrintStream(output, true)) {
+            try (PrintStream both = new PrintStream(new Capped(new FileOutputStream(log)), true)) {
                 status = run(javac, arguments, both);
-            }
-            try (OutputStream file = new FileOutputStream(log)) {
-                output.writeTo(file);
             }
             System.out.println(log + " " + status);
             System.out.flush();
@@ -54,6 +50,46 @@ public final class Compilations {
         } catch (RuntimeException | Error e) {
             output.println("javac failed: " + e);
             return 4;
+        }
+    }
+
+    /**
+     * A log that keeps its first 16 MiB (what the grader keeps of any build step's output) and drops the rest:
+     * javac prints the source line under each of its 50 errors at most, and a file of one long line would
+     * otherwise make a log of gigabytes.
+     */
+    private static final class Capped extends OutputStream {
+        private static final long CAP = 16L << 20;
+        private final OutputStream file;
+        private long written;
+
+        Capped(OutputStream file) {
+            this.file = new BufferedOutputStream(file, 1 << 16);
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            if (written < CAP) {
+                file.write(b);
+                written++;
+            }
+        }
+
+        @Override
+        public void write(byte[] bytes, int offset, int length) throws IOException {
+            int kept = (int) Math.min(length, Math.max(0, CAP - written));
+            file.write(bytes, offset, kept);
+            written += kept;
+        }
+
+        @Override
+        public void flush() throws IOException {
+            file.flush();
+        }
+
+        @Override
+        public void close() throws IOException {
+            file.close();
         }
     }
 

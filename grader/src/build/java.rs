@@ -598,6 +598,23 @@ mod tests {
     }
 
     #[test]
+    fn a_flood_of_compile_errors_keeps_its_first_sixteen_mib() {
+        if !java_available() {
+            return;
+        }
+        // one line of 290 KB with 20,000 errors: javac prints the line and a caret line under each of its 50
+        // (29 MB)
+        let dir = tempfile::tempdir().unwrap();
+        fs::copy(gallery("valid").join("Board.java"), dir.path().join("Board.java")).unwrap();
+        let fields: Vec<String> = (0..20_000).map(|i| format!("int a{i} = ;")).collect();
+        fs::write(dir.path().join("Solver.java"), format!("public class Solver {{ {} }}\n", fields.join(" "))).unwrap();
+        let built = build(dir.path());
+        let Prepared::CompileFailed { log } = built else { panic!("{built:?}") };
+        assert!(log.starts_with("Solver.java:1: error: illegal start of expression"), "{}", &log[..200]);
+        assert!(log.len() <= crate::runner::tool::OUTPUT_CAP, "{} bytes", log.len());
+    }
+
+    #[test]
     fn a_package_line_is_explained() {
         let dir = tempfile::tempdir().unwrap();
         let board = "/* Board */\n// by me\npackage puzzle . eight;\n\npublic class Board {}\n";

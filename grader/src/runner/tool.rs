@@ -22,7 +22,7 @@ use super::spec::{ProcessSpec, Termination};
 use super::{sandbox, unix};
 
 /// How much of each output stream a step keeps; the rest is read and dropped.
-const OUTPUT_CAP: usize = 16 << 20;
+pub(crate) const OUTPUT_CAP: usize = 16 << 20;
 /// How long a stream may stay open after the step ended (only without a PID namespace can it).
 const STREAM_GRACE: Duration = Duration::from_secs(1);
 /// How often the step's end and the clock are looked at.

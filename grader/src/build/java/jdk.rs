@@ -4,13 +4,14 @@
 
 use std::ffi::{OsStr, OsString};
 use std::fs;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use super::error::{io_error, JavaBuildError};
 use crate::build::step::{step, BuildLimits};
 use crate::runner::sandbox::is_executable;
 use crate::runner::spec::ProcessSpec;
-use crate::runner::tool::ToolOutput;
+use crate::runner::tool::{ToolOutput, OUTPUT_CAP};
 
 /// An empty source path: nothing but the files named is compiled (in the ref world, not the student's Board).
 pub(super) const NO_SOURCE_PATH: [&str; 2] = ["-sourcepath", ""];
@@ -168,10 +169,18 @@ pub(super) fn compile_in_one_jvm(
         .iter()
         .map(|log| {
             let status = statuses.iter().find(|(path, _)| Path::new(path) == log).map(|&(_, status)| status);
-            let log = fs::read(log).map(|bytes| String::from_utf8_lossy(&bytes).into_owned()).unwrap_or_default();
+            let log = read_capped(log).map(|bytes| String::from_utf8_lossy(&bytes).into_owned()).unwrap_or_default();
             Compiled { status, log }
         })
         .collect();
     // its standard output was the runner's lines, read above: what a failure shows is its standard error
     Ok((ToolOutput { stdout: Vec::new(), ..output }, compiled))
+}
+
+/// A compile's log, its first [`OUTPUT_CAP`] bytes (the runner keeps no more: what the grader keeps of any
+/// build step's output).
+fn read_capped(path: &Path) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    fs::File::open(path)?.take(OUTPUT_CAP as u64).read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
