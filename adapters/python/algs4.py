@@ -13,6 +13,8 @@ len(pq), iteration in ascending order (on a copy). The Java names delMin, isEmpt
 needs stays here, out of the student's namespace: npuzzle_counters.py.)
 """
 
+from operator import lt as _lt
+
 from npuzzle_counters import LIVE, NEXT_CHECK, OPERATIONS, QUEUES, check_heap_order, counts
 
 
@@ -89,12 +91,6 @@ class MinPQ:
 # ---- the heap itself (module functions, so that iteration on a copy counts nothing) ----
 
 
-def _less(a, b, key):
-    if key is None:
-        return a < b
-    return key(a) < key(b)
-
-
 def _insert(pq, n, x, key):
     n += 1
     if n < len(pq):
@@ -112,41 +108,27 @@ def _del_min(pq, n, key):
     return smallest
 
 
-# `_swim` and `_sink` compare items in place when there is no key function (the usual case): the same
-# comparisons in the same order as through `_less`, without a call per comparison (a third of the queue's
-# own time in a Python search).
+def _comparison(key):
+    """`a < b` itself when there is no key function (a C call, not a Python one), else on the keys."""
+    if key is None:
+        return _lt
+    return lambda a, b: key(a) < key(b)
 
 
 def _swim(pq, k, key):
-    if key is None:
-        while k > 1:
-            parent = k // 2
-            if not pq[k] < pq[parent]:
-                break
-            pq[parent], pq[k] = pq[k], pq[parent]
-            k = parent
-        return
-    while k > 1 and _less(pq[k], pq[k // 2], key):
+    less = _comparison(key)
+    while k > 1 and less(pq[k], pq[k // 2]):
         pq[k // 2], pq[k] = pq[k], pq[k // 2]
         k //= 2
 
 
 def _sink(pq, k, n, key):
-    if key is None:
-        while 2 * k <= n:
-            j = 2 * k
-            if j < n and pq[j + 1] < pq[j]:
-                j += 1
-            if not pq[j] < pq[k]:
-                break
-            pq[k], pq[j] = pq[j], pq[k]
-            k = j
-        return
+    less = _comparison(key)
     while 2 * k <= n:
         j = 2 * k
-        if j < n and _less(pq[j + 1], pq[j], key):
+        if j < n and less(pq[j + 1], pq[j]):
             j += 1
-        if not _less(pq[j], pq[k], key):
+        if not less(pq[j], pq[k]):
             break
         pq[k], pq[j] = pq[j], pq[k]
         k = j
@@ -171,7 +153,7 @@ def check_order(entry):
     """Re-checks a MinPQ's heap order (once it is found broken, never again in this epoch)."""
     pq = entry[0]
     key = pq._key
-    check_heap_order(entry, pq._pq[: pq._n + 1], 1, lambda a, b: _less(a, b, key))
+    check_heap_order(entry, pq._pq[: pq._n + 1], 1, _comparison(key))
 
 
 _KIND = (size_of, check_order)

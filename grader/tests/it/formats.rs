@@ -258,18 +258,18 @@ fn a_style_check_that_did_not_run_is_never_passed_in_any_summary() {
 #[test]
 fn a_reader_that_leaves_early_is_no_failure() {
     let submission = reference_submission();
-    let runs: [(&[&str], i32); 4] = [
-        (&["catalog"], 0),
-        (&["explain", "board-1a"], 0),
-        (&["policy", "--print-default"], 0),
-        (&["grade", submission.to_str().unwrap(), "--quiet", "--only", "board-1a"], 0),
+    let runs: [&[&str]; 4] = [
+        &["catalog"],
+        &["explain", "board-1a"],
+        &["policy", "--print-default"],
+        &["grade", submission.to_str().unwrap(), "--quiet", "--only", "board-1a"],
     ];
-    for (args, code) in runs {
+    for args in runs {
         let (reader, writer) = std::io::pipe().unwrap();
         drop(reader);
         let output = grader().args(args).stdout(writer).output().unwrap();
         let stderr = String::from_utf8_lossy(&output.stderr);
-        assert_eq!(output.status.code(), Some(code), "grader {args:?} into a closed pipe: {stderr}");
+        assert_eq!(output.status.code(), Some(0), "grader {args:?} into a closed pipe: {stderr}");
         assert!(!stderr.contains("panicked"), "grader {args:?} into a closed pipe: {stderr}");
     }
 }

@@ -39,8 +39,7 @@ pub(super) struct Jdk {
 impl Jdk {
     /// The JDK's directory (`HOME/bin/java`), which the sandbox must show.
     pub(super) fn home(&self) -> PathBuf {
-        let java = fs::canonicalize(&self.java).unwrap_or_else(|_| self.java.clone());
-        java.parent().and_then(Path::parent).map(Path::to_path_buf).unwrap_or(java)
+        home_of(&self.java)
     }
 
     pub(super) fn find() -> Result<Jdk, JavaBuildError> {
@@ -67,6 +66,12 @@ impl Jdk {
         crate::build::step::run_step(spec, &self.limits, &tool.display().to_string())
             .map_err(|e| JavaBuildError::Tool { tool: tool.to_owned(), source: std::io::Error::other(e.to_string()) })
     }
+}
+
+/// The directory of the JDK a tool (`HOME/bin/TOOL`, links followed) belongs to.
+fn home_of(tool: &Path) -> PathBuf {
+    let tool = fs::canonicalize(tool).unwrap_or_else(|_| tool.to_owned());
+    tool.parent().and_then(Path::parent).map(Path::to_path_buf).unwrap_or(tool)
 }
 
 /// `JAVA_HOME/bin/NAME` if it exists, else the first `NAME` on `PATH` (absolute).
@@ -143,8 +148,7 @@ pub(super) fn compile_in_one_jvm(
 ) -> Result<(ToolOutput, Vec<Compiled>), JavaBuildError> {
     let logs: Vec<PathBuf> = compilations.iter().map(|(name, _)| staging.join(format!("javac-{name}.log"))).collect();
     let java = &jdk.compiler_java;
-    let home = java.parent().and_then(Path::parent).unwrap_or(java).to_owned();
-    let mut spec = jdk.step(java, staging).read_only(home).args(COMPILER_JVM);
+    let mut spec = jdk.step(java, staging).read_only(home_of(java)).args(COMPILER_JVM);
     spec = spec.args([OsStr::new("-cp"), runner.as_os_str()]);
     spec = spec.args(["Compilations"]);
     for ((_, args), log) in compilations.iter().zip(&logs) {
