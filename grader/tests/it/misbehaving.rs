@@ -1,6 +1,6 @@
 //! Programs that misbehave fail *their* tests with a readable cause, and the report is still complete.
 
-use crate::support::{gallery_entry, grade, quick_policy, root};
+use crate::support::{gallery_entry, grade, quick_policy, root, with_cpu_limit};
 
 fn program(name: &str) -> std::path::PathBuf {
     root().join("fixtures/submissions/programs").join(name)
@@ -29,9 +29,12 @@ fn garbage_on_the_protocol_channel_fails_tests_and_the_report_is_complete() {
     assert!(graded.text.contains("ASSESSMENT SUMMARY"));
 }
 
+/// A request's wall-clock cap is five times its CPU limit plus 2 s, all of it spent waiting on a program that
+/// sleeps: with a quarter of a second of CPU, 3.25 s a test rather than 12 s (the two tests had taken 24 s of
+/// the suite's wall time, issue 36).
 #[test]
 fn a_program_that_hangs_times_out_and_grading_finishes() {
-    let policy = quick_policy();
+    let policy = with_cpu_limit(&quick_policy(), 0.25);
     let graded = grade(
         &program("hangs.sh"),
         &["--policy", policy.to_str().unwrap(), "--only", "board-1a", "--only", "board-2a"],
