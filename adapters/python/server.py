@@ -182,6 +182,7 @@ def main():
     sites = modules["npuzzle_counters"].SITES
     sites.roots = student.STUDENT_ROOTS
     modules["npuzzle_seal"].install(adapter_files, [student.student_frame.__code__], [sites._student_line.__code__])
+    student.tune_collector()
     serve(modules["npuzzle_protocol"], submission, Lines(stdin_fd), Outbox(protocol_fd))
 
 

@@ -8,8 +8,8 @@ One interpreter serves both worlds, as the adapter's does: `own` is the student'
 the student's solver.py loaded again over the adapter's reference Board. The textbook MinPQ is the adapter's
 algs4.py (what a student's `from algs4 import MinPQ` gets), whose counters' bookkeeping is emptied where the
 adapter empties it (at `counters_reset` and before each search); heapq is the plain one. The calls run on a
-thread with the adapter's stack and recursion limit. Prints the calls made, the CPU spent reading the calls
-file and the CPU spent inside the calls.
+thread with the adapter's stack, recursion limit and collector threshold. Prints the calls made, the CPU spent
+reading the calls file and the CPU spent inside the calls.
 """
 import os
 import struct
@@ -24,7 +24,7 @@ sys.path.insert(0, os.path.join(HERE, "../../adapters/python"))
 import algs4  # noqa: E402  (the adapter's textbook classes, for the student's `from algs4 import MinPQ`)
 import npuzzle_counters  # noqa: E402
 import reference_board  # noqa: E402
-from npuzzle_student import load_module  # noqa: E402
+from npuzzle_student import load_module, tune_collector  # noqa: E402
 
 
 class Uncastable:
@@ -177,6 +177,7 @@ def main():
     data = open(path, "rb").read()
     calls = struct.unpack(f">{len(data) // 4}i", data)
     reading = time.thread_time_ns() - started
+    tune_collector()  # as the adapter's server does before the student's modules load
     worlds = load(submission)
     sys.setrecursionlimit(200_000)
     threading.stack_size(64 << 20)  # the adapter's STACK_BYTES

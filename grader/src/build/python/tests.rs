@@ -251,6 +251,24 @@ fn the_seal_refuses_what_reaches_the_graders_side_and_nothing_a_student_needs() 
     c.finish();
 }
 
+/// The student's code runs with the collector's young threshold raised (`npuzzle_student.YOUNG_THRESHOLD`),
+/// the rest of the collector as the interpreter has it; the student may set its own.
+#[test]
+fn the_students_code_runs_with_the_collectors_young_threshold_raised() {
+    let board = "import gc\n\nclass Board:\n    def __init__(self, tiles):\n        pass\n\n    \
+                 def hamming(self):\n        return gc.get_threshold()[0]\n\n    \
+                 def manhattan(self):\n        return gc.get_threshold()[1]\n\n    \
+                 def dimension(self):\n        gc.set_threshold(700)\n        return gc.get_threshold()[0]\n";
+    let dir = submission(board, "class Solver:\n    pass\n");
+    let Some(mut c) = start_at(dir.path()) else { return };
+    c.ask("hello 1");
+    assert_eq!(c.ask("board own 2 1 2 3 0"), "ok b1");
+    assert_eq!(c.ask("hamming b1"), "ok 50000");
+    assert_eq!(c.ask("manhattan b1"), "ok 10");
+    assert_eq!(c.ask("dimension b1"), "ok 700");
+    c.finish();
+}
+
 /// A student who rebinds the builtins the adapter reads requests with does not change how it reads them.
 #[test]
 fn rebound_builtins_do_not_change_how_requests_are_read() {
