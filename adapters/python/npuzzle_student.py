@@ -20,12 +20,13 @@ STUDENT_ROOTS = []  # the submission folder, with a trailing separator (set by t
 MEMORY_MB = [0]  # the address-space cap, for the MemoryError's message (set by the server)
 
 # The cyclic collector's young-generation threshold, where CPython's default is 700 containers: a search keeps
-# alive nearly every node and board it makes, so the collector's passes find little garbage and each one walks
-# the young objects again on their way to the old generation, and CPython starts a pass over the old one,
-# the whole search, as it grows. 50,000 takes about a tenth off a search's CPU (BENCHMARKS.md, "The Python
-# collector"); memory readings are unchanged, each taken after a full collection (`gc.collect()`), and garbage
-# made of cycles waits at most 50,000 containers longer. Only the first threshold: its meaning is the same in
-# every CPython since 2.0, the incremental collector of 3.14 included (which ignores the third).
+# alive nearly every node and board it makes, so the collector's passes find little garbage, and the passes
+# over its older generations (the whole search, again each time it has grown by a quarter), which the young
+# passes' count sets off, cost the more the larger the search. 50,000 takes 8-12% off a quick grade's CPU, a
+# fifth off a default one's and 29% on the official data set (BENCHMARKS.md, "The Python collector"); memory
+# readings are unchanged, each taken after a full collection (`gc.collect()`), and garbage made of cycles
+# waits at most 50,000 containers longer. Only the first threshold: its meaning is the same in every CPython
+# since 2.0, the incremental collector of 3.14 included (which ignores the third).
 YOUNG_THRESHOLD = 50_000
 
 
