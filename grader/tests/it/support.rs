@@ -439,9 +439,10 @@ pub struct GalleryEntry {
     /// graded once and neither compared nor snapshotted.
     #[serde(default = "yes")]
     pub deterministic: bool,
-    /// The CPU limit of a solve and a request for this entry, where it is not its language's quick policy's:
-    /// for an entry whose failing tests all spin to the limit and whose passing tests answer in milliseconds,
-    /// so a lower limit gives the same verdicts for less of the suite's CPU ([`with_cpu_limit`]).
+    /// The CPU limit of a solve and a request for this entry, where it is not its language's quick policy's
+    /// ([`with_cpu_limit`]): lower for an entry whose failing tests all spin to the limit and whose passing
+    /// tests answer in milliseconds (the same verdicts for less of the suite's CPU); higher where a crash or a
+    /// slow but honest answer must come before the limit on any machine.
     #[serde(default)]
     pub quick_cpu_seconds: Option<f64>,
     /// The tests of an entry graded only by the load test (`grader/tests/load`), which grades these alone
