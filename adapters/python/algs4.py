@@ -22,7 +22,7 @@ class MinPQ:
     def __init__(self, key=None):
         self._pq = [None]
         self._n = 0
-        self._key = key
+        self._less = _comparison(key)
 
     @classmethod
     def from_items(cls, items, key=None):
@@ -31,7 +31,7 @@ class MinPQ:
         pq._pq = [None] + list(items)
         pq._n = len(pq._pq) - 1
         for k in range(pq._n // 2, 0, -1):
-            _sink(pq._pq, k, pq._n, key)
+            _sink(pq._pq, k, pq._n, pq._less)
         counts.inserted(pq._n)
         QUEUES.entry(pq, 0, _KIND)[LIVE] += pq._n
         return pq
@@ -55,7 +55,7 @@ class MinPQ:
 
     def insert(self, x):
         entry = QUEUES.entry(self, self._n, _KIND)
-        _insert(self._pq, self._n, x, self._key)
+        _insert(self._pq, self._n, x, self._less)
         self._n += 1
         counts.inserted_one()
         entry[LIVE] += 1
@@ -65,7 +65,7 @@ class MinPQ:
         if self._n == 0:
             raise IndexError("Priority queue underflow")
         entry = QUEUES.entry(self, self._n, _KIND)
-        smallest = _del_min(self._pq, self._n, self._key)
+        smallest = _del_min(self._pq, self._n, self._less)
         self._n -= 1
         counts.deleted()
         if entry[LIVE] > 0:
@@ -78,34 +78,18 @@ class MinPQ:
 
     def __iter__(self):
         # as the textbook's iterator: the items inserted one by one into a copy, which is then emptied
-        key = self._key
+        less = self._less
         copy = [None]
         for i in range(1, self._n + 1):
-            _insert(copy, i - 1, self._pq[i], key)
+            _insert(copy, i - 1, self._pq[i], less)
         n = self._n
         while n:
-            yield _del_min(copy, n, key)
+            yield _del_min(copy, n, less)
             n -= 1
 
 
-# ---- the heap itself (module functions, so that iteration on a copy counts nothing) ----
-
-
-def _insert(pq, n, x, key):
-    n += 1
-    if n < len(pq):
-        pq[n] = x
-    else:
-        pq.append(x)
-    _swim(pq, n, key)
-
-
-def _del_min(pq, n, key):
-    smallest = pq[1]
-    pq[1], pq[n] = pq[n], pq[1]
-    pq[n] = None
-    _sink(pq, 1, n - 1, key)
-    return smallest
+# ---- the heap itself (module functions, so that iteration on a copy counts nothing); `less` is the queue's
+# comparison, made once with it (`_comparison`) ----
 
 
 def _comparison(key):
@@ -115,15 +99,30 @@ def _comparison(key):
     return lambda a, b: key(a) < key(b)
 
 
-def _swim(pq, k, key):
-    less = _comparison(key)
+def _insert(pq, n, x, less):
+    n += 1
+    if n < len(pq):
+        pq[n] = x
+    else:
+        pq.append(x)
+    _swim(pq, n, less)
+
+
+def _del_min(pq, n, less):
+    smallest = pq[1]
+    pq[1], pq[n] = pq[n], pq[1]
+    pq[n] = None
+    _sink(pq, 1, n - 1, less)
+    return smallest
+
+
+def _swim(pq, k, less):
     while k > 1 and less(pq[k], pq[k // 2]):
         pq[k // 2], pq[k] = pq[k], pq[k // 2]
         k //= 2
 
 
-def _sink(pq, k, n, key):
-    less = _comparison(key)
+def _sink(pq, k, n, less):
     while 2 * k <= n:
         j = 2 * k
         if j < n and less(pq[j + 1], pq[j]):
@@ -152,8 +151,7 @@ def size_of(pq):
 def check_order(entry):
     """Re-checks a MinPQ's heap order (once it is found broken, never again in this epoch)."""
     pq = entry[0]
-    key = pq._key
-    check_heap_order(entry, pq._pq[: pq._n + 1], 1, _comparison(key))
+    check_heap_order(entry, pq._pq[: pq._n + 1], 1, pq._less)
 
 
 _KIND = (size_of, check_order)

@@ -150,7 +150,7 @@ pub(super) fn compile_in_one_jvm(
     let java = &jdk.compiler_java;
     let mut spec = jdk.step(java, staging).read_only(home_of(java)).args(COMPILER_JVM);
     spec = spec.args([OsStr::new("-cp"), runner.as_os_str()]);
-    spec = spec.args(["Compilations"]);
+    spec = spec.args(["Compilations", "--log-cap", &OUTPUT_CAP.to_string()]);
     for ((_, args), log) in compilations.iter().zip(&logs) {
         spec = spec.args([OsStr::new("--compile"), log.as_os_str()]).args(args);
     }
