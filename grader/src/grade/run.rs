@@ -228,17 +228,19 @@ fn run_replayed(ctx: &mut Ctx<'_>, test: &PlannedTest, machine_stalls: &mut Vec<
     let meter = Arc::clone(ctx.session.meter());
     let (mark, checkpoint) = (ctx.lives.mark(), ctx.session.checkpoint());
     let (verdict, stalled) = meter.watching(|| run_one(ctx, test));
-    if !stalled {
-        return verdict;
-    }
-    eprintln!("grader: the machine stalled the submission during {}; replaying the test in a fresh process", test.id);
+    let Some(how) = stalled else { return verdict };
+    eprintln!(
+        "grader: the machine stalled the submission during {} ({how}); replaying the test in a fresh process",
+        test.id
+    );
     ctx.lives.forget_since(mark);
     ctx.session.rewind(checkpoint);
     let (verdict, stalled) = meter.watching(|| run_one(ctx, test));
-    if !stalled {
-        return verdict;
-    }
-    eprintln!("grader: the machine stalled the submission during {} again: the test is the grader's problem", test.id);
+    let Some(how) = stalled else { return verdict };
+    eprintln!(
+        "grader: the machine stalled the submission during {} again ({how}): the test is the grader's problem",
+        test.id
+    );
     machine_stalls.push(test.id.clone());
     Verdict::said(
         Status::Error,

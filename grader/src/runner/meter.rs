@@ -21,6 +21,8 @@ pub struct Meter {
     budget: Option<Duration>,
     spent_micros: AtomicU64,
     stalls: AtomicU32,
+    /// What the latest stall's watch saw (`stall::Cause::Machine`'s detail), for the grader's log.
+    last_stall: Mutex<String>,
     allowance: Mutex<Option<Allowance>>,
 }
 
@@ -115,8 +117,9 @@ impl Meter {
         self.use_up_allowance();
     }
 
-    /// Counts a stall of the machine.
-    pub fn stalled(&self) {
+    /// Counts a stall of the machine; `how` is what the watch saw.
+    pub fn stalled(&self, how: &str) {
+        *self.last_stall.lock().unwrap_or_else(|e| e.into_inner()) = how.to_string();
         self.stalls.fetch_add(1, Ordering::Relaxed);
     }
 
@@ -125,11 +128,12 @@ impl Meter {
         self.stalls.load(Ordering::Relaxed)
     }
 
-    /// What `attempt` returns, and whether the machine stalled the submission while it ran.
-    pub fn watching<T>(&self, attempt: impl FnOnce() -> T) -> (T, bool) {
+    /// What `attempt` returns, and if the machine stalled the submission while it ran, what the watch saw.
+    pub fn watching<T>(&self, attempt: impl FnOnce() -> T) -> (T, Option<String>) {
         let stalls = self.stalls();
         let result = attempt();
-        (result, self.stalls() != stalls)
+        let stalled = self.stalls() != stalls;
+        (result, stalled.then(|| self.last_stall.lock().unwrap_or_else(|e| e.into_inner()).clone()))
     }
 
     /// The line a request reads when the budget it runs under is used up: its test's allowance, else the

@@ -81,11 +81,9 @@ fn start(session: &mut Session, machine_stalls: &mut Vec<String>) -> Result<Hand
     let meter = Arc::clone(session.meter());
     for attempt in 0..2 {
         let (handshake, stalled) = meter.watching(|| session.handshake().cloned());
-        if !stalled {
-            return handshake;
-        }
+        let Some(how) = stalled else { return handshake };
         if attempt == 0 {
-            eprintln!("grader: the machine stalled the submission as it started; starting it again");
+            eprintln!("grader: the machine stalled the submission as it started ({how}); starting it again");
         }
     }
     machine_stalls.push("the submission's start".into());

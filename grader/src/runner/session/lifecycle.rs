@@ -225,7 +225,7 @@ impl Lifecycle {
     pub(super) fn classify(&mut self, fault: ProcessFault) -> Fault {
         match &fault {
             ProcessFault::Timeout { cause: Some(Cause::Machine(how)), .. } => {
-                self.meter.stalled();
+                self.meter.stalled(how);
                 return Fault::Stalled(how.clone());
             }
             ProcessFault::Timeout { kind: TimeoutKind::Budget, .. } => {
