@@ -107,7 +107,11 @@ impl Watch {
     }
 
     fn settle(&mut self, program: Duration) {
-        let next = Readings::now(self.init, program);
+        self.settle_with(Readings::now(self.init, program));
+    }
+
+    /// Closes the open window at the readings `next`, which open the next one.
+    fn settle_with(&mut self, next: Readings) {
         let length = next.at.saturating_duration_since(self.window.at);
         let others = match (self.window.machine_busy, next.machine_busy) {
             (Some(before), Some(after)) => after
@@ -129,19 +133,22 @@ impl Watch {
         self.head + self.started.elapsed()
     }
 
-    /// The time the program had available so far: the head, the closed windows' credit, the open window whole.
+    /// The time the program had available so far: the head and the closed windows' credit. The open window
+    /// counts once it is settled ([`Watch::tick`]), at most [`WINDOW`] later: credited whole before that, a wait
+    /// could pass its net on time the window's settling then took back, and (short of the net, long before
+    /// the machine's) be blamed on the machine.
     pub fn available(&self) -> Duration {
-        self.head + self.available + self.window.at.elapsed()
+        self.head + self.available
     }
 
     /// Whether the wait has reached its net `net` (in available time) or, unavailable, the machine's net
     /// ([`MACHINE_NET_FACTOR`] × `net` of wall-clock time); if so, why: `stops_are_external` says the sandbox
     /// refuses the signals a program could stop itself with.
     pub fn reached(&mut self, net: Duration, program: Duration, stops_are_external: bool) -> Option<Cause> {
-        let wall = self.elapsed();
-        if self.available() < net && wall < net * MACHINE_NET_FACTOR {
+        if self.available() < net && self.elapsed() < net * MACHINE_NET_FACTOR {
             return None;
         }
+        // the threads' states now, for the verdict (settling only adds credit: the net stays reached)
         self.settle(program);
         let threads = &self.window.threads;
         let watched = if threads.program.is_empty() { &threads.init } else { &threads.program };
@@ -351,6 +358,45 @@ mod tests {
         let own = threads_of(std::process::id());
         assert!(own.iter().any(|t| t.run > 0 && t.turns > 0), "{own:?}");
         assert!(own.iter().all(|t| t.pid == std::process::id()));
+    }
+
+    /// A window counts once it is settled: a wait whose open window would carry it past its net, but whose
+    /// settling takes that time back (its thread waited on a run queue while others held every CPU), is
+    /// neither at its net nor, before [`MACHINE_NET_FACTOR`] times it, stalled by the machine. Crediting the
+    /// open window whole blamed such waits on the machine at their net (issue 34's load test, a collector
+    /// thrashing on a nearly full heap while the machine was busy: "in 33.6 s it had 11.9 s of a CPU
+    /// available", against a net of 12 s and a machine's net of 96 s).
+    #[test]
+    fn a_wait_is_judged_on_settled_windows_only() {
+        let net = Duration::from_secs(4);
+        let now = Instant::now();
+        let ago = |ms: u64| now.checked_sub(MS(ms)).expect("the machine has been up longer");
+        let cpus = unix::online_cpus();
+        let readings = |at: Instant, others: Duration, waited_ms: u64| Readings {
+            at,
+            machine_busy: Some(others),
+            grader: Duration::ZERO,
+            program: Duration::ZERO,
+            threads: sample(vec![thread(2, 0, waited_ms, 0)]),
+        };
+        // 4.5 s into a wait, 2 s credited; the open window (2.5 s) would carry it past its net
+        let mut watch = Watch {
+            init: u32::MAX,
+            head: Duration::ZERO,
+            started: ago(4500),
+            window: readings(ago(2500), Duration::ZERO, 0),
+            available: MS(2000),
+            denied: Duration::ZERO,
+            others: Duration::ZERO,
+        };
+        assert_eq!(watch.reached(net, Duration::ZERO, true), None, "short of its net, long before the machine's");
+        // settled: the thread waited on a run queue all the window while others held every CPU
+        watch.settle_with(readings(now, MS(2500) * cpus, 2500));
+        assert_eq!((watch.available(), watch.denied()), (MS(2000), MS(2500)));
+        assert_eq!(watch.reached(net, Duration::ZERO, true), None);
+        // past the machine's net and (the last window's 2 s of slack aside) short of its own: stalled
+        watch.started = now.checked_sub(net * MACHINE_NET_FACTOR).expect("up for the machine's net");
+        assert!(matches!(watch.reached(net, Duration::ZERO, true), Some(Cause::Machine(_))), "{watch:?}");
     }
 
     /// A sleeping process wants no CPU, so its wait is available whole however busy the machine is.

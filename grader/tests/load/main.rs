@@ -8,8 +8,10 @@
 //! correct ones take milliseconds; in a class at load 5 to 7 it once failed every Solver test on a CPU
 //! budget, issue 34) on Solver 3a, and no critical optimization (queues of hundreds of thousands of nodes, and
 //! a puzzle that fills the heap until the collector thrashes; its memory rows once ended as stalls of the
-//! machine) on the MinPQ memory table. And a Board whose own threads crowd each other before it hangs still
-//! fails as its own time-out, not as the machine's stall.
+//! machine) on the MinPQ memory table; and the same Solver on that table's puzzle30 with a heap it fills at
+//! once, so that its collector thrashes until the wall-clock net, its threads waiting for a CPU all the
+//! while: the submission's own time-out, which the stall watch once blamed on the machine. And a Board whose
+//! own threads crowd each other before it hangs still fails as its own time-out, not as the machine's stall.
 //!
 //! The entries and the crowd are graded at once, each beside the others and one more Java grade run over and
 //! over for load, with a spinner per CPU. Their verdicts sit far from every CPU limit: the quick policy's 2 s
@@ -28,6 +30,7 @@
 #[path = "../it/support.rs"]
 mod support;
 
+use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
@@ -35,13 +38,21 @@ use std::time::Instant;
 
 use support::{
     base_id, failed as failed_test, gallery_entries, gallery_entry, grade_in, quick_policy, root, scrub, tests_of,
-    Setting,
+    with_cpu_limit, Setting,
 };
 
 /// The gallery entries graded under load whose whole reports must be the gallery's snapshots: correct, and
 /// correct but wasteful (officially it fails Timing 2, 4a and 4b on counts and passes everything else). The
 /// entries marked `under_load_only` in the gallery are graded too, on those tests.
 const SNAPSHOT_ENTRIES: [&str; 2] = ["java-one-queue", "java-valid"];
+
+/// The heap [`Graded::thrashing`] grades with: puzzle30's search (more than 30 s of CPU and an 8 GB heap
+/// without the critical optimization) fills it within a fraction of its CPU limit.
+const THRASHING_HEAP_MB: u64 = 700;
+
+/// [`Graded::thrashing`]'s CPU limit a solve and a request: its net is 7 s of available time, about 30 s of
+/// this test's load (at the quick policy's 2 s, a 12 s net, it was the last grade to end, at 50 s).
+const THRASHING_CPU_SECONDS: f64 = 1.0;
 
 /// What the test grades of one gallery entry, and what it holds the grade to.
 struct Graded {
@@ -75,6 +86,26 @@ impl Graded {
         graded
     }
 
+    /// The Solver without the critical optimization on puzzle30's MinPQ row with a heap it fills at once
+    /// (`java_heap_mb`, written into `dir`): its collector thrashes until the wall-clock net ends the request,
+    /// its threads waiting for a CPU all the while. That is the submission's own time-out on a busy machine too;
+    /// a watch that credited its last window before settling it once blamed it on the machine, twice in a
+    /// row ("in 33.6 s it had 11.9 s of a CPU available", a net of 12 s: `runner::stall`).
+    fn thrashing(dir: &std::path::Path) -> Graded {
+        let limited = with_cpu_limit(&quick_policy(), THRASHING_CPU_SECONDS);
+        let limited = std::fs::read_to_string(limited).expect("the policy is written");
+        let policy = dir.join("thrashing-policy.toml");
+        let heap = format!("[limits]\njava_heap_mb = {THRASHING_HEAP_MB}\n");
+        std::fs::write(&policy, limited.replacen("[limits]\n", &heap, 1)).expect("the policy is written");
+        Graded {
+            name: format!("java-no-critical-optimization, its heap {THRASHING_HEAP_MB} MB"),
+            path: "java/no-critical-optimization".into(),
+            policy,
+            only: vec!["memory-solver-2/puzzle30".into()],
+            expect_failed: Some(vec!["memory-solver-2".into()]),
+        }
+    }
+
     fn args(&self) -> Vec<String> {
         let mut args = vec!["--policy".to_string(), self.policy.to_str().unwrap().to_string()];
         for id in &self.only {
@@ -105,7 +136,9 @@ impl Graded {
                 let unrun: Vec<&String> = self
                     .only
                     .iter()
-                    .filter(|id| !tests_of(&graded.json).iter().any(|t| base_id(t) == id.as_str()))
+                    .filter(|id| {
+                        !tests_of(&graded.json).iter().any(|t| base_id(t) == id.as_str() || t["id"] == id.as_str())
+                    })
                     .collect();
                 (failed != expected || fault || !unrun.is_empty()).then(|| {
                     // what each failing test said first (a per-row test, such as a memory table's, by its first row)
@@ -138,7 +171,19 @@ struct Load {
 impl Load {
     fn start() -> Load {
         let cpus = std::thread::available_parallelism().map_or(2, |n| n.get());
-        let spin = || Command::new("sh").args(["-c", "while :; do :; done"]).stdout(Stdio::null()).spawn();
+        let spin = || {
+            let mut spinner = Command::new("sh");
+            spinner.args(["-c", "while :; do :; done"]).stdout(Stdio::null());
+            // SAFETY: prctl only, between fork and exec: a spinner dies with the thread that started it (this
+            // test's), so a test killed or failed midway leaves no CPU spinning for the tests after it.
+            unsafe {
+                spinner.pre_exec(|| match libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) {
+                    0 => Ok(()),
+                    _ => Err(std::io::Error::last_os_error()),
+                })
+            };
+            spinner.spawn()
+        };
         let spinners = (0..cpus).map(|_| spin().expect("a spinner starts")).collect();
         let stop: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
         let graders = (0..1)
@@ -163,12 +208,23 @@ impl Load {
 
     /// Ends the load; how many grades ran to their end beside the test.
     fn end(mut self) -> u32 {
+        self.stop_spinning();
+        self.graders.drain(..).map(|grader| grader.join().unwrap_or(0)).sum()
+    }
+
+    fn stop_spinning(&mut self) {
         self.stop.store(true, Ordering::SeqCst);
-        for spinner in &mut self.spinners {
+        for mut spinner in self.spinners.drain(..) {
             let _ = spinner.kill();
             let _ = spinner.wait();
         }
-        self.graders.drain(..).map(|grader| grader.join().unwrap_or(0)).sum()
+    }
+}
+
+/// A test that fails before [`Load::end`] stops the load too (its graders' loops end after their grade).
+impl Drop for Load {
+    fn drop(&mut self) {
+        self.stop_spinning();
     }
 }
 
@@ -195,7 +251,9 @@ fn quiet_report(entry: &str) -> String {
 
 #[test]
 fn verdicts_under_load_are_the_quiet_machines() {
-    let graded = Graded::from_gallery();
+    let policies = tempfile::tempdir().expect("a temp dir");
+    let mut graded = Graded::from_gallery();
+    graded.push(Graded::thrashing(policies.path()));
     // built once, quietly, so that the load measures grading (the builds are cached by content)
     let quick = quick_policy();
     let only_build = ["--policy", quick.to_str().unwrap(), "--only", "compile-1"];
