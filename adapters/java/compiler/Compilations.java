@@ -17,9 +17,10 @@ import javax.tools.ToolProvider;
  * <p>Usage: {@code java -cp DIR Compilations --log-cap BYTES --compile LOG ARG... [--compile LOG ARG...]...},
  * where the ARGs are one javac command line each. It prints {@code ready} once it has the JDK's compiler;
  * then each compilation's output (what javac would print on its standard output and error, in the order
- * written, its first BYTES: the grader's cap on any build step's output) goes to its LOG file, and one line {@code LOG STATUS} to standard output once it is
- * done, STATUS javac's exit status. A compilation runs whatever the ones before it did; a missing line means the JVM ended
- * before that compilation did (a limit of the build step).
+ * written, its first BYTES: the grader's cap on any build step's output) goes to its LOG file, and one line
+ * {@code LOG STATUS} to standard output once it is done, STATUS javac's exit status. A compilation runs
+ * whatever the ones before it did; a missing line means the JVM ended before that compilation did (a limit
+ * of the build step).
  */
 public final class Compilations {
     private static final String COMPILE = "--compile";

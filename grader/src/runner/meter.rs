@@ -10,7 +10,7 @@
 //! request fails with the allowance's line. The grade's whole budget, the sections' together, is the CPU
 //! limit the kernel sets on each process it starts ([`Meter::left`]): a last stop, never the first.
 
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -20,9 +20,8 @@ pub struct Meter {
     /// The whole grade's budget (every section's together).
     budget: Option<Duration>,
     spent_micros: AtomicU64,
-    stalls: AtomicU32,
-    /// What the latest stall's watch saw (`stall::Cause::Machine`'s detail), for the grader's log.
-    last_stall: Mutex<String>,
+    /// What the watch saw at each stall of the machine (`stall::Cause::Machine`'s detail), in order.
+    stalls: Mutex<Vec<String>>,
     allowance: Mutex<Option<Allowance>>,
 }
 
@@ -119,21 +118,17 @@ impl Meter {
 
     /// Counts a stall of the machine; `how` is what the watch saw.
     pub fn stalled(&self, how: &str) {
-        *self.last_stall.lock().unwrap_or_else(|e| e.into_inner()) = how.to_string();
-        self.stalls.fetch_add(1, Ordering::Relaxed);
+        self.stalls.lock().unwrap_or_else(|e| e.into_inner()).push(how.to_string());
     }
 
-    /// The stalls counted so far.
-    pub fn stalls(&self) -> u32 {
-        self.stalls.load(Ordering::Relaxed)
-    }
-
-    /// What `attempt` returns, and if the machine stalled the submission while it ran, what the watch saw.
+    /// What `attempt` returns, and if the machine stalled the submission while it ran, what the watch saw
+    /// (the latest stall's).
     pub fn watching<T>(&self, attempt: impl FnOnce() -> T) -> (T, Option<String>) {
-        let stalls = self.stalls();
+        let stalls = || self.stalls.lock().unwrap_or_else(|e| e.into_inner());
+        let before = stalls().len();
         let result = attempt();
-        let stalled = self.stalls() != stalls;
-        (result, stalled.then(|| self.last_stall.lock().unwrap_or_else(|e| e.into_inner()).clone()))
+        let stalls = stalls();
+        (result, stalls.get(before..).and_then(<[String]>::last).cloned())
     }
 
     /// The line a request reads when the budget it runs under is used up: its test's allowance, else the
@@ -153,6 +148,19 @@ impl Meter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An attempt sees the stalls that happened while it ran, by what the watch saw of the latest.
+    #[test]
+    fn watching_tells_an_attempt_the_stalls_of_its_own_time() {
+        let meter = Meter::default();
+        meter.stalled("before");
+        assert_eq!(meter.watching(|| 7), (7, None));
+        let ((), stalled) = meter.watching(|| {
+            meter.stalled("first");
+            meter.stalled("second");
+        });
+        assert_eq!(stalled.as_deref(), Some("second"));
+    }
 
     #[test]
     fn the_budget_counts_every_process_ended_and_the_one_running() {
