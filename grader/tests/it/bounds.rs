@@ -168,6 +168,25 @@ fn native_memory_beyond_the_heap_ends_at_the_memory_limit(#[case] without_cgroup
     assert_left_nothing(&measured, &submission);
 }
 
+/// A Java Solver that fills its heap (no critical optimization, puzzle30, a 64 MB heap) runs out of memory as
+/// its own failure, said so: the collector gives up ("GC overhead limit exceeded") while the Solver's queues
+/// are still held for the span's end, and used to throw again as the adapter built the reply, ending the
+/// process with nothing said but "crashed: exited with status 0".
+#[test]
+fn a_solver_that_fills_its_heap_runs_out_of_memory_and_says_so() {
+    let (submission, _copy) = gallery_entry("java/no-critical-optimization");
+    let cpu = "solve_cpu_seconds = 5.0\nrequest_cpu_seconds = 5.0";
+    let (_dir, policy) = policy_with(&format!("java_heap_mb = 64\n{cpu}"));
+    let (measured, report) = grade(&submission, &policy, &["memory-solver-2/puzzle30"], None);
+    assert_eq!(measured.code, 1, "{}", measured.stderr);
+    assert_eq!(status(&report, "memory-solver-2/puzzle30"), "failed");
+    let why = message(&report, "memory-solver-2/puzzle30");
+    assert!(why.contains("ran out of memory: ") && why.contains(" (heap 64 MB)"), "{why}");
+    let output = report["output"].as_str().unwrap_or_default();
+    assert!(!output.contains("Exception in thread"), "the worker answered, and lived: {output}");
+    assert_left_nothing(&measured, &submission);
+}
+
 /// A Java Board whose class starts 100 spinning daemon threads answers right, only slowly: the budget of the
 /// correctness tests counts every thread, so the test running ends there and the section's other tests fail
 /// with one line (the other sections keep budgets of their own: `grade::budgets`).

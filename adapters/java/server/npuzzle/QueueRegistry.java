@@ -78,6 +78,15 @@ public final class QueueRegistry {
     }
 
     /**
+     * A request ran out of heap: the queues created in the span are no longer held for its end (they are what
+     * filled the heap). Those still referenced elsewhere end in it as before.
+     */
+    static void letGoOfSpan() {
+        createdInSpan.clear();
+        createdInSpan.trimToSize();
+    }
+
+    /**
      * counters: every queue used since the span began (or since the last end) ends now; returns them (for their
      * deep size) and lets go of them.
      */

@@ -74,6 +74,9 @@ public final class Server {
     private final java.util.ArrayDeque<Long> recordedIds = new java.util.ArrayDeque<>();
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private final boolean cpuSupported;
+    /** The ID of the request being answered (-1 until it is read) and the request thread's CPU time then. */
+    private long requestId = -1;
+    private long requestStart;
     /** The handshake's `runtime_threads=` capability (see {@link RuntimeThreads}), or "". */
     private final String runtimeThreads;
 
@@ -101,7 +104,8 @@ public final class Server {
         outbox.start();
         // Every thread the JVM will have of its own exists now, and no student class is loaded yet.
         Server server = new Server(world, RuntimeThreads.capability(RuntimeThreads.list()));
-        int[] status = {0};
+        // a worker ended by what it threw (a Throwable no reply could be built for) exits as a failure, not 0
+        int[] status = {1};
         Thread worker = new Thread(null, () -> status[0] = server.serve(protocolIn, outbox), "submission", STACK_BYTES);
         worker.setContextClassLoader(world.loader());
         Counters.setRequestThread(worker);
@@ -124,7 +128,12 @@ public final class Server {
         try {
             String line;
             while ((line = in.readLine()) != null) {
-                Reply reply = answer(line);
+                Reply reply;
+                try {
+                    reply = answer(line);
+                } catch (OutOfMemoryError e) {
+                    reply = outOfMemory(e);
+                }
                 out.put(reply.line, reply.bye || !in.ready());
                 if (reply.bye) break;
             }
@@ -174,6 +183,7 @@ public final class Server {
     }
 
     private Reply answer(String line) {
+        requestId = -1;
         if (line.endsWith("\r")) line = line.substring(0, line.length() - 1);
         String[] tokens = line.split(" ", -1);
         long id;
@@ -183,6 +193,7 @@ public final class Server {
         } catch (NumberFormatException e) {
             return new Reply("0 err protocol 0 missing request id", false);
         }
+        requestId = id;
         if (tokens.length < 2) return new Reply(id + " err protocol 0 missing verb", false);
         String verb = tokens[1];
         String[] args = new String[tokens.length - 2];
@@ -194,7 +205,7 @@ public final class Server {
             return new Reply(id + " err protocol 0 " + escape(r.getMessage()), false);
         }
 
-        long start = cpuNow();
+        long start = requestStart = cpuNow();
         String outcome;
         try {
             String values = handle(verb, args);
@@ -206,8 +217,10 @@ public final class Server {
             outcome = "err " + (r.unsupported ? "unsupported " : "protocol ") + elapsed(start) + " " + escape(r.getMessage());
         } catch (StudentFailure f) {
             outcome = "err exception " + elapsed(start) + " " + f.type + " " + escape(f.detail);
-        } catch (OutOfMemoryError | StackOverflowError e) {
-            // the heap and the stack are the student's
+        } catch (OutOfMemoryError e) {
+            throw e; // answered by serve, once what filled the heap is let go (outOfMemory)
+        } catch (StackOverflowError e) {
+            // the stack is the student's
             StudentFailure f = Failures.failure(e);
             outcome = "err exception " + elapsed(start) + " " + f.type + " " + escape(f.detail);
         } catch (Throwable t) {
@@ -220,6 +233,33 @@ public final class Server {
             }
         }
         return new Reply(id + " " + outcome, verb.equals("bye") && outcome.startsWith("ok"));
+    }
+
+    /** How many times {@link #outOfMemory} builds its reply before it gives up. */
+    private static final int OUT_OF_MEMORY_ATTEMPTS = 5;
+
+    /**
+     * The reply to the request that ran out of heap (the heap is the student's): a Solver that fills it makes
+     * the collector throw (`GC overhead limit exceeded`, `Java heap space`), and the heap stays full while the
+     * queues it created are held for the span's end, so the reply's own few allocations would fail too. They
+     * are let go first (the failed request's counts are moot); an attempt that still fails gives the collector
+     * a turn. If none succeeds (or the request's ID was never read), the error ends the worker: the process
+     * exits with status 1, the error on its standard error.
+     */
+    private Reply outOfMemory(OutOfMemoryError error) {
+        synchronized (QueueRegistry.class) {
+            QueueRegistry.letGoOfSpan();
+        }
+        if (requestId < 0) throw error;
+        for (int attempt = 1; ; attempt++) {
+            try {
+                StudentFailure f = Failures.failure(error);
+                return new Reply(requestId + " err exception " + elapsed(requestStart) + " " + f.type + " "
+                        + escape(f.detail), false);
+            } catch (OutOfMemoryError again) {
+                if (attempt == OUT_OF_MEMORY_ATTEMPTS) throw again;
+            }
+        }
     }
 
     private long cpuNow() {
