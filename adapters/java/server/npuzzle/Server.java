@@ -74,9 +74,12 @@ public final class Server {
     private final java.util.ArrayDeque<Long> recordedIds = new java.util.ArrayDeque<>();
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private final boolean cpuSupported;
-    /** The ID of the request being answered (-1 until it is read) and the request thread's CPU time then. */
+    /**
+     * The ID of the request being answered (-1 until it is read) and the request thread's CPU time when the
+     * student's code was called (-1 until it is), for {@link #outOfMemory}.
+     */
     private long requestId = -1;
-    private long requestStart;
+    private long requestStart = -1;
     /** The handshake's `runtime_threads=` capability (see {@link RuntimeThreads}), or "". */
     private final String runtimeThreads;
 
@@ -183,7 +186,7 @@ public final class Server {
     }
 
     private Reply answer(String line) {
-        requestId = -1;
+        requestId = requestStart = -1;
         if (line.endsWith("\r")) line = line.substring(0, line.length() - 1);
         String[] tokens = line.split(" ", -1);
         long id;
@@ -254,8 +257,8 @@ public final class Server {
         for (int attempt = 1; ; attempt++) {
             try {
                 StudentFailure f = Failures.failure(error);
-                return new Reply(requestId + " err exception " + elapsed(requestStart) + " " + f.type + " "
-                        + escape(f.detail), false);
+                long cpu = requestStart < 0 ? 0 : elapsed(requestStart);
+                return new Reply(requestId + " err exception " + cpu + " " + f.type + " " + escape(f.detail), false);
             } catch (OutOfMemoryError again) {
                 if (attempt == OUT_OF_MEMORY_ATTEMPTS) throw again;
             }
