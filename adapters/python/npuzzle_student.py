@@ -14,6 +14,8 @@ import importlib.util
 import os
 import sys
 
+from npuzzle_counters import QUEUES
+
 MAX_DETAIL = 4096
 
 STUDENT_ROOTS = []  # the submission folder, with a trailing separator (set by the server)
@@ -55,7 +57,10 @@ def call(function):
     """Calls student code; anything it raises becomes a StudentFailure.
 
     The failure is raised after the `except` clause has ended, so the exception's traceback, and with it
-    whatever the student's frames held (a whole search, after a MemoryError), is freed first.
+    whatever the student's frames held (a whole search, after a MemoryError), is freed first. After a
+    MemoryError the queues tracked since `counters_reset` are let go too (their entries hold them for the
+    counters, and they are what filled the memory; the failed request's counts are moot): else the server
+    itself could not read the next request.
     """
     try:
         return function()
@@ -64,6 +69,7 @@ def call(function):
     except BaseException as e:  # noqa: B036 (whatever student code raises is the student's)
         result = failure(e)
     if result is None:
+        QUEUES.begin()
         gc.collect()
         result = StudentFailure("MemoryError", f"out of memory (address space {MEMORY_MB[0]} MB)")
     raise result
