@@ -56,6 +56,12 @@ for path in sys.argv[1:]:
 sys.exit(1 if failed else 0)
 "#;
 
+/// The least address space the Python server is started with, in MB: the interpreter and the adapter take
+/// about 35 MB, the request thread's stack (`STACK_BYTES` in `server.py`) reserves 64 MB, and at 90 MB it
+/// cannot start (BENCHMARKS.md, "The thrashing row's heap, and a Solver that fills its memory"). 128 leaves the
+/// student's code room to run; the policy's own floor (`java_heap_mb`, 64) is a JVM's.
+pub const PYTHON_MIN_ADDRESS_SPACE_MB: u64 = 128;
+
 /// Why a Python submission could not be prepared, for a reason that is not the student's.
 #[derive(Debug, thiserror::Error)]
 pub enum PythonBuildError {
@@ -70,6 +76,13 @@ pub enum PythonBuildError {
         /// Its version, `MAJOR.MINOR`.
         found: String,
     },
+    /// The policy's memory for a Python submission is less than the interpreter needs to start.
+    #[error(
+        "the policy gives a Python submission an address space of {0} MB (`limits.java_heap_mb`), and the \
+         interpreter with its request thread's 64 MB stack takes about 100 MB before any student code runs: set \
+         `limits.java_heap_mb` to {PYTHON_MIN_ADDRESS_SPACE_MB} or more (0 sizes it from the machine)"
+    )]
+    AddressSpaceTooSmall(u64),
     /// Running the interpreter, or writing the adapter's files, failed.
     #[error("{what}: {source}")]
     Io {
@@ -93,6 +106,9 @@ pub fn build_python(
     memory_mb: u64,
     limits: &BuildLimits,
 ) -> Result<Prepared, PythonBuildError> {
+    if memory_mb < PYTHON_MIN_ADDRESS_SPACE_MB {
+        return Err(PythonBuildError::AddressSpaceTooSmall(memory_mb));
+    }
     let (python, installation) = find_python().ok_or(PythonBuildError::NotFound)?;
     // the sandboxes show paths at their own names, where a `..` cannot climb out of a folder they do not show
     let submission = fs::canonicalize(submission)

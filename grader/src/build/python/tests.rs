@@ -146,6 +146,20 @@ fn a_syntax_error_is_the_students_compile_failure() {
     assert!(matches!(missing, Prepared::CompileFailed { log } if log.starts_with("board.py is missing")));
 }
 
+/// An address space the interpreter cannot start in (a JVM's floor, 64 MB) is the policy's error, said before
+/// anything runs: else every test would read "could not start the submission", as if the student's.
+#[test]
+fn an_address_space_too_small_for_the_interpreter_is_the_policys_error() {
+    let entry = root().join("fixtures/submissions/python/valid");
+    let small = build_python(&entry, &work(), PYTHON_MIN_ADDRESS_SPACE_MB - 1, &BuildLimits::default());
+    let Err(error) = small else { panic!("a {} MB address space was accepted", PYTHON_MIN_ADDRESS_SPACE_MB - 1) };
+    assert!(error.to_string().contains("set `limits.java_heap_mb` to 128 or more"), "{error}");
+    if find_python().is_some() {
+        let least = build_python(&entry, &work(), PYTHON_MIN_ADDRESS_SPACE_MB, &BuildLimits::default());
+        assert!(least.is_ok(), "{least:?}");
+    }
+}
+
 /// A Board whose hamming() runs the snippet its first tile numbers (one server for the whole table).
 const SNIPPET_BOARD: &str = r#"
 import sys
