@@ -4,28 +4,15 @@
 //! or file). A program that stops itself or waits for ever stays the student's failure, never a stall of the
 //! machine.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::Value;
 
-use crate::support::{gallery_entry, grade_measuring_memory, quick_policy, Measured};
+use crate::support::{gallery_entry, grade_measuring_memory, policy_with, quick_policy, Measured};
 
 /// The most memory the grader's own process holds while grading any submission, in MiB (ARCHITECTURE.md,
 /// "What a submission can cost the grader"; these floods measure about 45 MiB).
 const GRADER_PEAK_BOUND_MIB: u64 = 256;
-
-/// The quick policy with the `key = value` lines of `limits` in its `[limits]` (in place of its own lines for
-/// those keys), written in a temporary directory.
-pub fn policy_with(limits: &str) -> (tempfile::TempDir, PathBuf) {
-    let dir = tempfile::tempdir().unwrap();
-    let quick = std::fs::read_to_string(quick_policy()).unwrap();
-    let keys: Vec<&str> = limits.lines().filter_map(|line| line.split('=').next()).map(str::trim).collect();
-    let kept: Vec<&str> =
-        quick.lines().filter(|line| !keys.iter().any(|key| line.starts_with(&format!("{key} ")))).collect();
-    let policy = dir.path().join("policy.toml");
-    std::fs::write(&policy, kept.join("\n").replacen("[limits]\n", &format!("[limits]\n{limits}\n"), 1)).unwrap();
-    (dir, policy)
-}
 
 /// Grades `submission` with `policy` and the `--only` tests, measuring memory, in `tmpdir` if given (where
 /// every scratch directory and the grader's work directory then go); returns the run and its JSON report.

@@ -11,7 +11,7 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use crate::bounds::policy_with;
+use crate::support::policy_with;
 use crate::support::{gallery_entry, grader};
 
 /// The probe's marker: the name of the file it holds open.

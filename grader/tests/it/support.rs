@@ -150,6 +150,27 @@ pub fn quick_rust_policy() -> PathBuf {
     WRITTEN.get_or_init(|| with_cpu_limit(&quick_policy(), 1.0)).clone()
 }
 
+/// The quick policy with the `key = value` lines of `limits` in its `[limits]` (in place of its own lines for
+/// those keys), written in a temporary directory.
+pub fn policy_with(limits: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let policy = policy_with_in(dir.path(), limits);
+    (dir, policy)
+}
+
+/// [`policy_with`], written into `dir` as `policy.toml`.
+pub fn policy_with_in(dir: &Path, limits: &str) -> PathBuf {
+    let quick = std::fs::read_to_string(quick_policy()).expect("the quick policy is written");
+    let keys: Vec<&str> = limits.lines().filter_map(|line| line.split('=').next()).map(str::trim).collect();
+    let kept: Vec<&str> =
+        quick.lines().filter(|line| !keys.iter().any(|key| line.starts_with(&format!("{key} ")))).collect();
+    let kept = kept.join("\n");
+    assert!(kept.contains("[limits]\n"), "the quick policy has a [limits] table: {kept}");
+    let policy = dir.join("policy.toml");
+    std::fs::write(&policy, kept.replacen("[limits]\n", &format!("[limits]\n{limits}\n"), 1)).expect("written");
+    policy
+}
+
 /// The policy file `base` with `seconds` of CPU a solve and a request, written beside it (a whole file at
 /// once: a grader reading it while it is written again sees the old one or the new one, and they are equal).
 pub fn with_cpu_limit(base: &Path, seconds: f64) -> PathBuf {

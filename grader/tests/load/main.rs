@@ -37,8 +37,8 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use support::{
-    base_id, failed as failed_test, gallery_entries, gallery_entry, grade_in, quick_policy, root, scrub, tests_of,
-    with_cpu_limit, Setting,
+    base_id, failed as failed_test, gallery_entries, gallery_entry, grade_in, policy_with_in, quick_policy, root,
+    scrub, tests_of, Setting,
 };
 
 /// The gallery entries graded under load whose whole reports must be the gallery's snapshots: correct, and
@@ -98,12 +98,10 @@ impl Graded {
     /// a watch that credited its last window before settling it once blamed it on the machine, twice in a
     /// row ("in 33.6 s it had 11.9 s of a CPU available", a net of 12 s: `runner::stall`).
     fn thrashing(dir: &std::path::Path) -> Graded {
-        let limited = with_cpu_limit(&quick_policy(), THRASHING_CPU_SECONDS);
-        let limited = std::fs::read_to_string(limited).expect("the policy is written");
-        let policy = dir.join("thrashing-policy.toml");
-        let heap = format!("[limits]\njava_heap_mb = {THRASHING_HEAP_MB}\n");
-        assert!(limited.contains("[limits]\n"), "the quick policy has a [limits] table: {limited}");
-        std::fs::write(&policy, limited.replacen("[limits]\n", &heap, 1)).expect("the policy is written");
+        let cpu = THRASHING_CPU_SECONDS;
+        let limits =
+            format!("java_heap_mb = {THRASHING_HEAP_MB}\nsolve_cpu_seconds = {cpu:?}\nrequest_cpu_seconds = {cpu:?}");
+        let policy = policy_with_in(dir, &limits);
         Graded {
             name: format!("java-no-critical-optimization, its heap {THRASHING_HEAP_MB} MB"),
             path: "java/no-critical-optimization".into(),
