@@ -21,10 +21,11 @@ from npuzzle_student import StudentFailure, World, as_bool, as_int, as_text, fai
 
 VERSION = 1
 REPLY_WINDOW = 1 << 16
-RETURNS_HANDLES = {"board", "board_probe", "neighbors", "neighbors_after", "neighbors_nested", "twin", "solver",
-                   "solver_null", "solution", "memory_solver"}
+RETURNS_HANDLES = {"board", "board_probe", "neighbors", "neighbors_texts", "neighbors_after", "neighbors_nested",
+                   "twin", "solver", "solver_null", "solution", "memory_solver"}
+# verbs whose arguments are handles (and neighbors_texts' count after one): any may be a reference
 TAKES_HANDLES = {"dimension", "hamming", "manhattan", "to_string", "is_goal", "equals", "equals_as_object",
-                 "equals_null", "equals_foreign", "equals_uncastable", "neighbors", "neighbors_after",
+                 "equals_null", "equals_foreign", "equals_uncastable", "neighbors", "neighbors_texts", "neighbors_after",
                  "neighbors_nested", "twin", "release", "solver", "is_solvable", "moves", "solution",
                  "memory_solver", "memory_retained"}
 INT_VERBS = {"dimension": "dimension()", "hamming": "hamming()", "manhattan": "manhattan()", "moves": "moves()"}
@@ -106,7 +107,8 @@ class Server:
         self.verbs = {
             "hello": self.hello, "board": self.new_board, "board_probe": self.new_board,
             "memory_board": self.memory_board, "to_string": self.to_string, "equals": self.equals,
-            "equals_as_object": self.equals, "neighbors": self.neighbors, "neighbors_after": self.neighbors_after,
+            "equals_as_object": self.equals, "neighbors": self.neighbors, "neighbors_texts": self.neighbors_texts,
+            "neighbors_after": self.neighbors_after,
             "neighbors_nested": self.neighbors_nested, "twin": self.twin,
             "release": self.release, "solver": self.new_solver, "memory_solver": self.memory_solver,
             "memory_retained": self.memory_retained,
@@ -183,7 +185,7 @@ class Server:
         if args[0] != str(VERSION):
             raise Refusal(f"unsupported version {args[0]}")
         memory = " memory" if self.memory else ""
-        return f"{VERSION} python ref_world counters call_sites refs null foreign iterables{memory}"
+        return f"{VERSION} python ref_world counters call_sites refs neighbor_texts null foreign iterables{memory}"
 
     def new_board(self, verb, args):
         world = self.world_of(verb, args)
@@ -236,6 +238,18 @@ class Server:
     def neighbors(self, verb, args):
         world, board = self.board(one(verb, args))
         return self.add_all(world, world.run(lambda: boards(board.neighbors(), "neighbors()")))
+
+    def neighbors_texts(self, verb, args):
+        """neighbors(), then str() of each of the first MAX boards it returned, each text's outcome apart: the
+        handles as `neighbors` lists them, then per text a tab and `=TEXT` or `!KIND MESSAGE`."""
+        if len(args) != 2:
+            raise Refusal(f"`{verb}` takes a handle and a count, got {len(args)} arguments")
+        if not args[1].isdigit():
+            raise Refusal(f"bad count of texts `{args[1]}`")
+        world, board = self.board(args[0])
+        found = world.run(lambda: boards(board.neighbors(), "neighbors()"))
+        listed = self.add_all(world, found)
+        return "\t".join([listed] + [text_outcome(world, b) for b in found[:int(args[1])]])
 
     def neighbors_after(self, verb, args):
         """a.neighbors(), then b.neighbors(), and only then both results listed: an iterable that a later call
@@ -401,7 +415,8 @@ class Server:
         raise Refusal(f"unknown world `{name}` (expected own or ref)")
 
     def record(self, rid, values):
-        self.reply_handles[rid] = [t for t in values.split(" ") if is_handle(t)]
+        # a neighbors_texts reply's texts follow its handles after a tab: no text is read as a handle
+        self.reply_handles[rid] = [t for t in values.split("\t", 1)[0].split(" ") if is_handle(t)]
         self.recorded.append(rid)
         while self.recorded and self.recorded[0] <= rid - REPLY_WINDOW:
             self.reply_handles.pop(self.recorded.popleft(), None)
@@ -439,6 +454,15 @@ def value(verb, world, target):
     if verb in INT_VERBS:
         return world.run(lambda: as_int(getattr(target, verb)(), INT_VERBS[verb]))
     return world.run(lambda: as_bool(getattr(target, verb)(), BOOL_VERBS[verb]))
+
+
+def text_outcome(world, board):
+    """One text of a neighbors_texts reply: what a to_string request of `board` would answer, marked."""
+    try:
+        return "=" + escape(world.run(lambda: as_text(str(board), "__str__()")))
+    except BaseException as e:  # noqa: B036 (as `answer` reads any failure of student code)
+        f = e if isinstance(e, StudentFailure) else failure(e)
+        return f"!{token(f.kind)} {escape(f.detail)}"
 
 
 def boards(iterable, what):

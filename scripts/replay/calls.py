@@ -69,6 +69,13 @@ def calls(path, out):
 
     for id_, verb, args in requests:
         reply = replies.get(id_, "")
+        texts = 0
+        if verb == "neighbors_texts":
+            # `neighbors`, then `to_string` of each of its first boards, fused in one request: its reply's
+            # texts follow the handles, a tab before each (specs/protocol.md)
+            verb, args = "neighbors", args[:1]
+            reply, tab, rest = reply.partition("\t")
+            texts = rest.count("\t") + 1 if tab else 0
         ok = reply.startswith("ok ")
         if verb not in OPS or reply.startswith("err protocol") or not reply:
             continue
@@ -97,6 +104,9 @@ def calls(path, out):
             next_slot += len(fresh)
             record += [len(fresh) if ok else -1] + fresh
         out.write(struct.pack(f">{len(record)}i", *record))
+        if verb in MAKES_HANDLES and ok:
+            for slot in fresh[:texts]:
+                out.write(struct.pack(">2i", OPS["to_string"], slot))
     out.write(struct.pack(">i", END))
 
 

@@ -96,3 +96,29 @@ pub fn retained_readings(reply: &str) -> [u64; 3] {
 pub fn samples_of(sites: &npuzzle_harness::protocol::CallSites, counter: &str) -> u64 {
     sites.sites.iter().filter(|s| s.counter == counter).map(|s| s.samples).sum()
 }
+
+/// Asks `neighbors_texts BOARD MAX` and checks each text against what a `to_string` of the board it names
+/// answers on its own (the same text, or the same exception): the fused request stands for exactly those
+/// requests. Returns the request's ID (for references to its handles), the handles and the texts.
+pub fn neighbor_texts(
+    c: &mut Conversation,
+    board: &str,
+    max: u32,
+) -> (u64, Vec<npuzzle_harness::protocol::Handle>, Vec<npuzzle_harness::protocol::Outcome>) {
+    use npuzzle_harness::protocol::{decode_handles, decode_neighbor_texts, escape, Outcome};
+    let id = c.next_id;
+    let reply = c.ask(&format!("neighbors_texts {board} {max}"));
+    let values = reply.strip_prefix("ok ").unwrap_or_else(|| panic!("neighbors_texts {board} {max}: {reply}"));
+    let (handles, texts) = decode_neighbor_texts(values).unwrap();
+    let handles = decode_handles(handles).unwrap();
+    assert_eq!(texts.len(), handles.len().min(max as usize), "{reply}");
+    for (h, text) in handles.iter().zip(&texts) {
+        let alone = match text {
+            Outcome::Ok(text) => format!("ok {text}"),
+            Outcome::Exception { kind, message } => format!("err exception {kind} {}", escape(message)),
+            other => panic!("{other:?} in {reply}"),
+        };
+        assert_eq!(c.ask(&format!("to_string {h}")), alone.trim_end(), "{reply}");
+    }
+    (id, handles, texts)
+}

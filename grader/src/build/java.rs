@@ -142,8 +142,9 @@ mod sites_tests;
 
 #[cfg(test)]
 mod tests {
-    use super::super::conversation::{counter, Conversation};
+    use super::super::conversation::{counter, neighbor_texts, Conversation};
     use super::*;
+    use npuzzle_harness::protocol::Outcome;
 
     pub(super) fn java_available() -> bool {
         let found = find_tool("javac").is_some() && find_tool("java").is_some();
@@ -173,7 +174,8 @@ mod tests {
         let (fixed, threads) = hello.split_once(" runtime_threads=").expect("the runtime's threads are named");
         assert_eq!(
             fixed,
-            "ok 1 java ref_world counters call_sites refs memory counters_deep null foreign api_check iterables"
+            "ok 1 java ref_world counters call_sites refs neighbor_texts memory counters_deep null foreign api_check \
+             iterables"
         );
         threads.split(',').map(|tid| tid.parse().expect("a thread id")).collect()
     }
@@ -200,6 +202,15 @@ mod tests {
         // Request 4 was `neighbors`: references name the handles of its reply.
         assert_eq!(c.ask("manhattan @4.3"), c.ask("manhattan b5"));
         assert_eq!(c.ask("hamming @4.4"), "err protocol @4.4 refers to handle 4 of request 4, which returned 4");
+        // `neighbors_texts`: a neighbors() and a toString() of each of its first three boards, in one request
+        let (id, handles, texts) = neighbor_texts(&mut c, "b1", 3);
+        assert_eq!((handles.len(), texts.len()), (4, 3));
+        assert_eq!(c.ask(&format!("manhattan @{id}.3")), c.ask(&format!("manhattan {}", handles[3])));
+        assert_eq!(neighbor_texts(&mut c, "b1", 0).2, []);
+        assert_eq!(
+            c.ask("neighbors_texts b1"),
+            "err protocol `neighbors_texts` takes a handle and a count, got 1 arguments"
+        );
         assert_eq!(c.ask("equals_null b1"), "ok false");
         assert_eq!(c.ask("equals_foreign b1"), "ok false");
         assert_eq!(c.ask("equals_uncastable b1"), "ok false");
@@ -253,6 +264,37 @@ mod tests {
             "err protocol the own world is served by a process of its own (this one serves ref)"
         );
         assert_eq!(c.ask("api"), "err protocol `api` checks the own world, which another process serves");
+        c.finish();
+    }
+
+    /// A toString() that throws for one neighbor fails that text alone in `neighbors_texts`: the next is still
+    /// read, and the handles are recorded for references, as with a `to_string` request each.
+    #[test]
+    fn a_text_that_throws_is_that_texts_failure_alone() {
+        if !java_available() {
+            return;
+        }
+        let original = fs::read_to_string(gallery("valid").join("Board.java")).unwrap();
+        let board = original.replace(
+            "    public String toString() {\n",
+            "    public String toString() {\n        if (tiles[0][0] == 0) throw new IllegalStateException(\"no text\");\n",
+        );
+        assert!(board.contains("no text"), "{board}");
+        let dir = tempfile::tempdir().unwrap();
+        fs::write(dir.path().join("Board.java"), board).unwrap();
+        fs::copy(gallery("valid").join("Solver.java"), dir.path().join("Solver.java")).unwrap();
+        let mut c = Conversation::start(build(dir.path()));
+        c.ask("hello 1");
+        assert_eq!(c.ask("board own 3 1 0 3 4 2 5 7 8 6"), "ok b1");
+        let (id, handles, texts) = neighbor_texts(&mut c, "b1", 3);
+        let thrown: Vec<&Outcome> = texts.iter().filter(|t| matches!(t, Outcome::Exception { .. })).collect();
+        assert_eq!((handles.len(), texts.len(), thrown.len()), (3, 3, 1), "{texts:?}");
+        assert!(
+            matches!(thrown[0], Outcome::Exception { kind, message }
+            if kind == "java.lang.IllegalStateException" && message.starts_with("no text")),
+            "{thrown:?}"
+        );
+        assert_eq!(c.ask(&format!("hamming @{id}.2")), c.ask(&format!("hamming {}", handles[2])));
         c.finish();
     }
 

@@ -63,6 +63,8 @@ pub(super) struct Conduit {
     /// How far from `start` is known to hold no newline.
     scanned: usize,
     max_line_bytes: usize,
+    /// How many replies the next line stands for (a fused request's): it may be as many times as long.
+    line_replies: usize,
 }
 
 impl Conduit {
@@ -84,12 +86,19 @@ impl Conduit {
             start: 0,
             scanned: 0,
             max_line_bytes,
+            line_replies: 1,
         })
     }
 
-    /// The longest stdout line accepted, in bytes.
+    /// The longest stdout line accepted, in bytes (for one reply).
     pub fn max_line_bytes(&self) -> usize {
         self.max_line_bytes
+    }
+
+    /// Lets the lines read next stand for `replies` replies each (a fused request's), so each may be as many
+    /// times [`Self::max_line_bytes`] long; 1 is every other line.
+    pub fn expect_replies(&mut self, replies: usize) {
+        self.line_replies = replies.max(1);
     }
 
     /// Queues bytes for stdin; they are written while the grader waits for a line (or by [`Self::flush`]).
@@ -173,7 +182,7 @@ impl Conduit {
         let pending = &self.received[self.start..];
         let newline = memchr::memchr(b'\n', &pending[self.scanned..]).map(|at| self.scanned + at);
         let length = newline.unwrap_or(pending.len());
-        if length > self.max_line_bytes {
+        if length > self.max_line_bytes.saturating_mul(self.line_replies) {
             return Some(StdoutEvent::TooLong);
         }
         if newline.is_none() && self.stdout_open {

@@ -214,6 +214,15 @@ impl SubmissionProcess {
         let _ = self.conduit.pump();
     }
 
+    /// [`Self::recv_line`] for a line that stands for `replies` replies (a fused request's): it may be as many
+    /// times as long as one.
+    pub fn recv_replies(&mut self, deadline: Deadline, replies: usize) -> Result<String, ProcessFault> {
+        self.conduit.expect_replies(replies);
+        let received = self.recv_line(deadline);
+        self.conduit.expect_replies(1);
+        received
+    }
+
     /// The next stdout line, without its line ending, once the program prints
     /// it within `deadline` (counted from the last exchange).
     ///

@@ -15,6 +15,7 @@
 //! - `lifecycle`: the processes one after another, restarts and the run of losses, what an ended one leaves
 //!   (its stderr, CPU and memory), and a process fault told apart as the session's [`Fault`];
 //! - `batch`: the two ways a batch goes out, pipelined with `refs` or one at a time with handles substituted;
+//! - `fusion`: which requests of a pipelined batch travel as one (`neighbors_texts`), and how;
 //! - `in_flight`: the batches sent and not yet redeemed, their tickets and IDs (a release riding ahead as
 //!   ID `base - 1`), and the cap on the replies read ahead;
 //! - `output`: the head and tail of stderr kept, whenever it was read;
@@ -23,6 +24,7 @@
 
 mod batch;
 mod fault;
+mod fusion;
 mod handshake;
 mod in_flight;
 mod lifecycle;
@@ -39,7 +41,7 @@ use self::batch::{Exchange, References};
 pub use self::fault::Fault;
 use self::handshake::parse_hello;
 pub use self::handshake::{Handshake, REFS};
-use self::in_flight::{outcome_to_result, Batch, InFlight, Received};
+use self::in_flight::{outcome_to_result, Awaited, Batch, InFlight, Received};
 pub use self::in_flight::{Answer, Sent};
 use self::lifecycle::Lifecycle;
 pub use self::lifecycle::{Checkpoint, MAX_LOSSES_IN_A_ROW};
@@ -337,11 +339,14 @@ impl Session {
         let release =
             (!self.pending_release.is_empty()).then(|| Request::Release(std::mem::take(&mut self.pending_release)));
         let ids = self.in_flight.number(release.is_some(), requests.len());
+        let fused = matches!(references, References::Rebase)
+            && self.handshake.as_ref().is_some_and(Handshake::answers_neighbor_texts);
+        let wire = if fused { fusion::plan(requests) } else { Vec::new() };
         let Some(process) = self.life.process_mut() else {
             return Batch::settled(ticket, vec![Err(Fault::Startup("no running process".into())); requests.len()]);
         };
         let mut sent = Ok(());
-        for line in batch::lines(release.as_ref(), requests, ids, references) {
+        for line in batch::lines(release.as_ref(), requests, &wire, ids, references) {
             sent = process.send_line(&line);
             if sent.is_err() {
                 break;
@@ -355,7 +360,7 @@ impl Session {
             let lost = if self.life.is_running() { self.lose_process(fault) } else { fault };
             return Batch::settled(ticket, vec![Err(lost); requests.len()]);
         }
-        Batch::sent(ticket, ids, requests, deadline)
+        Batch::sent(ticket, ids, requests, wire, deadline)
     }
 
     /// Reads the replies of every batch still in flight (keeping them for whoever redeems them).
@@ -367,22 +372,27 @@ impl Session {
     /// fails the rest of the batch it struck and every batch sent after it (see [`Session::lose_process`]).
     fn receive_through(&mut self, ticket: u64) {
         while let Some(awaited) = self.in_flight.awaited(ticket) {
-            match self.receive(awaited.id, awaited.deadline, awaited.handshake, awaited.text) {
-                Ok(received) => self.in_flight.record(&awaited, received, self.limits.read_ahead),
+            match self.receive(&awaited) {
+                Ok(received) => {
+                    for one in received {
+                        self.in_flight.record(&awaited, one, self.limits.read_ahead);
+                    }
+                }
                 // `lose_process` has already failed every request still waiting; this makes sure the loop ends.
                 Err(fault) => self.in_flight.fail_waiting(&fault),
             }
         }
     }
 
-    /// Reads the reply to request `id` (`text`: a `to_string`): the request's own result and the bytes it
-    /// holds, or the fault that lost the process.
-    fn receive(&mut self, id: u64, deadline: Deadline, handshake: bool, text: bool) -> Result<Received, Fault> {
+    /// Reads the reply awaited: the request's own result and the bytes it holds (and those of the reads
+    /// fused with it, in order), or the fault that lost the process.
+    fn receive(&mut self, awaited: &Awaited) -> Result<Vec<Received>, Fault> {
+        let Awaited { id, deadline, handshake, text, reads, .. } = *awaited;
         let deadline = deadline.with_ceiling(self.life.ceiling());
         let Some(process) = self.life.process_mut() else {
             return Err(Fault::Startup("no running process".into()));
         };
-        let line = match process.recv_line(deadline) {
+        let line = match process.recv_replies(deadline, 1 + reads as usize) {
             Ok(line) => line,
             Err(fault) => {
                 let fault = self.life.classify(fault);
@@ -391,17 +401,31 @@ impl Session {
         };
         match Reply::decode(&line) {
             Ok(reply) if reply.id == id => {
+                let replies = if reads > 0 {
+                    let Some(replies) = fusion::split_reply(reply, reads) else {
+                        return Err(self.lose_process(fault::garbage(&line)));
+                    };
+                    replies
+                } else {
+                    vec![(reply, text)]
+                };
                 drop(line);
-                self.cpu_reported += Duration::from_micros(reply.cpu_micros);
+                self.cpu_reported += Duration::from_micros(replies[0].0.cpu_micros);
                 if !handshake {
                     self.life.answered();
                 }
-                let reply = Reply { outcome: reply::kept(reply.outcome, text), ..reply };
-                let weight = reply::weight(&reply.outcome);
-                Ok((outcome_to_result(reply).map_err(|fault| fault::explained(fault, self.life.limits())), weight))
+                Ok(replies.into_iter().map(|(reply, text)| self.kept(reply, text)).collect())
             }
             _ => Err(self.lose_process(fault::garbage(&line))),
         }
+    }
+
+    /// What the session keeps of `reply` (`text`: a `to_string`'s): its result, its text cut to the bounds,
+    /// and the bytes it holds.
+    fn kept(&self, reply: Reply, text: bool) -> Received {
+        let reply = Reply { outcome: reply::kept(reply.outcome, text), ..reply };
+        let weight = reply::weight(&reply.outcome);
+        (outcome_to_result(reply).map_err(|fault| fault::explained(fault, self.life.limits())), weight)
     }
 
     /// Kills the process after a fault that leaves it unusable; returns the fault for chaining. Every request

@@ -51,12 +51,13 @@ public final class Server {
     private static final long REPLY_WINDOW = 1 << 16;
     /** Verbs whose `ok` reply holds handles that later requests may refer to. */
     private static final Set<String> RETURNS_HANDLES = Set.of(
-            "board", "board_probe", "neighbors", "neighbors_after", "neighbors_nested", "twin", "solver", "solver_null",
+            "board", "board_probe", "neighbors", "neighbors_texts", "neighbors_after", "neighbors_nested", "twin", "solver", "solver_null",
             "solution", "memory_solver");
-    /** Verbs whose arguments are all handles, so any of them may be a reference. */
+    /** Verbs whose arguments are handles (and `neighbors_texts`' count after one), so any may be a reference. */
     private static final Set<String> TAKES_HANDLES = Set.of(
             "dimension", "hamming", "manhattan", "to_string", "is_goal", "equals", "equals_as_object",
-            "equals_null", "equals_foreign", "equals_uncastable", "neighbors", "neighbors_after", "neighbors_nested",
+            "equals_null", "equals_foreign", "equals_uncastable", "neighbors", "neighbors_texts", "neighbors_after",
+            "neighbors_nested",
             "twin", "release", "solver", "is_solvable", "moves", "solution", "memory_solver", "memory_retained");
 
     /** The world this process serves. */
@@ -213,8 +214,12 @@ public final class Server {
         try {
             String values = handle(verb, args);
             long cpu = elapsed(start);
-            // the reply's handles are the server's bookkeeping, after the clock stops
-            if (RETURNS_HANDLES.contains(verb)) recordHandles(id, values);
+            // the reply's handles are the server's bookkeeping, after the clock stops (a `neighbors_texts`
+            // reply's texts follow its handles after a tab: no text is ever read as a handle)
+            if (RETURNS_HANDLES.contains(verb)) {
+                int tab = values.indexOf('\t');
+                recordHandles(id, tab < 0 ? values : values.substring(0, tab));
+            }
             outcome = values.isEmpty() ? "ok " + cpu : "ok " + cpu + " " + values;
         } catch (Refusal r) {
             outcome = "err " + (r.unsupported ? "unsupported " : "protocol ") + elapsed(start) + " " + escape(r.getMessage());
@@ -285,7 +290,7 @@ public final class Server {
                 }
                 if (version != VERSION) throw protocol("unsupported version " + version);
                 String memory = DeepSize.available() ? " memory counters_deep" : "";
-                return VERSION + " java ref_world counters call_sites refs" + memory + " null foreign api_check iterables" + runtimeThreads;
+                return VERSION + " java ref_world counters call_sites refs neighbor_texts" + memory + " null foreign api_check iterables" + runtimeThreads;
             }
             case "memory_board": {
                 World world = world(verb, args);
@@ -352,6 +357,26 @@ public final class Server {
                 Obj b = board(one(verb, args));
                 List<Object> boards = b.world.boards(b.world.call(b.value, "neighbors"), "neighbors()", false);
                 return addAll(b.world, boards);
+            }
+            case "neighbors_texts": {
+                // neighbors(), then toString() of each of the first MAX boards, each text's outcome apart
+                if (args.length != 2) {
+                    throw protocol("`neighbors_texts` takes a handle and a count, got " + args.length + " arguments");
+                }
+                Obj b = board(args[0]);
+                long max;
+                try {
+                    max = Long.parseLong(args[1]);
+                    if (max < 0) throw new NumberFormatException();
+                } catch (NumberFormatException e) {
+                    throw protocol("bad count of texts `" + args[1] + "`");
+                }
+                List<Object> boards = b.world.boards(b.world.call(b.value, "neighbors"), "neighbors()", false);
+                StringBuilder reply = new StringBuilder(addAll(b.world, boards));
+                for (int k = 0; k < boards.size() && k < max; k++) {
+                    reply.append('\t').append(textOutcome(b.world, boards.get(k)));
+                }
+                return reply.toString();
             }
             case "neighbors_after": {
                 // Both Iterables are held, not copied, until both calls have returned (a neighbors() that
@@ -512,6 +537,31 @@ public final class Server {
         String handle = (board ? "b" : "s") + nextHandle++;
         objects.put(handle, new Obj(board, world, value));
         return handle;
+    }
+
+    /**
+     * One text of a `neighbors_texts` reply: what a `to_string` request of `board` would answer, as the reply
+     * marks it (`=TEXT`, `!TYPE MESSAGE`, `?REASON` for the adapter's own failure). Running out of heap ends
+     * the whole request, as anywhere.
+     */
+    private static String textOutcome(World world, Object board) {
+        try {
+            return "=" + escape(World.text(world.call(board, "toString"), "toString()"));
+        } catch (StudentFailure f) {
+            return "!" + f.type + " " + escape(f.detail);
+        } catch (OutOfMemoryError e) {
+            throw e;
+        } catch (StackOverflowError e) {
+            StudentFailure f = Failures.failure(e);
+            return "!" + f.type + " " + escape(f.detail);
+        } catch (Throwable t) {
+            if (Failures.isStudents(t)) {
+                StudentFailure f = Failures.failure(t);
+                return "!" + f.type + " " + escape(f.detail);
+            }
+            t.printStackTrace();
+            return "?" + escape("adapter failure: " + t);
+        }
     }
 
     private String addAll(World world, List<Object> boards) {

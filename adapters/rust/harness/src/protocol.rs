@@ -17,6 +17,9 @@ pub use request::{Request, Tiles};
 /// The protocol version this crate speaks.
 pub const VERSION: u32 = 1;
 
+/// The capability of programs that answer `neighbors_texts` ([`Request::NeighborsTexts`]).
+pub const NEIGHBOR_TEXTS: &str = "neighbor_texts";
+
 /// Which board type a board handle belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum World {
@@ -136,7 +139,9 @@ impl ReplyHandles {
     /// Records the handles in `values`, the successful reply to request `id` (call it for the requests whose
     /// reply holds handles: [`Request::returns_handles`]).
     pub fn record(&mut self, id: u64, values: &str) {
-        let handles = values.split(' ').filter_map(|token| token.parse::<Handle>().ok()).collect();
+        // A `neighbors_texts` reply's texts follow its handles, each after a tab: no text is read as a handle.
+        let handles = neighbor_texts_handles(values);
+        let handles = handles.split(' ').filter_map(|token| token.parse::<Handle>().ok()).collect();
         self.by_request.insert(id, handles);
         self.recorded.push_back(id);
         // Every ID at least a window old, not just `id - WINDOW`: IDs without handles leave gaps, and an
@@ -315,6 +320,72 @@ pub fn decode_handle_lists(values: &str) -> Result<Vec<Vec<Handle>>, WireError> 
     Ok(lists)
 }
 
+/// A `neighbors_texts` reply's values: its handles as `neighbors` lists them (`COUNT HANDLE…`), then for
+/// each board whose `toString()` was read, a tab and the call's outcome: `=` and the text (escaped, as a
+/// `to_string` reply holds it), `!KIND MESSAGE` when it threw (the message escaped), `?REASON` when the
+/// adapter could not make the call, `-REASON` when the language cannot express it (the reasons escaped).
+/// Escaped text holds no tab, so the fields split unambiguously.
+pub fn encode_neighbor_texts(handles: &str, texts: &[Outcome]) -> String {
+    let mut out = String::with_capacity(handles.len() + texts.len() * 64);
+    out.push_str(handles);
+    for text in texts {
+        out.push('\t');
+        match text {
+            Outcome::Ok(text) => {
+                out.push('=');
+                out.push_str(text);
+            }
+            Outcome::Exception { kind, message } => {
+                out.push('!');
+                out.push_str(kind);
+                out.push(' ');
+                out.push_str(&escape(message));
+            }
+            Outcome::Protocol(reason) => {
+                out.push('?');
+                out.push_str(&escape(reason));
+            }
+            Outcome::Unsupported(reason) => {
+                out.push('-');
+                out.push_str(&escape(reason));
+            }
+        }
+    }
+    out
+}
+
+/// The handles part (`COUNT HANDLE…`) of a `neighbors_texts` reply's values ([`encode_neighbor_texts`]); the
+/// whole of any other reply's.
+pub fn neighbor_texts_handles(values: &str) -> &str {
+    values.split_once('\t').map_or(values, |(handles, _)| handles)
+}
+
+/// Reverses [`encode_neighbor_texts`]: the handles part, and each text's outcome (a text still escaped).
+pub fn decode_neighbor_texts(values: &str) -> Result<(&str, Vec<Outcome>), WireError> {
+    let mut fields = values.split('\t');
+    let handles = fields.next().unwrap_or_default();
+    let texts = fields
+        .map(|field| {
+            let mut chars = field.chars();
+            let marker = chars.next();
+            let rest = chars.as_str();
+            match marker {
+                Some('=') => Ok(Outcome::Ok(rest.to_string())),
+                Some('!') => {
+                    let (kind, message) = rest.split_once(' ').unwrap_or((rest, ""));
+                    Ok(Outcome::Exception { kind: kind.to_string(), message: unescape(message) })
+                }
+                Some('?') => Ok(Outcome::Protocol(unescape(rest))),
+                Some('-') => Ok(Outcome::Unsupported(unescape(rest))),
+                _ => Err(wire_error(format!(
+                    "a text of `neighbors_texts` starts with neither =, !, ? nor -: `{field:.40}`"
+                ))),
+            }
+        })
+        .collect::<Result<_, _>>()?;
+    Ok((handles, texts))
+}
+
 /// Decodes `NAME=INT…` counter pairs.
 pub fn decode_counters(values: &str) -> Result<Vec<(String, u64)>, WireError> {
     values
@@ -437,6 +508,34 @@ mod tests {
         assert!(decode_handle_lists("2 b2 1 b3").is_err() && decode_handle_lists("2 b2").is_err());
         assert!(decode_handle_lists("b2").is_err());
         assert!(Reply::decode("hello world").is_err());
+    }
+
+    proptest! {
+        #[test]
+        fn neighbor_texts_round_trip(count in 0usize..5, texts in proptest::collection::vec(outcome(), 0..5)) {
+            let handles = encode_handles(&(0..count as u64).map(Handle::Board).collect::<Vec<_>>());
+            // a text as a `to_string` reply holds it: escaped
+            let texts: Vec<Outcome> = texts
+                .into_iter()
+                .map(|text| match text {
+                    Outcome::Ok(text) => Outcome::Ok(escape(&text)),
+                    other => other,
+                })
+                .collect();
+            let values = encode_neighbor_texts(&handles, &texts);
+            prop_assert_eq!(decode_neighbor_texts(&values), Ok((handles.as_str(), texts)));
+            prop_assert_eq!(neighbor_texts_handles(&values), handles.as_str());
+        }
+    }
+
+    #[test]
+    fn a_text_that_reads_like_a_handle_is_not_recorded_as_one() {
+        let mut replies = ReplyHandles::default();
+        let values = encode_neighbor_texts("2 b2 b3", &[Outcome::Ok("b9 b9".into()), Outcome::Ok("2\\n b7".into())]);
+        replies.record(4, &values);
+        assert_eq!(replies.resolve(Handle::Reply { request: 4, index: 1 }).unwrap(), Handle::Board(3));
+        assert!(replies.resolve(Handle::Reply { request: 4, index: 2 }).is_err(), "{values}");
+        assert!(decode_neighbor_texts("1 b2\tx").is_err());
     }
 
     #[test]

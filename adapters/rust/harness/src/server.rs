@@ -17,7 +17,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::objects::{Object, Objects};
 use super::outbox::{self, Outbox};
 use crate::protocol::{
-    encode_handles, escape, Handle, Outcome, Reply, ReplyHandles, Request, Tiles, WireError, World, VERSION,
+    decode_handles, encode_handles, encode_neighbor_texts, escape, Handle, Outcome, Reply, ReplyHandles, Request,
+    Tiles, WireError, World, NEIGHBOR_TEXTS, VERSION,
 };
 use reference::instrument::counting_board::CountingBoard;
 use reference::instrument::{counters, cpu, memory};
@@ -129,6 +130,12 @@ fn take_stdout_for_protocol() -> std::io::Result<File> {
     }
 }
 
+/// The outcome of a call that panicked: the message the hook kept, else the payload's.
+fn panicked(payload: &(dyn std::any::Any + Send)) -> Outcome {
+    let message = LAST_PANIC.with(|p| p.borrow_mut().take()).unwrap_or_else(|| panic_message(payload));
+    Outcome::Exception { kind: "panic".into(), message }
+}
+
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     payload
         .downcast_ref::<&str>()
@@ -224,12 +231,32 @@ where
             }
             Ok(Err(Refusal::Unsupported(reason))) => Outcome::Unsupported(reason),
             Ok(Err(Refusal::Protocol(reason))) => Outcome::Protocol(reason),
-            Err(payload) => {
-                let message = LAST_PANIC.with(|p| p.borrow_mut().take()).unwrap_or_else(|| panic_message(&*payload));
-                Outcome::Exception { kind: "panic".into(), message }
-            }
+            Err(payload) => panicked(&*payload),
         };
         (Reply { id, cpu_micros, outcome }, bye)
+    }
+
+    /// `neighbors()` of board `h`, then `toString()` of each of the first `max` boards it returned, each
+    /// call's outcome apart (a panic in one text is that text's, as it would be a `to_string` request's).
+    fn neighbors_texts(&mut self, h: Handle, max: u32) -> Result<String, Refusal> {
+        let listed = self.neighbors(h)?;
+        let handles = decode_handles(&listed).map_err(|e| Refusal::Protocol(format!("the harness's own list: {e}")))?;
+        let texts: Vec<Outcome> = handles
+            .iter()
+            .take(max as usize)
+            .map(|&b| match catch_unwind(AssertUnwindSafe(|| self.text(b))) {
+                Ok(Ok(text)) => Outcome::Ok(text),
+                Ok(Err(Refusal::Protocol(reason))) => Outcome::Protocol(reason),
+                Ok(Err(Refusal::Unsupported(reason))) => Outcome::Unsupported(reason),
+                Err(payload) => panicked(&*payload),
+            })
+            .collect();
+        Ok(encode_neighbor_texts(&listed, &texts))
+    }
+
+    /// `toString()` of board `h`, escaped.
+    fn text(&self, h: Handle) -> Result<String, Refusal> {
+        self.on_board(h, |b| escape(&b.to_string()), |b| escape(&b.to_string()))
     }
 
     /// Replaces references to earlier replies (`@12.0`) with the handles they name.
@@ -244,7 +271,7 @@ where
         Ok(match request {
             Request::Hello { version } if version == VERSION => {
                 let memory = if memory::is_installed() { " memory" } else { "" };
-                format!("{VERSION} rust ref_world counters refs{memory}")
+                format!("{VERSION} rust ref_world counters refs {NEIGHBOR_TEXTS}{memory}")
             }
             Request::Hello { version } => return Err(Refusal::Protocol(format!("unsupported version {version}"))),
             Request::Board { world, tiles } => self.build(world, &tiles)?.to_string(),
@@ -253,13 +280,14 @@ where
             Request::Hamming(h) => self.on_board(h, |b| b.hamming().to_string(), |b| b.hamming().to_string())?,
             Request::Manhattan(h) => self.on_board(h, |b| b.manhattan().to_string(), |b| b.manhattan().to_string())?,
             Request::IsGoal(h) => self.on_board(h, |b| b.is_goal().to_string(), |b| b.is_goal().to_string())?,
-            Request::ToString(h) => self.on_board(h, |b| escape(&b.to_string()), |b| escape(&b.to_string()))?,
+            Request::ToString(h) => self.text(h)?,
             Request::Equals(a, b) | Request::EqualsAsObject(a, b) => self.equals(a, b)?,
             Request::EqualsNull(_) => return unsupported("Rust boards cannot be compared with null"),
             Request::EqualsForeign(_) | Request::EqualsUncastable(_) => {
                 return unsupported("Rust's == only compares a Board with a Board")
             }
             Request::Neighbors(h) => self.neighbors(h)?,
+            Request::NeighborsTexts(h, max) => self.neighbors_texts(h, max)?,
             Request::NeighborsAfter(..) | Request::NeighborsNested(_) => {
                 return unsupported("Rust's neighbors() returns a Vec the caller owns, which no later call can change")
             }

@@ -1,7 +1,8 @@
 //! The Python adapter's conversations: what its server answers over gallery and hostile submissions.
 
-use super::super::conversation::{counter, retained_readings, samples_of, Conversation};
+use super::super::conversation::{counter, neighbor_texts, retained_readings, samples_of, Conversation};
 use super::*;
+use npuzzle_harness::protocol::Outcome;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -37,7 +38,10 @@ fn submission(board: &str, solver: &str) -> tempfile::TempDir {
 fn valid_submission_speaks_the_protocol() {
     let Some(mut c) = start("valid") else { return };
     // no thread is named: every thread of the process is charged
-    assert_eq!(c.ask("hello 1"), "ok 1 python ref_world counters call_sites refs null foreign iterables");
+    assert_eq!(
+        c.ask("hello 1"),
+        "ok 1 python ref_world counters call_sites refs neighbor_texts null foreign iterables"
+    );
     assert_eq!(c.ask("board own 3 8 1 3 4 0 2 7 6 5"), "ok b1");
     assert_eq!(c.ask("manhattan b1"), "ok 10");
     assert_eq!(c.ask("neighbors b1"), "ok 4 b2 b3 b4 b5");
@@ -59,6 +63,37 @@ fn valid_submission_speaks_the_protocol() {
     let nested = c.ask("neighbors_nested b1");
     let lists = npuzzle_harness::protocol::decode_handle_lists(&nested["ok ".len()..]).unwrap();
     assert_eq!(lists.iter().map(Vec::len).collect::<Vec<_>>(), [4, 4, 4, 4, 4], "{nested}");
+    // `neighbors_texts`: a neighbors() and a str() of each of its first three boards, in one request
+    let (id, handles, texts) = neighbor_texts(&mut c, "b1", 3);
+    assert_eq!((handles.len(), texts.len()), (4, 3));
+    assert_eq!(c.ask(&format!("manhattan @{id}.3")), c.ask(&format!("manhattan {}", handles[3])));
+    c.finish();
+}
+
+/// A __str__ that raises for one neighbor fails that text alone in `neighbors_texts`: the next is still read,
+/// and the handles are recorded for references, as with a `to_string` request each.
+#[test]
+fn a_text_that_raises_is_that_texts_failure_alone() {
+    let valid = root().join("fixtures/submissions/python/valid");
+    let original = fs::read_to_string(valid.join("board.py")).unwrap();
+    let board = original.replace(
+        "    def __str__(self):\n",
+        "    def __str__(self):\n        if self._tiles[0][0] == 0:\n            raise RuntimeError(\"no text\")\n",
+    );
+    assert!(board.contains("no text"), "{board}");
+    let dir = submission(&board, &fs::read_to_string(valid.join("solver.py")).unwrap());
+    let Some(mut c) = start_at(dir.path()) else { return };
+    c.ask("hello 1");
+    assert_eq!(c.ask("board own 3 1 0 3 4 2 5 7 8 6"), "ok b1");
+    let (id, handles, texts) = neighbor_texts(&mut c, "b1", 3);
+    let thrown: Vec<&Outcome> = texts.iter().filter(|t| matches!(t, Outcome::Exception { .. })).collect();
+    assert_eq!((handles.len(), texts.len(), thrown.len()), (3, 3, 1), "{texts:?}");
+    assert!(
+        matches!(thrown[0], Outcome::Exception { kind, message }
+        if kind == "RuntimeError" && message.starts_with("no text")),
+        "{thrown:?}"
+    );
+    assert_eq!(c.ask(&format!("hamming @{id}.2")), c.ask(&format!("hamming {}", handles[2])));
     c.finish();
 }
 

@@ -41,6 +41,12 @@ impl Deadline {
     pub fn with_wall(self, wall: Duration) -> Self {
         Deadline { wall, ..self }
     }
+
+    /// The deadline of `n` requests answered as one: `n` times the CPU and the net (the budget, if any, is
+    /// the test's and stays).
+    pub fn times(self, n: u32) -> Self {
+        Deadline { cpu: self.cpu * n, wall: self.wall * n, ..self }
+    }
 }
 
 /// Which part of a [`Deadline`] ran out.

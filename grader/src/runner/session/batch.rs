@@ -8,12 +8,15 @@
 //! of a thousand trials fast. Any other program gets one request at a time ([`one_at_a_time`]), with its
 //! references replaced by the handles the earlier answers hold; a reference to a reply that failed or has no
 //! such handle fails its own request, unsent.
+//!
+//! A pipelined batch may also travel fused (`fusion`): [`lines`] writes each request as its [`Wire`] says.
 
 use std::borrow::Cow;
 
 use npuzzle_harness::protocol::{Handle, ReplyHandles, Request};
 
 use super::fault::Fault;
+use super::fusion::Wire;
 use super::in_flight::{Answer, Ids};
 
 /// Whether a batch's references are still relative to the batch or already resolved.
@@ -25,18 +28,29 @@ pub(super) enum References {
     Resolved,
 }
 
-/// The protocol lines of a batch sent with `ids`: the release riding ahead of it, if any, then each request.
+/// The protocol lines of a batch sent with `ids`: the release riding ahead of it, if any, then each request
+/// as `wire` says it travels (each alone when `wire` is empty).
 pub(super) fn lines<'a>(
     release: Option<&'a Request>,
     requests: &'a [Request],
+    wire: &'a [Wire],
     ids: Ids,
     references: References,
 ) -> impl Iterator<Item = String> + 'a {
     let release = release.zip(ids.release_id()).map(|(release, id)| release.encode(id));
-    release.into_iter().chain(requests.iter().zip(ids.base..).map(move |(request, id)| match references {
-        References::Rebase => rebased(request, ids.base).encode(id),
-        References::Resolved => request.encode(id),
-    }))
+    let travels = move |position: usize| wire.get(position).copied().unwrap_or(Wire::Alone);
+    let sent = requests.iter().zip(ids.base..).enumerate().filter_map(move |(position, (request, id))| {
+        let request = match (travels(position), request) {
+            (Wire::Within, _) => return None,
+            (Wire::Fused { reads }, Request::Neighbors(h)) => Cow::Owned(Request::NeighborsTexts(*h, reads)),
+            _ => Cow::Borrowed(request),
+        };
+        Some(match references {
+            References::Rebase => rebased(&request, ids.base).encode(id),
+            References::Resolved => request.encode(id),
+        })
+    });
+    release.into_iter().chain(sent)
 }
 
 /// `request` with its references renumbered from positions in a batch to request IDs (`base` is the ID of
@@ -94,6 +108,8 @@ pub(super) fn one_at_a_time(conversation: &mut impl Exchange, requests: &[Reques
 mod tests {
     use std::time::Duration;
 
+    use npuzzle_harness::protocol::{Tiles, World};
+
     use super::*;
 
     #[test]
@@ -101,11 +117,42 @@ mod tests {
         let release = Request::Release(vec![Handle::Board(5)]);
         let requests = [Request::Twin(Handle::Board(1)), Request::ToString(Handle::Reply { request: 0, index: 0 })];
         let ids = Ids { base: 8, release: true };
-        let sent: Vec<String> = lines(Some(&release), &requests, ids, References::Rebase).collect();
+        let sent: Vec<String> = lines(Some(&release), &requests, &[], ids, References::Rebase).collect();
         assert_eq!(sent, ["7 release b5", "8 twin b1", "9 to_string @8.0"]);
         let resolved = [Request::ToString(Handle::Reply { request: 3, index: 1 })];
-        let sent: Vec<String> = lines(None, &resolved, Ids { base: 4, release: false }, References::Resolved).collect();
+        let sent: Vec<String> =
+            lines(None, &resolved, &[], Ids { base: 4, release: false }, References::Resolved).collect();
         assert_eq!(sent, ["4 to_string @3.1"], "a resolved reference is left as it is");
+    }
+
+    #[test]
+    fn a_fused_request_goes_out_as_neighbors_texts_with_the_neighbors_requests_id() {
+        let read = |request: u64, index: u32| Request::ToString(Handle::Reply { request, index });
+        let requests = [
+            Request::Board { world: World::Own, tiles: Tiles { n: 2, tiles: vec![1, 2, 3, 0] } },
+            Request::Neighbors(Handle::Reply { request: 0, index: 0 }),
+            read(1, 0),
+            read(1, 1),
+            Request::Neighbors(Handle::Reply { request: 2, index: 0 }),
+            read(4, 1),
+            Request::Neighbors(Handle::Board(3)),
+            read(6, 0),
+            Request::Hamming(Handle::Board(3)),
+        ];
+        let wire = super::super::fusion::plan(&requests);
+        let sent: Vec<String> =
+            lines(None, &requests, &wire, Ids { base: 10, release: false }, References::Rebase).collect();
+        assert_eq!(
+            sent,
+            [
+                "10 board own 2 1 2 3 0",
+                "11 neighbors_texts @10.0 2",
+                "14 neighbors @12.0",
+                "15 to_string @14.1",
+                "16 neighbors_texts b3 1",
+                "18 hamming b3"
+            ]
+        );
     }
 
     /// A program without `refs`, played by a script: what it was asked, and its answers in turn (`None`: the

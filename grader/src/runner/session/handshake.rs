@@ -1,12 +1,13 @@
 //! The handshake every process of a session answers first (`hello`, `specs/protocol.md`): the protocol
-//! version it speaks, its language, and its capabilities ([`Handshake`]). Two capabilities change how the
-//! session talks to it: [`REFS`] (it resolves references itself, so batches are pipelined) and
+//! version it speaks, its language, and its capabilities ([`Handshake`]). Three capabilities change how the
+//! session talks to it: [`REFS`] (it resolves references itself, so batches are pipelined),
+//! [`NEIGHBOR_TEXTS`] (a pipelined batch's `neighbors` and the reads of its boards travel as one request) and
 //! `runtime_threads=` (the threads the session may leave uncharged, when it trusts the program to name them).
 //! A reply that is too long or speaks another version fails the start, in words for the student.
 
 use std::collections::BTreeSet;
 
-use npuzzle_harness::protocol::VERSION;
+use npuzzle_harness::protocol::{NEIGHBOR_TEXTS, VERSION};
 
 /// What the handshake told us about the program.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -24,6 +25,12 @@ impl Handshake {
     /// Whether the program resolves references itself ([`REFS`]).
     pub(super) fn resolves_references(&self) -> bool {
         self.capabilities.contains(REFS)
+    }
+
+    /// Whether the program answers `neighbors_texts` ([`NEIGHBOR_TEXTS`]), which only a pipelined batch
+    /// (with references) sends.
+    pub(super) fn answers_neighbor_texts(&self) -> bool {
+        self.resolves_references() && self.capabilities.contains(NEIGHBOR_TEXTS)
     }
 }
 

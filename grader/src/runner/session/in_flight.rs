@@ -19,6 +19,7 @@ use std::time::Duration;
 use npuzzle_harness::protocol::{Outcome, Reply, Request};
 
 use super::fault::Fault;
+use super::fusion::Wire;
 use crate::runner::process::Deadline;
 use crate::runner::reply::ReadAhead;
 
@@ -80,6 +81,9 @@ pub(super) struct Awaited {
     pub(super) handshake: bool,
     /// Whether the request is `to_string` (its answer is text, cut past any board's).
     pub(super) text: bool,
+    /// How many `to_string` reads after it the request answers too, fused with it (`batch::Wire`); its
+    /// deadline is as many requests' more.
+    pub(super) reads: u32,
     /// Whether the reply is the release's riding ahead of the batch.
     release: bool,
 }
@@ -95,6 +99,8 @@ pub(super) struct Batch {
     handshake: bool,
     /// Which requests are `to_string`.
     texts: Vec<bool>,
+    /// How each request travels (empty: each alone).
+    wire: Vec<Wire>,
     results: Vec<Result<Answer, Fault>>,
     /// The bytes its results hold ([`reply::weight`](crate::runner::reply::weight)).
     held: usize,
@@ -112,13 +118,15 @@ impl Batch {
             deadline: Deadline::from_cpu(Duration::ZERO),
             handshake: false,
             texts: Vec::new(),
+            wire: Vec::new(),
             results,
             held: 0,
         }
     }
 
-    /// A batch of `requests` written to the program with `ids`, each reply awaited within `deadline`.
-    pub(super) fn sent(ticket: u64, ids: Ids, requests: &[Request], deadline: Deadline) -> Batch {
+    /// A batch of `requests` written to the program with `ids`, travelling as `wire` says (each alone when it
+    /// is empty), each reply awaited within `deadline`.
+    pub(super) fn sent(ticket: u64, ids: Ids, requests: &[Request], wire: Vec<Wire>, deadline: Deadline) -> Batch {
         Batch {
             ticket,
             ids,
@@ -127,6 +135,7 @@ impl Batch {
             deadline,
             handshake: matches!(requests, [Request::Hello { .. }]),
             texts: requests.iter().map(|request| matches!(request, Request::ToString(_))).collect(),
+            wire,
             results: Vec::new(),
             held: 0,
         }
@@ -176,12 +185,17 @@ impl InFlight {
         let batch = &self.batches[at];
         let release = batch.release_unread;
         let next = batch.results.len();
+        let reads = match batch.wire.get(next) {
+            Some(Wire::Fused { reads }) if !release => *reads,
+            _ => 0,
+        };
         Some(Awaited {
             at,
             id: if release { batch.ids.base - 1 } else { batch.ids.base + next as u64 },
-            deadline: batch.deadline,
+            deadline: if reads > 0 { batch.deadline.times(reads + 1) } else { batch.deadline },
             handshake: batch.handshake,
             text: !release && batch.texts.get(next).copied().unwrap_or(false),
+            reads,
             release,
         })
     }
@@ -246,7 +260,7 @@ mod tests {
     fn send(books: &mut InFlight, release: bool, requests: &[Request]) -> u64 {
         let ticket = books.ticket();
         let ids = books.number(release, requests.len());
-        books.push(Batch::sent(ticket, ids, requests, within()));
+        books.push(Batch::sent(ticket, ids, requests, Vec::new(), within()));
         ticket
     }
 
@@ -294,6 +308,23 @@ mod tests {
         assert!(!awaited.text);
         books.record(&awaited, answer("x"), ReadAhead { mib: 1 });
         assert!(books.awaited(ticket).unwrap().text);
+    }
+
+    #[test]
+    fn a_fused_request_is_awaited_with_the_limits_of_the_requests_it_stands_for_and_answers_them_all() {
+        let mut books = InFlight::default();
+        let requests = [Request::Neighbors(Handle::Board(1)), Request::Counters, Request::Counters, Request::Api];
+        let wire = vec![Wire::Fused { reads: 2 }, Wire::Within, Wire::Within, Wire::Alone];
+        let ticket = books.ticket();
+        let ids = books.number(false, requests.len());
+        books.push(Batch::sent(ticket, ids, &requests, wire, within()));
+        let fused = books.awaited(ticket).unwrap();
+        assert_eq!((fused.id, fused.reads, fused.deadline.cpu), (0, 2, within().cpu * 3));
+        for values in ["2 b2 b3", "x", "y"] {
+            books.record(&fused, answer(values), ReadAhead { mib: 1 });
+        }
+        let next = books.awaited(ticket).unwrap();
+        assert_eq!((next.id, next.reads, next.deadline), (3, 0, within()), "the next request on the wire");
     }
 
     #[test]

@@ -253,6 +253,84 @@ fn with_refs_a_batch_is_pipelined_with_references_renumbered_to_request_ids() {
     assert_eq!(results[1].as_ref().unwrap().values, "yes", "{results:?}");
 }
 
+/// A `neighbors` request and the reads of the boards it returns, in a script.
+fn neighbors_and_reads(reads: u32) -> Vec<Request> {
+    let mut requests = vec![Request::Neighbors(Handle::Board(1))];
+    requests.extend((0..reads).map(|index| Request::ToString(Handle::Reply { request: 0, index })));
+    requests.push(Request::Hamming(Handle::Reply { request: 0, index: 1 }));
+    requests
+}
+
+#[test]
+fn with_neighbor_texts_a_neighbors_request_and_its_reads_travel_as_one_and_come_back_apart() {
+    // Three reads of a board with two neighbors, the second text throwing: the reply holds two outcomes.
+    let body = "read l; echo '0 ok 0 1 sh refs neighbor_texts'; read a; read b; \
+                if [ \"$a\" = '1 neighbors_texts b1 3' ] && [ \"$b\" = '5 hamming @1.1' ]; then \
+                printf '1 ok 7 2 b2 b3\\t=x\\\\ny\\t!Boom it\\\\nbroke\\n'; echo '5 ok 0 4'; \
+                else echo \"1 err protocol 0 $a / $b\"; fi";
+    let mut s = Session::new(script(body), limits());
+    let results = s.call_each(&neighbors_and_reads(3));
+    assert_eq!(results[0], Ok(Answer { values: "2 b2 b3".into(), cpu: Duration::from_micros(7) }), "{results:?}");
+    assert_eq!(results[1].as_ref().map(|a| a.values.as_str()), Ok("x\\ny"), "the text as a `to_string` holds it");
+    assert_eq!(results[2], Err(Fault::Exception { kind: "Boom".into(), message: "it\nbroke".into() }));
+    assert!(
+        matches!(&results[3], Err(Fault::Protocol(why)) if why == "@1.2 refers to handle 2 of request 1, which returned 2")
+    );
+    assert_eq!(results[4].as_ref().map(|a| a.values.as_str()), Ok("4"));
+    assert_eq!(s.cpu_reported(), Duration::from_micros(7));
+}
+
+#[test]
+fn a_fused_neighbors_that_threw_fails_its_reads_as_their_references_would() {
+    let body = "read l; echo '0 ok 0 1 sh refs neighbor_texts'; read a; read b; \
+                echo '1 err exception 0 Boom no'; echo '4 err protocol 0 @1.1 refers to nothing'";
+    let mut s = Session::new(script(body), limits());
+    let results = s.call_each(&neighbors_and_reads(2));
+    assert_eq!(results[0], Err(Fault::Exception { kind: "Boom".into(), message: "no".into() }));
+    for read in &results[1..3] {
+        assert!(matches!(read, Err(Fault::Protocol(why)) if why.contains("which returned no handles")), "{read:?}");
+    }
+}
+
+#[test]
+fn a_fused_reply_without_the_texts_asked_for_is_garbage_and_a_fault_fails_every_read() {
+    let body = "read l; echo '0 ok 0 1 sh refs neighbor_texts'; read a; read b; echo '1 ok 0 2 b2 b3'";
+    let mut s = Session::new(script(body), limits());
+    let results = s.call_each(&neighbors_and_reads(2));
+    assert!(results.iter().all(|r| matches!(r, Err(Fault::Garbage(_)))), "{results:?}");
+    let body = "read l; echo '0 ok 0 1 sh refs neighbor_texts'; read a; read b; kill -KILL $$";
+    let mut s = Session::new(script(body), limits());
+    let results = s.call_each(&neighbors_and_reads(2));
+    assert!(results.iter().all(|r| matches!(r, Err(Fault::Crashed(_)))), "{results:?}");
+}
+
+#[test]
+fn a_fused_reply_may_be_as_long_as_the_replies_it_stands_for() {
+    // Two texts of 9 MB: past one reply's 16 MiB together, within the three replies' the line stands for;
+    // each is cut as a `to_string` reply's text is.
+    let body = "read l; echo '0 ok 0 1 sh refs neighbor_texts'; read a; read b; \
+                printf '1 ok 0 2 b2 b3\\t='; head -c 9000000 /dev/zero | tr '\\0' x; \
+                printf '\\t='; head -c 9000000 /dev/zero | tr '\\0' y; echo; echo '4 ok 0 1'";
+    let mut s = Session::new(script(body), SessionLimits { request: Duration::from_secs(5), ..limits() });
+    let results = s.call_each(&neighbors_and_reads(2));
+    for (read, tile) in results[1..3].iter().zip(['x', 'y']) {
+        let text = &read.as_ref().unwrap().values;
+        assert!(text.len() <= reply::text_keep() + 64 && text.starts_with(tile), "{:.80}", text);
+        assert!(text.contains("bytes left out"), "{:.80}", text);
+    }
+    assert_eq!(results[3].as_ref().map(|a| a.values.as_str()), Ok("1"));
+}
+
+#[test]
+fn without_neighbor_texts_the_reads_travel_as_themselves() {
+    let body = "read l; echo '0 ok 0 1 sh refs'; read a; read b; read c; \
+                if [ \"$a $b\" = '1 neighbors b1 2 to_string @1.0' ]; then echo '1 ok 0 1 b2'; echo '2 ok 0 t'; \
+                echo '3 ok 0 2'; else echo \"1 err protocol 0 $a\"; fi";
+    let mut s = Session::new(script(body), limits());
+    let results = s.call_each(&neighbors_and_reads(1));
+    assert_eq!(results[1].as_ref().map(|a| a.values.as_str()), Ok("t"), "{results:?}");
+}
+
 // Batches in flight (`in_flight`): redeemed in any order, kept across calls, failed together.
 
 #[test]

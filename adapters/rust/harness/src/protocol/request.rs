@@ -45,6 +45,10 @@ pub enum Request {
     EqualsForeign(Handle),
     EqualsUncastable(Handle),
     Neighbors(Handle),
+    /// `neighbors_texts HANDLE MAX`: `neighbors()`, then `toString()` of each of the first `MAX` boards it
+    /// returned, in order (for adapters announcing `neighbor_texts`; the grader's one request for what
+    /// `neighbors` and a `to_string` of each neighbor ask).
+    NeighborsTexts(Handle, u32),
     NeighborsAfter(Handle, Handle),
     NeighborsNested(Handle),
     Twin(Handle),
@@ -81,6 +85,7 @@ impl Request {
             Request::Board { .. }
                 | Request::BoardProbe { .. }
                 | Request::Neighbors(_)
+                | Request::NeighborsTexts(..)
                 | Request::NeighborsAfter(..)
                 | Request::NeighborsNested(_)
                 | Request::Twin(_)
@@ -103,6 +108,7 @@ impl Request {
             | Request::EqualsForeign(h)
             | Request::EqualsUncastable(h)
             | Request::Neighbors(h)
+            | Request::NeighborsTexts(h, _)
             | Request::NeighborsNested(h)
             | Request::Twin(h)
             | Request::Solver(h)
@@ -157,6 +163,11 @@ impl Request {
             Request::SolverNull(world) => word(&mut line, world.name()),
             Request::CountersDeep => word(&mut line, DEEP),
             Request::CountersResetSites => word(&mut line, SITES),
+            Request::NeighborsTexts(h, max) => {
+                line.push(' ');
+                h.push_to(&mut line);
+                number(&mut line, u64::from(*max));
+            }
             // Every other verb's arguments are its handles, in order: `handles_mut` is their one list.
             other => {
                 for handle in other.clone().handles_mut() {
@@ -216,6 +227,7 @@ verbs! {
     "equals_foreign" => Request::EqualsForeign(_) = one(Request::EqualsForeign);
     "equals_uncastable" => Request::EqualsUncastable(_) = one(Request::EqualsUncastable);
     "neighbors" => Request::Neighbors(_) = one(Request::Neighbors);
+    "neighbors_texts" => Request::NeighborsTexts(..) = neighbors_texts;
     "neighbors_after" => Request::NeighborsAfter(..) = two(Request::NeighborsAfter);
     "neighbors_nested" => Request::NeighborsNested(_) = one(Request::NeighborsNested);
     "twin" => Request::Twin(_) = one(Request::Twin);
@@ -280,6 +292,16 @@ fn hello(_: &str, rest: Option<&str>) -> Result<Request, WireError> {
 
 fn release(_: &str, rest: Option<&str>) -> Result<Request, WireError> {
     Ok(Request::Release(arguments(rest).iter().map(|h| h.parse()).collect::<Result<_, _>>()?))
+}
+
+fn neighbors_texts(verb: &str, rest: Option<&str>) -> Result<Request, WireError> {
+    match arguments(rest)[..] {
+        [h, max] => Ok(Request::NeighborsTexts(
+            h.parse()?,
+            max.parse().map_err(|_| wire_error(format!("bad count of texts `{max}`")))?,
+        )),
+        ref args => Err(wire_error(format!("`{verb}` takes a handle and a count, got {} arguments", args.len()))),
+    }
 }
 
 fn solver_null(_: &str, rest: Option<&str>) -> Result<Request, WireError> {
@@ -369,6 +391,7 @@ mod tests {
             handle().prop_map(Request::EqualsForeign),
             handle().prop_map(Request::EqualsUncastable),
             handle().prop_map(Request::Neighbors),
+            (handle(), any::<u32>()).prop_map(|(h, max)| Request::NeighborsTexts(h, max)),
             handle().prop_map(Request::NeighborsNested),
             handle().prop_map(Request::Twin),
             handle().prop_map(Request::Solver),
