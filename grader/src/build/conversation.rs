@@ -122,3 +122,21 @@ pub fn neighbor_texts(
     }
     (id, handles, texts)
 }
+
+/// A submission whose text fails (`kind`, "no text") for a board with the blank in the top left corner,
+/// asked `neighbors_texts` of a board with three neighbors, one of them such: that text alone fails, the
+/// others are read, and the handles are recorded for references, as with a `to_string` request each.
+pub fn one_text_fails(mut c: Conversation, kind: &str) {
+    use npuzzle_harness::protocol::Outcome;
+    c.ask("hello 1");
+    assert_eq!(c.ask("board own 3 1 0 3 4 2 5 7 8 6"), "ok b1");
+    let (id, handles, texts) = neighbor_texts(&mut c, "b1", 3);
+    let thrown: Vec<&Outcome> = texts.iter().filter(|t| matches!(t, Outcome::Exception { .. })).collect();
+    assert_eq!((handles.len(), texts.len(), thrown.len()), (3, 3, 1), "{texts:?}");
+    assert!(
+        matches!(thrown[0], Outcome::Exception { kind: thrown, message } if thrown == kind && message.starts_with("no text")),
+        "{thrown:?}"
+    );
+    assert_eq!(c.ask(&format!("hamming @{id}.2")), c.ask(&format!("hamming {}", handles[2])));
+    c.finish();
+}

@@ -142,9 +142,8 @@ mod sites_tests;
 
 #[cfg(test)]
 mod tests {
-    use super::super::conversation::{counter, neighbor_texts, Conversation};
+    use super::super::conversation::{counter, neighbor_texts, one_text_fails, Conversation};
     use super::*;
-    use npuzzle_harness::protocol::Outcome;
 
     pub(super) fn java_available() -> bool {
         let found = find_tool("javac").is_some() && find_tool("java").is_some();
@@ -283,19 +282,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         fs::write(dir.path().join("Board.java"), board).unwrap();
         fs::copy(gallery("valid").join("Solver.java"), dir.path().join("Solver.java")).unwrap();
-        let mut c = Conversation::start(build(dir.path()));
-        c.ask("hello 1");
-        assert_eq!(c.ask("board own 3 1 0 3 4 2 5 7 8 6"), "ok b1");
-        let (id, handles, texts) = neighbor_texts(&mut c, "b1", 3);
-        let thrown: Vec<&Outcome> = texts.iter().filter(|t| matches!(t, Outcome::Exception { .. })).collect();
-        assert_eq!((handles.len(), texts.len(), thrown.len()), (3, 3, 1), "{texts:?}");
-        assert!(
-            matches!(thrown[0], Outcome::Exception { kind, message }
-            if kind == "java.lang.IllegalStateException" && message.starts_with("no text")),
-            "{thrown:?}"
-        );
-        assert_eq!(c.ask(&format!("hamming @{id}.2")), c.ask(&format!("hamming {}", handles[2])));
-        c.finish();
+        one_text_fails(Conversation::start(build(dir.path())), "java.lang.IllegalStateException");
     }
 
     /// `neighbors_after` and `neighbors_nested` hold the student's Iterable as it is: a neighbors() that

@@ -1,8 +1,9 @@
 //! The Python adapter's conversations: what its server answers over gallery and hostile submissions.
 
-use super::super::conversation::{counter, neighbor_texts, retained_readings, samples_of, Conversation};
+use super::super::conversation::{
+    counter, neighbor_texts, one_text_fails, retained_readings, samples_of, Conversation,
+};
 use super::*;
-use npuzzle_harness::protocol::Outcome;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -82,19 +83,8 @@ fn a_text_that_raises_is_that_texts_failure_alone() {
     );
     assert!(board.contains("no text"), "{board}");
     let dir = submission(&board, &fs::read_to_string(valid.join("solver.py")).unwrap());
-    let Some(mut c) = start_at(dir.path()) else { return };
-    c.ask("hello 1");
-    assert_eq!(c.ask("board own 3 1 0 3 4 2 5 7 8 6"), "ok b1");
-    let (id, handles, texts) = neighbor_texts(&mut c, "b1", 3);
-    let thrown: Vec<&Outcome> = texts.iter().filter(|t| matches!(t, Outcome::Exception { .. })).collect();
-    assert_eq!((handles.len(), texts.len(), thrown.len()), (3, 3, 1), "{texts:?}");
-    assert!(
-        matches!(thrown[0], Outcome::Exception { kind, message }
-        if kind == "RuntimeError" && message.starts_with("no text")),
-        "{thrown:?}"
-    );
-    assert_eq!(c.ask(&format!("hamming @{id}.2")), c.ask(&format!("hamming {}", handles[2])));
-    c.finish();
+    let Some(c) = start_at(dir.path()) else { return };
+    one_text_fails(c, "RuntimeError");
 }
 
 /// `neighbors_after` holds the student's iterable as it is: an iterator over one module-level list that

@@ -108,8 +108,6 @@ pub(super) fn one_at_a_time(conversation: &mut impl Exchange, requests: &[Reques
 mod tests {
     use std::time::Duration;
 
-    use npuzzle_harness::protocol::{Tiles, World};
-
     use super::*;
 
     #[test]
@@ -127,18 +125,7 @@ mod tests {
 
     #[test]
     fn a_fused_request_goes_out_as_neighbors_texts_with_the_neighbors_requests_id() {
-        let read = |request: u64, index: u32| Request::ToString(Handle::Reply { request, index });
-        let requests = [
-            Request::Board { world: World::Own, tiles: Tiles { n: 2, tiles: vec![1, 2, 3, 0] } },
-            Request::Neighbors(Handle::Reply { request: 0, index: 0 }),
-            read(1, 0),
-            read(1, 1),
-            Request::Neighbors(Handle::Reply { request: 2, index: 0 }),
-            read(4, 1),
-            Request::Neighbors(Handle::Board(3)),
-            read(6, 0),
-            Request::Hamming(Handle::Board(3)),
-        ];
+        let requests = super::super::fusion::sample_batch();
         let wire = super::super::fusion::plan(&requests);
         let sent: Vec<String> =
             lines(None, &requests, &wire, Ids { base: 10, release: false }, References::Rebase).collect();
