@@ -457,11 +457,11 @@ def value(verb, world, target):
 
 
 def text_outcome(world, board):
-    """One text of a neighbors_texts reply: what a to_string request of `board` would answer, marked."""
+    """One text of a neighbors_texts reply: what a to_string request of `board` would answer, marked (a
+    world's `run` turns whatever the student's code raises into a StudentFailure)."""
     try:
         return "=" + escape(world.run(lambda: as_text(str(board), "__str__()")))
-    except BaseException as e:  # noqa: B036 (as `answer` reads any failure of student code)
-        f = e if isinstance(e, StudentFailure) else failure(e)
+    except StudentFailure as f:
         return f"!{token(f.kind)} {escape(f.detail)}"
 
 

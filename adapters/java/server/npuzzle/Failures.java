@@ -21,6 +21,15 @@ final class Failures {
     /** The heap the grader started the JVM with (`-Dnpuzzle.heapMb`), for out-of-memory messages. */
     private static final long HEAP_MB = Long.getLong("npuzzle.heapMb", Runtime.getRuntime().maxMemory() >> 20);
 
+    /**
+     * The failure a request reports for `t` when it is the student's (what their code threw, the adapter's
+     * verdict on their values, a stack their recursion filled), or null when it is the adapter's own.
+     */
+    static StudentFailure ofStudent(Throwable t) {
+        boolean students = t instanceof StudentFailure || t instanceof StackOverflowError || isStudents(t);
+        return students ? failure(t) : null;
+    }
+
     /** Turns whatever a call into student code threw into the failure the reply reports. */
     static StudentFailure failure(Throwable t) {
         if (t instanceof InvocationTargetException && !isStudentClass(t)) {

@@ -223,17 +223,11 @@ public final class Server {
             outcome = values.isEmpty() ? "ok " + cpu : "ok " + cpu + " " + values;
         } catch (Refusal r) {
             outcome = "err " + (r.unsupported ? "unsupported " : "protocol ") + elapsed(start) + " " + escape(r.getMessage());
-        } catch (StudentFailure f) {
-            outcome = "err exception " + elapsed(start) + " " + f.type + " " + escape(f.detail);
         } catch (OutOfMemoryError e) {
             throw e; // answered by serve, once what filled the heap is let go (outOfMemory)
-        } catch (StackOverflowError e) {
-            // the stack is the student's
-            StudentFailure f = Failures.failure(e);
-            outcome = "err exception " + elapsed(start) + " " + f.type + " " + escape(f.detail);
         } catch (Throwable t) {
-            if (Failures.isStudents(t)) {
-                StudentFailure f = Failures.failure(t);
+            StudentFailure f = Failures.ofStudent(t);
+            if (f != null) {
                 outcome = "err exception " + elapsed(start) + " " + f.type + " " + escape(f.detail);
             } else {
                 outcome = "err protocol " + elapsed(start) + " " + escape("adapter failure: " + t);
@@ -547,18 +541,11 @@ public final class Server {
     private static String textOutcome(World world, Object board) {
         try {
             return "=" + escape(World.text(world.call(board, "toString"), "toString()"));
-        } catch (StudentFailure f) {
-            return "!" + f.type + " " + escape(f.detail);
         } catch (OutOfMemoryError e) {
             throw e;
-        } catch (StackOverflowError e) {
-            StudentFailure f = Failures.failure(e);
-            return "!" + f.type + " " + escape(f.detail);
         } catch (Throwable t) {
-            if (Failures.isStudents(t)) {
-                StudentFailure f = Failures.failure(t);
-                return "!" + f.type + " " + escape(f.detail);
-            }
+            StudentFailure f = Failures.ofStudent(t);
+            if (f != null) return "!" + f.type + " " + escape(f.detail);
             t.printStackTrace();
             return "?" + escape("adapter failure: " + t);
         }

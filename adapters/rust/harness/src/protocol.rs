@@ -155,16 +155,20 @@ impl ReplyHandles {
     /// The handle `handle` stands for: itself, or the one a [`Handle::Reply`] refers to.
     pub fn resolve(&self, handle: Handle) -> Result<Handle, WireError> {
         let Handle::Reply { request, index } = handle else { return Ok(handle) };
-        let handles = self.by_request.get(&request).ok_or_else(|| {
-            wire_error(format!("{handle} refers to request {request}, which returned no handles (or is too old)"))
-        })?;
-        handles.get(index as usize).copied().ok_or_else(|| {
-            wire_error(format!(
-                "{handle} refers to handle {index} of request {request}, which returned {}",
-                handles.len()
-            ))
-        })
+        let handles = self.by_request.get(&request).ok_or_else(|| unresolved(request, index, None))?;
+        handles.get(index as usize).copied().ok_or_else(|| unresolved(request, index, Some(handles.len())))
     }
+}
+
+/// Why the reference `@REQUEST.INDEX` names no handle: the request returned `returned` handles, or none
+/// (`None`: it failed, returned no handles, or is too old). The grader says the same of a read it fused
+/// with a request that could not answer it.
+pub fn unresolved(request: u64, index: u32, returned: Option<usize>) -> WireError {
+    let reference = Handle::Reply { request, index };
+    wire_error(match returned {
+        Some(count) => format!("{reference} refers to handle {index} of request {request}, which returned {count}"),
+        None => format!("{reference} refers to request {request}, which returned no handles (or is too old)"),
+    })
 }
 
 /// How a request ended.

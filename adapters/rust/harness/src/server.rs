@@ -17,8 +17,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::objects::{Object, Objects};
 use super::outbox::{self, Outbox};
 use crate::protocol::{
-    decode_handles, encode_handles, encode_neighbor_texts, escape, Handle, Outcome, Reply, ReplyHandles, Request,
-    Tiles, WireError, World, NEIGHBOR_TEXTS, VERSION,
+    encode_handles, encode_neighbor_texts, escape, Handle, Outcome, Reply, ReplyHandles, Request, Tiles, WireError,
+    World, NEIGHBOR_TEXTS, VERSION,
 };
 use reference::instrument::counting_board::CountingBoard;
 use reference::instrument::{counters, cpu, memory};
@@ -239,8 +239,7 @@ where
     /// `neighbors()` of board `h`, then `toString()` of each of the first `max` boards it returned, each
     /// call's outcome apart (a panic in one text is that text's, as it would be a `to_string` request's).
     fn neighbors_texts(&mut self, h: Handle, max: u32) -> Result<String, Refusal> {
-        let listed = self.neighbors(h)?;
-        let handles = decode_handles(&listed).map_err(|e| Refusal::Protocol(format!("the harness's own list: {e}")))?;
+        let handles = self.neighbors(h)?;
         let texts: Vec<Outcome> = handles
             .iter()
             .take(max as usize)
@@ -251,7 +250,7 @@ where
                 Err(payload) => panicked(&*payload),
             })
             .collect();
-        Ok(encode_neighbor_texts(&listed, &texts))
+        Ok(encode_neighbor_texts(&encode_handles(&handles), &texts))
     }
 
     /// `toString()` of board `h`, escaped.
@@ -286,7 +285,7 @@ where
             Request::EqualsForeign(_) | Request::EqualsUncastable(_) => {
                 return unsupported("Rust's == only compares a Board with a Board")
             }
-            Request::Neighbors(h) => self.neighbors(h)?,
+            Request::Neighbors(h) => encode_handles(&self.neighbors(h)?),
             Request::NeighborsTexts(h, max) => self.neighbors_texts(h, max)?,
             Request::NeighborsAfter(..) | Request::NeighborsNested(_) => {
                 return unsupported("Rust's neighbors() returns a Vec the caller owns, which no later call can change")
@@ -400,14 +399,13 @@ where
         }
     }
 
-    fn neighbors(&mut self, h: Handle) -> Result<String, Refusal> {
+    fn neighbors(&mut self, h: Handle) -> Result<Vec<Handle>, Refusal> {
         let objects = match self.objects.get(h)? {
             Object::OwnBoard(b) => b.neighbors().into_iter().map(Object::OwnBoard).collect::<Vec<_>>(),
             Object::RefBoard(b) => b.neighbors().into_iter().map(Object::RefBoard).collect(),
             _ => return Err(Refusal::Protocol(format!("{h} is not a board"))),
         };
-        let handles: Vec<Handle> = objects.into_iter().map(|o| self.objects.add(o)).collect();
-        Ok(encode_handles(&handles))
+        Ok(objects.into_iter().map(|o| self.objects.add(o)).collect())
     }
 
     fn twin(&mut self, h: Handle) -> Result<String, Refusal> {

@@ -7,7 +7,7 @@
 //! spend less on the protocol around the calls (BENCHMARKS.md: worth most to Rust and Python, whose Board
 //! tests cost 19% and 12% less).
 
-use npuzzle_harness::protocol::{decode_handles, decode_neighbor_texts, Handle, Outcome, Reply, Request};
+use npuzzle_harness::protocol::{decode_handles, decode_neighbor_texts, unresolved, Handle, Outcome, Reply, Request};
 
 /// How the request at one position of a batch travels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,9 +30,9 @@ const MOST_READS: u32 = 16;
 
 /// How each request of a batch travels to a program that answers `neighbors_texts`: every `neighbors` request
 /// followed directly by `to_string` of its replies' handles 0, 1, … (references relative to the batch) is
-/// fused with those reads. Empty when nothing is fused.
+/// fused with those reads.
 pub(super) fn plan(requests: &[Request]) -> Vec<Wire> {
-    let mut wire = Vec::new();
+    let mut wire = vec![Wire::Alone; requests.len()];
     let mut position = 0;
     while position < requests.len() {
         let reads = match requests[position] {
@@ -42,22 +42,14 @@ pub(super) fn plan(requests: &[Request]) -> Vec<Wire> {
                 .take_while(|(read, index)| {
                     **read == Request::ToString(Handle::Reply { request: position as u64, index: *index })
                 })
-                .count() as u32,
+                .count(),
             _ => 0,
         };
         if reads > 0 {
-            if wire.is_empty() {
-                wire.resize(position, Wire::Alone);
-            }
-            wire.push(Wire::Fused { reads });
-            wire.extend((0..reads).map(|_| Wire::Within));
-        } else if !wire.is_empty() {
-            wire.push(Wire::Alone);
+            wire[position] = Wire::Fused { reads: reads as u32 };
+            wire[position + 1..=position + reads].fill(Wire::Within);
         }
-        position += 1 + reads as usize;
-    }
-    if !wire.is_empty() {
-        wire.resize(requests.len(), Wire::Alone);
+        position += 1 + reads;
     }
     wire
 }
@@ -66,17 +58,15 @@ pub(super) fn plan(requests: &[Request]) -> Vec<Wire> {
 /// ([`Wire::Fused`]), split into the replies each would have had, each with whether it is text: the
 /// `neighbors` reply (the handles, and the CPU of every call), then each read's (a read past the boards
 /// returned, or of a `neighbors` that failed, is the protocol error the program would have answered to
-/// its reference). `None` when the reply does not hold the texts asked for: garbage.
+/// its reference, [`unresolved`]). `None` when the reply does not hold the texts asked for: garbage.
 pub(super) fn split_reply(reply: Reply, reads: u32) -> Option<Vec<(Reply, bool)>> {
     let id = reply.id;
-    let unread = |index: u32, why: String| Reply {
-        id,
-        cpu_micros: 0,
-        outcome: Outcome::Protocol(format!("@{id}.{index} refers to {why}")),
+    let unread = |index: u32, returned: Option<usize>| {
+        let outcome = Outcome::Protocol(unresolved(id, index, returned).0);
+        (Reply { id, cpu_micros: 0, outcome }, true)
     };
     let Outcome::Ok(values) = &reply.outcome else {
-        let why = || format!("request {id}, which returned no handles (or is too old)");
-        let reads = (0..reads).map(|index| (unread(index, why()), true));
+        let reads = (0..reads).map(|index| unread(index, None));
         return Some(std::iter::once((reply, false)).chain(reads).collect());
     };
     let (handles, texts) = decode_neighbor_texts(values).ok()?;
@@ -88,7 +78,7 @@ pub(super) fn split_reply(reply: Reply, reads: u32) -> Option<Vec<(Reply, bool)>
     let mut texts = texts.into_iter();
     let reads = (0..reads).map(|index| match texts.next() {
         Some(outcome) => (Reply { id, cpu_micros: 0, outcome }, true),
-        None => (unread(index, format!("handle {index} of request {id}, which returned {count}")), true),
+        None => unread(index, Some(count)),
     });
     Some(std::iter::once((listed, false)).chain(reads).collect())
 }
@@ -128,6 +118,6 @@ mod tests {
             [Alone, Fused { reads: 2 }, Within, Within, Alone, Alone, Fused { reads: 1 }, Within, Alone],
             "reads out of order, or of another request's boards, travel alone"
         );
-        assert!(plan(&requests[4..6]).is_empty(), "nothing to fuse: no plan");
+        assert_eq!(plan(&requests[4..6]), [Alone, Alone], "nothing to fuse");
     }
 }
