@@ -111,15 +111,20 @@ pub fn read_board(s: &mut Session, h: Handle) -> Asked<Board> {
     board_of_text(&text(s, h)?)
 }
 
-/// `toString()` of several boards, with one batch.
-fn texts(s: &mut Session, hs: &[Handle]) -> Asked<Vec<String>> {
-    let requests: Vec<Request> = hs.iter().map(|&h| Request::ToString(h)).collect();
-    Ok(s.call_all(&requests)?.iter().map(|answer| unescape(&answer.values)).collect())
+/// The `toString()` requests that read boards `hs` back.
+pub fn text_requests(hs: &[Handle]) -> Vec<Request> {
+    hs.iter().map(|&h| Request::ToString(h)).collect()
 }
 
 /// Reads several boards back through their `toString()`, with one batch.
 pub fn read_boards(s: &mut Session, hs: &[Handle]) -> Asked<Vec<Board>> {
-    texts(s, hs)?.iter().map(|text| board_of_text(text)).collect()
+    boards_of(s.call_each(&text_requests(hs)))
+}
+
+/// The boards the answers to [`text_requests`] give, or the first failure among them.
+fn boards_of(answers: Vec<Result<Answer, Fault>>) -> Asked<Vec<Board>> {
+    let answers: Vec<Answer> = answers.into_iter().collect::<Result<_, _>>()?;
+    answers.iter().map(board_of).collect()
 }
 
 /// Reads a `toString()` answer as a board.
@@ -174,11 +179,22 @@ pub fn solution(s: &mut Session, solver: Handle) -> Asked<Option<Vec<Board>>> {
 
 /// Reads `answer` to a `solution` request as boards (handles released).
 pub fn solution_of(s: &mut Session, request: &Request, answer: &Answer) -> Asked<Option<Vec<Board>>> {
+    let Some(hs) = solution_handles(request, answer)? else { return Ok(None) };
+    let texts = s.call_each(&text_requests(&hs));
+    solution_read(s, hs, texts)
+}
+
+/// The boards' handles in `answer` to a `solution` request; `None` for null.
+pub fn solution_handles(request: &Request, answer: &Answer) -> Asked<Option<Vec<Handle>>> {
     if answer.values.trim() == "none" {
         return Ok(None);
     }
-    let hs = handles_of(request, answer)?;
-    let boards = read_boards(s, &hs);
+    handles_of(request, answer).map(Some)
+}
+
+/// A solution's boards from `texts`, the answers to [`text_requests`] of its handles `hs` (then released).
+pub fn solution_read(s: &mut Session, hs: Vec<Handle>, texts: Vec<Result<Answer, Fault>>) -> Asked<Option<Vec<Board>>> {
+    let boards = boards_of(texts);
     release(s, hs);
     boards.map(Some)
 }

@@ -170,9 +170,20 @@ impl Life {
         if asks.solver_memory {
             readings.push(Request::MemoryRetained(solver));
         }
+        // The solution's boards are read back (toString()) in the same batch, after the readings: the
+        // grader's own calls, never charged, and one round trip less a life.
+        let boards = solution_answer(&order, &requests, &answers)
+            .and_then(|(request, answer)| ask::solution_handles(request, answer).ok().flatten());
+        let texts = boards.as_deref().map_or_else(Vec::new, ask::text_requests);
+        let mut read_back = None;
         match first_loss(&answers) {
-            None if readings.is_empty() => {}
-            None if s.runs() && s.starts() == starts => answers.extend(s.call_each(&readings)),
+            None if readings.is_empty() && texts.is_empty() => {}
+            None if s.runs() && s.starts() == starts => {
+                let mut read = s.call_each(&[readings.as_slice(), texts.as_slice()].concat());
+                let text_answers = read.split_off(readings.len());
+                answers.extend(read);
+                read_back = boards.map(|hs| (hs, text_answers));
+            }
             lost => {
                 let fault = lost.map_or_else(|| Fault::Crashed("the program ended".into()), |(_, fault)| fault);
                 answers.extend(readings.iter().map(|_| Err(fault.clone())));
@@ -191,7 +202,7 @@ impl Life {
             true => answers.pop().and_then(Result::ok),
             false => None,
         };
-        let mut life = Life::from_answers(s, order, &requests, answers, lost, counted, cpu);
+        let mut life = Life::from_answers(s, order, &requests, answers, lost, counted, cpu, read_back);
         life.solver_bytes = constructed_bytes.map(|constructed| {
             let mut bytes = SolverBytes { constructed, after_calls: None, kept: None };
             if let Some(answer) = &after_calls {
@@ -221,7 +232,9 @@ impl Life {
     }
 
     /// Reads the answers to the calls (in `order`) and to `counters`, then the solution's boards unless
-    /// `lost` (the position of the request that lost the program, and how) says they went with it.
+    /// `lost` (the position of the request that lost the program, and how) says they went with it: from
+    /// `read_back` (its handles and the answers to their `toString()`) when they were read with the readings.
+    #[allow(clippy::too_many_arguments)]
     fn from_answers(
         s: &mut Session,
         order: [SolverCall; 3],
@@ -230,6 +243,7 @@ impl Life {
         lost: Option<(usize, Fault)>,
         counted: bool,
         cpu: Option<Duration>,
+        read_back: Option<ReadBack>,
     ) -> Life {
         let mut life = Life {
             order,
@@ -274,7 +288,10 @@ impl Life {
         // would be a request the grader got wrong (or, were the numbers reused, another board's text).
         life.solution = solution.and_then(|(request, answer)| match &lost {
             Some((at, fault)) => Err(unread(requests[*at].verb(), fault)),
-            None => ask::solution_of(s, &request, &answer),
+            None => match read_back {
+                Some((hs, texts)) => ask::solution_read(s, hs, texts),
+                None => ask::solution_of(s, &request, &answer),
+            },
         });
         life
     }
@@ -386,6 +403,19 @@ fn built_with_counters_zeroed(s: &mut Session, world: World, board: &Board, samp
     let reset = if sampled { Request::CountersResetSites } else { Request::CountersReset };
     let answers = s.call_all(&[build.clone(), reset])?;
     ask::handle_of(&build, &answers[0])
+}
+
+/// A solution's handles, and the answers to the `toString()` requests that read them back.
+type ReadBack = (Vec<Handle>, Vec<Result<Answer, Fault>>);
+
+/// The `solution` call's request and answer, if the life called it and it answered.
+fn solution_answer<'a>(
+    order: &[SolverCall; 3],
+    requests: &'a [Request],
+    answers: &'a [Result<Answer, Fault>],
+) -> Option<(&'a Request, &'a Answer)> {
+    let at = order.iter().position(|call| *call == SolverCall::Solution)?;
+    Some((requests.get(at)?, answers.get(at)?.as_ref().ok()?))
 }
 
 /// CPU charged to the program since `before`, if it is still the process that was running then.
@@ -559,6 +589,28 @@ mod tests {
         let Err(Failure::Wrong(why)) = life.solution() else { panic!("{:?}", life.solution()) };
         assert!(why.summary.starts_with(said), "{}", why.summary);
         assert_eq!(s.starts(), 1, "no new process was started to read the lost boards");
+    }
+
+    /// The solution's boards are read back (`toString()`) in the batch of the counts, after them: one round
+    /// trip a life, not two. The program here counts 5 only if the two reads were already waiting when it
+    /// read `counters`, 1 if it had to answer `counters` alone first.
+    #[test]
+    fn the_solutions_boards_are_read_in_the_batch_of_the_counts_after_them() {
+        let script = "read l; echo '0 ok 0 1 sh counters refs'; \
+            read l; echo '1 ok 0 b1'; read l; echo '2 ok 0'; read l; echo '3 ok 0 s2'; \
+            read l; echo '4 ok 0 1'; read l; echo '5 ok 0 2 b3 b4'; read l; echo '6 ok 0 true'; \
+            read l; if read -t 2 first && read -t 2 second; then echo '7 ok 0 pq_inserts=5'; \
+            else echo '7 ok 0 pq_inserts=1'; read first; read second; fi; \
+            case \"$first $second\" in '8 to_string b3 9 to_string b4') ;; *) exit 9 ;; esac; \
+            echo '8 ok 0 2\\n 1  2 \\n 0  3 \\n'; echo '9 ok 0 2\\n 1  2 \\n 3  0 \\n'; \
+            while read l; do :; done";
+        let limits = SessionLimits { request: Duration::from_secs(5), ..SessionLimits::default() };
+        let mut s = Session::new(ProcessSpec::new("bash").args(["-c", script]), limits);
+        let life = counted_life(&mut s, &[SolverCall::Moves], Duration::from_secs(2), false);
+        assert_eq!(life.required("pq_inserts").ok(), Some(5), "the reads went with the counts");
+        let solved = Board::from_row_major(2, &[1, 2, 3, 0]).unwrap();
+        assert_eq!(life.solution().unwrap(), Some(vec![board(), solved]));
+        assert_eq!(s.starts(), 1);
     }
 
     /// The grader's readings after the calls are the adapter's work: they have the session's limit for a
