@@ -43,6 +43,8 @@ class Outbox:
         self.waiting = []
         self.size = 0
         self.since = 0.0
+        # whether the watchdog sleeps until notified; on a timer it looks again by itself within 10 ms
+        self.idle = False
 
     def start(self):
         _thread.start_new_thread(self._watch, ())
@@ -51,7 +53,9 @@ class Outbox:
         with self.ready:
             while True:
                 if not self.waiting:
+                    self.idle = True
                     self.ready.wait()
+                    self.idle = False
                     continue
                 due = self.since + OVERDUE_SECONDS - _monotonic()
                 if due > 0:
@@ -63,7 +67,10 @@ class Outbox:
         with self.ready:
             if not self.waiting:
                 self.since = _monotonic()
-                self.ready.notify()
+                # woken only from its untimed sleep: on a timer (set for replies written since) it wakes
+                # sooner than this reply's own 10 ms, and looks again
+                if self.idle:
+                    self.ready.notify()
             self.waiting.append(line)
             self.size += len(line)
             if now or self.size >= 1 << 16:

@@ -67,6 +67,23 @@ impl Conversation {
         format!("ok {}", tokens[3..].join(" ")).trim_end().to_string()
     }
 
+    /// Sends `requests` in one write, without reading, and returns their IDs: a pipelined batch.
+    pub fn send_batch(&mut self, requests: &[&str]) -> Vec<u64> {
+        let first = self.next_id;
+        self.next_id += requests.len() as u64;
+        let lines: String = requests.iter().zip(first..).map(|(request, id)| format!("{id} {request}\n")).collect();
+        self.stdin.write_all(lines.as_bytes()).unwrap();
+        self.stdin.flush().unwrap();
+        (first..self.next_id).collect()
+    }
+
+    /// The next reply line, as written (blocks until one comes).
+    pub fn read_reply(&mut self) -> String {
+        let mut line = String::new();
+        self.stdout.read_line(&mut line).unwrap();
+        line.trim_end_matches('\n').to_string()
+    }
+
     /// Says goodbye and requires a clean exit.
     pub fn finish(mut self) {
         assert_eq!(self.ask("bye"), "ok");
