@@ -141,6 +141,10 @@ mod memory_tests;
 mod sites_tests;
 
 #[cfg(test)]
+#[path = "java_outbox_tests.rs"]
+mod outbox_tests;
+
+#[cfg(test)]
 mod tests {
     use super::super::conversation::{counter, neighbor_texts, one_text_fails, Conversation};
     use super::*;
@@ -489,7 +493,8 @@ mod tests {
         // Pipelined: the replies before a request that hangs are not held back by it, also when the outbox's
         // watchdog sleeps on a timer set for an earlier batch's replies (written since), not woken again.
         let earlier = [board(2, &[1, 2, 3, 0]), board(2, &[1, 2, 3, 0])];
-        assert!(session.call_each(&earlier).iter().all(Result::is_ok));
+        let answered = session.call_each(&earlier);
+        assert!(answered.iter().all(Result::is_ok), "{answered:?}");
         let script = [
             board(3, &[0, 1, 3, 4, 2, 5, 7, 8, 6]),
             board(2, &[1, 2, 3, 0]),

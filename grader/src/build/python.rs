@@ -229,3 +229,6 @@ fn find_python() -> Option<(PathBuf, Vec<PathBuf>)> {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod outbox_tests;

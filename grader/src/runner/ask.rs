@@ -179,9 +179,7 @@ pub fn solution(s: &mut Session, solver: Handle) -> Asked<Option<Vec<Board>>> {
 
 /// Reads `answer` to a `solution` request as boards (handles released).
 pub fn solution_of(s: &mut Session, request: &Request, answer: &Answer) -> Asked<Option<Vec<Board>>> {
-    let Some(hs) = solution_handles(request, answer)? else { return Ok(None) };
-    let texts = s.call_each(&text_requests(&hs));
-    solution_read(s, hs, texts)
+    solution_boards(s, solution_handles(request, answer), None)
 }
 
 /// The boards' handles in `answer` to a `solution` request; `None` for null.
@@ -192,8 +190,16 @@ pub fn solution_handles(request: &Request, answer: &Answer) -> Asked<Option<Vec<
     handles_of(request, answer).map(Some)
 }
 
-/// A solution's boards from `texts`, the answers to [`text_requests`] of its handles `hs` (then released).
-pub fn solution_read(s: &mut Session, hs: Vec<Handle>, texts: Vec<Result<Answer, Fault>>) -> Asked<Option<Vec<Board>>> {
+/// A solution's boards from its `handles` ([`solution_handles`]), read back through `toString()`: `texts` are
+/// the answers to [`text_requests`] of them when those were sent already, else they are asked now. The
+/// handles are then released.
+pub fn solution_boards(
+    s: &mut Session,
+    handles: Asked<Option<Vec<Handle>>>,
+    texts: Option<Vec<Result<Answer, Fault>>>,
+) -> Asked<Option<Vec<Board>>> {
+    let Some(hs) = handles? else { return Ok(None) };
+    let texts = texts.unwrap_or_else(|| s.call_each(&text_requests(&hs)));
     let boards = boards_of(texts);
     release(s, hs);
     boards.map(Some)

@@ -170,19 +170,21 @@ impl Life {
         if asks.solver_memory {
             readings.push(Request::MemoryRetained(solver));
         }
-        // The solution's boards are read back (toString()) in the same batch, after the readings: the
-        // grader's own calls, never charged, and one round trip less a life.
-        let boards = solution_answer(&order, &requests, &answers)
-            .and_then(|(request, answer)| ask::solution_handles(request, answer).ok().flatten());
-        let texts = boards.as_deref().map_or_else(Vec::new, ask::text_requests);
-        let mut read_back = None;
+        // The solution's boards: their handles decoded once, here, and read back (toString()) in the batch of
+        // the readings, after them: the grader's own calls, never charged, and one round trip a life fewer.
+        let handles = solution_answer(&order, &requests, &answers)
+            .map_or_else(|| Err(not_called()), |(request, answer)| ask::solution_handles(request, answer));
+        let reads = match &handles {
+            Ok(Some(hs)) => ask::text_requests(hs),
+            _ => Vec::new(),
+        };
+        let mut texts = None;
         match first_loss(&answers) {
-            None if readings.is_empty() && texts.is_empty() => {}
+            None if readings.is_empty() && reads.is_empty() => {}
             None if s.runs() && s.starts() == starts => {
-                let mut read = s.call_each(&[readings.as_slice(), texts.as_slice()].concat());
-                let text_answers = read.split_off(readings.len());
+                let mut read = s.call_each(&[readings.as_slice(), reads.as_slice()].concat());
+                texts = Some(read.split_off(readings.len()));
                 answers.extend(read);
-                read_back = boards.map(|hs| (hs, text_answers));
             }
             lost => {
                 let fault = lost.map_or_else(|| Fault::Crashed("the program ended".into()), |(_, fault)| fault);
@@ -197,12 +199,14 @@ impl Life {
         // measured (their CPU is the adapter's counting, for the timings' summary).
         let reading: Duration =
             answers.iter().skip(order.len()).filter_map(|a| a.as_ref().ok()).map(|a| a.cpu).sum::<Duration>();
-        // `memory_retained` came last; a program lost on the way answered fewer requests
-        let after_calls = match asks.solver_memory && answers.len() == requests.len() {
+        // `memory_retained` came last (one answer a request: the reads' answers are in `texts`)
+        debug_assert_eq!(answers.len(), requests.len());
+        let after_calls = match asks.solver_memory {
             true => answers.pop().and_then(Result::ok),
             false => None,
         };
-        let mut life = Life::from_answers(s, order, &requests, answers, lost, counted, cpu, read_back);
+        let solution = SolutionRead { handles, texts };
+        let mut life = Life::from_answers(s, order, &requests, answers, lost, counted, solution);
         life.solver_bytes = constructed_bytes.map(|constructed| {
             let mut bytes = SolverBytes { constructed, after_calls: None, kept: None };
             if let Some(answer) = &after_calls {
@@ -212,7 +216,7 @@ impl Life {
         });
         let sampling = Duration::from_nanos(life.sites.as_ref().map_or(0, |s| s.sampling_cpu_ns));
         s.add_counting(reading + measuring + sampling);
-        life.cpu = life.cpu.map(|cpu| cpu.saturating_sub(measuring + sampling));
+        life.cpu = cpu.map(|cpu| cpu.saturating_sub(measuring + sampling));
         ask::release(s, vec![b, solver]);
         life
     }
@@ -231,10 +235,9 @@ impl Life {
         }
     }
 
-    /// Reads the answers to the calls (in `order`) and to `counters`, then the solution's boards unless
-    /// `lost` (the position of the request that lost the program, and how) says they went with it: from
-    /// `read_back` (its handles and the answers to their `toString()`) when they were read with the readings.
-    #[allow(clippy::too_many_arguments)]
+    /// Reads the answers to the calls (in `order`) and to `counters`, then the solution's boards (`read`)
+    /// unless `lost` (the position of the request that lost the program, and how) says they went with it.
+    /// The life's CPU is the caller's to set.
     fn from_answers(
         s: &mut Session,
         order: [SolverCall; 3],
@@ -242,8 +245,7 @@ impl Life {
         answers: Vec<Result<Answer, Fault>>,
         lost: Option<(usize, Fault)>,
         counted: bool,
-        cpu: Option<Duration>,
-        read_back: Option<ReadBack>,
+        read: SolutionRead,
     ) -> Life {
         let mut life = Life {
             order,
@@ -253,7 +255,7 @@ impl Life {
             counters: Err(Fault::Unsupported("the adapter does not report counters".into()).into()),
             sites: None,
             solver_bytes: None,
-            cpu,
+            cpu: None,
         };
         // the call that lost the program, if one did (the readings after the calls go only to the program
         // that answered them all)
@@ -267,7 +269,7 @@ impl Life {
                 SolverCall::IsSolvable => {
                     life.solvable = answer.map_err(Failure::from).and_then(|a| ask::boolean_of(request, &a))
                 }
-                SolverCall::Solution => solution = answer.map_err(Failure::from).map(|a| (request.clone(), a)),
+                SolverCall::Solution => solution = answer.map(drop).map_err(Failure::from),
             }
         }
         if counted {
@@ -283,15 +285,12 @@ impl Life {
             let sites = answers.next().and_then(Result::ok).and_then(|a| decode_call_sites(&a.values).ok());
             life.sites = sites.filter(|_| life.counters.is_ok());
         }
-        // Read after the counters: the grader's toString() calls on the solution's boards are its own. Not
+        // The solution's boards, read after the counters (the grader's toString() calls are its own). Not
         // once the program is lost: the boards' handles were its own, and asking a new process for them
         // would be a request the grader got wrong (or, were the numbers reused, another board's text).
-        life.solution = solution.and_then(|(request, answer)| match &lost {
+        life.solution = solution.and_then(|()| match &lost {
             Some((at, fault)) => Err(unread(requests[*at].verb(), fault)),
-            None => match read_back {
-                Some((hs, texts)) => ask::solution_read(s, hs, texts),
-                None => ask::solution_of(s, &request, &answer),
-            },
+            None => ask::solution_boards(s, read.handles, read.texts),
         });
         life
     }
@@ -405,8 +404,12 @@ fn built_with_counters_zeroed(s: &mut Session, world: World, board: &Board, samp
     ask::handle_of(&build, &answers[0])
 }
 
-/// A solution's handles, and the answers to the `toString()` requests that read them back.
-type ReadBack = (Vec<Handle>, Vec<Result<Answer, Fault>>);
+/// A life's solution, as far as it was read with the readings: the handles its answer named (`None` for
+/// null), and the answers to the `toString()` requests of those handles once they were made.
+struct SolutionRead {
+    handles: Asked<Option<Vec<Handle>>>,
+    texts: Option<Vec<Result<Answer, Fault>>>,
+}
 
 /// The `solution` call's request and answer, if the life called it and it answered.
 fn solution_answer<'a>(
@@ -611,6 +614,26 @@ mod tests {
         let solved = Board::from_row_major(2, &[1, 2, 3, 0]).unwrap();
         assert_eq!(life.solution().unwrap(), Some(vec![board(), solved]));
         assert_eq!(s.starts(), 1);
+    }
+
+    /// A program that resolves references gets the reads of the solution's boards in the batch of the counts;
+    /// if reading the counts loses it, the reads were never answered, and the solution says which request
+    /// lost the program, as when the reads came in a batch of their own (no new process is asked).
+    #[test]
+    fn a_program_lost_reading_the_counts_leaves_the_solution_unread_though_the_reads_were_sent() {
+        let script = "read l; echo '0 ok 0 1 sh counters refs'; \
+            read l; echo '1 ok 0 b1'; read l; echo '2 ok 0'; read l; echo '3 ok 0 s2'; \
+            read l; echo '4 ok 0 1'; read l; echo '5 ok 0 2 b3 b4'; read l; echo '6 ok 0 true'; \
+            read l; exit 3";
+        let limits = SessionLimits { request: Duration::from_secs(5), ..SessionLimits::default() };
+        let mut s = Session::new(ProcessSpec::new("bash").args(["-c", script]), limits);
+        let life = counted_life(&mut s, &[SolverCall::Moves], Duration::from_secs(2), false);
+        let Err(Failure::Wrong(why)) = life.solution() else { panic!("{:?}", life.solution()) };
+        let said = "solution() answered, but its boards could not be read: the program, asked `counters` after the \
+                    Solver's methods,";
+        assert!(why.summary.starts_with(said), "{}", why.summary);
+        assert!(matches!(life.moves(), Ok(1)));
+        assert_eq!(s.starts(), 1, "no new process was started to read the lost boards");
     }
 
     /// The grader's readings after the calls are the adapter's work: they have the session's limit for a

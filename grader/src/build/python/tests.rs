@@ -5,7 +5,7 @@ use super::super::conversation::{
 };
 use super::*;
 
-fn root() -> PathBuf {
+pub(super) fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
@@ -19,7 +19,7 @@ fn start(submission: &str) -> Option<Conversation> {
 }
 
 /// The conversation with the server of the submission in `dir`, or `None` (skipped) without python3.
-fn start_at(dir: &Path) -> Option<Conversation> {
+pub(super) fn start_at(dir: &Path) -> Option<Conversation> {
     if find_python().is_none() {
         eprintln!("skipped: no python3 on this machine");
         return None;
@@ -28,7 +28,7 @@ fn start_at(dir: &Path) -> Option<Conversation> {
 }
 
 /// A submission of the two files, in a temporary folder.
-fn submission(board: &str, solver: &str) -> tempfile::TempDir {
+pub(super) fn submission(board: &str, solver: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     fs::write(dir.path().join("board.py"), board).unwrap();
     fs::write(dir.path().join("solver.py"), solver).unwrap();
@@ -335,39 +335,6 @@ class Board:
     assert_eq!(c.ask("board own 2 1 2 3 0"), "ok b2");
     assert_eq!(c.ask("hamming b9"), "err protocol unknown handle b9");
     c.finish();
-}
-
-/// The replies before a request that never returns are written without it, also when the outbox's watchdog
-/// sleeps on a timer set for an earlier batch's replies (written since): it is not woken again for them, and
-/// looks when that timer ends. (Were they held back, the server is killed after a minute and the test fails.)
-#[test]
-fn replies_before_a_request_that_never_returns_are_written() {
-    let board = fs::read_to_string(root().join("fixtures/submissions/python/valid/board.py")).unwrap();
-    let dir =
-        submission(&board, "class Solver:\n    def __init__(self, initial):\n        while True:\n            pass\n");
-    let Some(mut c) = start_at(dir.path()) else { return };
-    c.ask("hello 1");
-    let earlier = c.send_batch(&["board own 2 1 2 3 0", "board own 2 1 2 3 0"]);
-    for id in earlier {
-        assert!(c.read_reply().starts_with(&format!("{id} ok ")));
-    }
-    let ids = c.send_batch(&["board own 2 1 2 3 0", "board own 2 0 1 3 2", "solver b3"]);
-    let (done, wait) = std::sync::mpsc::channel::<()>();
-    let pid = c.child.id() as libc::pid_t;
-    let guard = std::thread::spawn(move || {
-        if wait.recv_timeout(std::time::Duration::from_secs(60)).is_err() {
-            // SAFETY: kill has no memory preconditions; the child is not reaped before `done` is sent.
-            unsafe { libc::kill(pid, libc::SIGKILL) };
-        }
-    });
-    let replies = [c.read_reply(), c.read_reply()];
-    let _ = done.send(()); // the guard has gone if it killed the server
-    guard.join().unwrap();
-    c.child.kill().unwrap();
-    c.child.wait().unwrap();
-    for (id, reply) in ids.iter().zip(&replies) {
-        assert!(reply.starts_with(&format!("{id} ok ")), "{reply:?}");
-    }
 }
 
 /// A Solver that searches the first time moves() is asked, in a heapq list it empties behind heapq's back.

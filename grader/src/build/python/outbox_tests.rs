@@ -1,0 +1,85 @@
+//! The Python adapter's outbox (`adapters/python/server.py`, `Outbox`): replies wait while the next request is
+//! already read, and a watchdog thread writes them once they have waited 10 ms, so a request that never
+//! returns cannot hold back the replies before it. The watchdog is woken only from its untimed sleep; these
+//! tests hold it in the other state, asleep on a timer set for a reply written since.
+
+use std::process::Command;
+
+use super::tests::{root, start_at, submission};
+use super::*;
+
+/// The replies before a request that never returns are written without it, the server's whole conversation
+/// (a batch first, so that the watchdog may still sleep on its timer; the next test holds it there).
+#[test]
+fn replies_before_a_request_that_never_returns_are_written() {
+    let board = std::fs::read_to_string(root().join("fixtures/submissions/python/valid/board.py")).unwrap();
+    let dir =
+        submission(&board, "class Solver:\n    def __init__(self, initial):\n        while True:\n            pass\n");
+    let Some(mut c) = start_at(dir.path()) else { return };
+    c.ask("hello 1");
+    let earlier = c.send_batch(&["board own 2 1 2 3 0", "board own 2 1 2 3 0"]);
+    for id in earlier {
+        assert!(c.read_reply().starts_with(&format!("{id} ok ")));
+    }
+    let ids = c.send_batch(&["board own 2 1 2 3 0", "board own 2 0 1 3 2", "solver b3"]);
+    let (done, wait) = std::sync::mpsc::channel::<()>();
+    let pid = c.child.id() as libc::pid_t;
+    let guard = std::thread::spawn(move || {
+        if wait.recv_timeout(std::time::Duration::from_secs(60)).is_err() {
+            // SAFETY: kill has no memory preconditions; the child is not reaped before `done` is sent.
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
+    });
+    let replies = [c.read_reply(), c.read_reply()];
+    let _ = done.send(()); // the guard has gone if it killed the server
+    guard.join().unwrap();
+    c.child.kill().unwrap();
+    c.child.wait().unwrap();
+    for (id, reply) in ids.iter().zip(&replies) {
+        assert!(reply.starts_with(&format!("{id} ok ")), "{reply:?}");
+    }
+}
+
+/// The watchdog asleep on a timer set for a reply written since, then a new reply that waits: nothing wakes
+/// the watchdog for it, and it is written when that timer ends. The script holds the outbox's lock to see the
+/// watchdog's state and to put the new reply while the watchdog cannot move; a reply never written ends the
+/// script (an alarm after a minute) and fails the test.
+#[test]
+fn a_reply_that_starts_waiting_while_the_watchdog_sleeps_on_a_timer_is_written() {
+    let Some((python, _)) = find_python() else {
+        eprintln!("skipped: no python3 on this machine");
+        return;
+    };
+    let script = r#"
+import os, signal, sys, time
+sys.path.insert(0, sys.argv[1])
+import server
+
+signal.alarm(60)
+r, w = os.pipe()
+out = server.Outbox(w)
+out.start()
+placed = False
+while not placed:
+    out.put("a\n", False)  # wakes the idle watchdog, which then sleeps on a 10 ms timer for it
+    while True:
+        with out.ready:
+            if not out.waiting:
+                break  # the watchdog wrote `a` before it was seen asleep on its timer: again
+            if len(out.ready._waiters) == 1 and not out.idle:  # on the condition, not in its untimed sleep
+                out.flush()
+                out.put("c\n", False)
+                placed = True
+                break
+        time.sleep(0.0002)
+got = b""
+while not got.endswith(b"c\n"):
+    got += os.read(r, 4096)
+print("written")
+"#;
+    let adapter = root().join("adapters/python");
+    let output = Command::new(python).arg("-c").arg(script).arg(&adapter).output().unwrap();
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{:?}: {said} {}", output.status, String::from_utf8_lossy(&output.stderr));
+    assert_eq!(said.trim(), "written");
+}
