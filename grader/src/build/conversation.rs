@@ -52,14 +52,10 @@ impl Conversation {
     /// Sends `verb args` and returns the reply without its ID and CPU time: `ok VALUES` (`ok` alone when
     /// there are none) or `err KIND ...`.
     pub fn ask(&mut self, request: &str) -> String {
-        let id = self.next_id;
-        self.next_id += 1;
-        writeln!(self.stdin, "{id} {request}").unwrap();
-        self.stdin.flush().unwrap();
-        let mut line = String::new();
-        self.stdout.read_line(&mut line).unwrap();
+        let id = self.send_batch(&[request])[0];
+        let line = self.read_reply();
         // ID ok CPU VALUES, or ID err KIND CPU REST
-        let tokens: Vec<&str> = line.trim_end_matches('\n').splitn(5, ' ').collect();
+        let tokens: Vec<&str> = line.splitn(5, ' ').collect();
         assert_eq!(tokens[0], id.to_string(), "reply to `{request}`: {line}");
         if tokens[1] == "err" {
             return format!("err {} {}", tokens[2], tokens.get(4).unwrap_or(&""));

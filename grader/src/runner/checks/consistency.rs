@@ -160,7 +160,7 @@ fn texts_of(found: &[(Handle, String)]) -> Vec<String> {
 pub fn neighbors_iterable(ctx: &mut Ctx<'_>, trial: &Trial, other: &Trial) -> TrialResult {
     let asked = ask_iterations(ctx, &trial.board, &other.board)?;
     let all: Vec<Handle> = asked.lists.iter().flatten().copied().collect();
-    let read = ctx.session.call_all(&all.iter().map(|&h| Request::ToString(h)).collect::<Vec<_>>())?;
+    let read = ctx.session.call_all(&ask::text_requests(&all))?;
     let texts: HashMap<Handle, String> =
         all.iter().zip(&read).map(|(&h, answer)| (h, unescape(&answer.values))).collect();
     let text_of = |list: &[Handle]| list.iter().map(|h| texts[h].clone()).collect::<Vec<String>>();
