@@ -141,8 +141,16 @@ mod memory_tests;
 mod sites_tests;
 
 #[cfg(test)]
+#[path = "java_class_check.rs"]
+mod class_check;
+
+#[cfg(test)]
 #[path = "java_outbox_tests.rs"]
 mod outbox_tests;
+
+#[cfg(test)]
+#[path = "java_expanded_tests.rs"]
+mod expanded_tests;
 
 #[cfg(test)]
 mod tests {

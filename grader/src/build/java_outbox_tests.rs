@@ -3,10 +3,7 @@
 //! returns cannot hold back the replies before it. The watchdog is woken only from its untimed sleep; this test
 //! holds it in the other state, asleep on a timer set for a reply written since.
 
-use std::path::Path;
-use std::process::Command;
-
-use super::find_tool;
+use super::class_check;
 use super::tests::java_available;
 
 /// Puts a reply, waits until the watchdog sleeps on the timer it set for that reply (its thread's state, read
@@ -67,23 +64,5 @@ fn a_reply_that_starts_waiting_while_the_watchdog_sleeps_on_a_timer_is_written()
     if !java_available() {
         return;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let sources = dir.path().join("npuzzle");
-    std::fs::create_dir(&sources).unwrap();
-    let outbox = Path::new(env!("CARGO_MANIFEST_DIR")).join("../adapters/java/server/npuzzle/Outbox.java");
-    std::fs::copy(outbox, sources.join("Outbox.java")).unwrap();
-    std::fs::write(sources.join("OutboxCheck.java"), CHECK).unwrap();
-    let classes = dir.path().join("classes");
-    let javac = Command::new(find_tool("javac").unwrap())
-        .arg("-d")
-        .arg(&classes)
-        .args([sources.join("Outbox.java"), sources.join("OutboxCheck.java")])
-        .output()
-        .unwrap();
-    assert!(javac.status.success(), "{}", String::from_utf8_lossy(&javac.stderr));
-    let run =
-        Command::new(find_tool("java").unwrap()).arg("-cp").arg(&classes).arg("npuzzle.OutboxCheck").output().unwrap();
-    let said = String::from_utf8_lossy(&run.stdout);
-    assert!(run.status.success(), "{:?}: {said} {}", run.status, String::from_utf8_lossy(&run.stderr));
-    assert_eq!(said.trim(), "written");
+    assert_eq!(class_check::run(&["Outbox.java"], "OutboxCheck", CHECK), "written");
 }

@@ -258,8 +258,8 @@ public final class Counters {
             pair(sb, "board_hamming", boardHamming);
             pair(sb, "board_to_string", boardToString);
             pair(sb, "board_neighbors", boardNeighbors);
-            pair(sb, "board_expanded", EXPANDED.expanded);
-            pair(sb, "board_neighbors_distinct", EXPANDED.distinct);
+            pair(sb, "board_expanded", EXPANDED.expanded());
+            pair(sb, "board_neighbors_distinct", EXPANDED.distinct());
             pair(sb, "board_twin", boardTwin);
             pair(sb, "board_is_goal", boardIsGoal);
             pair(sb, "board_dimension", boardDimension);

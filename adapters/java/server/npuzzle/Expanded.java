@@ -13,19 +13,39 @@ package npuzzle;
  * half full; a hash of 0 or 1 is kept as 2, so 0 marks a free slot). Two boards whose hashes collide count
  * once, which can only lower the counts (by about B^2 / 2^63 boards for B boards: never in practice). Guarded
  * by {@link Counters}' rules: called on the request thread alone, or under its lock.
+ *
+ * Why the calls wait in a batch: a large search's table (16 MB for 500,000 boards) is far larger than the
+ * caches, so a board put in it at its neighbors() call costs a cache miss (about a tenth of a microsecond,
+ * millions of times a grade), in the middle of the student's search. Noted in a small array instead and put
+ * in the table {@link #BATCH} at a time, in the order of their slots (a slot is chosen by the hash's top bits,
+ * so that order is the same whatever the table's size), the misses overlap and walk the table forwards. The
+ * counts depend only on which boards were noted and how, never on when they reach the table: they are read
+ * after the batch is put in ({@link #distinct()}, {@link #expanded()}).
  */
 final class Expanded {
     /** Tables up to this many slots are kept (and zeroed) at a reset; larger ones are let go. */
     private static final int KEPT_SLOTS = 1 << 12;
+    /** The calls noted before they are put in the table (128 KiB: it stays in the cache). */
+    static final int BATCH = 1 << 14;
+    /** A batch is put in the table by the top bits of its slots: 256 runs, each into its part of the table. */
+    private static final int RUN_BITS = 8;
+    private static final long MIX = 0x9E3779B97F4A7C15L;
 
     /** neighbors() calls since the last delMin(): only the first of an interval is an expansion. */
     private long callsInInterval;
     private long[] slots = new long[64];
+    /** log2 of slots.length. */
+    private int bits = 6;
     private int size;
+    private final long[] noted = new long[BATCH];
+    private final long[] ordered = new long[BATCH];
+    private final byte[] runOf = new byte[BATCH];
+    private final int[] runs = new int[(1 << RUN_BITS) + 1];
+    private int notedCount;
 
-    /** Distinct boards neighbors() was called on, and of those, boards expanded. */
-    long distinct;
-    long expanded;
+    /** Distinct boards neighbors() was called on, and of those, boards expanded (of the batches put in). */
+    private long distinct;
+    private long expanded;
 
     /** A delMin(): a new interval starts. */
     void intervalEnds() {
@@ -41,14 +61,59 @@ final class Expanded {
     void rootNeighbors(long hash) {
         long tagged = hash & ~1L;
         if (tagged == 0) tagged = 2;
-        long bit = callsInInterval == 1 ? 1 : 0;
+        // Never an index out of range, even if two threads count at once (Counters lets the request thread
+        // count without its lock until another thread first counts: for that moment both may be here).
+        int at = notedCount;
+        if (at < 0 || at >= BATCH) at = 0;
+        noted[at] = tagged | (callsInInterval == 1 ? 1 : 0);
+        notedCount = at + 1;
+        if (at + 1 == BATCH) putNoted();
+    }
+
+    /** Distinct boards neighbors() was called on. */
+    long distinct() {
+        putNoted();
+        return distinct;
+    }
+
+    /** Distinct boards expanded. */
+    long expanded() {
+        putNoted();
+        return expanded;
+    }
+
+    /** Puts the noted calls in the table, ordered by the top bits of their slots (a counting sort). */
+    private void putNoted() {
+        int count = Math.min(Math.max(notedCount, 0), BATCH);
+        if (count == 0) return;
+        notedCount = 0;
+        java.util.Arrays.fill(runs, 0);
+        for (int i = 0; i < count; i++) {
+            int r = run(noted[i]);
+            runOf[i] = (byte) r;
+            runs[r + 1]++;
+        }
+        for (int r = 0; r < (1 << RUN_BITS); r++) runs[r + 1] += runs[r];
+        // each call's run as counted above (not read again), so the runs' bounds hold
+        for (int i = 0; i < count; i++) ordered[runs[runOf[i] & 0xff]++] = noted[i];
+        for (int i = 0; i < count; i++) put(ordered[i]);
+    }
+
+    private static int run(long value) {
+        return (int) (((value & ~1L) * MIX) >>> (64 - RUN_BITS));
+    }
+
+    private void put(long value) {
+        long tagged = value & ~1L;
+        long bit = value & 1;
         if (2 * (size + 1) > slots.length) grow();
-        int mask = slots.length - 1;
-        int at = (int) ((tagged * 0x9E3779B97F4A7C15L) >>> 32) & mask;
+        long[] table = slots;
+        int mask = table.length - 1;
+        int at = home(tagged) & mask;
         while (true) {
-            long slot = slots[at];
+            long slot = table[at];
             if (slot == 0) {
-                slots[at] = tagged | bit;
+                table[at] = value;
                 size++;
                 distinct++;
                 expanded += bit;
@@ -56,7 +121,7 @@ final class Expanded {
             }
             if ((slot & ~1L) == tagged) {
                 if (bit == 1 && (slot & 1) == 0) {
-                    slots[at] = slot | 1;
+                    table[at] = slot | 1;
                     expanded++;
                 }
                 return;
@@ -65,22 +130,29 @@ final class Expanded {
         }
     }
 
+    /** A board's first slot: the top bits of its mixed hash, as many as the table's size needs. */
+    private int home(long tagged) {
+        return (int) ((tagged * MIX) >>> (64 - bits));
+    }
+
     private void grow() {
         long[] old = slots;
         slots = new long[2 * old.length];
+        bits++;
         int mask = slots.length - 1;
         for (long value : old) {
             if (value == 0) continue;
-            int at = (int) (((value & ~1L) * 0x9E3779B97F4A7C15L) >>> 32) & mask;
+            int at = home(value & ~1L) & mask;
             while (slots[at] != 0) at = (at + 1) & mask;
             slots[at] = value;
         }
     }
 
-    /** The bytes the table holds on the heap (a long[]: its header and slots), which the second reading of a
-     *  Solver's memory leaves out ({@link KeptAnywhere}): the grader's, growing with the search it counts. */
+    /** The bytes the table and its batch's arrays hold on the heap (headers and elements), which the second
+     *  reading of a Solver's memory leaves out ({@link KeptAnywhere}): the grader's, the table growing with the
+     *  search it counts. */
     long footprintBytes() {
-        return 16 + 8L * slots.length;
+        return 16 + 8L * slots.length + 2 * (16 + 8L * BATCH) + (16 + BATCH) + (16 + 4L * runs.length);
     }
 
     /** Forgets every board (the counters were reset). */
@@ -88,8 +160,10 @@ final class Expanded {
         callsInInterval = 0;
         distinct = 0;
         expanded = 0;
+        notedCount = 0;
         if (slots.length > KEPT_SLOTS) {
             slots = new long[64];
+            bits = 6;
         } else if (size > 0) {
             java.util.Arrays.fill(slots, 0);
         }

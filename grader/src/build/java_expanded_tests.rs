@@ -1,0 +1,77 @@
+//! The Java adapter's table of expanded boards (`adapters/java/server/npuzzle/Expanded.java`): the calls it is
+//! told of wait in a batch and reach the table in the order of their slots, so this test holds its counts to a
+//! plain model (a map from a board's hash to whether it was expanded) across batches, the table's growth in
+//! the middle of one, readings between, and resets of a small table and of a large one.
+
+use super::class_check;
+use super::tests::java_available;
+
+/// Drives an `Expanded` and a model with the same pseudo-random calls (a fixed seed): delMin()s, neighbors()
+/// calls on boards of the grader's lineage (from a pool of hashes, so that a board comes back in a later batch,
+/// and with hashes that differ in the low bit only, or are 0 or 1, which the table files as one board) and on
+/// other boards; reads both counts now and then, and resets now and then. Prints the first difference, or
+/// `same` with how many readings agreed.
+const CHECK: &str = r#"
+package npuzzle;
+
+import java.util.HashMap;
+import java.util.SplittableRandom;
+
+final class ExpandedCheck {
+    public static void main(String[] args) {
+        SplittableRandom random = new SplittableRandom(36);
+        long[] pool = new long[80_000];
+        for (int i = 0; i < pool.length; i++) pool[i] = random.nextLong();
+        pool[0] = 0; pool[1] = 1; pool[2] = 2; pool[3] = 3; pool[4] = 0x7000; pool[5] = 0x7001;
+        Expanded table = new Expanded();
+        HashMap<Long, Boolean> model = new HashMap<>();
+        long callsInInterval = 0;
+        int readings = 0;
+        for (int step = 0; step < 1_500_000; step++) {
+            int what = random.nextInt(1000);
+            if (what < 280) {
+                table.intervalEnds();
+                callsInInterval = 0;
+            } else if (what < 950) {
+                table.neighborsCalled();
+                callsInInterval++;
+                // the pool's first 20,000 boards come back often, the rest seldom
+                int at = random.nextInt(4) == 0 ? random.nextInt(pool.length) : random.nextInt(20_000);
+                long hash = pool[at];
+                table.rootNeighbors(hash);
+                long key = (hash & ~1L) == 0 ? 2 : hash & ~1L;
+                boolean expanded = callsInInterval == 1;
+                model.merge(key, expanded, Boolean::logicalOr);
+            } else if (what < 999 || random.nextInt(2) == 0) {
+                table.neighborsCalled(); // a board outside the grader's lineage
+                callsInInterval++;
+            } else {
+                readings++;
+                long distinct = model.size();
+                long expanded = model.values().stream().filter(e -> e).count();
+                if (table.distinct() != distinct || table.expanded() != expanded) {
+                    System.out.println("step " + step + ": distinct " + table.distinct() + " (model " + distinct
+                            + "), expanded " + table.expanded() + " (model " + expanded + ")");
+                    return;
+                }
+                if (random.nextInt(16) == 0) {
+                    table.clear();
+                    model.clear();
+                    callsInInterval = 0;
+                }
+            }
+        }
+        System.out.println("same " + readings);
+    }
+}
+"#;
+
+#[test]
+fn the_counts_of_batched_calls_are_those_of_a_plain_set() {
+    if !java_available() {
+        return;
+    }
+    let said = class_check::run(&["Expanded.java"], "ExpandedCheck", CHECK);
+    let readings: u32 = said.strip_prefix("same ").and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("{said}"));
+    assert!(readings > 300, "{said}: too few readings to cover the batches");
+}
