@@ -10,6 +10,8 @@ grader's own verbs (`hello`, `counters`, `call_sites`, `api`, `bye`, ...) are le
 code; `counters_reset` stays, operand-less, because the reference board keeps the boards it saw expanded
 until a reset, and a replay that never emptied that would do more work than the grade. So is a request whose reference the program refused (`err protocol`: the grader reads neighbors back
 speculatively), which ran nothing. A request the student's code failed (`err exception`) is kept: the call ran.
+The fused verbs are the calls they stand for: `neighbors_texts` a `neighbors` and a `to_string` of each board
+whose text it holds, `texts` a `to_string` of each board it names.
 
 The output is a stream of big-endian 32-bit integers (what java.io.DataInputStream reads), one record per
 call: an operation code (OPS below), then its operands (a board from tiles: its world (WORLDS), n and the n*n
@@ -69,6 +71,15 @@ def calls(path, out):
 
     for id_, verb, args in requests:
         reply = replies.get(id_, "")
+        if verb == "texts":
+            # `to_string` of each board, fused in one request: its reply holds each text's outcome after a tab;
+            # a board the program did not know (`?`) ran nothing
+            outcomes = reply.split("\t")[1:] if reply.startswith("ok ") else []
+            for arg, outcome in zip(args, outcomes):
+                slot = slot_of(arg)
+                if slot is not None and not outcome.startswith("?"):
+                    out.write(struct.pack(">2i", OPS["to_string"], slot))
+            continue
         texts = 0
         if verb == "neighbors_texts":
             # `neighbors`, then `to_string` of each of its first boards, fused in one request: its reply's

@@ -136,6 +136,27 @@ pub fn neighbor_texts(
     (id, handles, texts)
 }
 
+/// Asks `texts BOARD…` and checks each text against what a `to_string` of that board answers on its own (the
+/// same text, the same exception, or the same protocol error): the request stands for exactly those requests.
+/// Returns the texts.
+pub fn texts(c: &mut Conversation, boards: &[&str]) -> Vec<npuzzle_harness::protocol::Outcome> {
+    use npuzzle_harness::protocol::{decode_neighbor_texts, escape, Outcome};
+    let reply = c.ask(&format!("texts {}", boards.join(" ")));
+    let values = reply.strip_prefix("ok ").unwrap_or_else(|| panic!("texts {boards:?}: {reply}"));
+    let (handles, texts) = decode_neighbor_texts(values).unwrap();
+    assert_eq!((handles, texts.len()), ("", boards.len()), "{reply}");
+    for (board, text) in boards.iter().zip(&texts) {
+        let alone = match text {
+            Outcome::Ok(text) => format!("ok {text}"),
+            Outcome::Exception { kind, message } => format!("err exception {kind} {}", escape(message)),
+            Outcome::Protocol(reason) => format!("err protocol {}", escape(reason)),
+            Outcome::Unsupported(reason) => format!("err unsupported {}", escape(reason)),
+        };
+        assert_eq!(c.ask(&format!("to_string {board}")), alone.trim_end(), "{reply}");
+    }
+    texts
+}
+
 /// A submission whose text fails (`kind`, "no text") for a board with the blank in the top left corner,
 /// asked `neighbors_texts` of a board with three neighbors, one of them such: that text alone fails, the
 /// others are read, and the handles are recorded for references, as with a `to_string` request each.

@@ -154,8 +154,9 @@ mod expanded_tests;
 
 #[cfg(test)]
 mod tests {
-    use super::super::conversation::{counter, neighbor_texts, one_text_fails, Conversation};
+    use super::super::conversation::{counter, neighbor_texts, one_text_fails, texts, Conversation};
     use super::*;
+    use npuzzle_harness::protocol::Outcome;
 
     pub(super) fn java_available() -> bool {
         let found = find_tool("javac").is_some() && find_tool("java").is_some();
@@ -185,8 +186,8 @@ mod tests {
         let (fixed, threads) = hello.split_once(" runtime_threads=").expect("the runtime's threads are named");
         assert_eq!(
             fixed,
-            "ok 1 java ref_world counters call_sites refs neighbor_texts memory counters_deep null foreign api_check \
-             iterables"
+            "ok 1 java ref_world counters call_sites refs neighbor_texts texts memory counters_deep null foreign \
+             api_check iterables"
         );
         threads.split(',').map(|tid| tid.parse().expect("a thread id")).collect()
     }
@@ -214,10 +215,14 @@ mod tests {
         assert_eq!(c.ask("manhattan @4.3"), c.ask("manhattan b5"));
         assert_eq!(c.ask("hamming @4.4"), "err protocol @4.4 refers to handle 4 of request 4, which returned 4");
         // `neighbors_texts`: a neighbors() and a toString() of each of its first three boards, in one request
-        let (id, handles, texts) = neighbor_texts(&mut c, "b1", 3);
-        assert_eq!((handles.len(), texts.len()), (4, 3));
+        let (id, handles, neighbors_read) = neighbor_texts(&mut c, "b1", 3);
+        assert_eq!((handles.len(), neighbors_read.len()), (4, 3));
         assert_eq!(c.ask(&format!("manhattan @{id}.3")), c.ask(&format!("manhattan {}", handles[3])));
         assert_eq!(neighbor_texts(&mut c, "b1", 0).2, []);
+        // `texts`: a toString() of each board named, a handle that names none failing its text alone
+        let read = texts(&mut c, &["b2", "b1", "b99", "b5"]);
+        assert!(matches!(&read[2], Outcome::Protocol(why) if why.contains("b99")), "{read:?}");
+        assert_eq!(c.ask("texts"), "err protocol `texts` takes one handle or more, got none");
         assert_eq!(
             c.ask("neighbors_texts b1"),
             "err protocol `neighbors_texts` takes a handle and a count, got 1 arguments"

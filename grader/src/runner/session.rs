@@ -39,6 +39,7 @@ use npuzzle_harness::protocol::{Reply, Request, VERSION};
 
 use self::batch::{Exchange, References};
 pub use self::fault::Fault;
+use self::fusion::Fusions;
 use self::handshake::parse_hello;
 pub use self::handshake::{Handshake, REFS};
 use self::in_flight::{outcome_to_result, Awaited, Batch, InFlight, Received};
@@ -91,6 +92,8 @@ pub struct Session {
     pub(crate) pending_release: Vec<npuzzle_harness::protocol::Handle>,
     /// Batches sent and not yet redeemed, oldest first.
     in_flight: InFlight,
+    /// Whether every board the program holds is the reference Board ([`Session::holding_reference_boards_only`]).
+    reference_boards_only: bool,
 }
 
 impl Session {
@@ -109,7 +112,17 @@ impl Session {
             cpu_counting: Duration::ZERO,
             pending_release: Vec::new(),
             in_flight: InFlight::default(),
+            reference_boards_only: false,
         }
+    }
+
+    /// This session's program holds no board but the reference Board (the Java `ref` world's program, whose
+    /// adapter turns away any other object a student's method returns as a board), whose `toString()` is the
+    /// adapter's own: a pipelined run of reads of boards by their handles travels as one `texts` request
+    /// (`fusion`), allowed one request's time, as the first read alone would be.
+    pub fn holding_reference_boards_only(mut self) -> Session {
+        self.reference_boards_only = true;
+        self
     }
 
     /// This session believes the threads the program names as its runtime's (`runtime_threads=`) and does
@@ -339,9 +352,13 @@ impl Session {
         let release =
             (!self.pending_release.is_empty()).then(|| Request::Release(std::mem::take(&mut self.pending_release)));
         let ids = self.in_flight.number(release.is_some(), requests.len());
-        let fused = matches!(references, References::Rebase)
-            && self.handshake.as_ref().is_some_and(Handshake::answers_neighbor_texts);
-        let wire = if fused { fusion::plan(requests) } else { Vec::new() };
+        let pipelined = matches!(references, References::Rebase);
+        let answers = |fusion: fn(&Handshake) -> bool| pipelined && self.handshake.as_ref().is_some_and(fusion);
+        let fusions = Fusions {
+            neighbor_texts: answers(Handshake::answers_neighbor_texts),
+            texts: self.reference_boards_only && answers(Handshake::answers_texts),
+        };
+        let wire = if fusions != Fusions::default() { fusion::plan(requests, fusions) } else { Vec::new() };
         let Some(process) = self.life.process_mut() else {
             return Batch::settled(ticket, vec![Err(Fault::Startup("no running process".into())); requests.len()]);
         };
@@ -387,7 +404,7 @@ impl Session {
     /// Reads the reply awaited: the request's own result and the bytes it holds (and those of the reads
     /// fused with it, in order), or the fault that lost the process.
     fn receive(&mut self, awaited: &Awaited) -> Result<Vec<Received>, Fault> {
-        let Awaited { id, deadline, handshake, text, reads, .. } = *awaited;
+        let Awaited { id, deadline, handshake, text, reads, texts, .. } = *awaited;
         let deadline = deadline.with_ceiling(self.life.ceiling());
         let Some(process) = self.life.process_mut() else {
             return Err(Fault::Startup("no running process".into()));
@@ -402,7 +419,9 @@ impl Session {
         match Reply::decode(&line) {
             Ok(reply) if reply.id == id => {
                 let replies = if reads > 0 {
-                    let Some(replies) = fusion::split_reply(reply, reads) else {
+                    let split =
+                        if texts { fusion::split_texts(reply, reads) } else { fusion::split_reply(reply, reads) };
+                    let Some(replies) = split else {
                         return Err(self.lose_process(fault::garbage(&line)));
                     };
                     replies

@@ -49,17 +49,20 @@ impl WorldSession {
         fresh_spec: ProcessSpec,
         limits: SessionLimits,
         trusted: bool,
+        reference_boards_only: bool,
         meter: &Arc<Meter>,
     ) -> WorldSession {
         let starter = |spec: ProcessSpec| {
             let meter = Arc::clone(meter);
             move || {
-                let session = Session::metered(spec.clone(), limits, Arc::clone(&meter));
+                let mut session = Session::metered(spec.clone(), limits, Arc::clone(&meter));
                 if trusted {
-                    session.trusting_runtime_threads()
-                } else {
-                    session
+                    session = session.trusting_runtime_threads();
                 }
+                if reference_boards_only {
+                    session = session.holding_reference_boards_only();
+                }
+                session
             }
         };
         WorldSession { session: starter(spec)(), fresh: Box::new(starter(fresh_spec)), startup: None }
@@ -117,11 +120,12 @@ impl WorldSessions {
         machine_stalls: &mut Vec<String>,
     ) -> WorldSessions {
         let trusted = programs.trusted_runtime_threads;
-        let mut own = WorldSession::new(programs.own.clone(), programs.own, limits, trusted, &meter);
+        let mut own = WorldSession::new(programs.own.clone(), programs.own, limits, trusted, false, &meter);
         own.started(machine_stalls);
+        // a `ref` world of its own (Java's) holds nothing but the reference Board
         let reference = programs
             .reference
-            .map(|programs| WorldSession::new(programs.tests, programs.rerun, limits, trusted, &meter));
+            .map(|programs| WorldSession::new(programs.tests, programs.rerun, limits, trusted, true, &meter));
         WorldSessions { own, reference, meter }
     }
 

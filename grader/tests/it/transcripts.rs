@@ -80,14 +80,17 @@ fn answered_sum(lines: &[&str]) -> u64 {
             "dimension" | "hamming" | "manhattan" | "moves" => value.parse::<i64>().unwrap() as u64,
             "is_goal" | "is_solvable" | "equals" | "equals_as_object" => u64::from(value == "true"),
             "to_string" => text_length(value),
-            "neighbors_texts" => texts_in(reply).map(|text| text.strip_prefix('=').map_or(0, text_length)).sum(),
+            "neighbors_texts" | "texts" => {
+                texts_in(reply).map(|text| text.strip_prefix('=').map_or(0, text_length)).sum()
+            }
             _ => 0,
         });
     }
     sum
 }
 
-/// The texts a `neighbors_texts` reply holds after its handles, each after a tab (none in any other reply).
+/// The texts a `neighbors_texts` reply holds after its handles, or a `texts` reply holds, each after a tab
+/// (none in any other reply).
 fn texts_in(reply: &str) -> impl Iterator<Item = &str> {
     reply.split('\t').skip(1)
 }

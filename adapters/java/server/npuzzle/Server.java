@@ -57,7 +57,7 @@ public final class Server {
     private static final Set<String> TAKES_HANDLES = Set.of(
             "dimension", "hamming", "manhattan", "to_string", "is_goal", "equals", "equals_as_object",
             "equals_null", "equals_foreign", "equals_uncastable", "neighbors", "neighbors_texts", "neighbors_after",
-            "neighbors_nested",
+            "neighbors_nested", "texts",
             "twin", "release", "solver", "is_solvable", "moves", "solution", "memory_solver", "memory_retained");
 
     /** The world this process serves. */
@@ -284,7 +284,7 @@ public final class Server {
                 }
                 if (version != VERSION) throw protocol("unsupported version " + version);
                 String memory = DeepSize.available() ? " memory counters_deep" : "";
-                return VERSION + " java ref_world counters call_sites refs neighbor_texts" + memory + " null foreign api_check iterables" + runtimeThreads;
+                return VERSION + " java ref_world counters call_sites refs neighbor_texts texts" + memory + " null foreign api_check iterables" + runtimeThreads;
             }
             case "memory_board": {
                 World world = world(verb, args);
@@ -369,6 +369,23 @@ public final class Server {
                 StringBuilder reply = new StringBuilder(addAll(b.world, boards));
                 for (int k = 0; k < boards.size() && k < max; k++) {
                     reply.append('\t').append(textOutcome(b.world, boards.get(k)));
+                }
+                return reply.toString();
+            }
+            case "texts": {
+                // toString() of each board, each text's outcome apart (a handle that names no board too)
+                if (args.length == 0) throw protocol("`texts` takes one handle or more, got none");
+                StringBuilder reply = new StringBuilder(64 * args.length);
+                for (String token : args) {
+                    reply.append('\t');
+                    Obj b;
+                    try {
+                        b = board(token);
+                    } catch (Refusal r) {
+                        reply.append(r.unsupported ? '-' : '?').append(escape(r.getMessage()));
+                        continue;
+                    }
+                    reply.append(textOutcome(b.world, b.value));
                 }
                 return reply.toString();
             }
@@ -534,9 +551,9 @@ public final class Server {
     }
 
     /**
-     * One text of a `neighbors_texts` reply: what a `to_string` request of `board` would answer, as the reply
-     * marks it (`=TEXT`, `!TYPE MESSAGE`, `?REASON` for the adapter's own failure). Running out of heap ends
-     * the whole request, as anywhere.
+     * One text of a `neighbors_texts` or `texts` reply: what a `to_string` request of `board` would answer, as
+     * the reply marks it (`=TEXT`, `!TYPE MESSAGE`, `?REASON` for the adapter's own failure). Running out of heap
+     * ends the whole request, as anywhere.
      */
     private static String textOutcome(World world, Object board) {
         try {

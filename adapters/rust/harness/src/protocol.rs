@@ -20,6 +20,9 @@ pub const VERSION: u32 = 1;
 /// The capability of programs that answer `neighbors_texts` ([`Request::NeighborsTexts`]).
 pub const NEIGHBOR_TEXTS: &str = "neighbor_texts";
 
+/// The capability of programs that answer `texts` ([`Request::Texts`]).
+pub const TEXTS: &str = "texts";
+
 /// Which board type a board handle belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum World {
@@ -356,6 +359,12 @@ pub fn encode_neighbor_texts(handles: &str, texts: &[Outcome]) -> String {
         }
     }
     out
+}
+
+/// A `texts` reply's values: a `neighbors_texts` reply's without its handles, each text's outcome after a tab
+/// ([`encode_neighbor_texts`]); [`decode_neighbor_texts`] reads them back (with an empty handles part).
+pub fn encode_texts(texts: &[Outcome]) -> String {
+    encode_neighbor_texts("", texts)
 }
 
 /// The handles part (`COUNT HANDLE…`) of a `neighbors_texts` reply's values ([`encode_neighbor_texts`]); the

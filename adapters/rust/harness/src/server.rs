@@ -17,8 +17,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::objects::{Object, Objects};
 use super::outbox::{self, Outbox};
 use crate::protocol::{
-    encode_handles, encode_neighbor_texts, escape, Handle, Outcome, Reply, ReplyHandles, Request, Tiles, WireError,
-    World, NEIGHBOR_TEXTS, VERSION,
+    encode_handles, encode_neighbor_texts, encode_texts, escape, Handle, Outcome, Reply, ReplyHandles, Request, Tiles,
+    WireError, World, NEIGHBOR_TEXTS, TEXTS, VERSION,
 };
 use reference::instrument::counting_board::CountingBoard;
 use reference::instrument::{counters, cpu, memory};
@@ -240,17 +240,21 @@ where
     /// call's outcome apart (a panic in one text is that text's, as it would be a `to_string` request's).
     fn neighbors_texts(&mut self, h: Handle, max: u32) -> Result<String, Refusal> {
         let handles = self.neighbors(h)?;
-        let texts: Vec<Outcome> = handles
-            .iter()
-            .take(max as usize)
+        let texts = self.text_outcomes(handles.iter().take(max as usize));
+        Ok(encode_neighbor_texts(&encode_handles(&handles), &texts))
+    }
+
+    /// `toString()` of each board, each call's outcome apart (a panic in one text, or a board unknown, is that
+    /// text's, as it would be a `to_string` request's).
+    fn text_outcomes<'a>(&self, boards: impl Iterator<Item = &'a Handle>) -> Vec<Outcome> {
+        boards
             .map(|&b| match catch_unwind(AssertUnwindSafe(|| self.text(b))) {
                 Ok(Ok(text)) => Outcome::Ok(text),
                 Ok(Err(Refusal::Protocol(reason))) => Outcome::Protocol(reason),
                 Ok(Err(Refusal::Unsupported(reason))) => Outcome::Unsupported(reason),
                 Err(payload) => panicked(&*payload),
             })
-            .collect();
-        Ok(encode_neighbor_texts(&encode_handles(&handles), &texts))
+            .collect()
     }
 
     /// `toString()` of board `h`, escaped.
@@ -270,7 +274,7 @@ where
         Ok(match request {
             Request::Hello { version } if version == VERSION => {
                 let memory = if memory::is_installed() { " memory" } else { "" };
-                format!("{VERSION} rust ref_world counters refs {NEIGHBOR_TEXTS}{memory}")
+                format!("{VERSION} rust ref_world counters refs {NEIGHBOR_TEXTS} {TEXTS}{memory}")
             }
             Request::Hello { version } => return Err(Refusal::Protocol(format!("unsupported version {version}"))),
             Request::Board { world, tiles } => self.build(world, &tiles)?.to_string(),
@@ -287,6 +291,7 @@ where
             }
             Request::Neighbors(h) => encode_handles(&self.neighbors(h)?),
             Request::NeighborsTexts(h, max) => self.neighbors_texts(h, max)?,
+            Request::Texts(boards) => encode_texts(&self.text_outcomes(boards.iter())),
             Request::NeighborsAfter(..) | Request::NeighborsNested(_) => {
                 return unsupported("Rust's neighbors() returns a Vec the caller owns, which no later call can change")
             }

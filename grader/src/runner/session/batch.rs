@@ -43,6 +43,15 @@ pub(super) fn lines<'a>(
         let request = match (travels(position), request) {
             (Wire::Within, _) => return None,
             (Wire::Fused { reads }, Request::Neighbors(h)) => Cow::Owned(Request::NeighborsTexts(*h, reads)),
+            (Wire::Texts { reads }, _) => {
+                // the plan fuses reads alone (`to_string` of a board's handle)
+                let run = &requests[position..=position + reads as usize];
+                let boards = run.iter().filter_map(|read| match read {
+                    Request::ToString(board) => Some(*board),
+                    _ => None,
+                });
+                Cow::Owned(Request::Texts(boards.collect()))
+            }
             _ => Cow::Borrowed(request),
         };
         Some(match references {
@@ -126,7 +135,8 @@ mod tests {
     #[test]
     fn a_fused_request_goes_out_as_neighbors_texts_with_the_neighbors_requests_id() {
         let requests = super::super::fusion::sample_batch();
-        let wire = super::super::fusion::plan(&requests);
+        let fusions = super::super::fusion::Fusions { neighbor_texts: true, texts: false };
+        let wire = super::super::fusion::plan(&requests, fusions);
         let sent: Vec<String> =
             lines(None, &requests, &wire, Ids { base: 10, release: false }, References::Rebase).collect();
         assert_eq!(
@@ -140,6 +150,17 @@ mod tests {
                 "18 hamming b3"
             ]
         );
+    }
+
+    #[test]
+    fn a_run_of_reads_goes_out_as_one_texts_request_with_the_first_reads_id() {
+        let requests: Vec<Request> =
+            [4, 9, 5].into_iter().map(|b| Request::ToString(Handle::Board(b))).chain([Request::Counters]).collect();
+        let wire =
+            super::super::fusion::plan(&requests, super::super::fusion::Fusions { neighbor_texts: false, texts: true });
+        let sent: Vec<String> =
+            lines(None, &requests, &wire, Ids { base: 20, release: false }, References::Rebase).collect();
+        assert_eq!(sent, ["20 texts b4 b9 b5", "23 counters"]);
     }
 
     /// A program without `refs`, played by a script: what it was asked, and its answers in turn (`None`: the

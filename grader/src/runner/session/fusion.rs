@@ -1,11 +1,18 @@
 //! Which requests of a pipelined batch travel **fused** ([`plan`]), and their one reply split back
-//! ([`split_reply`]). Where a `neighbors` request is followed by a `to_string` of each board it returns, in
-//! order (what a Board check's script writes for every `neighbors()` it reads back), a program that announced
-//! `neighbor_texts` gets one `neighbors_texts` request in their place, and its reply is split back into the
-//! results each would have had. The student's code sees the same calls in the same order, and the checks the
-//! same results; a Java grade's `own` world is sent 167,000 requests instead of 281,000, so both processes
-//! spend less on the protocol around the calls (BENCHMARKS.md: worth most to Rust and Python, whose Board
-//! tests cost 19% and 12% less).
+//! ([`split_reply`], [`split_texts`]). Two fusions, each for a program that announced it:
+//!
+//! - `neighbor_texts`: where a `neighbors` request is followed by a `to_string` of each board it returns, in
+//!   order (what a Board check's script writes for every `neighbors()` it reads back), one `neighbors_texts`
+//!   request goes in their place. A Java grade's `own` world is sent 167,000 requests instead of 281,000, so
+//!   both processes spend less on the protocol around the calls (BENCHMARKS.md: worth most to Rust and
+//!   Python, whose Board tests cost 19% and 12% less).
+//! - `texts`: a run of `to_string` requests of boards by their own handles travels as one `texts` request,
+//!   in a session whose every board is the reference Board ([`Fusions::texts`]: the Java `ref` world's
+//!   program, which holds nothing else), whose `toString()` is the adapter's own: the run is allowed one
+//!   request's time, as the first read alone would be. A life reads its solution's boards so (45,000 of the
+//!   70,000 requests of a Java grade's `ref` world).
+//!
+//! The student's code sees the same calls in the same order, and the checks the same results.
 
 use npuzzle_harness::protocol::{decode_handles, decode_neighbor_texts, unresolved, Handle, Outcome, Reply, Request};
 
@@ -20,23 +27,42 @@ pub(super) enum Wire {
         /// How many positions after this one it answers.
         reads: u32,
     },
+    /// A `to_string` read of a board by its own handle fused with the `reads` such reads that follow it: one
+    /// `texts` request with this one's ID.
+    Texts {
+        /// How many positions after this one it answers.
+        reads: u32,
+    },
     /// A `to_string` read answered by the fused request before it; never sent.
     Within,
+}
+
+/// Which fusions a batch's program answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(super) struct Fusions {
+    /// `neighbors_texts`: a `neighbors` request with the reads of its boards.
+    pub(super) neighbor_texts: bool,
+    /// `texts`: a run of reads of boards by their handles (only where every board is the reference Board).
+    pub(super) texts: bool,
 }
 
 /// The most reads one fused request carries (a legal board has at most four neighbors; a script reads no
 /// more).
 const MOST_READS: u32 = 16;
 
-/// How each request of a batch travels to a program that answers `neighbors_texts`: every `neighbors` request
+/// The most reads one `texts` request carries (a life reads a solution of up to a few dozen boards at once).
+const MOST_TEXTS: u32 = 64;
+
+/// How each request of a batch travels to a program that answers `fusions`: every `neighbors` request
 /// followed directly by `to_string` of its replies' handles 0, 1, … (references relative to the batch) is
-/// fused with those reads.
-pub(super) fn plan(requests: &[Request]) -> Vec<Wire> {
+/// fused with those reads; every run of two or more `to_string` requests of boards by their own handles is one
+/// `texts` request.
+pub(super) fn plan(requests: &[Request], fusions: Fusions) -> Vec<Wire> {
     let mut wire = vec![Wire::Alone; requests.len()];
     let mut position = 0;
     while position < requests.len() {
         let reads = match requests[position] {
-            Request::Neighbors(_) => requests[position + 1..]
+            Request::Neighbors(_) if fusions.neighbor_texts => requests[position + 1..]
                 .iter()
                 .zip(0..MOST_READS)
                 .take_while(|(read, index)| {
@@ -48,8 +74,22 @@ pub(super) fn plan(requests: &[Request]) -> Vec<Wire> {
         if reads > 0 {
             wire[position] = Wire::Fused { reads: reads as u32 };
             wire[position + 1..=position + reads].fill(Wire::Within);
+            position += 1 + reads;
+            continue;
         }
-        position += 1 + reads;
+        let run = match fusions.texts {
+            true => requests[position..]
+                .iter()
+                .take(MOST_TEXTS as usize)
+                .take_while(|read| matches!(read, Request::ToString(Handle::Board(_))))
+                .count(),
+            false => 0,
+        };
+        if run > 1 {
+            wire[position] = Wire::Texts { reads: run as u32 - 1 };
+            wire[position + 1..position + run].fill(Wire::Within);
+        }
+        position += run.max(1);
     }
     wire
 }
@@ -83,6 +123,25 @@ pub(super) fn split_reply(reply: Reply, reads: u32) -> Option<Vec<(Reply, bool)>
     Some(std::iter::once((listed, false)).chain(reads).collect())
 }
 
+/// The reply to a `texts` request fused from `reads + 1` reads ([`Wire::Texts`]), split into the replies each
+/// would have had (text, all of them: the CPU of every read on the first). A reply that is not `ok` (the
+/// program could not take the request) is every read's. `None` when the reply does not hold one text a read:
+/// garbage.
+pub(super) fn split_texts(reply: Reply, reads: u32) -> Option<Vec<(Reply, bool)>> {
+    let Reply { id, cpu_micros, outcome } = reply;
+    let cpu = |k: usize| if k == 0 { cpu_micros } else { 0 };
+    let Outcome::Ok(values) = &outcome else {
+        return Some(
+            (0..=reads as usize).map(|k| (Reply { id, cpu_micros: cpu(k), outcome: outcome.clone() }, true)).collect(),
+        );
+    };
+    let (handles, texts) = decode_neighbor_texts(values).ok()?;
+    if !handles.is_empty() || texts.len() != reads as usize + 1 {
+        return None;
+    }
+    Some(texts.into_iter().enumerate().map(|(k, outcome)| (Reply { id, cpu_micros: cpu(k), outcome }, true)).collect())
+}
+
 #[cfg(test)]
 /// A batch with two `neighbors` requests each followed by reads of its boards in order, and one whose
 /// read is of another board.
@@ -108,16 +167,78 @@ pub(super) fn sample_batch() -> Vec<Request> {
 mod tests {
     use super::*;
 
+    const NEIGHBOR_TEXTS: Fusions = Fusions { neighbor_texts: true, texts: false };
+    const TEXTS: Fusions = Fusions { neighbor_texts: false, texts: true };
+
     #[test]
     fn a_neighbors_request_and_the_reads_of_its_boards_travel_fused() {
         let requests = sample_batch();
-        let wire = plan(&requests);
+        let wire = plan(&requests, NEIGHBOR_TEXTS);
         use Wire::*;
         assert_eq!(
             wire,
             [Alone, Fused { reads: 2 }, Within, Within, Alone, Alone, Fused { reads: 1 }, Within, Alone],
             "reads out of order, or of another request's boards, travel alone"
         );
-        assert_eq!(plan(&requests[4..6]), [Alone, Alone], "nothing to fuse");
+        assert_eq!(plan(&requests[4..6], NEIGHBOR_TEXTS), [Alone, Alone], "nothing to fuse");
+        assert_eq!(plan(&requests, Fusions::default()), [Alone; 9], "a program that announced neither");
+    }
+
+    #[test]
+    fn a_run_of_reads_of_boards_by_their_handles_travels_as_one_texts_request() {
+        let read = |b: u64| Request::ToString(Handle::Board(b));
+        let requests = [
+            Request::Counters,
+            read(4),
+            read(5),
+            read(6),
+            Request::ToString(Handle::Reply { request: 0, index: 0 }),
+            read(7),
+            Request::Hamming(Handle::Board(7)),
+            read(8),
+            read(9),
+        ];
+        use Wire::*;
+        assert_eq!(
+            plan(&requests, TEXTS),
+            [Alone, Texts { reads: 2 }, Within, Within, Alone, Alone, Alone, Texts { reads: 1 }, Within],
+            "a reference, or a read alone, travels as itself"
+        );
+        assert_eq!(plan(&requests, NEIGHBOR_TEXTS), [Alone; 9], "a program without `texts`");
+        let long: Vec<Request> = (0..MOST_TEXTS as u64 + 3).map(read).collect();
+        let wire = plan(&long, TEXTS);
+        assert_eq!((wire[0], wire[MOST_TEXTS as usize]), (Texts { reads: MOST_TEXTS - 1 }, Texts { reads: 2 }));
+        let fused = sample_batch();
+        assert_eq!(plan(&fused, Fusions { neighbor_texts: true, texts: true }), plan(&fused, NEIGHBOR_TEXTS));
+    }
+
+    #[test]
+    fn a_texts_reply_comes_back_apart_with_its_cpu_on_the_first_read() {
+        let reply = |outcome| Reply { id: 7, cpu_micros: 30, outcome };
+        let values = npuzzle_harness::protocol::encode_texts(&[
+            Outcome::Ok("2\\n 1 2 \\n".into()),
+            Outcome::Exception { kind: "java.lang.IllegalStateException".into(), message: "no".into() },
+            Outcome::Protocol("b9 is not a board".into()),
+        ]);
+        let apart = split_texts(reply(Outcome::Ok(values)), 2).unwrap();
+        let outcomes: Vec<_> = apart.iter().map(|(r, text)| (r.id, r.cpu_micros, r.outcome.clone(), *text)).collect();
+        assert_eq!(
+            outcomes,
+            [
+                (7, 30, Outcome::Ok("2\\n 1 2 \\n".into()), true),
+                (
+                    7,
+                    0,
+                    Outcome::Exception { kind: "java.lang.IllegalStateException".into(), message: "no".into() },
+                    true
+                ),
+                (7, 0, Outcome::Protocol("b9 is not a board".into()), true),
+            ]
+        );
+        let values = npuzzle_harness::protocol::encode_texts(&[Outcome::Ok("x".into())]);
+        assert_eq!(split_texts(reply(Outcome::Ok(values)), 2), None, "fewer texts than reads: garbage");
+        assert_eq!(split_texts(reply(Outcome::Ok("1 b3\t=x\t=y".into())), 1), None, "handles: garbage");
+        let refused = split_texts(reply(Outcome::Protocol("bad".into())), 1).unwrap();
+        assert!(refused.iter().all(|(r, _)| r.outcome == Outcome::Protocol("bad".into())), "{refused:?}");
     }
 }

@@ -81,9 +81,12 @@ pub(super) struct Awaited {
     pub(super) handshake: bool,
     /// Whether the request is `to_string` (its answer is text, cut past any board's).
     pub(super) text: bool,
-    /// How many `to_string` reads after it the request answers too, fused with it (`batch::Wire`); its
-    /// deadline is as many requests' more.
+    /// How many `to_string` reads after it the request answers too, fused with it (`batch::Wire`); a
+    /// `neighbors_texts` request's deadline is as many requests' more.
     pub(super) reads: u32,
+    /// Whether the request and its reads travel as one `texts` request (`Wire::Texts`), allowed one
+    /// request's deadline.
+    pub(super) texts: bool,
     /// Whether the reply is the release's riding ahead of the batch.
     release: bool,
 }
@@ -185,17 +188,19 @@ impl InFlight {
         let batch = &self.batches[at];
         let release = batch.release_unread;
         let next = batch.results.len();
-        let reads = match batch.wire.get(next) {
-            Some(Wire::Fused { reads }) if !release => *reads,
-            _ => 0,
+        let (reads, texts) = match batch.wire.get(next) {
+            Some(Wire::Fused { reads }) if !release => (*reads, false),
+            Some(Wire::Texts { reads }) if !release => (*reads, true),
+            _ => (0, false),
         };
         Some(Awaited {
             at,
             id: if release { batch.ids.base - 1 } else { batch.ids.base + next as u64 },
-            deadline: if reads > 0 { batch.deadline.times(reads + 1) } else { batch.deadline },
+            deadline: if reads > 0 && !texts { batch.deadline.times(reads + 1) } else { batch.deadline },
             handshake: batch.handshake,
             text: !release && batch.texts.get(next).copied().unwrap_or(false),
             reads,
+            texts,
             release,
         })
     }
@@ -325,6 +330,24 @@ mod tests {
         }
         let next = books.awaited(ticket).unwrap();
         assert_eq!((next.id, next.reads, next.deadline), (3, 0, within()), "the next request on the wire");
+    }
+
+    #[test]
+    fn a_texts_request_is_awaited_with_one_requests_limits_and_answers_its_reads() {
+        let mut books = InFlight::default();
+        let read = Request::ToString(Handle::Board(1));
+        let requests = [read.clone(), read.clone(), read, Request::Api];
+        let wire = vec![Wire::Texts { reads: 2 }, Wire::Within, Wire::Within, Wire::Alone];
+        let ticket = books.ticket();
+        let ids = books.number(false, requests.len());
+        books.push(Batch::sent(ticket, ids, &requests, wire, within()));
+        let texts = books.awaited(ticket).unwrap();
+        assert_eq!((texts.id, texts.reads, texts.texts, texts.text, texts.deadline), (0, 2, true, true, within()));
+        for values in ["x", "y", "z"] {
+            books.record(&texts, answer(values), ReadAhead { mib: 1 });
+        }
+        let next = books.awaited(ticket).unwrap();
+        assert_eq!((next.id, next.reads, next.texts), (3, 0, false), "the next request on the wire");
     }
 
     #[test]

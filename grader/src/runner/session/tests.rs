@@ -321,6 +321,41 @@ fn a_fused_reply_may_be_as_long_as_the_replies_it_stands_for() {
     assert_eq!(results[3].as_ref().map(|a| a.values.as_str()), Ok("1"));
 }
 
+/// Reads of three boards by their handles, then a hamming().
+fn reads_of_boards() -> Vec<Request> {
+    let mut requests: Vec<Request> = (1..=3).map(|b| Request::ToString(Handle::Board(b))).collect();
+    requests.push(Request::Hamming(Handle::Board(1)));
+    requests
+}
+
+#[test]
+fn holding_reference_boards_only_a_run_of_reads_travels_as_one_texts_request_and_comes_back_apart() {
+    let body = "read l; echo '0 ok 0 1 sh refs texts'; read a; read b; \
+                if [ \"$a\" = '1 texts b1 b2 b3' ] && [ \"$b\" = '4 hamming b1' ]; then \
+                printf '1 ok 9 \\t=x\\\\ny\\t!Boom it\\\\nbroke\\t?b3 is not a board\\n'; echo '4 ok 0 4'; \
+                else echo \"1 err protocol 0 $a / $b\"; fi";
+    let mut s = Session::new(script(body), limits()).holding_reference_boards_only();
+    let results = s.call_each(&reads_of_boards());
+    assert_eq!(results[0], Ok(Answer { values: "x\\ny".into(), cpu: Duration::from_micros(9) }), "{results:?}");
+    assert_eq!(results[1], Err(Fault::Exception { kind: "Boom".into(), message: "it\nbroke".into() }));
+    assert!(matches!(&results[2], Err(Fault::Protocol(why)) if why == "b3 is not a board"), "{results:?}");
+    assert_eq!(results[3].as_ref().map(|a| a.values.as_str()), Ok("4"));
+    assert_eq!(s.cpu_reported(), Duration::from_micros(9));
+}
+
+#[test]
+fn reads_travel_as_themselves_unless_the_session_holds_reference_boards_only() {
+    // the program announces `texts`, but its boards may be the student's (whose reads keep a limit each)
+    let body = "read l; echo '0 ok 0 1 sh refs texts'; read a; read b; read c; read d; \
+                if [ \"$a $b\" = '1 to_string b1 2 to_string b2' ]; then \
+                echo '1 ok 0 x'; echo '2 ok 0 y'; echo '3 ok 0 z'; echo '4 ok 0 4'; \
+                else echo \"1 err protocol 0 $a\"; fi";
+    let mut s = Session::new(script(body), limits());
+    let results = s.call_each(&reads_of_boards());
+    let values: Vec<_> = results.iter().map(|r| r.as_ref().map(|a| a.values.as_str())).collect();
+    assert_eq!(values, [Ok("x"), Ok("y"), Ok("z"), Ok("4")]);
+}
+
 #[test]
 fn without_neighbor_texts_the_reads_travel_as_themselves() {
     let body = "read l; echo '0 ok 0 1 sh refs'; read a; read b; read c; \

@@ -49,6 +49,9 @@ pub enum Request {
     /// returned, in order (for adapters announcing `neighbor_texts`; the grader's one request for what
     /// `neighbors` and a `to_string` of each neighbor ask).
     NeighborsTexts(Handle, u32),
+    /// `texts HANDLE…`: `toString()` of each board, in order (for adapters announcing `texts`; the grader's one
+    /// request for a run of `to_string` requests of reference boards in a pipelined batch).
+    Texts(Vec<Handle>),
     NeighborsAfter(Handle, Handle),
     NeighborsNested(Handle),
     Twin(Handle),
@@ -118,7 +121,7 @@ impl Request {
             | Request::MemorySolver(h)
             | Request::MemoryRetained(h) => vec![h],
             Request::Equals(a, b) | Request::EqualsAsObject(a, b) | Request::NeighborsAfter(a, b) => vec![a, b],
-            Request::Release(hs) => hs.iter_mut().collect(),
+            Request::Release(hs) | Request::Texts(hs) => hs.iter_mut().collect(),
             Request::Hello { .. }
             | Request::Board { .. }
             | Request::BoardProbe { .. }
@@ -228,6 +231,7 @@ verbs! {
     "equals_uncastable" => Request::EqualsUncastable(_) = one(Request::EqualsUncastable);
     "neighbors" => Request::Neighbors(_) = one(Request::Neighbors);
     "neighbors_texts" => Request::NeighborsTexts(..) = neighbors_texts;
+    "texts" => Request::Texts(_) = texts;
     "neighbors_after" => Request::NeighborsAfter(..) = two(Request::NeighborsAfter);
     "neighbors_nested" => Request::NeighborsNested(_) = one(Request::NeighborsNested);
     "twin" => Request::Twin(_) = one(Request::Twin);
@@ -302,6 +306,14 @@ fn neighbors_texts(verb: &str, rest: Option<&str>) -> Result<Request, WireError>
         )),
         ref args => Err(wire_error(format!("`{verb}` takes a handle and a count, got {} arguments", args.len()))),
     }
+}
+
+fn texts(verb: &str, rest: Option<&str>) -> Result<Request, WireError> {
+    let handles = arguments(rest).iter().map(|h| h.parse()).collect::<Result<Vec<_>, _>>()?;
+    if handles.is_empty() {
+        return Err(wire_error(format!("`{verb}` takes one handle or more, got none")));
+    }
+    Ok(Request::Texts(handles))
 }
 
 fn solver_null(_: &str, rest: Option<&str>) -> Result<Request, WireError> {
@@ -405,6 +417,7 @@ mod tests {
             (handle(), handle()).prop_map(|(a, b)| Request::Equals(a, b)),
             (handle(), handle()).prop_map(|(a, b)| Request::EqualsAsObject(a, b)),
             proptest::collection::vec(handle(), 0..5).prop_map(Request::Release),
+            proptest::collection::vec(handle(), 1..5).prop_map(Request::Texts),
             world.prop_map(Request::SolverNull),
             Just(Request::Counters),
             Just(Request::CallSites),
