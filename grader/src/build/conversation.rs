@@ -118,7 +118,7 @@ pub fn neighbor_texts(
     board: &str,
     max: u32,
 ) -> (u64, Vec<npuzzle_harness::protocol::Handle>, Vec<npuzzle_harness::protocol::Outcome>) {
-    use npuzzle_harness::protocol::{decode_handles, decode_neighbor_texts, escape, Outcome};
+    use npuzzle_harness::protocol::{decode_handles, decode_neighbor_texts, Outcome};
     let id = c.next_id;
     let reply = c.ask(&format!("neighbors_texts {board} {max}"));
     let values = reply.strip_prefix("ok ").unwrap_or_else(|| panic!("neighbors_texts {board} {max}: {reply}"));
@@ -126,33 +126,35 @@ pub fn neighbor_texts(
     let handles = decode_handles(handles).unwrap();
     assert_eq!(texts.len(), handles.len().min(max as usize), "{reply}");
     for (h, text) in handles.iter().zip(&texts) {
-        let alone = match text {
-            Outcome::Ok(text) => format!("ok {text}"),
-            Outcome::Exception { kind, message } => format!("err exception {kind} {}", escape(message)),
-            other => panic!("{other:?} in {reply}"),
-        };
-        assert_eq!(c.ask(&format!("to_string {h}")), alone.trim_end(), "{reply}");
+        assert!(matches!(text, Outcome::Ok(_) | Outcome::Exception { .. }), "{text:?} in {reply}");
+        assert_eq!(c.ask(&format!("to_string {h}")), asked_alone(text), "{reply}");
     }
     (id, handles, texts)
+}
+
+/// What [`Conversation::ask`] returns for a lone request whose outcome a fused reply holds as `outcome`.
+fn asked_alone(outcome: &npuzzle_harness::protocol::Outcome) -> String {
+    use npuzzle_harness::protocol::{escape, Outcome};
+    let said = match outcome {
+        Outcome::Ok(text) => format!("ok {text}"),
+        Outcome::Exception { kind, message } => format!("err exception {kind} {}", escape(message)),
+        Outcome::Protocol(reason) => format!("err protocol {}", escape(reason)),
+        Outcome::Unsupported(reason) => format!("err unsupported {}", escape(reason)),
+    };
+    said.trim_end().to_string()
 }
 
 /// Asks `texts BOARD…` and checks each text against what a `to_string` of that board answers on its own (the
 /// same text, the same exception, or the same protocol error): the request stands for exactly those requests.
 /// Returns the texts.
 pub fn texts(c: &mut Conversation, boards: &[&str]) -> Vec<npuzzle_harness::protocol::Outcome> {
-    use npuzzle_harness::protocol::{decode_neighbor_texts, escape, Outcome};
+    use npuzzle_harness::protocol::decode_neighbor_texts;
     let reply = c.ask(&format!("texts {}", boards.join(" ")));
     let values = reply.strip_prefix("ok ").unwrap_or_else(|| panic!("texts {boards:?}: {reply}"));
     let (handles, texts) = decode_neighbor_texts(values).unwrap();
     assert_eq!((handles, texts.len()), ("", boards.len()), "{reply}");
     for (board, text) in boards.iter().zip(&texts) {
-        let alone = match text {
-            Outcome::Ok(text) => format!("ok {text}"),
-            Outcome::Exception { kind, message } => format!("err exception {kind} {}", escape(message)),
-            Outcome::Protocol(reason) => format!("err protocol {}", escape(reason)),
-            Outcome::Unsupported(reason) => format!("err unsupported {}", escape(reason)),
-        };
-        assert_eq!(c.ask(&format!("to_string {board}")), alone.trim_end(), "{reply}");
+        assert_eq!(c.ask(&format!("to_string {board}")), asked_alone(text), "{reply}");
     }
     texts
 }

@@ -223,6 +223,8 @@ mod tests {
         let read = texts(&mut c, &["b2", "b1", "b99", "b5"]);
         assert!(matches!(&read[2], Outcome::Protocol(why) if why.contains("b99")), "{read:?}");
         assert_eq!(c.ask("texts"), "err protocol `texts` takes one handle or more, got none");
+        let malformed = c.ask("texts b1 foo");
+        assert!(malformed.starts_with("err protocol ") && malformed.contains("foo"), "{malformed}");
         assert_eq!(
             c.ask("neighbors_texts b1"),
             "err protocol `neighbors_texts` takes a handle and a count, got 1 arguments"

@@ -6,11 +6,12 @@
 use super::class_check;
 use super::tests::java_available;
 
-/// Drives an `Expanded` and a model with the same pseudo-random calls (a fixed seed): delMin()s, neighbors()
-/// calls on boards of the grader's lineage (from a pool of hashes, so that a board comes back in a later batch,
-/// and with hashes that differ in the low bit only, or are 0 or 1, which the table files as one board) and on
-/// other boards; reads both counts now and then, and resets now and then. Prints the first difference, or
-/// `same` with how many readings agreed.
+/// Drives an `Expanded` and a model with the same pseudo-random calls (a fixed seed), in rounds of up to three
+/// batches' worth of calls each (so that most rounds fill a batch, some several): delMin()s, neighbors() calls
+/// on boards of the grader's lineage (from a pool of hashes, so that a board comes back in a later batch, and
+/// with hashes that differ in the low bit only, or are 0 or 1, which the table files as one board) and on other
+/// boards. Each round ends with a reading of both counts, and a quarter of them with a reset. Prints the first
+/// difference, or `same`, the rounds, and how many filled a batch before their reading.
 const CHECK: &str = r#"
 package npuzzle;
 
@@ -26,42 +27,46 @@ final class ExpandedCheck {
         Expanded table = new Expanded();
         HashMap<Long, Boolean> model = new HashMap<>();
         long callsInInterval = 0;
-        int readings = 0;
-        for (int step = 0; step < 1_500_000; step++) {
-            int what = random.nextInt(1000);
-            if (what < 280) {
-                table.intervalEnds();
-                callsInInterval = 0;
-            } else if (what < 950) {
-                table.neighborsCalled();
-                callsInInterval++;
-                // the pool's first 20,000 boards come back often, the rest seldom
-                int at = random.nextInt(4) == 0 ? random.nextInt(pool.length) : random.nextInt(20_000);
-                long hash = pool[at];
-                table.rootNeighbors(hash);
-                long key = (hash & ~1L) == 0 ? 2 : hash & ~1L;
-                boolean expanded = callsInInterval == 1;
-                model.merge(key, expanded, Boolean::logicalOr);
-            } else if (what < 999 || random.nextInt(2) == 0) {
-                table.neighborsCalled(); // a board outside the grader's lineage
-                callsInInterval++;
-            } else {
-                readings++;
-                long distinct = model.size();
-                long expanded = model.values().stream().filter(e -> e).count();
-                if (table.distinct() != distinct || table.expanded() != expanded) {
-                    System.out.println("step " + step + ": distinct " + table.distinct() + " (model " + distinct
-                            + "), expanded " + table.expanded() + " (model " + expanded + ")");
-                    return;
-                }
-                if (random.nextInt(16) == 0) {
-                    table.clear();
-                    model.clear();
+        int rounds = 120;
+        int filled = 0;
+        for (int round = 0; round < rounds; round++) {
+            int calls = 0;
+            int steps = 1 + random.nextInt(4 * Expanded.BATCH);
+            for (int step = 0; step < steps; step++) {
+                int what = random.nextInt(100);
+                if (what < 25) {
+                    table.intervalEnds();
                     callsInInterval = 0;
+                } else if (what < 95) {
+                    table.neighborsCalled();
+                    callsInInterval++;
+                    // the pool's first 20,000 boards come back often, the rest seldom
+                    int at = random.nextInt(4) == 0 ? random.nextInt(pool.length) : random.nextInt(20_000);
+                    long hash = pool[at];
+                    table.rootNeighbors(hash);
+                    calls++;
+                    long key = (hash & ~1L) == 0 ? 2 : hash & ~1L;
+                    model.merge(key, callsInInterval == 1, Boolean::logicalOr);
+                } else {
+                    table.neighborsCalled(); // a board outside the grader's lineage
+                    callsInInterval++;
                 }
             }
+            if (calls >= Expanded.BATCH) filled++;
+            long distinct = model.size();
+            long expanded = model.values().stream().filter(e -> e).count();
+            if (table.distinct() != distinct || table.expanded() != expanded) {
+                System.out.println("round " + round + ": distinct " + table.distinct() + " (model " + distinct
+                        + "), expanded " + table.expanded() + " (model " + expanded + ")");
+                return;
+            }
+            if (random.nextInt(4) == 0) {
+                table.clear();
+                model.clear();
+                callsInInterval = 0;
+            }
         }
-        System.out.println("same " + readings);
+        System.out.println("same " + rounds + " " + filled);
     }
 }
 "#;
@@ -72,6 +77,10 @@ fn the_counts_of_batched_calls_are_those_of_a_plain_set() {
         return;
     }
     let said = class_check::run(&["Expanded.java"], "ExpandedCheck", CHECK);
-    let readings: u32 = said.strip_prefix("same ").and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("{said}"));
-    assert!(readings > 300, "{said}: too few readings to cover the batches");
+    let counts: Vec<u32> = said
+        .strip_prefix("same ")
+        .map(|rest| rest.split(' ').filter_map(|n| n.parse().ok()).collect())
+        .unwrap_or_default();
+    let [rounds, filled] = counts[..] else { panic!("{said}") };
+    assert!(rounds == 120 && filled > 40, "{said}: too few rounds filled a batch");
 }

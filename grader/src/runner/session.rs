@@ -15,7 +15,7 @@
 //! - `lifecycle`: the processes one after another, restarts and the run of losses, what an ended one leaves
 //!   (its stderr, CPU and memory), and a process fault told apart as the session's [`Fault`];
 //! - `batch`: the two ways a batch goes out, pipelined with `refs` or one at a time with handles substituted;
-//! - `fusion`: which requests of a pipelined batch travel as one (`neighbors_texts`), and how;
+//! - `fusion`: which requests of a pipelined batch travel as one (`neighbors_texts`, `texts`), and how;
 //! - `in_flight`: the batches sent and not yet redeemed, their tickets and IDs (a release riding ahead as
 //!   ID `base - 1`), and the cap on the replies read ahead;
 //! - `output`: the head and tail of stderr kept, whenever it was read;

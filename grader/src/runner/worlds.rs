@@ -42,6 +42,16 @@ struct WorldSession {
     startup: Option<Result<Handshake, Fault>>,
 }
 
+/// The boards a world's program may hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Holds {
+    /// The student's, or the reference Board beside them (one program for both worlds).
+    AnyBoard,
+    /// The reference Board alone: a `ref` world's program of its own (Java's), whose adapter turns away
+    /// any other object a student's method returns as a board.
+    ReferenceBoardsOnly,
+}
+
 impl WorldSession {
     /// A session on `spec`, whose fresh sessions run `fresh_spec`.
     fn new(
@@ -49,7 +59,7 @@ impl WorldSession {
         fresh_spec: ProcessSpec,
         limits: SessionLimits,
         trusted: bool,
-        reference_boards_only: bool,
+        holds: Holds,
         meter: &Arc<Meter>,
     ) -> WorldSession {
         let starter = |spec: ProcessSpec| {
@@ -59,7 +69,7 @@ impl WorldSession {
                 if trusted {
                     session = session.trusting_runtime_threads();
                 }
-                if reference_boards_only {
+                if holds == Holds::ReferenceBoardsOnly {
                     session = session.holding_reference_boards_only();
                 }
                 session
@@ -120,12 +130,11 @@ impl WorldSessions {
         machine_stalls: &mut Vec<String>,
     ) -> WorldSessions {
         let trusted = programs.trusted_runtime_threads;
-        let mut own = WorldSession::new(programs.own.clone(), programs.own, limits, trusted, false, &meter);
+        let mut own = WorldSession::new(programs.own.clone(), programs.own, limits, trusted, Holds::AnyBoard, &meter);
         own.started(machine_stalls);
-        // a `ref` world of its own (Java's) holds nothing but the reference Board
-        let reference = programs
-            .reference
-            .map(|programs| WorldSession::new(programs.tests, programs.rerun, limits, trusted, true, &meter));
+        let reference = programs.reference.map(|programs| {
+            WorldSession::new(programs.tests, programs.rerun, limits, trusted, Holds::ReferenceBoardsOnly, &meter)
+        });
         WorldSessions { own, reference, meter }
     }
 

@@ -25,7 +25,8 @@ package npuzzle;
 final class Expanded {
     /** Tables up to this many slots are kept (and zeroed) at a reset; larger ones are let go. */
     private static final int KEPT_SLOTS = 1 << 12;
-    /** The calls noted before they are put in the table (128 KiB: it stays in the cache). */
+    /** The calls noted before they are put in the table (128 KiB, and as much again to order them: both stay in
+     *  the second-level cache). */
     static final int BATCH = 1 << 14;
     /** A batch is put in the table by the top bits of its slots: 256 runs, each into its part of the table. */
     private static final int RUN_BITS = 8;
@@ -34,8 +35,6 @@ final class Expanded {
     /** neighbors() calls since the last delMin(): only the first of an interval is an expansion. */
     private long callsInInterval;
     private long[] slots = new long[64];
-    /** log2 of slots.length. */
-    private int bits = 6;
     private int size;
     private final long[] noted = new long[BATCH];
     private final long[] ordered = new long[BATCH];
@@ -94,8 +93,11 @@ final class Expanded {
             runs[r + 1]++;
         }
         for (int r = 0; r < (1 << RUN_BITS); r++) runs[r + 1] += runs[r];
-        // each call's run as counted above (not read again), so the runs' bounds hold
-        for (int i = 0; i < count; i++) ordered[runs[runOf[i] & 0xff]++] = noted[i];
+        for (int i = 0; i < count; i++) {
+            int to = runs[runOf[i] & 0xff]++;
+            // in bounds unless another thread is putting a batch in at once (see rootNeighbors)
+            if (to >= 0 && to < count) ordered[to] = noted[i];
+        }
         for (int i = 0; i < count; i++) put(ordered[i]);
     }
 
@@ -109,7 +111,7 @@ final class Expanded {
         if (2 * (size + 1) > slots.length) grow();
         long[] table = slots;
         int mask = table.length - 1;
-        int at = home(tagged) & mask;
+        int at = home(tagged, table.length);
         while (true) {
             long slot = table[at];
             if (slot == 0) {
@@ -130,22 +132,22 @@ final class Expanded {
         }
     }
 
-    /** A board's first slot: the top bits of its mixed hash, as many as the table's size needs. */
-    private int home(long tagged) {
-        return (int) ((tagged * MIX) >>> (64 - bits));
+    /** A board's first slot in a table of `length` slots (a power of two): the top bits of its mixed hash. */
+    private static int home(long tagged, int length) {
+        return (int) ((tagged * MIX) >>> (64 - Integer.numberOfTrailingZeros(length)));
     }
 
     private void grow() {
         long[] old = slots;
-        slots = new long[2 * old.length];
-        bits++;
-        int mask = slots.length - 1;
+        long[] table = new long[2 * old.length];
+        int mask = table.length - 1;
         for (long value : old) {
             if (value == 0) continue;
-            int at = home(value & ~1L) & mask;
-            while (slots[at] != 0) at = (at + 1) & mask;
-            slots[at] = value;
+            int at = home(value & ~1L, table.length);
+            while (table[at] != 0) at = (at + 1) & mask;
+            table[at] = value;
         }
+        slots = table;
     }
 
     /** The bytes the table and its batch's arrays hold on the heap (headers and elements), which the second
@@ -163,7 +165,6 @@ final class Expanded {
         notedCount = 0;
         if (slots.length > KEPT_SLOTS) {
             slots = new long[64];
-            bits = 6;
         } else if (size > 0) {
             java.util.Arrays.fill(slots, 0);
         }

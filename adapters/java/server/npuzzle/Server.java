@@ -373,8 +373,10 @@ public final class Server {
                 return reply.toString();
             }
             case "texts": {
-                // toString() of each board, each text's outcome apart (a handle that names no board too)
+                // toString() of each board, each text's outcome apart (a handle that names no board too); a
+                // token that is no handle refuses the whole request, as a malformed line does
                 if (args.length == 0) throw protocol("`texts` takes one handle or more, got none");
+                for (String token : args) handle(token);
                 StringBuilder reply = new StringBuilder(64 * args.length);
                 for (String token : args) {
                     reply.append('\t');

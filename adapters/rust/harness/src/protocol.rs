@@ -391,7 +391,7 @@ pub fn decode_neighbor_texts(values: &str) -> Result<(&str, Vec<Outcome>), WireE
                 Some('?') => Ok(Outcome::Protocol(unescape(rest))),
                 Some('-') => Ok(Outcome::Unsupported(unescape(rest))),
                 _ => Err(wire_error(format!(
-                    "a text of `neighbors_texts` starts with neither =, !, ? nor -: `{field:.40}`"
+                    "a text of a `neighbors_texts` or `texts` reply starts with neither =, !, ? nor -: `{field:.40}`"
                 ))),
             }
         })

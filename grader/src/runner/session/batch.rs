@@ -44,11 +44,10 @@ pub(super) fn lines<'a>(
             (Wire::Within, _) => return None,
             (Wire::Fused { reads }, Request::Neighbors(h)) => Cow::Owned(Request::NeighborsTexts(*h, reads)),
             (Wire::Texts { reads }, _) => {
-                // the plan fuses reads alone (`to_string` of a board's handle)
                 let run = &requests[position..=position + reads as usize];
-                let boards = run.iter().filter_map(|read| match read {
-                    Request::ToString(board) => Some(*board),
-                    _ => None,
+                let boards = run.iter().map(|read| match read {
+                    Request::ToString(board) => *board,
+                    other => unreachable!("the plan fuses reads alone into `texts`, not `{}`", other.verb()),
                 });
                 Cow::Owned(Request::Texts(boards.collect()))
             }

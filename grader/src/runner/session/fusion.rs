@@ -77,13 +77,14 @@ pub(super) fn plan(requests: &[Request], fusions: Fusions) -> Vec<Wire> {
             position += 1 + reads;
             continue;
         }
-        let run = match fusions.texts {
-            true => requests[position..]
+        let run = if fusions.texts {
+            requests[position..]
                 .iter()
                 .take(MOST_TEXTS as usize)
                 .take_while(|read| matches!(read, Request::ToString(Handle::Board(_))))
-                .count(),
-            false => 0,
+                .count()
+        } else {
+            0
         };
         if run > 1 {
             wire[position] = Wire::Texts { reads: run as u32 - 1 };

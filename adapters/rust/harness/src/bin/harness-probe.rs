@@ -1,4 +1,4 @@
-//! A submission whose Board misbehaves on demand, for the harness's own tests (`tests/harness_rescue.rs`):
+//! A submission whose Board misbehaves on demand, for the harness's own tests (`tests/it/rescue.rs`):
 //! `hamming()` of any 4-by-4 board does what `HARNESS_PROBE` says (`abort`, `segfault`, `overflow`, `exit`,
 //! `hang`); every other call is the reference's. `HARNESS_PROBE_WATCHDOG=off` serves without the watchdog.
 //! Not a submission to grade.
