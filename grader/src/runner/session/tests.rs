@@ -261,14 +261,22 @@ fn neighbors_and_reads(reads: u32) -> Vec<Request> {
     requests
 }
 
+/// A program announcing `capabilities` that writes `replies` (a `printf` format) when the first two lines of
+/// the batch it is sent are `first` and `second`, and a protocol error naming them when they are not.
+fn answering_two_lines(capabilities: &str, first: &str, second: &str, replies: &str) -> ProcessSpec {
+    script(&format!(
+        "read l; echo '0 ok 0 1 sh {capabilities}'; read a; read b; \
+         if [ \"$a\" = '{first}' ] && [ \"$b\" = '{second}' ]; then printf '{replies}'; \
+         else echo \"1 err protocol 0 $a / $b\"; fi"
+    ))
+}
+
 #[test]
 fn with_neighbor_texts_a_neighbors_request_and_its_reads_travel_as_one_and_come_back_apart() {
     // Three reads of a board with two neighbors, the second text throwing: the reply holds two outcomes.
-    let body = "read l; echo '0 ok 0 1 sh refs neighbor_texts'; read a; read b; \
-                if [ \"$a\" = '1 neighbors_texts b1 3' ] && [ \"$b\" = '5 hamming @1.1' ]; then \
-                printf '1 ok 7 2 b2 b3\\t=x\\\\ny\\t!Boom it\\\\nbroke\\n'; echo '5 ok 0 4'; \
-                else echo \"1 err protocol 0 $a / $b\"; fi";
-    let mut s = Session::new(script(body), limits());
+    let replies = "1 ok 7 2 b2 b3\\t=x\\\\ny\\t!Boom it\\\\nbroke\\n5 ok 0 4\\n";
+    let program = answering_two_lines("refs neighbor_texts", "1 neighbors_texts b1 3", "5 hamming @1.1", replies);
+    let mut s = Session::new(program, limits());
     let results = s.call_each(&neighbors_and_reads(3));
     assert_eq!(results[0], Ok(Answer { values: "2 b2 b3".into(), cpu: Duration::from_micros(7) }), "{results:?}");
     assert_eq!(results[1].as_ref().map(|a| a.values.as_str()), Ok("x\\ny"), "the text as a `to_string` holds it");
@@ -330,11 +338,9 @@ fn reads_of_boards() -> Vec<Request> {
 
 #[test]
 fn holding_reference_boards_only_a_run_of_reads_travels_as_one_texts_request_and_comes_back_apart() {
-    let body = "read l; echo '0 ok 0 1 sh refs texts'; read a; read b; \
-                if [ \"$a\" = '1 texts b1 b2 b3' ] && [ \"$b\" = '4 hamming b1' ]; then \
-                printf '1 ok 9 \\t=x\\\\ny\\t!Boom it\\\\nbroke\\t?b3 is not a board\\n'; echo '4 ok 0 4'; \
-                else echo \"1 err protocol 0 $a / $b\"; fi";
-    let mut s = Session::new(script(body), limits()).holding_reference_boards_only();
+    let replies = "1 ok 9 \\t=x\\\\ny\\t!Boom it\\\\nbroke\\t?b3 is not a board\\n4 ok 0 4\\n";
+    let program = answering_two_lines("refs texts", "1 texts b1 b2 b3", "4 hamming b1", replies);
+    let mut s = Session::new(program, limits()).holding_reference_boards_only();
     let results = s.call_each(&reads_of_boards());
     assert_eq!(results[0], Ok(Answer { values: "x\\ny".into(), cpu: Duration::from_micros(9) }), "{results:?}");
     assert_eq!(results[1], Err(Fault::Exception { kind: "Boom".into(), message: "it\nbroke".into() }));
