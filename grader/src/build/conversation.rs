@@ -125,23 +125,29 @@ pub fn neighbor_texts(
     let (handles, texts) = decode_neighbor_texts(values).unwrap();
     let handles = decode_handles(handles).unwrap();
     assert_eq!(texts.len(), handles.len().min(max as usize), "{reply}");
-    for (h, text) in handles.iter().zip(&texts) {
-        assert!(matches!(text, Outcome::Ok(_) | Outcome::Exception { .. }), "{text:?} in {reply}");
-        assert_eq!(c.ask(&format!("to_string {h}")), asked_alone(text), "{reply}");
-    }
+    assert!(texts.iter().all(|text| matches!(text, Outcome::Ok(_) | Outcome::Exception { .. })), "{reply}");
+    each_as_read_alone(c, &handles, &texts, &reply);
     (id, handles, texts)
 }
 
-/// What [`Conversation::ask`] returns for a lone request whose outcome a fused reply holds as `outcome`.
-fn asked_alone(outcome: &npuzzle_harness::protocol::Outcome) -> String {
+/// Asks `to_string` of each of `boards` on its own and requires the answer its text in a fused reply
+/// (`reply`, for the message) stands for: the same text, the same exception, or the same refusal.
+fn each_as_read_alone(
+    c: &mut Conversation,
+    boards: &[impl std::fmt::Display],
+    texts: &[npuzzle_harness::protocol::Outcome],
+    reply: &str,
+) {
     use npuzzle_harness::protocol::{escape, Outcome};
-    let said = match outcome {
-        Outcome::Ok(text) => format!("ok {text}"),
-        Outcome::Exception { kind, message } => format!("err exception {kind} {}", escape(message)),
-        Outcome::Protocol(reason) => format!("err protocol {}", escape(reason)),
-        Outcome::Unsupported(reason) => format!("err unsupported {}", escape(reason)),
-    };
-    said.trim_end().to_string()
+    for (board, text) in boards.iter().zip(texts) {
+        let alone = match text {
+            Outcome::Ok(text) => format!("ok {text}"),
+            Outcome::Exception { kind, message } => format!("err exception {kind} {}", escape(message)),
+            Outcome::Protocol(reason) => format!("err protocol {}", escape(reason)),
+            Outcome::Unsupported(reason) => format!("err unsupported {}", escape(reason)),
+        };
+        assert_eq!(c.ask(&format!("to_string {board}")), alone.trim_end(), "{reply}");
+    }
 }
 
 /// Asks `texts BOARD…` and checks each text against what a `to_string` of that board answers on its own (the
@@ -153,9 +159,7 @@ pub fn texts(c: &mut Conversation, boards: &[&str]) -> Vec<npuzzle_harness::prot
     let values = reply.strip_prefix("ok ").unwrap_or_else(|| panic!("texts {boards:?}: {reply}"));
     let (handles, texts) = decode_neighbor_texts(values).unwrap();
     assert_eq!((handles, texts.len()), ("", boards.len()), "{reply}");
-    for (board, text) in boards.iter().zip(&texts) {
-        assert_eq!(c.ask(&format!("to_string {board}")), asked_alone(text), "{reply}");
-    }
+    each_as_read_alone(c, boards, &texts, &reply);
     texts
 }
 

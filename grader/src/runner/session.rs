@@ -404,12 +404,12 @@ impl Session {
     /// Reads the reply awaited: the request's own result and the bytes it holds (and those of the reads
     /// fused with it, in order), or the fault that lost the process.
     fn receive(&mut self, awaited: &Awaited) -> Result<Vec<Received>, Fault> {
-        let Awaited { id, deadline, handshake, text, reads, texts, .. } = *awaited;
+        let Awaited { id, deadline, handshake, text, wire, .. } = *awaited;
         let deadline = deadline.with_ceiling(self.life.ceiling());
         let Some(process) = self.life.process_mut() else {
             return Err(Fault::Startup("no running process".into()));
         };
-        let line = match process.recv_replies(deadline, 1 + reads as usize) {
+        let line = match process.recv_replies(deadline, 1 + wire.reads() as usize) {
             Ok(line) => line,
             Err(fault) => {
                 let fault = self.life.classify(fault);
@@ -418,15 +418,8 @@ impl Session {
         };
         match Reply::decode(&line) {
             Ok(reply) if reply.id == id => {
-                let replies = if reads > 0 {
-                    let split =
-                        if texts { fusion::split_texts(reply, reads) } else { fusion::split_reply(reply, reads) };
-                    let Some(replies) = split else {
-                        return Err(self.lose_process(fault::garbage(&line)));
-                    };
-                    replies
-                } else {
-                    vec![(reply, text)]
+                let Some(replies) = fusion::split(reply, wire, text) else {
+                    return Err(self.lose_process(fault::garbage(&line)));
                 };
                 drop(line);
                 self.cpu_reported += Duration::from_micros(replies[0].0.cpu_micros);

@@ -1,5 +1,6 @@
-//! Which requests of a pipelined batch travel **fused** ([`plan`]), and their one reply split back
-//! ([`split_reply`], [`split_texts`]). Two fusions, each for a program that announced it:
+//! Which requests of a pipelined batch travel **fused** ([`plan`]), what a fused request is allowed
+//! ([`Wire::deadline`]), and its one reply split back ([`split`]). Two fusions, each for a program that
+//! announced it:
 //!
 //! - `neighbor_texts`: where a `neighbors` request is followed by a `to_string` of each board it returns, in
 //!   order (what a Board check's script writes for every `neighbors()` it reads back), one `neighbors_texts`
@@ -15,6 +16,8 @@
 //! The student's code sees the same calls in the same order, and the checks the same results.
 
 use npuzzle_harness::protocol::{decode_handles, decode_neighbor_texts, unresolved, Handle, Outcome, Reply, Request};
+
+use crate::runner::process::Deadline;
 
 /// How the request at one position of a batch travels.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,6 +38,25 @@ pub(super) enum Wire {
     },
     /// A `to_string` read answered by the fused request before it; never sent.
     Within,
+}
+
+impl Wire {
+    /// How many reads after its own position a request travelling so answers too.
+    pub(super) fn reads(self) -> u32 {
+        match self {
+            Wire::Fused { reads } | Wire::Texts { reads } => reads,
+            Wire::Alone | Wire::Within => 0,
+        }
+    }
+
+    /// What a request travelling so is allowed, from `one` request's allowance: a `neighbors_texts` request the
+    /// limits of every request it stands for; a `texts` run one request's, as its first read alone (module doc).
+    pub(super) fn deadline(self, one: Deadline) -> Deadline {
+        match self {
+            Wire::Fused { reads } => one.times(reads + 1),
+            Wire::Alone | Wire::Texts { .. } | Wire::Within => one,
+        }
+    }
 }
 
 /// Which fusions a batch's program answers.
@@ -95,12 +117,23 @@ pub(super) fn plan(requests: &[Request], fusions: Fusions) -> Vec<Wire> {
     wire
 }
 
+/// The reply to a request that travelled as `wire`, split into the replies of the requests it stands for, each
+/// with whether it is text (a request alone: its own, text when `text`). `None` when a fused reply does not
+/// hold what its reads asked for: garbage.
+pub(super) fn split(reply: Reply, wire: Wire, text: bool) -> Option<Vec<(Reply, bool)>> {
+    match wire {
+        Wire::Fused { reads } => split_reply(reply, reads),
+        Wire::Texts { reads } => split_texts(reply, reads),
+        Wire::Alone | Wire::Within => Some(vec![(reply, text)]),
+    }
+}
+
 /// The reply to a `neighbors_texts` request fused from a `neighbors` request and `reads` reads of its boards
 /// ([`Wire::Fused`]), split into the replies each would have had, each with whether it is text: the
 /// `neighbors` reply (the handles, and the CPU of every call), then each read's (a read past the boards
 /// returned, or of a `neighbors` that failed, is the protocol error the program would have answered to
 /// its reference, [`unresolved`]). `None` when the reply does not hold the texts asked for: garbage.
-pub(super) fn split_reply(reply: Reply, reads: u32) -> Option<Vec<(Reply, bool)>> {
+fn split_reply(reply: Reply, reads: u32) -> Option<Vec<(Reply, bool)>> {
     let id = reply.id;
     let unread = |index: u32, returned: Option<usize>| {
         let outcome = Outcome::Protocol(unresolved(id, index, returned).0);
@@ -128,7 +161,7 @@ pub(super) fn split_reply(reply: Reply, reads: u32) -> Option<Vec<(Reply, bool)>
 /// would have had (text, all of them: the CPU of every read on the first). A reply that is not `ok` (the
 /// program could not take the request) is every read's. `None` when the reply does not hold one text a read:
 /// garbage.
-pub(super) fn split_texts(reply: Reply, reads: u32) -> Option<Vec<(Reply, bool)>> {
+fn split_texts(reply: Reply, reads: u32) -> Option<Vec<(Reply, bool)>> {
     let Reply { id, cpu_micros, outcome } = reply;
     let cpu = |k: usize| if k == 0 { cpu_micros } else { 0 };
     let Outcome::Ok(values) = &outcome else {

@@ -81,12 +81,8 @@ pub(super) struct Awaited {
     pub(super) handshake: bool,
     /// Whether the request is `to_string` (its answer is text, cut past any board's).
     pub(super) text: bool,
-    /// How many `to_string` reads after it the request answers too, fused with it (`batch::Wire`); a
-    /// `neighbors_texts` request's deadline is as many requests' more.
-    pub(super) reads: u32,
-    /// Whether the request and its reads travel as one `texts` request (`Wire::Texts`), allowed one
-    /// request's deadline.
-    pub(super) texts: bool,
+    /// How the request travels: alone, or fused with the reads after it (its deadline is the fusion's).
+    pub(super) wire: Wire,
     /// Whether the reply is the release's riding ahead of the batch.
     release: bool,
 }
@@ -188,19 +184,14 @@ impl InFlight {
         let batch = &self.batches[at];
         let release = batch.release_unread;
         let next = batch.results.len();
-        let (reads, texts) = match batch.wire.get(next) {
-            Some(Wire::Fused { reads }) if !release => (*reads, false),
-            Some(Wire::Texts { reads }) if !release => (*reads, true),
-            _ => (0, false),
-        };
+        let wire = if release { Wire::Alone } else { batch.wire.get(next).copied().unwrap_or(Wire::Alone) };
         Some(Awaited {
             at,
             id: if release { batch.ids.base - 1 } else { batch.ids.base + next as u64 },
-            deadline: if reads > 0 && !texts { batch.deadline.times(reads + 1) } else { batch.deadline },
+            deadline: wire.deadline(batch.deadline),
             handshake: batch.handshake,
             text: !release && batch.texts.get(next).copied().unwrap_or(false),
-            reads,
-            texts,
+            wire,
             release,
         })
     }
@@ -324,12 +315,12 @@ mod tests {
         let ids = books.number(false, requests.len());
         books.push(Batch::sent(ticket, ids, &requests, wire, within()));
         let fused = books.awaited(ticket).unwrap();
-        assert_eq!((fused.id, fused.reads, fused.deadline.cpu), (0, 2, within().cpu * 3));
+        assert_eq!((fused.id, fused.wire.reads(), fused.deadline.cpu), (0, 2, within().cpu * 3));
         for values in ["2 b2 b3", "x", "y"] {
             books.record(&fused, answer(values), ReadAhead { mib: 1 });
         }
         let next = books.awaited(ticket).unwrap();
-        assert_eq!((next.id, next.reads, next.deadline), (3, 0, within()), "the next request on the wire");
+        assert_eq!((next.id, next.wire, next.deadline), (3, Wire::Alone, within()), "the next request on the wire");
     }
 
     #[test]
@@ -342,12 +333,12 @@ mod tests {
         let ids = books.number(false, requests.len());
         books.push(Batch::sent(ticket, ids, &requests, wire, within()));
         let texts = books.awaited(ticket).unwrap();
-        assert_eq!((texts.id, texts.reads, texts.texts, texts.text, texts.deadline), (0, 2, true, true, within()));
+        assert_eq!((texts.id, texts.wire, texts.text, texts.deadline), (0, Wire::Texts { reads: 2 }, true, within()));
         for values in ["x", "y", "z"] {
             books.record(&texts, answer(values), ReadAhead { mib: 1 });
         }
         let next = books.awaited(ticket).unwrap();
-        assert_eq!((next.id, next.reads, next.texts), (3, 0, false), "the next request on the wire");
+        assert_eq!((next.id, next.wire), (3, Wire::Alone), "the next request on the wire");
     }
 
     #[test]
