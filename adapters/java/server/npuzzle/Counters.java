@@ -111,6 +111,13 @@ public final class Counters {
         EXPANDED.intervalEnds();
     }
 
+    /** MinPQ inserts since the last reset. */
+    static long pqInsertsNow() {
+        synchronized (LOCK) {
+            return pqInserts;
+        }
+    }
+
     /** A queue found out of heap order. */
     public static void pqHeapViolated() {
         synchronized (LOCK) {

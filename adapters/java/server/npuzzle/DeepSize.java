@@ -162,8 +162,13 @@ final class DeepSize {
      * Two queues that reach each other reach the same objects, so a walk that meets an earlier queue whose
      * walk met this one stops there and takes that queue's figure: the inner-class lockstep Solver costs one
      * walk, not two.
+     *
+     * `expectedObjects` is a guess at how many objects one walk meets (the items inserted since the span began:
+     * a search node and its board apiece, ancestors included, make about that many): each walk's set of seen
+     * objects starts that large, not growing through twenty doublings over a million objects. Only the cost
+     * depends on it.
      */
-    static Queues queues(List<?> queues) {
+    static Queues queues(List<?> queues, long expectedObjects) {
         IdentitySet ended = new IdentitySet();
         for (Object q : queues) ended.add(q);
         List<Object> walked = new ArrayList<>();
@@ -177,7 +182,7 @@ final class DeepSize {
                 cut = true;
                 break;
             }
-            Walk walk = new Walk(budget);
+            Walk walk = new Walk(budget, Math.min(budget, expectedObjects));
             walk.bytesCap = QUEUES_BYTES_CAP - bytes;
             walk.queues = ended;
             walk.stopAt = new IdentitySet();
@@ -206,7 +211,7 @@ final class DeepSize {
 
     /** One walk: the objects seen so far, the bytes counted. */
     private static final class Walk {
-        final IdentitySet seen = new IdentitySet();
+        final IdentitySet seen;
         private final ArrayDeque<Object> pending = new ArrayDeque<>();
         /** Where the values of the ThreadLocals and ClassValues it meets are. */
         private final KeptAside.Holders holders = new KeptAside.Holders();
@@ -227,7 +232,13 @@ final class DeepSize {
         long talliedBytesOfRoot;
 
         Walk(long budget) {
+            this(budget, 0);
+        }
+
+        /** A walk whose set of seen objects starts with room for about `expected` of them. */
+        Walk(long budget, long expected) {
             this.budget = budget;
+            this.seen = new IdentitySet(expected);
         }
 
         /** Visits what `root` reaches that this walk has not seen; counts what `uncounted` (may be null) lacks. */
@@ -314,8 +325,32 @@ final class DeepSize {
      * of an IdentityHashMap, whose values a walk does not need).
      */
     static final class IdentitySet {
-        private Object[] table = new Object[64];
+        private static final int SMALLEST = 64;
+        /** The largest table made up front: room for a walk's whole budget at most half full. */
+        private static final int LARGEST_UP_FRONT = Integer.highestOneBit((int) (2 * QUEUES_BUDGET - 1)) << 1;
+
+        private Object[] table;
         private int size;
+
+        IdentitySet() {
+            this(0);
+        }
+
+        /**
+         * A set with room for about `expected` objects before it first grows; the smallest set where the heap
+         * has no room for that (a walk's own growth then meets the full heap, which it handles).
+         */
+        IdentitySet(long expected) {
+            long wanted = Math.min(2 * Math.max(expected, 0), LARGEST_UP_FRONT);
+            int length = wanted <= SMALLEST ? SMALLEST : Integer.highestOneBit((int) (wanted - 1)) << 1;
+            Object[] made;
+            try {
+                made = new Object[length];
+            } catch (OutOfMemoryError e) {
+                made = new Object[SMALLEST];
+            }
+            table = made;
+        }
 
         /** Adds o; false if it was there. */
         boolean add(Object o) {
@@ -346,7 +381,7 @@ final class DeepSize {
         }
 
         void clear() {
-            table = new Object[64];
+            table = new Object[SMALLEST];
             size = 0;
         }
 

@@ -95,11 +95,14 @@ final class Memory {
         return DeepSize.retained(solver, solution, statics);
     }
 
-    /** The deep sizes of the queues that ended at `counters`, summed (each its own walk). */
-    DeepSize.Queues ofQueues(List<QueueRegistry.Tracked> ended) {
+    /**
+     * The deep sizes of the queues that ended at `counters`, summed (each its own walk); `inserted` items went
+     * into queues since the span began (each walk is sized for about that many objects).
+     */
+    DeepSize.Queues ofQueues(List<QueueRegistry.Tracked> ended, long inserted) {
         if (ended.isEmpty()) return new DeepSize.Queues(0, false);
         referenceBoard();
-        return DeepSize.queues(ended);
+        return DeepSize.queues(ended, inserted);
     }
 
     /** A test that calls this method judges its exception; here the call only charges a lazy Solver's work. */

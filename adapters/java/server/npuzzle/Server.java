@@ -478,7 +478,7 @@ public final class Server {
                 if (!deep) noArgs(verb, args);
                 List<QueueRegistry.Tracked> ended = endQueueSpan();
                 if (deep && DeepSize.available()) {
-                    DeepSize.Queues queues = memory.ofQueues(ended);
+                    DeepSize.Queues queues = memory.ofQueues(ended, Counters.pqInsertsNow());
                     Counters.queuesWalked(queues.bytes, queues.cut);
                 }
                 return Counters.encode(0);
