@@ -153,6 +153,10 @@ mod outbox_tests;
 mod expanded_tests;
 
 #[cfg(test)]
+#[path = "java_registry_tests.rs"]
+mod registry_tests;
+
+#[cfg(test)]
 mod tests {
     use super::super::conversation::{counter, neighbor_texts, one_text_fails, texts, Conversation};
     use super::*;

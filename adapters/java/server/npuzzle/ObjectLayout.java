@@ -40,9 +40,13 @@ final class ObjectLayout {
      */
     static final ObjectLayout COMPRESSED = new ObjectLayout(12, 4, 16, false);
 
-    /** The textbook fields of our stand-ins that carry more than the textbook's, by class name. */
-    private static final Map<String, Set<String>> TEXTBOOK_FIELDS =
-            Map.of("edu.princeton.cs.algs4.MinPQ", Set.of("pq", "n", "comparator"));
+    /**
+     * The textbook fields of our stand-ins that carry more than the textbook's, by class name: MinPQ's own, and
+     * none of the registry's marks it inherits (its superclass, {@link QueueRegistry.Tracked}).
+     */
+    private static final Map<String, Set<String>> TEXTBOOK_FIELDS = Map.of(
+            "edu.princeton.cs.algs4.MinPQ", Set.of("pq", "n", "comparator"),
+            QueueRegistry.Tracked.class.getName(), Set.of());
 
     private static final int ALIGNMENT = 8;
 

@@ -2,18 +2,26 @@ package npuzzle;
 
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
-import java.util.Iterator;
+import java.util.Comparator;
 import java.util.List;
 
 /**
- * The live instrumented MinPQs. Java has no destructor, so a queue "ends" when the grader reads the counters
- * of the span it was used in: a span starts at `counters_reset` and ends at `counters`, after the grader has
- * asked the Solver everything it asks (its constructor, moves(), isSolvable(), solution()). At the end every
- * queue used during the span, whether the constructor built it or a lazy moves() did, reports its size
- * (pq_ending_size) and gets a last heap-order check, and the server measures its deep size.
+ * The instrumented MinPQs used in a span. Java has no destructor, so a queue "ends" when the grader reads the
+ * counters of the span it was used in: a span starts at `counters_reset` and ends at `counters`, after the
+ * grader has asked the Solver everything it asks (its constructor, moves(), isSolvable(), solution()). At the
+ * end every queue used during the span, whether the constructor built it or a lazy moves() did, reports its
+ * size (pq_ending_size) and gets a last heap-order check, and the server measures its deep size.
  *
- * Queues are held weakly, except those created during a span, which are held strongly until it ends (a queue
- * the Solver dropped before the end is not lost to the garbage collector).
+ * A queue notes itself here at its first operation of a span ({@link #operated}: one comparison on every
+ * other operation) and when it is made, so that a span's end looks at the queues it used and at no other:
+ * the registry keeps nothing of a queue from one span to the next (a Solver's life makes one or two, a grade
+ * thousands, and a registry that kept every queue until the collector cleared it walked them all at every
+ * span's start and end). The queues are held strongly until the span ends (a queue the Solver dropped before
+ * the end is not lost to the garbage collector), and weakly as well, so that a span whose request ran out of
+ * heap can let go of them ({@link #letGoOfSpan}).
+ *
+ * Every method but {@link #operated}'s first comparison runs under the lock of this class: a student's
+ * helper threads may create and use queues while the server reads the registry.
  */
 public final class QueueRegistry {
     private QueueRegistry() {}
@@ -21,11 +29,13 @@ public final class QueueRegistry {
     /**
      * What the registry needs from a queue; edu.princeton.cs.algs4.MinPQ extends it. A class, not an
      * interface, so the hooks need not be public: MinPQ implements them protected and final, out of reach
-     * of a student's subclass.
+     * of a student's subclass; the registry's own marks on a queue are private to this file.
      */
     public abstract static class Tracked {
-        /** Inserts and delMins so far. */
-        protected abstract long npuzzleOperations();
+        /** The queue's place among all queues made, for the order in which queues end (their making's). */
+        private long made;
+        /** The span in which the queue last noted itself. */
+        private int noted = -1;
 
         /** Items in the queue now. */
         protected abstract int npuzzleSize();
@@ -34,29 +44,36 @@ public final class QueueRegistry {
         protected abstract void npuzzleCheckHeapOrder();
     }
 
-    private static final class Entry {
-        final WeakReference<Tracked> queue;
-        long operationsSeen;
+    /** The span now: a new number at each start and end, so a queue's first operation after either notes it. */
+    private static volatile int span;
+    private static long made;
+    /** The queues used in the span, in the order they noted themselves, held weakly... */
+    private static final ArrayList<WeakReference<Tracked>> used = new ArrayList<>();
+    /** ...and strongly, until the span ends or runs out of heap. */
+    private static final ArrayList<Tracked> held = new ArrayList<>();
 
-        Entry(Tracked queue) {
-            this.queue = new WeakReference<>(queue);
-            this.operationsSeen = -1;
+    /** A queue is made: it counts as used in the span now (it ends there, even if it never operates). */
+    public static void register(Tracked queue) {
+        queue.made = ++made;
+        note(queue);
+    }
+
+    /**
+     * A queue inserted or removed an item: the first time in a span, it notes itself there (under the lock).
+     * Public for MinPQ, in another package of this module; the package is not exported.
+     */
+    public static void operated(Tracked queue) {
+        if (queue.noted != span) {
+            synchronized (QueueRegistry.class) {
+                if (queue.noted != span) note(queue);
+            }
         }
     }
 
-    private static final ArrayList<Entry> entries = new ArrayList<>();
-    private static final ArrayList<Tracked> createdInSpan = new ArrayList<>();
-    private static boolean inSpan;
-    private static int registrationsSincePrune;
-
-    public static void register(Tracked queue) {
-        entries.add(new Entry(queue));
-        if (inSpan) {
-            createdInSpan.add(queue);
-        } else if (++registrationsSincePrune >= 4096) {
-            registrationsSincePrune = 0;
-            entries.removeIf(e -> e.queue.get() == null);
-        }
+    private static void note(Tracked queue) {
+        queue.noted = span;
+        used.add(new WeakReference<>(queue));
+        held.add(queue);
     }
 
     /**
@@ -64,53 +81,41 @@ public final class QueueRegistry {
      * it is used again.
      */
     static void beginSpan() {
-        for (Iterator<Entry> it = entries.iterator(); it.hasNext(); ) {
-            Entry e = it.next();
-            Tracked q = e.queue.get();
-            if (q == null) {
-                it.remove();
-            } else {
-                e.operationsSeen = q.npuzzleOperations();
-            }
-        }
-        createdInSpan.clear();
-        inSpan = true;
+        forget();
     }
 
     /**
-     * A request ran out of heap: the queues created in the span are no longer held for its end (they are what
+     * A request ran out of heap: the queues used in the span are no longer held for its end (they may be what
      * filled the heap). Those still referenced elsewhere end in it as before.
      */
     static void letGoOfSpan() {
-        createdInSpan.clear();
-        createdInSpan.trimToSize();
+        held.clear();
+        held.trimToSize();
     }
 
     /**
-     * counters: every queue used since the span began (or since the last end) ends now; returns them (for their
-     * deep size) and lets go of them.
+     * counters: every queue used since the span began (or since the last end) ends now, in the order the queues
+     * were made; returns them (for their deep size) and lets go of them.
      */
     static List<Tracked> endSpan() {
-        ArrayList<Tracked> ended = new ArrayList<>();
-        for (Iterator<Entry> it = entries.iterator(); it.hasNext(); ) {
-            Entry e = it.next();
-            Tracked q = e.queue.get();
-            if (q == null) {
-                it.remove();
-                continue;
-            }
-            long ops = q.npuzzleOperations();
-            if (ops != e.operationsSeen) {
-                e.operationsSeen = ops;
-                ended.add(q);
-            }
+        ArrayList<Tracked> ended = new ArrayList<>(used.size());
+        for (WeakReference<Tracked> reference : used) {
+            Tracked q = reference.get();
+            if (q != null) ended.add(q);
         }
-        createdInSpan.clear();
-        inSpan = false;
+        ended.sort(Comparator.comparingLong(q -> q.made));
+        forget();
         for (Tracked q : ended) {
             Counters.pqEndingSize += q.npuzzleSize();
             q.npuzzleCheckHeapOrder();
         }
         return ended;
+    }
+
+    /** Lets go of the span's queues; the next operation of any queue notes it in the next span. */
+    private static void forget() {
+        used.clear();
+        held.clear();
+        span++;
     }
 }

@@ -1,0 +1,113 @@
+//! The Java adapter's registry of MinPQs (`adapters/java/server/npuzzle/QueueRegistry.java`): a queue notes
+//! itself at its first operation of a span and when it is made, and a span's end takes the queues noted since
+//! the last start or end. This test drives it with stand-in queues through the cases its callers rely on: a
+//! queue made in a span ends there though it never operated, one made before and unused does not, a second
+//! end takes what operated since the first, queues end in the order they were made, what ends reports its
+//! size and gets its heap check, and a span that ran out of heap lets go of its queues (the collector may
+//! take them; one still referenced elsewhere ends as before).
+
+use super::class_check;
+use super::tests::java_available;
+
+/// Prints each span end's queues (their names, in order) and the ending size it added, one line per end.
+const CHECK: &str = r#"
+package npuzzle;
+
+import java.util.ArrayList;
+import java.util.List;
+
+final class RegistryCheck {
+    static final class Queue extends QueueRegistry.Tracked {
+        final String name;
+        final int size;
+        int checks;
+
+        Queue(String name, int size) {
+            this.name = name;
+            this.size = size;
+            synchronized (QueueRegistry.class) {
+                QueueRegistry.register(this);
+            }
+        }
+
+        void operate() {
+            QueueRegistry.operated(this);
+        }
+
+        @Override
+        protected int npuzzleSize() {
+            return size;
+        }
+
+        @Override
+        protected void npuzzleCheckHeapOrder() {
+            checks++;
+        }
+    }
+
+    static final List<String> lines = new ArrayList<>();
+
+    static void end(String label) {
+        long before = Counters.pqEndingSize;
+        List<QueueRegistry.Tracked> ended;
+        synchronized (QueueRegistry.class) {
+            ended = QueueRegistry.endSpan();
+        }
+        StringBuilder line = new StringBuilder(label).append(':');
+        for (QueueRegistry.Tracked q : ended) line.append(' ').append(((Queue) q).name);
+        lines.add(line.append(" +").append(Counters.pqEndingSize - before).toString());
+    }
+
+    static void begin() {
+        synchronized (QueueRegistry.class) {
+            QueueRegistry.beginSpan();
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        begin();
+        Queue a = new Queue("a", 1);
+        Queue b = new Queue("b", 10);
+        b.operate();
+        b.operate();
+        end("made");
+        Queue c = new Queue("c", 100);
+        begin();
+        b.operate();
+        end("unused");
+        c.operate();
+        a.operate();
+        end("again");
+        end("nothing");
+        begin();
+        Queue d = new Queue("d", 1000);
+        d.operate();
+        a.operate();
+        d = null;
+        synchronized (QueueRegistry.class) {
+            QueueRegistry.letGoOfSpan();
+        }
+        for (int i = 0; i < 3; i++) System.gc();
+        end("let go");
+        lines.add("checks " + a.checks + " " + b.checks + " " + c.checks);
+        System.out.println(String.join("|", lines));
+    }
+}
+"#;
+
+#[test]
+fn a_span_ends_the_queues_made_or_used_in_it_in_the_order_they_were_made() {
+    if !java_available() {
+        return;
+    }
+    let said = class_check::run(
+        &["QueueRegistry.java", "Counters.java", "Expanded.java", "Sites.java", "BoardMeter.java"],
+        "RegistryCheck",
+        CHECK,
+    );
+    assert_eq!(
+        said, "made: a b +11|unused: b +10|again: a c +101|nothing: +0|let go: a +1|checks 3 2 1",
+        "a made but unused queue ends in its span; c, made between spans and unused in the next, does not; the \
+         second end takes what operated since the first, in the order made; d, let go of, is collected"
+    );
+}
