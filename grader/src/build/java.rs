@@ -157,6 +157,10 @@ mod expanded_tests;
 mod registry_tests;
 
 #[cfg(test)]
+#[path = "java_text_tests.rs"]
+mod text_tests;
+
+#[cfg(test)]
 mod tests {
     use super::super::conversation::{counter, neighbor_texts, one_text_fails, texts, Conversation};
     use super::*;
@@ -352,12 +356,19 @@ mod tests {
 
     /// A folder with the `valid` gallery Board and its Solver with `edit` applied.
     pub(super) fn valid_with_solver(edit: impl FnOnce(String) -> String) -> tempfile::TempDir {
-        let original = fs::read_to_string(gallery("valid").join("Solver.java")).unwrap();
-        let solver = edit(original.clone());
-        assert_ne!(solver, original, "the edit applies");
+        valid_with("Solver.java", edit)
+    }
+
+    /// The `valid` submission with its `file` (Board.java or Solver.java) edited.
+    pub(super) fn valid_with(file: &str, edit: impl FnOnce(String) -> String) -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
-        fs::copy(gallery("valid").join("Board.java"), dir.path().join("Board.java")).unwrap();
-        fs::write(dir.path().join("Solver.java"), solver).unwrap();
+        for name in ["Board.java", "Solver.java"] {
+            fs::copy(gallery("valid").join(name), dir.path().join(name)).unwrap();
+        }
+        let original = fs::read_to_string(dir.path().join(file)).unwrap();
+        let edited = edit(original.clone());
+        assert_ne!(edited, original, "the edit applies");
+        fs::write(dir.path().join(file), edited).unwrap();
         dir
     }
 

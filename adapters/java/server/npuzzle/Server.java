@@ -779,20 +779,14 @@ public final class Server {
 
     // ------------------------------------------------------------------ text
 
-    /** Escapes text for the rest of a line: backslash, newline, carriage return, tab. */
+    /**
+     * Escapes text for the rest of a line: backslash (first, so the escapes' own are not doubled), newline,
+     * carriage return, tab. String.replace copies the runs between them whole: a board's text is mostly such
+     * runs, and escaping it a character at a time cost three to four times as much.
+     */
     static String escape(String text) {
-        StringBuilder sb = new StringBuilder(text.length() + 16);
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            switch (c) {
-                case '\\': sb.append("\\\\"); break;
-                case '\n': sb.append("\\n"); break;
-                case '\r': sb.append("\\r"); break;
-                case '\t': sb.append("\\t"); break;
-                default: sb.append(c);
-            }
-        }
-        return sb.toString();
+        String escaped = text.indexOf('\\') < 0 ? text : text.replace("\\", "\\\\");
+        return escaped.replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t");
     }
 
     /** An object of a type no Board can be cast to (for equals_uncastable). */
