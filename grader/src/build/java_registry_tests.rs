@@ -3,8 +3,10 @@
 //! the last start or end. This test drives it with stand-in queues through the cases its callers rely on: a
 //! queue made in a span ends there though it never operated, one made before and unused does not, a second
 //! end takes what operated since the first, queues end in the order they were made, what ends reports its
-//! size and gets its heap check, and a span that ran out of heap lets go of its queues (the collector may
-//! take them; one still referenced elsewhere ends as before).
+//! size and gets its heap check, a queue dropped in a span is held for its end but one made outside a span
+//! (the `own` world's process never starts one) is not held at all, another thread's operation counts, and a
+//! span that ran out of heap lets go of its queues (the collector may take them; one still referenced
+//! elsewhere ends as before).
 
 use super::class_check;
 use super::tests::java_available;
@@ -64,6 +66,15 @@ final class RegistryCheck {
         }
     }
 
+    /** Whether the collector clears `reference` within twenty full collections. */
+    static boolean collected(java.lang.ref.WeakReference<?> reference) throws InterruptedException {
+        for (int i = 0; i < 20 && reference.get() != null; i++) {
+            System.gc();
+            Thread.sleep(5);
+        }
+        return reference.get() == null;
+    }
+
     public static void main(String[] args) throws Exception {
         begin();
         Queue a = new Queue("a", 1);
@@ -79,15 +90,49 @@ final class RegistryCheck {
         a.operate();
         end("again");
         end("nothing");
+        // a queue dropped in a span is held for its end
         begin();
-        Queue d = new Queue("d", 1000);
+        Queue e = new Queue("e", 1000);
+        e.operate();
+        java.lang.ref.WeakReference<Queue> dropped = new java.lang.ref.WeakReference<>(e);
+        e = null;
+        if (collected(dropped)) lines.add("e collected");
+        end("dropped");
+        // one made outside a span is not held: the collector takes it
+        java.lang.ref.WeakReference<Queue> outside = new java.lang.ref.WeakReference<>(new Queue("f", 10000));
+        if (!collected(outside)) lines.add("f kept");
+        end("outside");
+        // ten thousand made outside a span, a tenth of them kept: the pruning of the cleared references on the
+        // way loses none of those kept
+        List<Queue> kept = new ArrayList<>();
+        for (int i = 0; i < 10_000; i++) {
+            Queue q = new Queue("p", 0);
+            if (i % 10 == 0) kept.add(q);
+            if (i % 2_500 == 0) System.gc();
+        }
+        System.gc();
+        List<QueueRegistry.Tracked> ended;
+        synchronized (QueueRegistry.class) {
+            ended = QueueRegistry.endSpan();
+        }
+        lines.add("pruned: " + ended.size() + " of " + kept.size());
+        // another thread's operation
+        begin();
+        Thread helper = new Thread(b::operate);
+        helper.start();
+        helper.join();
+        end("thread");
+        // a span let go of
+        begin();
+        Queue d = new Queue("d", 100000);
         d.operate();
         a.operate();
+        java.lang.ref.WeakReference<Queue> letGo = new java.lang.ref.WeakReference<>(d);
         d = null;
         synchronized (QueueRegistry.class) {
             QueueRegistry.letGoOfSpan();
         }
-        for (int i = 0; i < 3; i++) System.gc();
+        if (!collected(letGo)) lines.add("d kept");
         end("let go");
         lines.add("checks " + a.checks + " " + b.checks + " " + c.checks);
         System.out.println(String.join("|", lines));
@@ -106,8 +151,12 @@ fn a_span_ends_the_queues_made_or_used_in_it_in_the_order_they_were_made() {
         CHECK,
     );
     assert_eq!(
-        said, "made: a b +11|unused: b +10|again: a c +101|nothing: +0|let go: a +1|checks 3 2 1",
+        said,
+        "made: a b +11|unused: b +10|again: a c +101|nothing: +0|dropped: e +1000|outside: +0|pruned: 1000 of \
+         1000|thread: b +10|let go: a +1|checks 3 3 1",
         "a made but unused queue ends in its span; c, made between spans and unused in the next, does not; the \
-         second end takes what operated since the first, in the order made; d, let go of, is collected"
+         second end takes what operated since the first, in the order made; e, dropped in its span, is held for \
+         its end; f, made outside a span, is not held, and the pruning of such keeps every live one; another thread's operation counts; d, let go of, is \
+         collected"
     );
 }

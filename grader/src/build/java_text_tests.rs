@@ -6,8 +6,9 @@ use npuzzle_harness::protocol::{escape, Outcome};
 use super::super::conversation::{texts, Conversation};
 use super::tests::{build, java_available, valid_with};
 
-/// What the edited Board's `toString()` returns: each character the protocol escapes, alone, in pairs and
-/// at either end, a text that looks escaped already, and characters beyond Latin-1 (one a surrogate pair).
+/// What the edited Board's `toString()` returns: each character the protocol escapes, alone and in pairs,
+/// backslashes at either end, a text that looks escaped already, and characters beyond Latin-1 (one a
+/// surrogate pair).
 const TEXT: &str = "\\a\\\\b\\n\tc\r\n\n\té 😀 \\t\\";
 
 #[test]

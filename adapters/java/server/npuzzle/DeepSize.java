@@ -166,7 +166,7 @@ final class DeepSize {
      * `expectedObjects` is a guess at how many objects one walk meets (the items inserted since the span began:
      * a search node and its board apiece, ancestors included, make about that many): each walk's set of seen
      * objects starts that large, not growing through twenty doublings over a million objects. Only the cost
-     * depends on it.
+     * depends on it (and, with the heap nearly full, how far a walk gets before it meets the heap's end).
      */
     static Queues queues(List<?> queues, long expectedObjects) {
         IdentitySet ended = new IdentitySet();

@@ -16,9 +16,11 @@ import java.util.List;
  * other operation) and when it is made, so that a span's end looks at the queues it used and at no other:
  * the registry keeps nothing of a queue from one span to the next (a Solver's life makes one or two, a grade
  * thousands, and a registry that kept every queue until the collector cleared it walked them all at every
- * span's start and end). The queues are held strongly until the span ends (a queue the Solver dropped before
- * the end is not lost to the garbage collector), and weakly as well, so that a span whose request ran out of
- * heap can let go of them ({@link #letGoOfSpan}).
+ * span's start and end). Within a span the queues noted are held strongly until it ends (a queue the Solver
+ * dropped before the end is not lost to the garbage collector), and weakly as well, so that a span whose
+ * request ran out of heap can let go of them ({@link #letGoOfSpan}). Outside a span (the `own` world's process
+ * never starts one) they are held weakly only, as the collector allows: a queue made or used then ends at the
+ * next `counters` if it is still alive, and the cleared references are pruned as they pile up.
  *
  * Every method but {@link #operated}'s first comparison runs under the lock of this class: a student's
  * helper threads may create and use queues while the server reads the registry.
@@ -46,11 +48,15 @@ public final class QueueRegistry {
 
     /** The span now: a new number at each start and end, so a queue's first operation after either notes it. */
     private static volatile int span;
+    /** Whether a span has started and not ended (between `counters_reset` and `counters`). */
+    private static boolean inSpan;
     private static long made;
-    /** The queues used in the span, in the order they noted themselves, held weakly... */
+    /** The queues noted since the last start or end, in the order they noted themselves, held weakly... */
     private static final ArrayList<WeakReference<Tracked>> used = new ArrayList<>();
-    /** ...and strongly, until the span ends or runs out of heap. */
+    /** ...and, those noted in a span, strongly, until it ends or runs out of heap. */
     private static final ArrayList<Tracked> held = new ArrayList<>();
+    /** How many references outside a span before the cleared ones are pruned (doubles when few are). */
+    private static int pruneAt = 4096;
 
     /** A queue is made: it counts as used in the span now (it ends there, even if it never operates). */
     public static void register(Tracked queue) {
@@ -70,10 +76,21 @@ public final class QueueRegistry {
         }
     }
 
+    /**
+     * Notes a queue in the span now (under the lock). What may run out of heap is allocated first, so a queue
+     * is either noted whole or not at all.
+     */
     private static void note(Tracked queue) {
+        if (!inSpan && used.size() >= pruneAt) {
+            used.removeIf(reference -> reference.get() == null);
+            if (used.size() >= pruneAt / 2) pruneAt *= 2;
+        }
+        WeakReference<Tracked> reference = new WeakReference<>(queue);
+        used.ensureCapacity(used.size() + 1);
+        if (inSpan) held.ensureCapacity(held.size() + 1);
+        used.add(reference);
+        if (inSpan) held.add(queue);
         queue.noted = span;
-        used.add(new WeakReference<>(queue));
-        held.add(queue);
     }
 
     /**
@@ -82,6 +99,7 @@ public final class QueueRegistry {
      */
     static void beginSpan() {
         forget();
+        inSpan = true;
     }
 
     /**
@@ -105,6 +123,7 @@ public final class QueueRegistry {
         }
         ended.sort(Comparator.comparingLong(q -> q.made));
         forget();
+        inSpan = false;
         for (Tracked q : ended) {
             Counters.pqEndingSize += q.npuzzleSize();
             q.npuzzleCheckHeapOrder();
@@ -112,10 +131,11 @@ public final class QueueRegistry {
         return ended;
     }
 
-    /** Lets go of the span's queues; the next operation of any queue notes it in the next span. */
+    /** Lets go of the queues noted; the next operation of any queue notes it anew. */
     private static void forget() {
         used.clear();
         held.clear();
+        pruneAt = 4096;
         span++;
     }
 }
