@@ -70,23 +70,21 @@ def calls(path, out):
         return slots.get(token)
 
     for id_, verb, args in requests:
-        reply = replies.get(id_, "")
+        # a fused verb's reply holds each text's outcome after a tab (specs/protocol.md); no other reply has one
+        reply, *outcomes = replies.get(id_, "").split("\t")
         if verb == "texts":
-            # `to_string` of each board, fused in one request: its reply holds each text's outcome after a tab;
-            # a board the program did not know (`?`) ran nothing
-            outcomes = reply.split("\t")[1:] if reply.startswith("ok ") else []
-            for arg, outcome in zip(args, outcomes):
+            # `to_string` of each board, fused in one request; a board the program refused (`?`) ran nothing
+            for arg, outcome in zip(args, outcomes if reply.startswith("ok ") else []):
                 slot = slot_of(arg)
                 if slot is not None and not outcome.startswith("?"):
                     out.write(struct.pack(">2i", OPS["to_string"], slot))
             continue
         texts = 0
         if verb == "neighbors_texts":
-            # `neighbors`, then `to_string` of each of its first boards, fused in one request: its reply's
-            # texts follow the handles, a tab before each (specs/protocol.md)
+            # `neighbors`, then `to_string` of each of its first boards, fused in one request: its texts follow
+            # the handles
             verb, args = "neighbors", args[:1]
-            reply, tab, rest = reply.partition("\t")
-            texts = rest.count("\t") + 1 if tab else 0
+            texts = len(outcomes)
         ok = reply.startswith("ok ")
         if verb not in OPS or reply.startswith("err protocol") or not reply:
             continue

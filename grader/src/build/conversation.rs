@@ -154,11 +154,11 @@ fn each_as_read_alone(
 /// same text, the same exception, or the same protocol error): the request stands for exactly those requests.
 /// Returns the texts.
 pub fn texts(c: &mut Conversation, boards: &[&str]) -> Vec<npuzzle_harness::protocol::Outcome> {
-    use npuzzle_harness::protocol::decode_neighbor_texts;
+    use npuzzle_harness::protocol::decode_texts;
     let reply = c.ask(&format!("texts {}", boards.join(" ")));
     let values = reply.strip_prefix("ok ").unwrap_or_else(|| panic!("texts {boards:?}: {reply}"));
-    let (handles, texts) = decode_neighbor_texts(values).unwrap();
-    assert_eq!((handles, texts.len()), ("", boards.len()), "{reply}");
+    let texts = decode_texts(values).unwrap();
+    assert_eq!(texts.len(), boards.len(), "{reply}");
     each_as_read_alone(c, boards, &texts, &reply);
     texts
 }

@@ -228,8 +228,11 @@ mod tests {
         assert_eq!(c.ask(&format!("manhattan @{id}.3")), c.ask(&format!("manhattan {}", handles[3])));
         assert_eq!(neighbor_texts(&mut c, "b1", 0).2, []);
         // `texts`: a toString() of each board named, a handle that names none failing its text alone
-        let read = texts(&mut c, &["b2", "b1", "b99", "b5"]);
+        let solver = c.ask("solver b1");
+        let solver = solver.strip_prefix("ok ").unwrap_or_else(|| panic!("{solver}"));
+        let read = texts(&mut c, &["b2", "b1", "b99", "b5", solver]);
         assert!(matches!(&read[2], Outcome::Protocol(why) if why.contains("b99")), "{read:?}");
+        assert!(matches!(&read[4], Outcome::Protocol(why) if why.ends_with("is not a board")), "{read:?}");
         assert_eq!(c.ask("texts"), "err protocol `texts` takes one handle or more, got none");
         let malformed = c.ask("texts b1 foo");
         assert!(malformed.starts_with("err protocol ") && malformed.contains("foo"), "{malformed}");

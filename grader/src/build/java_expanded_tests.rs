@@ -10,8 +10,10 @@ use super::tests::java_available;
 /// batches' worth of calls each (so that most rounds fill a batch, some several): delMin()s, neighbors() calls
 /// on boards of the grader's lineage (from a pool of hashes, so that a board comes back in a later batch, and
 /// with hashes that differ in the low bit only, or are 0 or 1, which the table files as one board) and on other
-/// boards. Each round ends with a reading of both counts, and a quarter of them with a reset. Prints the first
-/// difference, or `same`, the rounds, and how many filled a batch before their reading.
+/// boards. Each round ends with a reading of both counts, and a quarter of them with a reset; every eighth
+/// starts afresh, stays under 1,000 calls and ends with a reset (of a table small enough to be kept and zeroed,
+/// which the next round reuses). Prints the first difference, or `same`, the rounds, how many filled a batch
+/// before their reading, and how many small tables holding boards were reset.
 const CHECK: &str = r#"
 package npuzzle;
 
@@ -29,9 +31,17 @@ final class ExpandedCheck {
         long callsInInterval = 0;
         int rounds = 120;
         int filled = 0;
+        int smallResets = 0;
         for (int round = 0; round < rounds; round++) {
+            // every eighth round starts afresh, stays small (a table the reset keeps and zeroes) and is reset
+            boolean small = round % 8 == 7;
+            if (small) {
+                table.clear();
+                model.clear();
+                callsInInterval = 0;
+            }
             int calls = 0;
-            int steps = 1 + random.nextInt(4 * Expanded.BATCH);
+            int steps = 1 + random.nextInt(small ? 1_000 : 4 * Expanded.BATCH);
             for (int step = 0; step < steps; step++) {
                 int what = random.nextInt(100);
                 if (what < 25) {
@@ -60,13 +70,14 @@ final class ExpandedCheck {
                         + "), expanded " + table.expanded() + " (model " + expanded + ")");
                 return;
             }
-            if (random.nextInt(4) == 0) {
+            if (small || random.nextInt(4) == 0) {
+                if (small && table.distinct() > 0) smallResets++;
                 table.clear();
                 model.clear();
                 callsInInterval = 0;
             }
         }
-        System.out.println("same " + rounds + " " + filled);
+        System.out.println("same " + rounds + " " + filled + " " + smallResets);
     }
 }
 "#;
@@ -81,6 +92,7 @@ fn the_counts_of_batched_calls_are_those_of_a_plain_set() {
         .strip_prefix("same ")
         .map(|rest| rest.split(' ').filter_map(|n| n.parse().ok()).collect())
         .unwrap_or_default();
-    let [rounds, filled] = counts[..] else { panic!("{said}") };
+    let [rounds, filled, small_resets] = counts[..] else { panic!("{said}") };
     assert!(rounds == 120 && filled > 40, "{said}: too few rounds filled a batch");
+    assert!(small_resets >= 10, "{said}: too few small tables were reset and reused");
 }

@@ -1,7 +1,7 @@
 //! The Java adapter's texts on the wire (`Server.escape`): a student's `toString()` may hold any character,
 //! and its reply must carry it on one line and come back as written, the escapes' own backslashes included.
 
-use npuzzle_harness::protocol::{escape, Outcome};
+use npuzzle_harness::protocol::{escape, unescape, Outcome};
 
 use super::super::conversation::{texts, Conversation};
 use super::tests::{build, java_available, valid_with};
@@ -11,32 +11,27 @@ use super::tests::{build, java_available, valid_with};
 /// surrogate pair).
 const TEXT: &str = "\\a\\\\b\\n\tc\r\n\n\té 😀 \\t\\";
 
+/// `TEXT` on the wire, written out by hand.
+const WIRE: &str = r"\\a\\\\b\\n\tc\r\n\n\té 😀 \\t\\";
+
 #[test]
 fn a_text_with_every_escaped_character_comes_back_as_written() {
     if !java_available() {
         return;
     }
-    let java_literal: String = TEXT
-        .chars()
-        .map(|c| match c {
-            '\\' => "\\\\".to_string(),
-            '\n' => "\\n".to_string(),
-            '\r' => "\\r".to_string(),
-            '\t' => "\\t".to_string(),
-            c => c.to_string(),
-        })
-        .collect();
     let dir = valid_with("Board.java", |board| {
         board.replace(
             "    public String toString() {",
-            &format!("    public String toString() {{\n        if (n == 2) return \"{java_literal}\";"),
+            // a Java string literal escapes these characters as the protocol does (the text holds no quote)
+            &format!("    public String toString() {{\n        if (n == 2) return \"{}\";", escape(TEXT)),
         )
     });
     let mut c = Conversation::start(build(dir.path()));
     c.ask("hello 1");
     assert_eq!(c.ask("board own 2 1 2 3 0"), "ok b1");
-    assert_eq!(c.ask("to_string b1"), format!("ok {}", escape(TEXT)));
-    assert_eq!(texts(&mut c, &["b1"]), [Outcome::Ok(escape(TEXT))], "read in a `texts` request, still escaped");
+    assert_eq!(unescape(WIRE), TEXT);
+    assert_eq!(c.ask("to_string b1"), format!("ok {WIRE}"));
+    assert_eq!(texts(&mut c, &["b1"]), [Outcome::Ok(WIRE.into())], "read in a `texts` request, still escaped");
     assert_eq!(c.ask("board own 3 1 2 3 4 5 6 7 8 0"), "ok b2");
     assert_eq!(
         c.ask("to_string b2"),

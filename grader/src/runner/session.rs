@@ -35,7 +35,7 @@ mod tests;
 use std::sync::Arc;
 use std::time::Duration;
 
-use npuzzle_harness::protocol::{Reply, Request, VERSION};
+use npuzzle_harness::protocol::{Reply, Request, NEIGHBOR_TEXTS, TEXTS, VERSION};
 
 use self::batch::{Exchange, References};
 pub use self::fault::Fault;
@@ -92,8 +92,21 @@ pub struct Session {
     pub(crate) pending_release: Vec<npuzzle_harness::protocol::Handle>,
     /// Batches sent and not yet redeemed, oldest first.
     in_flight: InFlight,
-    /// Whether every board the program holds is the reference Board ([`Session::holding_reference_boards_only`]).
-    reference_boards_only: bool,
+    /// The boards the program may hold ([`Session::holding`]).
+    holds: Holds,
+}
+
+/// The boards a session's program may hold.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Holds {
+    /// The student's, or the reference Board beside them (one program for both worlds).
+    #[default]
+    AnyBoard,
+    /// The reference Board alone (the Java `ref` world's program, whose adapter turns away any other object a
+    /// student's method returns as a board), whose `toString()` is the adapter's own: a pipelined run of reads
+    /// of boards by their handles travels as one `texts` request (`fusion`), allowed one request's time, as
+    /// the first read alone would be.
+    ReferenceBoardsOnly,
 }
 
 impl Session {
@@ -112,16 +125,13 @@ impl Session {
             cpu_counting: Duration::ZERO,
             pending_release: Vec::new(),
             in_flight: InFlight::default(),
-            reference_boards_only: false,
+            holds: Holds::default(),
         }
     }
 
-    /// This session's program holds no board but the reference Board (the Java `ref` world's program, whose
-    /// adapter turns away any other object a student's method returns as a board), whose `toString()` is the
-    /// adapter's own: a pipelined run of reads of boards by their handles travels as one `texts` request
-    /// (`fusion`), allowed one request's time, as the first read alone would be.
-    pub fn holding_reference_boards_only(mut self) -> Session {
-        self.reference_boards_only = true;
+    /// This session's program holds the boards `holds` says ([`Holds::AnyBoard`] unless told).
+    pub fn holding(mut self, holds: Holds) -> Session {
+        self.holds = holds;
         self
     }
 
@@ -353,10 +363,10 @@ impl Session {
             (!self.pending_release.is_empty()).then(|| Request::Release(std::mem::take(&mut self.pending_release)));
         let ids = self.in_flight.number(release.is_some(), requests.len());
         let pipelined = matches!(references, References::Rebase);
-        let answers = |fusion: fn(&Handshake) -> bool| pipelined && self.handshake.as_ref().is_some_and(fusion);
+        let answers = |capability| pipelined && self.handshake.as_ref().is_some_and(|h| h.answers(capability));
         let fusions = Fusions {
-            neighbor_texts: answers(Handshake::answers_neighbor_texts),
-            texts: self.reference_boards_only && answers(Handshake::answers_texts),
+            neighbor_texts: answers(NEIGHBOR_TEXTS),
+            texts: self.holds == Holds::ReferenceBoardsOnly && answers(TEXTS),
         };
         let wire = if fusions != Fusions::default() { fusion::plan(requests, fusions) } else { Vec::new() };
         let Some(process) = self.life.process_mut() else {

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use super::meter::Meter;
 use super::process::ProcessSpec;
-use super::session::{Fault, Handshake, Session, SessionLimits};
+use super::session::{Fault, Handshake, Holds, Session, SessionLimits};
 
 /// What a submission runs as, ready to start.
 #[derive(Debug, Clone)]
@@ -42,16 +42,6 @@ struct WorldSession {
     startup: Option<Result<Handshake, Fault>>,
 }
 
-/// The boards a world's program may hold.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Holds {
-    /// The student's, or the reference Board beside them (one program for both worlds).
-    AnyBoard,
-    /// The reference Board alone: a `ref` world's program of its own (Java's), whose adapter turns away
-    /// any other object a student's method returns as a board.
-    ReferenceBoardsOnly,
-}
-
 impl WorldSession {
     /// A session on `spec`, whose fresh sessions run `fresh_spec`.
     fn new(
@@ -65,14 +55,12 @@ impl WorldSession {
         let starter = |spec: ProcessSpec| {
             let meter = Arc::clone(meter);
             move || {
-                let mut session = Session::metered(spec.clone(), limits, Arc::clone(&meter));
+                let session = Session::metered(spec.clone(), limits, Arc::clone(&meter)).holding(holds);
                 if trusted {
-                    session = session.trusting_runtime_threads();
+                    session.trusting_runtime_threads()
+                } else {
+                    session
                 }
-                if holds == Holds::ReferenceBoardsOnly {
-                    session = session.holding_reference_boards_only();
-                }
-                session
             }
         };
         WorldSession { session: starter(spec)(), fresh: Box::new(starter(fresh_spec)), startup: None }

@@ -55,9 +55,9 @@ fn a_graded_programs_lines_are_kept_and_replay_as_the_same_calls_with_the_same_a
     let fused_texts: usize =
         lines.iter().filter_map(|l| l.strip_prefix("< ")).map(|reply| texts_in(reply).count()).sum();
     assert!(fused_texts > 0);
-    // a `texts` request is its texts' calls alone (the Rust reference is never sent one: its boards may be its own)
-    let texts_requests = asked("texts");
-    assert_eq!(said_number("calls="), (requests.count() + fused_texts - refused - texts_requests) as u64, "{said}");
+    // a program that serves both worlds holds the student's boards: it is never sent `texts`
+    assert_eq!(asked("texts"), 0, "{said}");
+    assert_eq!(said_number("calls="), (requests.count() + fused_texts - refused) as u64, "{said}");
     // and the same objects answered the same: the replay's sum of what it was answered is the transcript's
     assert_eq!(said_number("sink="), answered_sum(&lines), "{said}");
 }
@@ -71,16 +71,18 @@ fn calls_py_replays_a_texts_request_as_a_to_string_of_each_board_it_read() {
         &transcript,
         format!(
             "# program /bin/true\n> 0 hello 1\n< 0 ok 0 1 java refs texts\n> 1 board ref 2 1 2 3 0\n< 1 ok 5 b1\n\
-             > 2 neighbors b1\n< 2 ok 3 2 b2 b3\n> 3 texts b2 b9 b3\n< 3 ok 7 \t={text}\t?b9 is unknown\t={text}\n"
+             > 2 neighbors b1\n< 2 ok 3 2 b2 b3\n> 3 solver b1\n< 3 ok 9 s4\n> 4 texts b2 s4 b9 b3\n\
+             < 4 ok 7 \t={text}\t?s4 is not a board\t?b9 is unknown\t={text}\n"
         ),
     )
     .unwrap();
     let calls = Command::new("python3").arg(root().join("scripts/replay/calls.py")).arg(&transcript).output().unwrap();
     assert!(calls.status.success(), "{}", String::from_utf8_lossy(&calls.stderr));
     let ints: Vec<i32> = calls.stdout.chunks(4).map(|b| i32::from_be_bytes(b.try_into().unwrap())).collect();
-    // the board (ref, n = 2, its tiles; one handle, slot 0), neighbors() of it (two handles: slots 1 and 2),
-    // then toString() of slots 1 and 2 (b9, which the program did not know, ran nothing), and the end
-    assert_eq!(ints, [1, 1, 2, 1, 2, 3, 0, 1, 0, 13, 0, 2, 1, 2, 7, 1, 7, 2, 0]);
+    // the board (ref, n = 2, its tiles; one handle, slot 0), neighbors() of it (two handles: slots 1 and 2), a
+    // Solver of it (slot 3), then toString() of slots 1 and 2 (the Solver, which is no board, and b9, which the
+    // program did not know, ran nothing), and the end
+    assert_eq!(ints, [1, 1, 2, 1, 2, 3, 0, 1, 0, 13, 0, 2, 1, 2, 18, 0, 1, 3, 7, 1, 7, 2, 0]);
 }
 
 /// What the replayer sums of its answers (`npuzzle_harness::replay`), read from the transcript's replies: the

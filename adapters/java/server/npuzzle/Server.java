@@ -376,15 +376,16 @@ public final class Server {
                 // toString() of each board, each text's outcome apart (a handle that names no board too); a
                 // token that is no handle refuses the whole request, as a malformed line does
                 if (args.length == 0) throw protocol("`texts` takes one handle or more, got none");
-                for (String token : args) handle(token);
+                String[] keys = new String[args.length];
+                for (int i = 0; i < args.length; i++) keys[i] = handle(args[i]);
                 StringBuilder reply = new StringBuilder(64 * args.length);
-                for (String token : args) {
+                for (String key : keys) {
                     reply.append('\t');
                     Obj b;
                     try {
-                        b = board(token);
+                        b = boardByKey(key);
                     } catch (Refusal r) {
-                        reply.append(r.unsupported ? '-' : '?').append(escape(r.getMessage()));
+                        reply.append('?').append(escape(r.getMessage()));
                         continue;
                     }
                     reply.append(textOutcome(b.world, b.value));
@@ -604,22 +605,27 @@ public final class Server {
         return protocol("`" + token + "` is not a handle (expected b<number>, s<number> or @<id>.<index>)");
     }
 
-    private Obj lookup(String token) throws Refusal {
-        String key = handle(token);
+    /** The object of a handle already read ({@link #handle(String)}). */
+    private Obj lookup(String key) throws Refusal {
         Obj o = objects.get(key);
         if (o == null) throw protocol("unknown handle " + key);
         return o;
     }
 
     private Obj board(String token) throws Refusal {
-        Obj o = lookup(token);
-        if (!o.board) throw protocol(handle(token) + " is not a board");
+        return boardByKey(handle(token));
+    }
+
+    private Obj boardByKey(String key) throws Refusal {
+        Obj o = lookup(key);
+        if (!o.board) throw protocol(key + " is not a board");
         return o;
     }
 
     private Obj solver(String token) throws Refusal {
-        Obj o = lookup(token);
-        if (o.board) throw protocol(handle(token) + " is not a solver");
+        String key = handle(token);
+        Obj o = lookup(key);
+        if (o.board) throw protocol(key + " is not a solver");
         return o;
     }
 
@@ -781,12 +787,12 @@ public final class Server {
 
     /**
      * Escapes text for the rest of a line: backslash (first, so the escapes' own are not doubled), newline,
-     * carriage return, tab. String.replace copies the runs between them whole: a board's text is mostly such
-     * runs, and escaping it a character at a time cost three to four times as much.
+     * carriage return, tab. String.replace copies the runs between them whole (and returns the text itself when
+     * it holds none): a board's text is mostly such runs, and escaping it a character at a time cost three to
+     * four times as much.
      */
     static String escape(String text) {
-        String escaped = text.indexOf('\\') < 0 ? text : text.replace("\\", "\\\\");
-        return escaped.replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t");
+        return text.replace("\\", "\\\\").replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t");
     }
 
     /** An object of a type no Board can be cast to (for equals_uncastable). */

@@ -362,9 +362,18 @@ pub fn encode_neighbor_texts(handles: &str, texts: &[Outcome]) -> String {
 }
 
 /// A `texts` reply's values: a `neighbors_texts` reply's without its handles, each text's outcome after a tab
-/// ([`encode_neighbor_texts`]); [`decode_neighbor_texts`] reads them back (with an empty handles part).
+/// ([`encode_neighbor_texts`]); [`decode_texts`] reads them back.
 pub fn encode_texts(texts: &[Outcome]) -> String {
     encode_neighbor_texts("", texts)
+}
+
+/// Reverses [`encode_texts`]: each text's outcome (a text still escaped); values with a handles part are no
+/// `texts` reply.
+pub fn decode_texts(values: &str) -> Result<Vec<Outcome>, WireError> {
+    match decode_neighbor_texts(values)? {
+        ("", texts) => Ok(texts),
+        (handles, _) => Err(wire_error(format!("a `texts` reply starts with handles: `{handles:.40}`"))),
+    }
 }
 
 /// The handles part (`COUNT HANDLE…`) of a `neighbors_texts` reply's values ([`encode_neighbor_texts`]); the
@@ -536,8 +545,11 @@ mod tests {
                 })
                 .collect();
             let values = encode_neighbor_texts(&handles, &texts);
-            prop_assert_eq!(decode_neighbor_texts(&values), Ok((handles.as_str(), texts)));
+            prop_assert_eq!(decode_neighbor_texts(&values), Ok((handles.as_str(), texts.clone())));
             prop_assert_eq!(neighbor_texts_handles(&values), handles.as_str());
+            // a `texts` reply: the same outcomes without the handles, which one that has them is not
+            prop_assert_eq!(decode_texts(&encode_texts(&texts)), Ok(texts));
+            prop_assert!(decode_texts(&values).is_err(), "{values}");
         }
     }
 

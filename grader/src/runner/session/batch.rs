@@ -42,7 +42,7 @@ pub(super) fn lines<'a>(
     let sent = requests.iter().zip(ids.base..).enumerate().filter_map(move |(position, (request, id))| {
         let request = match (travels(position), request) {
             (Wire::Within, _) => return None,
-            (Wire::Fused { reads }, Request::Neighbors(h)) => Cow::Owned(Request::NeighborsTexts(*h, reads)),
+            (Wire::NeighborsTexts { reads }, Request::Neighbors(h)) => Cow::Owned(Request::NeighborsTexts(*h, reads)),
             (Wire::Texts { reads }, _) => {
                 let run = &requests[position..=position + reads as usize];
                 let boards = run.iter().map(|read| match read {
@@ -66,6 +66,9 @@ pub(super) fn lines<'a>(
 fn rebased(request: &Request, base: u64) -> Cow<'_, Request> {
     if matches!(request, Request::Board { .. } | Request::BoardProbe { .. } | Request::MemoryBoard { .. }) {
         return Cow::Borrowed(request); // no handles, and costly to copy
+    }
+    if matches!(request, Request::Texts(_)) {
+        return Cow::Borrowed(request); // the plan fuses reads of boards by their own handles alone
     }
     let mut copy = request.clone();
     for handle in copy.handles_mut() {

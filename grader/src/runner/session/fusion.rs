@@ -15,7 +15,9 @@
 //!
 //! The student's code sees the same calls in the same order, and the checks the same results.
 
-use npuzzle_harness::protocol::{decode_handles, decode_neighbor_texts, unresolved, Handle, Outcome, Reply, Request};
+use npuzzle_harness::protocol::{
+    decode_handles, decode_neighbor_texts, decode_texts, unresolved, Handle, Outcome, Reply, Request,
+};
 
 use crate::runner::process::Deadline;
 
@@ -26,7 +28,7 @@ pub(super) enum Wire {
     Alone,
     /// A `neighbors` request fused with the `to_string` reads of its first `reads` boards that follow it:
     /// one `neighbors_texts` request with the `neighbors` request's ID.
-    Fused {
+    NeighborsTexts {
         /// How many positions after this one it answers.
         reads: u32,
     },
@@ -44,7 +46,7 @@ impl Wire {
     /// How many reads after its own position a request travelling so answers too.
     pub(super) fn reads(self) -> u32 {
         match self {
-            Wire::Fused { reads } | Wire::Texts { reads } => reads,
+            Wire::NeighborsTexts { reads } | Wire::Texts { reads } => reads,
             Wire::Alone | Wire::Within => 0,
         }
     }
@@ -53,7 +55,7 @@ impl Wire {
     /// limits of every request it stands for; a `texts` run one request's, as its first read alone (module doc).
     pub(super) fn deadline(self, one: Deadline) -> Deadline {
         match self {
-            Wire::Fused { reads } => one.times(reads + 1),
+            Wire::NeighborsTexts { reads } => one.times(reads + 1),
             Wire::Alone | Wire::Texts { .. } | Wire::Within => one,
         }
     }
@@ -94,7 +96,7 @@ pub(super) fn plan(requests: &[Request], fusions: Fusions) -> Vec<Wire> {
             _ => 0,
         };
         if reads > 0 {
-            wire[position] = Wire::Fused { reads: reads as u32 };
+            wire[position] = Wire::NeighborsTexts { reads: reads as u32 };
             wire[position + 1..=position + reads].fill(Wire::Within);
             position += 1 + reads;
             continue;
@@ -122,23 +124,20 @@ pub(super) fn plan(requests: &[Request], fusions: Fusions) -> Vec<Wire> {
 /// hold what its reads asked for: garbage.
 pub(super) fn split(reply: Reply, wire: Wire, text: bool) -> Option<Vec<(Reply, bool)>> {
     match wire {
-        Wire::Fused { reads } => split_reply(reply, reads),
+        Wire::NeighborsTexts { reads } => split_neighbors_texts(reply, reads),
         Wire::Texts { reads } => split_texts(reply, reads),
         Wire::Alone | Wire::Within => Some(vec![(reply, text)]),
     }
 }
 
 /// The reply to a `neighbors_texts` request fused from a `neighbors` request and `reads` reads of its boards
-/// ([`Wire::Fused`]), split into the replies each would have had, each with whether it is text: the
+/// ([`Wire::NeighborsTexts`]), split into the replies each would have had, each with whether it is text: the
 /// `neighbors` reply (the handles, and the CPU of every call), then each read's (a read past the boards
 /// returned, or of a `neighbors` that failed, is the protocol error the program would have answered to
 /// its reference, [`unresolved`]). `None` when the reply does not hold the texts asked for: garbage.
-fn split_reply(reply: Reply, reads: u32) -> Option<Vec<(Reply, bool)>> {
+fn split_neighbors_texts(reply: Reply, reads: u32) -> Option<Vec<(Reply, bool)>> {
     let id = reply.id;
-    let unread = |index: u32, returned: Option<usize>| {
-        let outcome = Outcome::Protocol(unresolved(id, index, returned).0);
-        (Reply { id, cpu_micros: 0, outcome }, true)
-    };
+    let unread = |index: u32, returned: Option<usize>| read(id, Outcome::Protocol(unresolved(id, index, returned).0));
     let Outcome::Ok(values) = &reply.outcome else {
         let reads = (0..reads).map(|index| unread(index, None));
         return Some(std::iter::once((reply, false)).chain(reads).collect());
@@ -151,7 +150,7 @@ fn split_reply(reply: Reply, reads: u32) -> Option<Vec<(Reply, bool)>> {
     let listed = Reply { id, cpu_micros: reply.cpu_micros, outcome: Outcome::Ok(handles.to_string()) };
     let mut texts = texts.into_iter();
     let reads = (0..reads).map(|index| match texts.next() {
-        Some(outcome) => (Reply { id, cpu_micros: 0, outcome }, true),
+        Some(outcome) => read(id, outcome),
         None => unread(index, Some(count)),
     });
     Some(std::iter::once((listed, false)).chain(reads).collect())
@@ -163,17 +162,18 @@ fn split_reply(reply: Reply, reads: u32) -> Option<Vec<(Reply, bool)>> {
 /// garbage.
 fn split_texts(reply: Reply, reads: u32) -> Option<Vec<(Reply, bool)>> {
     let Reply { id, cpu_micros, outcome } = reply;
-    let cpu = |k: usize| if k == 0 { cpu_micros } else { 0 };
-    let Outcome::Ok(values) = &outcome else {
-        return Some(
-            (0..=reads as usize).map(|k| (Reply { id, cpu_micros: cpu(k), outcome: outcome.clone() }, true)).collect(),
-        );
+    let outcomes = match &outcome {
+        Outcome::Ok(values) => Some(decode_texts(values).ok()?).filter(|texts| texts.len() == reads as usize + 1)?,
+        _ => vec![outcome; reads as usize + 1],
     };
-    let (handles, texts) = decode_neighbor_texts(values).ok()?;
-    if !handles.is_empty() || texts.len() != reads as usize + 1 {
-        return None;
-    }
-    Some(texts.into_iter().enumerate().map(|(k, outcome)| (Reply { id, cpu_micros: cpu(k), outcome }, true)).collect())
+    let mut split: Vec<_> = outcomes.into_iter().map(|outcome| read(id, outcome)).collect();
+    split[0].0.cpu_micros = cpu_micros;
+    Some(split)
+}
+
+/// A read's reply split from a fused one: text, its CPU on the reply before it.
+fn read(id: u64, outcome: Outcome) -> (Reply, bool) {
+    (Reply { id, cpu_micros: 0, outcome }, true)
 }
 
 #[cfg(test)]
@@ -211,7 +211,17 @@ mod tests {
         use Wire::*;
         assert_eq!(
             wire,
-            [Alone, Fused { reads: 2 }, Within, Within, Alone, Alone, Fused { reads: 1 }, Within, Alone],
+            [
+                Alone,
+                NeighborsTexts { reads: 2 },
+                Within,
+                Within,
+                Alone,
+                Alone,
+                NeighborsTexts { reads: 1 },
+                Within,
+                Alone
+            ],
             "reads out of order, or of another request's boards, travel alone"
         );
         assert_eq!(plan(&requests[4..6], NEIGHBOR_TEXTS), [Alone, Alone], "nothing to fuse");

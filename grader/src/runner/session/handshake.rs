@@ -1,14 +1,14 @@
 //! The handshake every process of a session answers first (`hello`, `specs/protocol.md`): the protocol
 //! version it speaks, its language, and its capabilities ([`Handshake`]). Four capabilities change how the
 //! session talks to it: [`REFS`] (it resolves references itself, so batches are pipelined),
-//! [`NEIGHBOR_TEXTS`] (a pipelined batch's `neighbors` and the reads of its boards travel as one request),
-//! [`TEXTS`] (a run of reads of reference boards travels as one request) and
+//! [`NEIGHBOR_TEXTS`](npuzzle_harness::protocol::NEIGHBOR_TEXTS) (a pipelined batch's `neighbors` and the reads of its boards travel as one request),
+//! [`TEXTS`](npuzzle_harness::protocol::TEXTS) (a run of reads of reference boards travels as one request) and
 //! `runtime_threads=` (the threads the session may leave uncharged, when it trusts the program to name them).
 //! A reply that is too long or speaks another version fails the start, in words for the student.
 
 use std::collections::BTreeSet;
 
-use npuzzle_harness::protocol::{NEIGHBOR_TEXTS, TEXTS, VERSION};
+use npuzzle_harness::protocol::VERSION;
 
 /// What the handshake told us about the program.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -28,15 +28,10 @@ impl Handshake {
         self.capabilities.contains(REFS)
     }
 
-    /// Whether the program answers `neighbors_texts` ([`NEIGHBOR_TEXTS`]), which only a pipelined batch
-    /// (with references) sends.
-    pub(super) fn answers_neighbor_texts(&self) -> bool {
-        self.resolves_references() && self.capabilities.contains(NEIGHBOR_TEXTS)
-    }
-
-    /// Whether the program answers `texts` ([`TEXTS`]), which only a pipelined batch sends.
-    pub(super) fn answers_texts(&self) -> bool {
-        self.resolves_references() && self.capabilities.contains(TEXTS)
+    /// Whether the program answers a fused verb (`capability`: `neighbor_texts`, `texts`), which only a
+    /// pipelined batch (with references) sends.
+    pub(super) fn answers(&self, capability: &str) -> bool {
+        self.resolves_references() && self.capabilities.contains(capability)
     }
 }
 

@@ -310,7 +310,7 @@ mod tests {
     fn a_fused_request_is_awaited_with_the_limits_of_the_requests_it_stands_for_and_answers_them_all() {
         let mut books = InFlight::default();
         let requests = [Request::Neighbors(Handle::Board(1)), Request::Counters, Request::Counters, Request::Api];
-        let wire = vec![Wire::Fused { reads: 2 }, Wire::Within, Wire::Within, Wire::Alone];
+        let wire = vec![Wire::NeighborsTexts { reads: 2 }, Wire::Within, Wire::Within, Wire::Alone];
         let ticket = books.ticket();
         let ids = books.number(false, requests.len());
         books.push(Batch::sent(ticket, ids, &requests, wire, within()));

@@ -340,7 +340,7 @@ fn reads_of_boards() -> Vec<Request> {
 fn holding_reference_boards_only_a_run_of_reads_travels_as_one_texts_request_and_comes_back_apart() {
     let replies = "1 ok 9 \\t=x\\\\ny\\t!Boom it\\\\nbroke\\t?b3 is not a board\\n4 ok 0 4\\n";
     let program = answering_two_lines("refs texts", "1 texts b1 b2 b3", "4 hamming b1", replies);
-    let mut s = Session::new(program, limits()).holding_reference_boards_only();
+    let mut s = Session::new(program, limits()).holding(Holds::ReferenceBoardsOnly);
     let results = s.call_each(&reads_of_boards());
     assert_eq!(results[0], Ok(Answer { values: "x\\ny".into(), cpu: Duration::from_micros(9) }), "{results:?}");
     assert_eq!(results[1], Err(Fault::Exception { kind: "Boom".into(), message: "it\nbroke".into() }));

@@ -294,8 +294,13 @@ fn hello(_: &str, rest: Option<&str>) -> Result<Request, WireError> {
     }
 }
 
+/// The handles a request lists (none or more).
+fn handles(rest: Option<&str>) -> Result<Vec<Handle>, WireError> {
+    arguments(rest).iter().map(|h| h.parse()).collect()
+}
+
 fn release(_: &str, rest: Option<&str>) -> Result<Request, WireError> {
-    Ok(Request::Release(arguments(rest).iter().map(|h| h.parse()).collect::<Result<_, _>>()?))
+    Ok(Request::Release(handles(rest)?))
 }
 
 fn neighbors_texts(verb: &str, rest: Option<&str>) -> Result<Request, WireError> {
@@ -309,7 +314,7 @@ fn neighbors_texts(verb: &str, rest: Option<&str>) -> Result<Request, WireError>
 }
 
 fn texts(verb: &str, rest: Option<&str>) -> Result<Request, WireError> {
-    let handles = arguments(rest).iter().map(|h| h.parse()).collect::<Result<Vec<_>, _>>()?;
+    let handles = handles(rest)?;
     if handles.is_empty() {
         return Err(wire_error(format!("`{verb}` takes one handle or more, got none")));
     }
