@@ -94,14 +94,19 @@ pub(super) struct Jvm {
 impl Jvm {
     /// The JVM of the `own` world: the student's Board and Solver in `classes`.
     pub fn own(&self, classes: &Path) -> Launch {
-        self.launch(Young::Capped, &["--own".as_ref(), classes.as_os_str()], vec![classes.to_owned()])
+        self.launch(
+            Young::Capped,
+            Compilers::Tiered,
+            &["--own".as_ref(), classes.as_os_str()],
+            vec![classes.to_owned()],
+        )
     }
 
     /// The JVMs of the `ref` world: the student's Solver compiled against the reference Board in `classes`,
     /// and javac's log in `ref_error` when it did not compile. The first serves the tests; the second, the
     /// re-run check's fresh processes, which solve the correctness tests' puzzles again: sized for small
     /// searches whatever the plan's largest (the large young generation's touch alone is 0.4 s of CPU and
-    /// 750 MB, for 11 small solves).
+    /// 750 MB, for 11 small solves), and compiled by C1 alone (see [`Compilers::C1`]).
     pub fn reference(&self, classes: &Path, ref_error: Option<&Path>) -> (Launch, Launch) {
         let mut args =
             vec!["--ref".as_ref(), classes.as_os_str(), "--board".as_ref(), self.reference_board.as_os_str()];
@@ -111,10 +116,11 @@ impl Jvm {
             shown.push(log.to_owned());
         }
         let young = if self.heap.largest_solve > LARGE_SEARCH_BOARDS { Young::LargeTouched } else { Young::Adaptive };
-        (self.launch(young, &args, shown.clone()), self.launch(Young::Adaptive, &args, shown))
+        let tests = self.launch(young, Compilers::Tiered, &args, shown.clone());
+        (tests, self.launch(Young::Adaptive, Compilers::C1, &args, shown))
     }
 
-    fn launch(&self, young: Young, world: &[&std::ffi::OsStr], shown: Vec<PathBuf>) -> Launch {
+    fn launch(&self, young: Young, compilers: Compilers, world: &[&std::ffi::OsStr], shown: Vec<PathBuf>) -> Launch {
         // the heap starts at most at its maximum (a machine with less memory)
         let initial_mb = self.heap.mb.min(match young {
             Young::Capped | Young::Adaptive => INITIAL_HEAP_MB,
@@ -127,6 +133,9 @@ impl Jvm {
             }
             Young::Adaptive => {}
             Young::LargeTouched => args.push("-Dnpuzzle.firstTouch=true".into()),
+        }
+        if let Compilers::C1 = compilers {
+            args.push("-XX:TieredStopAtLevel=1".into());
         }
         if let Some(agent) = &self.agent {
             let mut flag = OsString::from("-javaagent:");
@@ -162,6 +171,21 @@ enum Young {
     /// the server touches its eden at start (`FirstTouch.java`), so that the student's requests never pay for
     /// its fresh pages.
     LargeTouched,
+}
+
+/// Which of the JIT's compilers a JVM runs.
+#[derive(Debug, Clone, Copy)]
+enum Compilers {
+    /// C1 first, C2 for what stays hot: a JVM that serves a whole grade's requests.
+    Tiered,
+    /// C1 alone (`-XX:TieredStopAtLevel=1`): a JVM that solves a few small puzzles and ends (the re-run
+    /// check's), where C2 compiled the JDK's startup code and the Solver's first loops for a process that
+    /// would be gone before they paid back. Fed the re-run check's requests of `java/valid`, such a JVM's CPU
+    /// fell from 0.22-0.24 s to 0.18-0.19 s (six alternated runs each; BENCHMARKS.md, "The re-run check's
+    /// JVM"). Its answers are the same: which compiler ran the code never changes what it computes, and its
+    /// CPU is judged by no test (the check's solves are the correctness tests' small puzzles, within the
+    /// usual budget).
+    C1,
 }
 
 /// How a JVM fits an address-space limit, where no memory control group bounds its native memory: it
@@ -293,6 +317,17 @@ mod tests {
         let (tests, rerun) = less.reference(Path::new("/r"), None);
         assert_eq!(sized(tests), ["-Xmx512m", "-Xms512m", "-Dnpuzzle.firstTouch=true"]);
         assert_eq!(sized(rerun), ["-Xmx512m", "-Xms512m"]);
+    }
+
+    #[test]
+    fn only_the_rerun_checks_jvm_stops_at_c1() {
+        let c1 = |launch: &Launch| launch.process.args.iter().any(|a| a == "-XX:TieredStopAtLevel=1");
+        let large = Jvm { heap: Heap { mb: 8192, largest_solve: LARGE_SEARCH_BOARDS + 1 }, ..jvm() };
+        for jvm in [jvm(), large] {
+            let (tests, rerun) = jvm.reference(Path::new("/r"), None);
+            assert!(!c1(&jvm.own(Path::new("/o"))) && !c1(&tests), "the worlds' JVMs serve a whole grade");
+            assert!(c1(&rerun), "{:?}", rerun.process.args);
+        }
     }
 
     #[test]
