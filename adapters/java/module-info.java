@@ -7,6 +7,7 @@
  */
 module npuzzle {
     requires java.instrument;
+    requires java.logging;
     requires java.management;
 
     exports edu.princeton.cs.algs4;

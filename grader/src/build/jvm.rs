@@ -53,6 +53,13 @@ const GC_THREADS: u32 = 2;
 /// JIT compiler threads (one C1, one C2): the fewest tiered compilation allows, all started with the JVM.
 const COMPILER_THREADS: u32 = 2;
 
+/// The common fork-join pool's parallelism (the JDK's default: the machine's cores less one). Fixed, so that a
+/// parallel stream or an async task runs on as many workers on an instructor's 32-core server as on a 2-core
+/// laptop; and at least 2, where `CompletableFuture`'s async methods use the pool rather than a new thread a
+/// task, which a memory walk just after the task would find still exiting and weigh as the student's
+/// (`FirstUse.java`).
+const COMMON_POOL_PARALLELISM: u32 = 2;
+
 /// The server's own methods that C2 never compiles (C1 does): the request loop's `answer` (reading, splitting
 /// and replying), its dispatch `handle` (one large `switch` over the verbs), the handle lookups `resolve` and
 /// `resolveReferences`, and the bookkeeping of a reply's handles (`recordHandles`, `handlesIn`). C2 recompiled
@@ -94,12 +101,7 @@ pub(super) struct Jvm {
 impl Jvm {
     /// The JVM of the `own` world: the student's Board and Solver in `classes`.
     pub fn own(&self, classes: &Path) -> Launch {
-        self.launch(
-            Young::Capped,
-            Compilers::Tiered,
-            &["--own".as_ref(), classes.as_os_str()],
-            vec![classes.to_owned()],
-        )
+        self.launch(Role::Own, &["--own".as_ref(), classes.as_os_str()], vec![classes.to_owned()])
     }
 
     /// The JVMs of the `ref` world: the student's Solver compiled against the reference Board in `classes`,
@@ -115,12 +117,12 @@ impl Jvm {
             args.extend(["--ref-error".as_ref(), log.as_os_str()]);
             shown.push(log.to_owned());
         }
-        let young = if self.heap.largest_solve > LARGE_SEARCH_BOARDS { Young::LargeTouched } else { Young::Adaptive };
-        let tests = self.launch(young, Compilers::Tiered, &args, shown.clone());
-        (tests, self.launch(Young::Adaptive, Compilers::C1, &args, shown))
+        let tests = Role::Reference { large_searches: self.heap.largest_solve > LARGE_SEARCH_BOARDS };
+        (self.launch(tests, &args, shown.clone()), self.launch(Role::Rerun, &args, shown))
     }
 
-    fn launch(&self, young: Young, compilers: Compilers, world: &[&std::ffi::OsStr], shown: Vec<PathBuf>) -> Launch {
+    fn launch(&self, role: Role, world: &[&std::ffi::OsStr], shown: Vec<PathBuf>) -> Launch {
+        let young = role.young();
         // the heap starts at most at its maximum (a machine with less memory)
         let initial_mb = self.heap.mb.min(match young {
             Young::Capped | Young::Adaptive => INITIAL_HEAP_MB,
@@ -134,8 +136,12 @@ impl Jvm {
             Young::Adaptive => {}
             Young::LargeTouched => args.push("-Dnpuzzle.firstTouch=true".into()),
         }
-        if let Compilers::C1 = compilers {
+        if let Compilers::C1 = role.compilers() {
             args.push("-XX:TieredStopAtLevel=1".into());
+        }
+        if let Role::Reference { .. } = role {
+            // the JDK's first-use state in the second reading's baseline (adapters/java/.../FirstUse.java)
+            args.push("-Dnpuzzle.firstUse=true".into());
         }
         if let Some(agent) = &self.agent {
             let mut flag = OsString::from("-javaagent:");
@@ -156,6 +162,35 @@ impl Jvm {
         process.view.read_only.extend(self.agent.clone());
         process.view.read_only.extend(shown);
         Launch { process, memory: MemoryBound::Heap { fit: Some(address_space_fit()) }, notes: vec![] }
+    }
+}
+
+/// What a JVM serves, which sets how it starts.
+#[derive(Debug, Clone, Copy)]
+enum Role {
+    /// The `own` world's tests: Board requests, whose garbage dies young.
+    Own,
+    /// The `ref` world's tests: the Solvers' searches, whose memory is weighed; `large_searches` when one of
+    /// the plan's solves builds more than [`LARGE_SEARCH_BOARDS`] boards.
+    Reference { large_searches: bool },
+    /// The re-run check's fresh processes: a few small solves, nothing weighed.
+    Rerun,
+}
+
+impl Role {
+    fn young(self) -> Young {
+        match self {
+            Role::Own => Young::Capped,
+            Role::Reference { large_searches: true } => Young::LargeTouched,
+            Role::Reference { large_searches: false } | Role::Rerun => Young::Adaptive,
+        }
+    }
+
+    fn compilers(self) -> Compilers {
+        match self {
+            Role::Rerun => Compilers::C1,
+            Role::Own | Role::Reference { .. } => Compilers::Tiered,
+        }
     }
 }
 
@@ -221,6 +256,7 @@ fn jvm_options(heap_mb: u64, initial_heap_mb: u64) -> Vec<OsString> {
         "-XX:-UseDynamicNumberOfCompilerThreads".into(),
         format!("-XX:ParallelGCThreads={GC_THREADS}").into(),
         format!("-XX:CICompilerCount={COMPILER_THREADS}").into(),
+        format!("-Djava.util.concurrent.ForkJoinPool.common.parallelism={COMMON_POOL_PARALLELISM}").into(),
         // no thread that appears on request (a debugger's attach listener)
         "-XX:+DisableAttachMechanism".into(),
         "-Xshare:auto".into(),
@@ -317,6 +353,17 @@ mod tests {
         let (tests, rerun) = less.reference(Path::new("/r"), None);
         assert_eq!(sized(tests), ["-Xmx512m", "-Xms512m", "-Dnpuzzle.firstTouch=true"]);
         assert_eq!(sized(rerun), ["-Xmx512m", "-Xms512m"]);
+    }
+
+    #[test]
+    fn only_the_jvm_that_weighs_solvers_uses_the_jdk_first() {
+        let warms = |launch: &Launch| launch.process.args.iter().any(|a| a == "-Dnpuzzle.firstUse=true");
+        let large = Jvm { heap: Heap { mb: 8192, largest_solve: LARGE_SEARCH_BOARDS + 1 }, ..jvm() };
+        for jvm in [jvm(), large] {
+            let (tests, rerun) = jvm.reference(Path::new("/r"), None);
+            assert!(warms(&tests), "{:?}", tests.process.args);
+            assert!(!warms(&jvm.own(Path::new("/o"))) && !warms(&rerun), "neither weighs a Solver");
+        }
     }
 
     #[test]

@@ -118,6 +118,9 @@ public final class Server {
         KeptAnywhere.prepare();
         FirstTouch.eden();
         Seal.install();
+        // after the seal, so that the common pool is made as it would be for the student's first use
+        FirstUse.warm();
+        KeptAside.ownThreadsAreAliveNowAnd();
         worker.start();
         worker.join();
         System.exit(status[0]);

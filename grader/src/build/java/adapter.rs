@@ -39,6 +39,7 @@ const ADAPTER_SOURCES: &[(&str, &str)] = &[
     ("server/npuzzle/KeptAside.java", include_str!("../../../../adapters/java/server/npuzzle/KeptAside.java")),
     ("server/npuzzle/KeptAnywhere.java", include_str!("../../../../adapters/java/server/npuzzle/KeptAnywhere.java")),
     ("server/npuzzle/FirstTouch.java", include_str!("../../../../adapters/java/server/npuzzle/FirstTouch.java")),
+    ("server/npuzzle/FirstUse.java", include_str!("../../../../adapters/java/server/npuzzle/FirstUse.java")),
     ("server/npuzzle/ApiCheck.java", include_str!("../../../../adapters/java/server/npuzzle/ApiCheck.java")),
     ("agent/npuzzle/MemoryAgent.java", include_str!("../../../../adapters/java/agent/npuzzle/MemoryAgent.java")),
     (
