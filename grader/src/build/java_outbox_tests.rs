@@ -1,10 +1,12 @@
 //! The Java adapter's outbox (`adapters/java/server/npuzzle/Outbox.java`): replies wait while the next request
 //! is already buffered, and a watchdog thread writes them once they have waited 10 ms, so a request that never
-//! returns cannot hold back the replies before it. The watchdog is woken only from its untimed sleep; this test
-//! holds it in the other state, asleep on a timer set for a reply written since.
+//! returns cannot hold back the replies before it. The watchdog is woken only from its untimed sleep; the
+//! first test holds it in the other state, asleep on a timer set for a reply written since. A request that
+//! ends the process writes the replies before it on the way out, whether it exits or halts.
 
+use super::super::conversation::Conversation;
 use super::class_check;
-use super::tests::java_available;
+use super::tests::{build, java_available, valid_with};
 
 /// Puts a reply, waits until the watchdog sleeps on the timer it set for that reply (its thread's state, read
 /// while the outbox's lock is held, so that it cannot move), then, still holding the lock, writes the reply
@@ -65,4 +67,40 @@ fn a_reply_that_starts_waiting_while_the_watchdog_sleeps_on_a_timer_is_written()
         return;
     }
     assert_eq!(class_check::run(&["Outbox.java"], "OutboxCheck", CHECK), "written");
+}
+
+/// A pipelined batch whose last request makes the student's code end the JVM at once: every reply before it
+/// must come out, then the end of the output (the grader charges the end to the request that met it, not to
+/// one whose reply was lost). `Runtime.halt` runs no shutdown hook; the security manager's exit check writes
+/// them. Without it the batch's replies, each held while the next request waited, were lost with the
+/// process, and the grader named an earlier request that had been answered.
+#[rstest::rstest]
+#[case::halts("Runtime.getRuntime().halt(3)")]
+#[case::exits("System.exit(3)")]
+fn a_request_that_ends_the_jvm_leaves_the_replies_before_it_written(#[case] end: &str) {
+    if !java_available() {
+        return;
+    }
+    let dir = valid_with("Board.java", |board| {
+        board.replace(
+            "    public String toString() {",
+            &format!("    public String toString() {{\n        if (n == 2) {end};"),
+        )
+    });
+    let mut c = Conversation::start(build(dir.path()));
+    c.ask("hello 1");
+    let answered = [
+        "board own 3 1 2 3 4 5 6 7 8 0",
+        "to_string b1",
+        "board own 3 1 2 3 4 5 6 0 7 8",
+        "to_string b2",
+        "board own 2 1 2 3 0",
+    ];
+    let ids = c.send_batch(&[&answered[..], &["to_string b3"]].concat());
+    for (id, request) in ids.iter().zip(answered) {
+        let reply = c.read_reply();
+        assert!(reply.starts_with(&format!("{id} ok ")), "`{request}`: {reply:?}");
+    }
+    assert_eq!(c.read_reply(), "", "the output ends at the request that ended the JVM");
+    assert_eq!(c.child.wait().unwrap().code(), Some(3));
 }

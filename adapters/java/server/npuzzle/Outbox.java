@@ -8,7 +8,8 @@ import java.io.Writer;
  * per reply (over 100,000 in the Board section), so a reply waits while the next request is already
  * buffered, and goes out when none is, when 64 KB have gathered, or when it has waited 10 ms (a
  * watchdog thread writes it then): a request that hangs, loops or makes the student's code call
- * System.exit never holds back the replies before it (a shutdown hook writes them on exit).
+ * System.exit never holds back the replies before it (a shutdown hook writes them on exit, and the security
+ * manager's exit check before Runtime.halt, which runs no hook: {@link Seal}).
  */
 final class Outbox {
     private static final long OVERDUE_NANOS = 10_000_000;

@@ -27,8 +27,12 @@ import java.security.ProtectionDomain;
 final class Seal {
     private Seal() {}
 
-    /** Installs the policy and the security manager; false when this JDK has none. */
-    static boolean install() {
+    /**
+     * Installs the policy and the security manager; false when this JDK has none. `beforeExit` runs whenever
+     * the process is let exit: {@code System.exit} runs the shutdown hooks, but {@code Runtime.halt} does not,
+     * and both ask the security manager first.
+     */
+    static boolean install(Runnable beforeExit) {
         Policy.setPolicy(new Policy() {
             @Override
             public boolean implies(ProtectionDomain domain, Permission permission) {
@@ -39,7 +43,13 @@ final class Seal {
         });
         PrintStream warnings = quietWarnings();
         try {
-            System.setSecurityManager(new SecurityManager());
+            System.setSecurityManager(new SecurityManager() {
+                @Override
+                public void checkExit(int status) {
+                    super.checkExit(status);
+                    beforeExit.run();
+                }
+            });
             return true;
         } catch (UnsupportedOperationException e) {
             return false;

@@ -117,7 +117,8 @@ public final class Server {
         KeptAside.ownThreadsAreAliveNowAnd(worker);
         KeptAnywhere.prepare();
         FirstTouch.eden();
-        Seal.install();
+        // a student's code that halts the JVM must not take the replies before its request with it
+        Seal.install(outbox::flush);
         // after the seal, so that the common pool is made as it would be for the student's first use
         FirstUse.warm();
         KeptAside.ownThreadsAreAliveNowAnd();
