@@ -96,10 +96,11 @@ pub fn board_from_text(text: &str) -> Result<Board, String> {
     reference::parse_puzzle(text).map_err(|e| format!("could not read a board from toString() output: {}", e.problem))
 }
 
-/// Compares `toString()` text with the reference's: token by token unless `strict`, then byte for byte.
+/// Compares `toString()` text with the reference's: token by token unless `strict` ([`java_tokens`]), then
+/// byte for byte.
 pub fn to_string_matches(expected: &Board, actual: &str, strict: bool) -> Result<(), Mismatch> {
     let reference = expected.to_string();
-    let ok = if strict { reference == actual } else { reference.split_whitespace().eq(actual.split_whitespace()) };
+    let ok = if strict { reference == actual } else { java_tokens(&reference).eq(java_tokens(actual)) };
     if ok {
         return Ok(());
     }
@@ -108,11 +109,32 @@ pub fn to_string_matches(expected: &Board, actual: &str, strict: bool) -> Result
     m.details.extend(bounded_lines(&reference));
     m.details.push("actual:".into());
     m.details.extend(bounded_lines(actual));
+    if let Some(space) = actual.chars().find(|&c| c.is_whitespace() != is_java_whitespace(c)) {
+        // the two texts may look the same: say what a reader cannot see
+        let read = if is_java_whitespace(space) { "reads as whitespace" } else { "does not read as whitespace" };
+        m.details.push(format!("(the text holds U+{:04X}, which Java {read})", u32::from(space)));
+    }
     if let (Some(want), Some(got)) = (Grid::of(expected), board_from_text(actual).ok().as_ref().and_then(Grid::of)) {
         m.push_panel("expected", want);
         m.push_panel("actual", got);
     }
     Err(m)
+}
+
+/// A text's tokens as a Java program reads them (`Character.isWhitespace`: algs4's `In`, a `Scanner`), the
+/// official grader's language. Rust's `split_whitespace` also splits at the no-break spaces (U+00A0, U+2007,
+/// U+202F) and at U+0085, which Java does not, and not at the information separators U+001C-U+001F, which
+/// Java does: a `toString()` that separates its tiles with no-break spaces is one token a row to Java.
+fn java_tokens(text: &str) -> impl Iterator<Item = &str> {
+    text.split(is_java_whitespace).filter(|token| !token.is_empty())
+}
+
+fn is_java_whitespace(c: char) -> bool {
+    match c {
+        '\u{a0}' | '\u{2007}' | '\u{202f}' | '\u{85}' => false,
+        '\u{1c}'..='\u{1f}' => true,
+        c => c.is_whitespace(),
+    }
 }
 
 /// Compares a board's later answer with its own earlier one (the board against itself, whatever the answer);
@@ -474,6 +496,16 @@ mod tests {
         assert!(to_string_matches(&b, "2\n1 2\n3 0", false).is_ok());
         assert!(to_string_matches(&b, "2\n1 2\n3 0", true).is_err());
         assert!(to_string_matches(&b, "2\n 1  2 \n 3  0 \n", true).is_ok());
+        // whitespace as Java reads it: tabs, an ideographic space and a unit separator split tokens, no-break
+        // spaces do not
+        assert!(to_string_matches(&b, "2\n1\t2\u{3000}\n3\u{1f}0\r\n", false).is_ok());
+        for no_break in ['\u{a0}', '\u{2007}', '\u{202f}', '\u{85}'] {
+            let text = format!("2\n1{no_break}2\n3 0\n");
+            let m = to_string_matches(&b, &text, false).unwrap_err();
+            let named =
+                format!("(the text holds U+{:04X}, which Java does not read as whitespace)", u32::from(no_break));
+            assert!(m.details.contains(&named), "{m:?}");
+        }
         let m = to_string_matches(&b, "1 2\n3 0", false).unwrap_err();
         assert_eq!(m.summary, "toString() is wrong");
         // A transposed board: both drawn, the moved tiles marked by the renderer.
