@@ -24,12 +24,12 @@ import java.util.stream.IntStream;
  * the 64 KiB margin a Memory Solver 1 row allows the reading: six rows failed that the official grader, which
  * weighs the Solver alone, passes. So the `ref` world's JVM, whose Solvers' memory is weighed (the grader sets
  * {@code npuzzle.firstUse}), uses each once at start, before any student class is defined: the state is in
- * the baseline, as the JDK's own classes are. It costs about 0.06 s of CPU (a plain JVM: 0.075 s to start,
+ * the baseline, as the JDK's own classes are. It costs 0.06-0.09 s of CPU (a plain JVM: 0.075 s to start,
  * 0.14 s with these), which a JVM that weighs no Solver (the `own` world's, the re-run check's) does not spend.
  *
  * A list always misses something, and what it misses still meets the margin; each entry here is a first use
- * measured past it. The common pool's workers started here are the JVM's (they are alive before the student's
- * code, {@link KeptAside}); a worker the pool starts later for the student's task is walked as the student's.
+ * measured past it. The common pool's workers, started here or later for a student's task, are the JVM's: the
+ * deep walk leaves them to the second reading ({@link KeptAside#roots}).
  */
 final class FirstUse {
     /** How long the common pool's first task may take before the server goes on without it. */
