@@ -9,6 +9,7 @@ the whole process during the request (every thread a student starts is charged).
 """
 
 import gc
+import os
 import sys
 import time
 import tracemalloc
@@ -17,7 +18,7 @@ from collections import deque
 
 import reference_board
 from npuzzle_counters import QUEUES, SITES, counts
-from npuzzle_student import StudentFailure, World, as_bool, as_int, as_text, failure, load_module
+from npuzzle_student import StudentFailure, World, as_bool, as_int, as_text, failure, load_apart, load_module
 
 VERSION = 1
 REPLY_WINDOW = 1 << 16
@@ -93,7 +94,8 @@ class Server:
             return board, load_module("solver", solver_path)
 
         def load_ref():
-            return REFERENCE_MODULE, load_module("solver_over_reference_board", solver_path, REFERENCE_MODULE)
+            solver = load_apart("solver_over_reference_board", solver_path, REFERENCE_MODULE, submission + os.sep)
+            return REFERENCE_MODULE, solver
 
         self.own = World("own", load_own)
         self.ref = World("ref", load_ref, reference_board.SERVING)

@@ -13,6 +13,7 @@ import gc
 import importlib.util
 import os
 import sys
+import types
 
 from npuzzle_counters import QUEUES
 
@@ -160,14 +161,21 @@ def as_text(value, what):
 
 
 def load_module(name, path, board_module=None):
-    """Loads a student file as module `name`; with `board_module`, `import board` inside it gets that."""
+    """Loads a student file as module `name`, in `sys.modules` under that name while it runs and after, as an
+    import puts it (`dataclasses` reads a string annotation through `sys.modules[cls.__module__]`); with
+    `board_module`, `import board` inside it gets that."""
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
     saved = sys.modules.get("board")
     if board_module is not None:
         sys.modules["board"] = board_module
+    sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
+    except BaseException:  # noqa: B036 (as an import does: a module that failed is not kept)
+        if sys.modules.get(name) is module:
+            del sys.modules[name]
+        raise
     finally:
         if board_module is not None:
             if saved is None:
@@ -175,6 +183,35 @@ def load_module(name, path, board_module=None):
             else:
                 sys.modules["board"] = saved
     return module
+
+
+def modules_from(folder):
+    """The modules in `sys.modules` loaded from a file under `folder` (ending in a separator), by name."""
+    found = {}
+    for name, module in list(sys.modules.items()):
+        if type(module) is types.ModuleType:
+            path = module.__dict__.get("__file__")
+            if type(path) is str and _startswith(path, folder):
+                found[name] = module
+    return found
+
+
+def load_apart(name, path, board_module, folder):
+    """`load_module(name, path, board_module)` with the modules already loaded from `folder` (the submission:
+    the other world's Board and helper modules) out of `sys.modules` while it runs, so that its imports of the
+    submission's other files load them again, over `board_module`, as the official grader compiles every
+    class of a submission against its reference Board. Then those are back, and the new world's helpers out
+    (each world's modules hold what they imported); the module loaded stays under `name`."""
+    other_world = modules_from(folder)
+    for other in other_world:
+        del sys.modules[other]
+    try:
+        return load_module(name, path, board_module)
+    finally:
+        for loaded in modules_from(folder):
+            if loaded != name:
+                del sys.modules[loaded]
+        sys.modules.update(other_world)
 
 
 class World:

@@ -32,6 +32,11 @@ _write = os.write
 _read = os.read
 
 
+def _encodable(c):
+    """`c`, or U+FFFD for a surrogate that surrogateescape cannot encode (outside U+DC80-U+DCFF)."""
+    return "\ufffd" if "\ud800" <= c <= "\udfff" and not "\udc80" <= c <= "\udcff" else c
+
+
 class Outbox:
     """Replies on their way out: a reply waits while the next request is already read, and goes out when
     none is, at 64 KB, or once it has waited 10 ms (a watchdog thread, asleep while nothing waits), and at
@@ -81,7 +86,13 @@ class Outbox:
             self._write()
 
     def _write(self):
-        data = "".join(self.waiting).encode("utf-8", "surrogateescape")
+        text = "".join(self.waiting)
+        try:
+            data = text.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:
+            # a lone surrogate a student's text carried (outside surrogateescape's U+DC80-U+DCFF, which stand
+            # for the bytes of invalid UTF-8) has no bytes: it goes out as U+FFFD, and every reply still goes
+            data = "".join(map(_encodable, text)).encode("utf-8", "surrogateescape")
         self.waiting = []
         self.size = 0
         try:
@@ -194,15 +205,21 @@ def main():
 
 
 def serve(protocol, submission, lines, outbox):
-    """Runs the requests on a thread with a large stack, waits for it, and exits."""
+    """Loads the student's modules on the main thread, runs the requests on a thread with a large stack, waits
+    for it, and exits. The modules run their top level where a program's would: `signal.signal()` (a common
+    `SIGPIPE` idiom) works on the main thread alone, and raised `ValueError` on the request thread."""
     print_exception = sys.__excepthook__
     status = [0]
     done = _thread.allocate_lock()
     done.acquire()
+    try:
+        server = protocol.Server(submission, "--memory" in sys.argv)
+    except BaseException:  # noqa: B036 (the server itself failed: say why on stderr)
+        print_exception(*sys.exc_info())
+        os._exit(3)
 
     def work():
         try:
-            server = protocol.Server(submission, "--memory" in sys.argv)
             server.serve(lines, outbox)
         except BaseException:  # noqa: B036 (the server itself failed: say why on stderr)
             print_exception(*sys.exc_info())

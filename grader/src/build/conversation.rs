@@ -80,11 +80,36 @@ impl Conversation {
         line.trim_end_matches('\n').to_string()
     }
 
+    /// Kills the server if it is still running after `limit`, unless the returned guard was dropped first: a
+    /// test of a server that once stopped answering reads the end of its output and fails, rather than
+    /// waiting forever. (An unreaped child keeps its process ID, so the kill cannot reach another process.)
+    pub fn killed_after(&self, limit: std::time::Duration) -> KillGuard {
+        let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (pid, seen) = (self.child.id(), done.clone());
+        std::thread::spawn(move || {
+            std::thread::sleep(limit);
+            if !seen.load(std::sync::atomic::Ordering::SeqCst) {
+                let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+            }
+        });
+        KillGuard(done)
+    }
+
     /// Says goodbye and requires a clean exit.
     pub fn finish(mut self) {
         assert_eq!(self.ask("bye"), "ok");
         let status = self.child.wait().unwrap();
         assert!(status.success(), "{status}");
+    }
+}
+
+/// Keeps [`Conversation::killed_after`]'s kill from happening once dropped (drop it before the server is
+/// reaped: [`Conversation::finish`] reaps it).
+pub struct KillGuard(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl Drop for KillGuard {
+    fn drop(&mut self) {
+        self.0.store(true, std::sync::atomic::Ordering::SeqCst);
     }
 }
 

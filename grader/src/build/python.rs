@@ -232,3 +232,6 @@ mod tests;
 
 #[cfg(test)]
 mod outbox_tests;
+
+#[cfg(test)]
+mod unusual_tests;
