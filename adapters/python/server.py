@@ -17,6 +17,7 @@ import _thread
 import builtins
 import importlib.util
 import os
+import posix
 import sys
 import threading
 import time
@@ -212,11 +213,21 @@ def serve(protocol, submission, lines, outbox):
     status = [0]
     done = _thread.allocate_lock()
     done.acquire()
+    end = os._exit
+
+    def end_after_replies(code):
+        """`os._exit` as the student's code calls it: the replies held go out first (it runs no exit handler
+        and flushes nothing), so the end is charged to the request that met it, not to one whose reply was
+        lost with the process."""
+        outbox.flush()
+        end(code)
+
+    os._exit = posix._exit = end_after_replies
     try:
         server = protocol.Server(submission, "--memory" in sys.argv)
     except BaseException:  # noqa: B036 (the server itself failed: say why on stderr)
         print_exception(*sys.exc_info())
-        os._exit(3)
+        end(3)
 
     def work():
         try:
@@ -239,7 +250,7 @@ def serve(protocol, submission, lines, outbox):
         except BaseException:  # noqa: B036 (a student's signal handler raised here, in the main thread)
             continue
     outbox.flush()
-    os._exit(status[0])
+    end(status[0])
 
 
 if __name__ == "__main__":

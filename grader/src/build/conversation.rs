@@ -85,11 +85,12 @@ impl Conversation {
     /// waiting forever. (An unreaped child keeps its process ID, so the kill cannot reach another process.)
     pub fn killed_after(&self, limit: std::time::Duration) -> KillGuard {
         let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let (pid, seen) = (self.child.id(), done.clone());
+        let (pid, seen) = (self.child.id() as libc::pid_t, done.clone());
         std::thread::spawn(move || {
             std::thread::sleep(limit);
             if !seen.load(std::sync::atomic::Ordering::SeqCst) {
-                let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+                // SAFETY: kill has no memory preconditions; the child is not reaped before the guard drops.
+                unsafe { libc::kill(pid, libc::SIGKILL) };
             }
         });
         KillGuard(done)

@@ -22,17 +22,9 @@ fn replies_before_a_request_that_never_returns_are_written() {
         assert!(c.read_reply().starts_with(&format!("{id} ok ")));
     }
     let ids = c.send_batch(&["board own 2 1 2 3 0", "board own 2 0 1 3 2", "solver b3"]);
-    let (done, wait) = std::sync::mpsc::channel::<()>();
-    let pid = c.child.id() as libc::pid_t;
-    let guard = std::thread::spawn(move || {
-        if wait.recv_timeout(std::time::Duration::from_secs(60)).is_err() {
-            // SAFETY: kill has no memory preconditions; the child is not reaped before `done` is sent.
-            unsafe { libc::kill(pid, libc::SIGKILL) };
-        }
-    });
+    let guard = c.killed_after(std::time::Duration::from_secs(60));
     let replies = [c.read_reply(), c.read_reply()];
-    let _ = done.send(()); // the guard has gone if it killed the server
-    guard.join().unwrap();
+    drop(guard);
     c.child.kill().unwrap();
     c.child.wait().unwrap();
     for (id, reply) in ids.iter().zip(&replies) {
@@ -82,4 +74,31 @@ print("written")
     let said = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{:?}: {said} {}", output.status, String::from_utf8_lossy(&output.stderr));
     assert_eq!(said.trim(), "written");
+}
+
+/// A pipelined batch whose last request makes the student's code end the interpreter at once (`os._exit`,
+/// which runs no `atexit` handler and flushes nothing): every reply before it comes out, then the end of the
+/// output, so the grader charges the end to the request that met it. Before, the replies it held were lost
+/// with the process and the report named an earlier trial that had passed.
+#[test]
+fn a_request_that_ends_the_interpreter_leaves_the_replies_before_it_written() {
+    let valid = root().join("fixtures/submissions/python/valid");
+    let board = std::fs::read_to_string(valid.join("board.py")).unwrap().replace(
+        "    def __str__(self):\n",
+        "    def __str__(self):\n        if len(self._tiles) == 2:\n            import os\n            os._exit(3)\n",
+    );
+    assert!(board.contains("_exit(3)"));
+    let dir = submission(&board, &std::fs::read_to_string(valid.join("solver.py")).unwrap());
+    let Some(mut c) = start_at(dir.path()) else { return };
+    let guard = c.killed_after(std::time::Duration::from_secs(60));
+    c.ask("hello 1");
+    let answered = ["board own 3 1 2 3 4 5 6 7 8 0", "to_string b1", "board own 2 1 2 3 0", "hamming b2"];
+    let ids = c.send_batch(&[&answered[..], &["to_string b2"]].concat());
+    for (id, request) in ids.iter().zip(answered) {
+        let reply = c.read_reply();
+        assert!(reply.starts_with(&format!("{id} ok ")), "`{request}`: {reply:?}");
+    }
+    assert_eq!(c.read_reply(), "", "the output ends at the request that ended the interpreter");
+    drop(guard);
+    assert_eq!(c.child.wait().unwrap().code(), Some(3));
 }
