@@ -355,25 +355,27 @@ mod tests {
         assert_eq!(sized(rerun), ["-Xmx512m", "-Xms512m"]);
     }
 
+    /// Each role's own flags, whatever the plan's searches: the JDK's first uses in the JVM that weighs
+    /// Solvers alone, C1 alone in the re-run check's, the common pool's parallelism in all three.
     #[test]
-    fn only_the_jvm_that_weighs_solvers_uses_the_jdk_first() {
-        let warms = |launch: &Launch| launch.process.args.iter().any(|a| a == "-Dnpuzzle.firstUse=true");
+    fn each_jvm_starts_with_its_roles_flags() {
         let large = Jvm { heap: Heap { mb: 8192, largest_solve: LARGE_SEARCH_BOARDS + 1 }, ..jvm() };
         for jvm in [jvm(), large] {
             let (tests, rerun) = jvm.reference(Path::new("/r"), None);
-            assert!(warms(&tests), "{:?}", tests.process.args);
-            assert!(!warms(&jvm.own(Path::new("/o"))) && !warms(&rerun), "neither weighs a Solver");
-        }
-    }
-
-    #[test]
-    fn only_the_rerun_checks_jvm_stops_at_c1() {
-        let c1 = |launch: &Launch| launch.process.args.iter().any(|a| a == "-XX:TieredStopAtLevel=1");
-        let large = Jvm { heap: Heap { mb: 8192, largest_solve: LARGE_SEARCH_BOARDS + 1 }, ..jvm() };
-        for jvm in [jvm(), large] {
-            let (tests, rerun) = jvm.reference(Path::new("/r"), None);
-            assert!(!c1(&jvm.own(Path::new("/o"))) && !c1(&tests), "the worlds' JVMs serve a whole grade");
-            assert!(c1(&rerun), "{:?}", rerun.process.args);
+            for (role, launch) in [("own", jvm.own(Path::new("/o"))), ("ref", tests), ("rerun", rerun)] {
+                let has = |flag: &str| launch.process.args.iter().any(|a| a == flag);
+                let flags = [
+                    has("-Dnpuzzle.firstUse=true"),
+                    has("-XX:TieredStopAtLevel=1"),
+                    has("-Djava.util.concurrent.ForkJoinPool.common.parallelism=2"),
+                ];
+                let expected = match role {
+                    "ref" => [true, false, true],
+                    "rerun" => [false, true, true],
+                    _ => [false, false, true],
+                };
+                assert_eq!(flags, expected, "{role}: {:?}", launch.process.args);
+            }
         }
     }
 
