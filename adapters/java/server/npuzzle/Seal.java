@@ -21,7 +21,8 @@ import java.security.ProtectionDomain;
  * on the stack holds it, so the adapter's code called from a student's is held to the student's permissions.
  *
  * JDK 17 to 23 allow it with `-Djava.security.manager=allow` (which the grader passes); a JDK that no longer
- * has a security manager (24 and later) runs without it, with the module system's walls alone.
+ * has a security manager (24 and later) runs without it, with the module system's walls alone (and nothing
+ * then writes the replies held when a student's code halts the JVM: see {@link #install}).
  */
 @SuppressWarnings("removal")
 final class Seal {
