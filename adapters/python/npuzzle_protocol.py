@@ -89,9 +89,7 @@ class Server:
         solver_path = f"{submission}/solver.py"
 
         def load_own():
-            board = load_module("board", board_path)
-            sys.modules["board"] = board
-            return board, load_module("solver", solver_path)
+            return load_module("board", board_path), load_module("solver", solver_path)
 
         def load_ref():
             solver = load_apart("solver_over_reference_board", solver_path, REFERENCE_MODULE, submission + os.sep)

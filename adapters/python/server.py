@@ -219,8 +219,10 @@ def serve(protocol, submission, lines, outbox):
         """`os._exit` as the student's code calls it: the replies held go out first (it runs no exit handler
         and flushes nothing), so the end is charged to the request that met it, not to one whose reply was
         lost with the process."""
-        outbox.flush()
-        end(code)
+        try:
+            outbox.flush()
+        finally:
+            end(code)
 
     os._exit = posix._exit = end_after_replies
     try:

@@ -109,12 +109,15 @@ pub fn to_string_matches(expected: &Board, actual: &str, strict: bool) -> Result
     m.details.extend(bounded_lines(&reference));
     m.details.push("actual:".into());
     m.details.extend(bounded_lines(actual));
-    if let Some(space) = actual.chars().find(|&c| c.is_whitespace() != is_java_whitespace(c)) {
-        // the two texts may look the same: say what a reader cannot see
-        let read = if is_java_whitespace(space) { "reads as whitespace" } else { "does not read as whitespace" };
-        m.details.push(format!("(the text holds U+{:04X}, which Java {read})", u32::from(space)));
+    let plain = |c: char| c.is_ascii_graphic() || matches!(c, ' ' | '\n' | '\r' | '\t');
+    if let Some(unusual) = actual.chars().find(|&c| !plain(c)) {
+        // the two texts may look the same (a no-break or zero-width space): say what a reader cannot see
+        let read = if is_java_whitespace(unusual) { "reads as whitespace" } else { "does not read as whitespace" };
+        m.details.push(format!("(the text holds U+{:04X}, which Java {read})", u32::from(unusual)));
     }
-    if let (Some(want), Some(got)) = (Grid::of(expected), board_from_text(actual).ok().as_ref().and_then(Grid::of)) {
+    // the actual board drawn only where Java would read the same numbers from it as the drawing does
+    let drawn = java_tokens(actual).eq(actual.split_whitespace()).then(|| board_from_text(actual).ok()).flatten();
+    if let (Some(want), Some(got)) = (Grid::of(expected), drawn.as_ref().and_then(Grid::of)) {
         m.push_panel("expected", want);
         m.push_panel("actual", got);
     }
@@ -505,7 +508,10 @@ mod tests {
             let named =
                 format!("(the text holds U+{:04X}, which Java does not read as whitespace)", u32::from(no_break));
             assert!(m.details.contains(&named), "{m:?}");
+            assert!(m.evidence.is_none(), "no drawing of a board Java would not read: {m:?}");
         }
+        let m = to_string_matches(&b, "2\n1\u{200b} 2\n3 0\n", false).unwrap_err();
+        assert!(m.details.contains(&"(the text holds U+200B, which Java does not read as whitespace)".to_string()));
         let m = to_string_matches(&b, "1 2\n3 0", false).unwrap_err();
         assert_eq!(m.summary, "toString() is wrong");
         // A transposed board: both drawn, the moved tiles marked by the renderer.

@@ -82,18 +82,20 @@ impl Conversation {
 
     /// Kills the server if it is still running after `limit`, unless the returned guard was dropped first: a
     /// test of a server that once stopped answering reads the end of its output and fails, rather than
-    /// waiting forever. (An unreaped child keeps its process ID, so the kill cannot reach another process.)
+    /// waiting forever. The kill and the guard's drop take one lock, and the server is reaped only after the
+    /// drop, so the kill never reaches a process that took its ID.
     pub fn killed_after(&self, limit: std::time::Duration) -> KillGuard {
-        let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let (pid, seen) = (self.child.id() as libc::pid_t, done.clone());
+        let dropped = std::sync::Arc::new(std::sync::Mutex::new(false));
+        let (pid, seen) = (self.child.id() as libc::pid_t, dropped.clone());
         std::thread::spawn(move || {
             std::thread::sleep(limit);
-            if !seen.load(std::sync::atomic::Ordering::SeqCst) {
-                // SAFETY: kill has no memory preconditions; the child is not reaped before the guard drops.
+            let dropped = seen.lock().unwrap_or_else(|e| e.into_inner());
+            if !*dropped {
+                // SAFETY: kill has no memory preconditions; the child is not reaped while the lock is held.
                 unsafe { libc::kill(pid, libc::SIGKILL) };
             }
         });
-        KillGuard(done)
+        KillGuard(dropped)
     }
 
     /// Says goodbye and requires a clean exit.
@@ -106,11 +108,11 @@ impl Conversation {
 
 /// Keeps [`Conversation::killed_after`]'s kill from happening once dropped (drop it before the server is
 /// reaped: [`Conversation::finish`] reaps it).
-pub struct KillGuard(std::sync::Arc<std::sync::atomic::AtomicBool>);
+pub struct KillGuard(std::sync::Arc<std::sync::Mutex<bool>>);
 
 impl Drop for KillGuard {
     fn drop(&mut self) {
-        self.0.store(true, std::sync::atomic::Ordering::SeqCst);
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = true;
     }
 }
 

@@ -277,8 +277,9 @@ fn a_lazy_solver_is_measured_like_an_eager_one() {
 /// The second reading (`memory_retained`'s second and third values): what the whole process keeps, after a
 /// full collection, beyond what it held before the submission's first class was defined, and its part in
 /// native buffers. A Solver's life is weighed wherever it keeps memory. `java/wasteful`'s every search node,
-/// held by a Timer's task or by a parked thread's uncaught-exception handler, weighs in the walk at least what
-/// it weighs in a field (the threads a submission starts are walked whole); a record of each kept in a class
+/// held by a Timer's task, by a parked thread's uncaught-exception handler or by a thread of its own class
+/// that names the common fork-join pool (whose JDK workers the walk leaves out), weighs in the walk at least
+/// what it weighs in a field (the threads a submission starts are walked whole); a record of each kept in a class
 /// initializer's int[8_000_000] is in the heap's reading, and kept in a direct buffer, off the heap. The
 /// textbook Solver's process keeps a few tens of KB beyond its baseline: the grader's handles, the classes'
 /// metadata, the Solver itself.
@@ -295,6 +296,19 @@ fn a_solvers_life_is_weighed_wherever_it_keeps_memory() {
         let [deep, ..] = weighed(&hostile(attack));
         assert!(deep >= wasteful, "{attack}: {deep} bytes deep, against wasteful's {wasteful}");
     }
+    // a thread of the student's own class is walked whole even where it passes for a common pool's worker
+    let (copy, _dir) = resolved(&hostile("thread-subclass-search"));
+    let solver = fs::read_to_string(copy.join("Solver.java")).unwrap();
+    let disguised = solver.replace("extends Thread {", "extends java.util.concurrent.ForkJoinWorkerThread {").replace(
+        "            this.kept = kept;\n",
+        "            super(java.util.concurrent.ForkJoinPool.commonPool());\n            this.kept = kept;\n",
+    );
+    assert!(disguised.contains("super(java.util.concurrent.ForkJoinPool.commonPool())"), "the edit applies");
+    let dir = tempfile::tempdir().unwrap();
+    fs::copy(copy.join("Board.java"), dir.path().join("Board.java")).unwrap();
+    fs::write(dir.path().join("Solver.java"), disguised).unwrap();
+    let [deep, ..] = weighed(dir.path());
+    assert!(deep >= wasteful, "a ForkJoinWorkerThread of its own: {deep} bytes deep, against wasteful's {wasteful}");
     let [deep, kept, off_heap] = weighed(&hostile("static-array-search"));
     assert!(deep < wasteful && kept > 32_000_000 && off_heap == 0, "{deep} deep, {kept} kept, {off_heap} off");
     let [deep, kept, off_heap] = weighed(&hostile("direct-buffer-search"));

@@ -88,6 +88,7 @@ fn a_request_that_ends_the_jvm_leaves_the_replies_before_it_written(#[case] end:
         )
     });
     let mut c = Conversation::start(build(dir.path()));
+    let guard = c.killed_after(std::time::Duration::from_secs(60));
     c.ask("hello 1");
     let answered = [
         "board own 3 1 2 3 4 5 6 7 8 0",
@@ -102,5 +103,6 @@ fn a_request_that_ends_the_jvm_leaves_the_replies_before_it_written(#[case] end:
         assert!(reply.starts_with(&format!("{id} ok ")), "`{request}`: {reply:?}");
     }
     assert_eq!(c.read_reply(), "", "the output ends at the request that ended the JVM");
+    drop(guard);
     assert_eq!(c.child.wait().unwrap().code(), Some(3));
 }

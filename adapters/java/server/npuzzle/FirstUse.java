@@ -57,16 +57,16 @@ final class FirstUse {
                     .get(POOL_WAIT_SECONDS, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (ExecutionException | TimeoutException | RuntimeException e) {
-            // the pool is as far along as it got
+        } catch (ExecutionException | TimeoutException | RuntimeException | Error e) {
+            // the pool is as far along as it got (a thread refused is an OutOfMemoryError from supplyAsync)
         }
     }
 
     private static void quietly(Runnable use) {
         try {
             use.run();
-        } catch (RuntimeException e) {
-            // a JDK without the data: nothing to bring into being
+        } catch (RuntimeException | Error e) {
+            // a JDK without the data, a thread or the memory: the server starts all the same
         }
     }
 }

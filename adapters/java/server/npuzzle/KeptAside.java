@@ -50,9 +50,11 @@ final class KeptAside {
     /**
      * The live threads the submission started (any thread that is not the adapter's or the JVM's), which the
      * walk enters as roots: what each holds through any of its fields counts. The common fork-join pool's
-     * workers are the JVM's whoever's task made the pool start them (a parallel stream, a CompletableFuture):
-     * walked whole, one reaches the pool and every worker's queue, 5 KB the official model never sees. What a
-     * student's task keeps there (its locals, a queued task's captures) is the second reading's.
+     * workers of the JDK's own classes are the JVM's, whoever's task made the pool start them (a parallel
+     * stream, a CompletableFuture): walked whole, one reaches the pool and every worker's queue, 5 KB the
+     * official model never sees. What a student's task keeps there (its locals, a queued task's captures) is
+     * the second reading's. A ForkJoinWorkerThread subclass of the student's own, even one naming the common
+     * pool, is a thread the student started, walked whole.
      */
     static List<Object> roots() {
         List<Object> roots = new ArrayList<>();
@@ -63,7 +65,9 @@ final class KeptAside {
     }
 
     private static boolean isCommonPoolWorker(Thread t) {
-        return t instanceof ForkJoinWorkerThread && ((ForkJoinWorkerThread) t).getPool() == ForkJoinPool.commonPool();
+        return t instanceof ForkJoinWorkerThread
+                && t.getClass().getClassLoader() == null
+                && ((ForkJoinWorkerThread) t).getPool() == ForkJoinPool.commonPool();
     }
 
     /**
