@@ -98,6 +98,22 @@ impl Conversation {
         KillGuard(dropped)
     }
 
+    /// Says hello, then sends `answered` and `ending` in one batch to a server whose student's code ends the
+    /// process with status `code` at `ending`: every reply before it comes out, then the end of the output
+    /// (the grader charges the end to the request that met it). Fails after a minute rather than waiting.
+    pub fn ends_after_answering(mut self, answered: &[&str], ending: &str, code: i32) {
+        let guard = self.killed_after(std::time::Duration::from_secs(60));
+        self.ask("hello 1");
+        let ids = self.send_batch(&[answered, &[ending]].concat());
+        for (id, request) in ids.iter().zip(answered) {
+            let reply = self.read_reply();
+            assert!(reply.starts_with(&format!("{id} ok ")), "`{request}`: {reply:?}");
+        }
+        assert_eq!(self.read_reply(), "", "the output ends at `{ending}`, which ended the process");
+        drop(guard);
+        assert_eq!(self.child.wait().unwrap().code(), Some(code));
+    }
+
     /// Says goodbye and requires a clean exit.
     pub fn finish(mut self) {
         assert_eq!(self.ask("bye"), "ok");

@@ -87,9 +87,6 @@ fn a_request_that_ends_the_jvm_leaves_the_replies_before_it_written(#[case] end:
             &format!("    public String toString() {{\n        if (n == 2) {end};"),
         )
     });
-    let mut c = Conversation::start(build(dir.path()));
-    let guard = c.killed_after(std::time::Duration::from_secs(60));
-    c.ask("hello 1");
     let answered = [
         "board own 3 1 2 3 4 5 6 7 8 0",
         "to_string b1",
@@ -97,12 +94,5 @@ fn a_request_that_ends_the_jvm_leaves_the_replies_before_it_written(#[case] end:
         "to_string b2",
         "board own 2 1 2 3 0",
     ];
-    let ids = c.send_batch(&[&answered[..], &["to_string b3"]].concat());
-    for (id, request) in ids.iter().zip(answered) {
-        let reply = c.read_reply();
-        assert!(reply.starts_with(&format!("{id} ok ")), "`{request}`: {reply:?}");
-    }
-    assert_eq!(c.read_reply(), "", "the output ends at the request that ended the JVM");
-    drop(guard);
-    assert_eq!(c.child.wait().unwrap().code(), Some(3));
+    Conversation::start(build(dir.path())).ends_after_answering(&answered, "to_string b3", 3);
 }

@@ -89,16 +89,7 @@ fn a_request_that_ends_the_interpreter_leaves_the_replies_before_it_written() {
     );
     assert!(board.contains("_exit(3)"));
     let dir = submission(&board, &std::fs::read_to_string(valid.join("solver.py")).unwrap());
-    let Some(mut c) = start_at(dir.path()) else { return };
-    let guard = c.killed_after(std::time::Duration::from_secs(60));
-    c.ask("hello 1");
+    let Some(c) = start_at(dir.path()) else { return };
     let answered = ["board own 3 1 2 3 4 5 6 7 8 0", "to_string b1", "board own 2 1 2 3 0", "hamming b2"];
-    let ids = c.send_batch(&[&answered[..], &["to_string b2"]].concat());
-    for (id, request) in ids.iter().zip(answered) {
-        let reply = c.read_reply();
-        assert!(reply.starts_with(&format!("{id} ok ")), "`{request}`: {reply:?}");
-    }
-    assert_eq!(c.read_reply(), "", "the output ends at the request that ended the interpreter");
-    drop(guard);
-    assert_eq!(c.child.wait().unwrap().code(), Some(3));
+    c.ends_after_answering(&answered, "to_string b2", 3);
 }
