@@ -160,15 +160,11 @@ def as_text(value, what):
     raise TypeError(f"{what} returned {class_name(type(value))}, not a str")
 
 
-def load_module(name, path, board_module=None):
+def load_module(name, path):
     """Loads a student file as module `name`, in `sys.modules` under that name while it runs and after, as an
-    import puts it (`dataclasses` reads a string annotation through `sys.modules[cls.__module__]`); with
-    `board_module`, `import board` inside it gets that."""
+    import puts it (`dataclasses` reads a string annotation through `sys.modules[cls.__module__]`)."""
     spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
-    saved = sys.modules.get("board")
-    if board_module is not None:
-        sys.modules["board"] = board_module
     sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
@@ -176,12 +172,6 @@ def load_module(name, path, board_module=None):
         if sys.modules.get(name) is module:
             del sys.modules[name]
         raise
-    finally:
-        if board_module is not None:
-            if saved is None:
-                sys.modules.pop("board", None)
-            else:
-                sys.modules["board"] = saved
     return module
 
 
@@ -197,20 +187,23 @@ def modules_from(folder):
 
 
 def load_apart(name, path, board_module, folder):
-    """`load_module(name, path, board_module)` with the modules already loaded from `folder` (the submission:
-    the other world's Board and helper modules) out of `sys.modules` while it runs, so that its imports of the
-    submission's other files load them again, over `board_module`, as the official grader compiles every
-    class of a submission against its reference Board. Then those are back, and the new world's helpers out
-    (each world's modules hold what they imported); the module loaded stays under `name`."""
+    """`load_module(name, path)` in a world of its own: the modules already loaded from `folder` (the
+    submission: the other world's Board and helper modules) out of `sys.modules` while it runs and
+    `board_module` as `board`, so that its imports of the submission's other files load them again, over
+    `board_module`, as the official grader compiles every class of a submission against its reference Board.
+    Then the other world's are back, and this one's `board` and helpers out (each world's modules hold what
+    they imported); the module loaded stays under `name`."""
     other_world = modules_from(folder)
     for other in other_world:
         del sys.modules[other]
+    sys.modules["board"] = board_module
     try:
-        return load_module(name, path, board_module)
+        return load_module(name, path)
     finally:
         for loaded in modules_from(folder):
             if loaded != name:
                 del sys.modules[loaded]
+        sys.modules.pop("board", None)
         sys.modules.update(other_world)
 
 

@@ -159,7 +159,7 @@ pub fn text_unchanged(summary: &str, labels: [&str; 2], before: &str, after: &st
     for (label, text) in labels.into_iter().zip([before, after]) {
         m = m.with_text(label, text);
     }
-    if before.split_whitespace().eq(after.split_whitespace()) {
+    if java_tokens(before).eq(java_tokens(after)) {
         m = m.with("(the two texts differ in their spacing only)");
     }
     Err(m)

@@ -114,14 +114,13 @@ public final class Server {
         worker.setContextClassLoader(world.loader());
         Counters.setRequestThread(worker);
         Sites.watch(world.loader().getUnnamedModule(), ManagementFactory.getThreadMXBean());
-        KeptAside.ownThreadsAreAliveNowAnd(worker);
         KeptAnywhere.prepare();
         FirstTouch.eden();
         // a student's code that halts the JVM must not take the replies before its request with it
         Seal.install(outbox::flush);
         // after the seal, so that the common pool is made as it would be for the student's first use
         FirstUse.warm();
-        KeptAside.ownThreadsAreAliveNowAnd();
+        KeptAside.ownThreadsAreAliveNowAnd(worker);
         worker.start();
         worker.join();
         System.exit(status[0]);

@@ -5,7 +5,7 @@
 
 use std::process::Command;
 
-use super::tests::{root, start_at, submission};
+use super::tests::{root, start_at, submission, valid_edited};
 use super::*;
 
 /// The replies before a request that never returns are written without it, the server's whole conversation
@@ -82,13 +82,15 @@ print("written")
 /// with the process and the report named an earlier trial that had passed.
 #[test]
 fn a_request_that_ends_the_interpreter_leaves_the_replies_before_it_written() {
-    let valid = root().join("fixtures/submissions/python/valid");
-    let board = std::fs::read_to_string(valid.join("board.py")).unwrap().replace(
-        "    def __str__(self):\n",
-        "    def __str__(self):\n        if len(self._tiles) == 2:\n            import os\n            os._exit(3)\n",
+    let dir = valid_edited(
+        |board| {
+            board.replace(
+                "    def __str__(self):\n",
+                "    def __str__(self):\n        if len(self._tiles) == 2:\n            import os\n            os._exit(3)\n",
+            )
+        },
+        |solver| solver,
     );
-    assert!(board.contains("_exit(3)"));
-    let dir = submission(&board, &std::fs::read_to_string(valid.join("solver.py")).unwrap());
     let Some(c) = start_at(dir.path()) else { return };
     let answered = ["board own 3 1 2 3 4 5 6 7 8 0", "to_string b1", "board own 2 1 2 3 0", "hamming b2"];
     c.ends_after_answering(&answered, "to_string b2", 3);

@@ -35,6 +35,19 @@ pub(super) fn submission(board: &str, solver: &str) -> tempfile::TempDir {
     dir
 }
 
+/// The valid gallery submission's two files, each with `edit` applied (and the edit seen to apply).
+pub(super) fn valid_edited(
+    board_edit: impl FnOnce(String) -> String,
+    solver_edit: impl FnOnce(String) -> String,
+) -> tempfile::TempDir {
+    let valid = root().join("fixtures/submissions/python/valid");
+    let read = |name: &str| fs::read_to_string(valid.join(name)).unwrap();
+    let (board, solver) = (read("board.py"), read("solver.py"));
+    let (edited_board, edited_solver) = (board_edit(board.clone()), solver_edit(solver.clone()));
+    assert!(edited_board != board || edited_solver != solver, "an edit applies");
+    submission(&edited_board, &edited_solver)
+}
+
 #[test]
 fn valid_submission_speaks_the_protocol() {
     let Some(mut c) = start("valid") else { return };
@@ -75,14 +88,15 @@ fn valid_submission_speaks_the_protocol() {
 /// and the handles are recorded for references, as with a `to_string` request each.
 #[test]
 fn a_text_that_raises_is_that_texts_failure_alone() {
-    let valid = root().join("fixtures/submissions/python/valid");
-    let original = fs::read_to_string(valid.join("board.py")).unwrap();
-    let board = original.replace(
-        "    def __str__(self):\n",
-        "    def __str__(self):\n        if self._tiles[0][0] == 0:\n            raise RuntimeError(\"no text\")\n",
+    let dir = valid_edited(
+        |board| {
+            board.replace(
+                "    def __str__(self):\n",
+                "    def __str__(self):\n        if self._tiles[0][0] == 0:\n            raise RuntimeError(\"no text\")\n",
+            )
+        },
+        |solver| solver,
     );
-    assert!(board.contains("no text"), "{board}");
-    let dir = submission(&board, &fs::read_to_string(valid.join("solver.py")).unwrap());
     let Some(c) = start_at(dir.path()) else { return };
     one_text_fails(c, "RuntimeError");
 }

@@ -3,20 +3,7 @@
 
 use std::fs;
 
-use super::tests::{root, start_at, submission};
-
-/// The valid gallery submission's two files, each with `edit` applied (and the edit seen to apply).
-fn valid_edited(
-    board_edit: impl FnOnce(String) -> String,
-    solver_edit: impl FnOnce(String) -> String,
-) -> tempfile::TempDir {
-    let valid = root().join("fixtures/submissions/python/valid");
-    let read = |name: &str| fs::read_to_string(valid.join(name)).unwrap();
-    let (board, solver) = (read("board.py"), read("solver.py"));
-    let (edited_board, edited_solver) = (board_edit(board.clone()), solver_edit(solver.clone()));
-    assert!(edited_board != board || edited_solver != solver, "an edit applies");
-    submission(&edited_board, &edited_solver)
-}
+use super::tests::{start_at, valid_edited};
 
 /// A 3-by-3 board of 2 moves in the `world`, solved: `moves()`'s reply.
 fn moves_in(c: &mut super::super::conversation::Conversation, world: &str) -> String {
@@ -26,27 +13,51 @@ fn moves_in(c: &mut super::super::conversation::Conversation, world: &str) -> St
     c.ask(&format!("moves {}", &solver["ok ".len()..]))
 }
 
+/// The valid Solver with its search node's class (`class _Node:` to `class Solver:`) replaced by `node`,
+/// which defines a `_Node(board, moves, previous)` of its own.
+fn with_node(solver: &str, node: &str) -> String {
+    let (start, end) = (solver.find("class _Node:").unwrap(), solver.find("class Solver:").unwrap());
+    format!("{}{node}\n\n{}", &solver[..start], &solver[end..])
+}
+
 /// `dataclasses` reads a string annotation through `sys.modules[cls.__module__]`: a module the adapter loaded
-/// had to be there, as an import puts it (the search node a dataclass whose `previous` is a `"Node"`; the
+/// had to be there, as an import puts it (the search node a dataclass whose `previous` is an `"_Entry"`; the
 /// Board a dataclass under `from __future__ import annotations`).
 #[test]
 fn a_dataclass_with_string_annotations_loads_in_both_worlds() {
+    const CELL: &str = r#"from __future__ import annotations
+from dataclasses import dataclass
+
+
+@dataclass
+class Cell:
+    row: int
+    column: Cell | None = None
+
+
+"#;
+    const NODE: &str = r#"from dataclasses import dataclass, field
+
+
+@dataclass(order=True)
+class _Entry:
+    priority: int
+    board: object = field(compare=False)
+    moves: int = field(compare=False)
+    previous: "_Entry" = field(compare=False, default=None)
+
+
+def _Node(board, moves, previous):
+    return _Entry(moves + board.manhattan(), board, moves, previous)
+"#;
     let dir = valid_edited(
         |board| {
-            let board = format!("from __future__ import annotations\nfrom dataclasses import dataclass\n\n\n@dataclass\nclass Cell:\n    row: int\n    column: Cell | None = None\n\n\n{board}");
-            board.replace(
+            format!("{CELL}{board}").replace(
                 "    def __init__(self, tiles):\n",
                 "    def __init__(self, tiles):\n        Cell(0, Cell(1))\n",
             )
         },
-        |solver| {
-            let node = "from dataclasses import dataclass, field\n\n\n@dataclass(order=True)\nclass _Node:\n    \
-                        priority: int\n    board: object = field(compare=False)\n    moves: int = field(compare=False)\n    \
-                        previous: \"_Node\" = field(compare=False, default=None)\n\n\n\
-                        def _node(board, moves, previous):\n    return _Node(moves + board.manhattan(), board, moves, previous)\n";
-            let (start, end) = (solver.find("class _Node:").unwrap(), solver.find("class Solver:").unwrap());
-            format!("{}{node}\n\n{}", &solver[..start], solver[end..].replace("_Node(", "_node("))
-        },
+        |solver| with_node(&solver, NODE),
     );
     let Some(mut c) = start_at(dir.path()) else { return };
     c.ask("hello 1");
@@ -60,16 +71,23 @@ fn a_dataclass_with_string_annotations_loads_in_both_worlds() {
 /// that world, and the `own` world keeps its own.
 #[test]
 fn a_helper_module_imports_each_worlds_board() {
-    let dir = valid_edited(
-        |board| board,
-        |solver| {
-            let start = solver.find("class _Node:").unwrap();
-            let end = solver.find("class Solver:").unwrap();
-            format!("from node import Node as _Node\n{}{}", &solver[..start], &solver[end..])
-        },
-    );
-    let node = "from board import Board\n\n\nclass Node:\n    def __init__(self, board, moves, previous):\n        if not isinstance(board, Board):\n            raise TypeError(f\"a Node holds a Board, not {type(board).__name__}\")\n        self.board = board\n        self.moves = moves\n        self.previous = previous\n        self.priority = moves + board.manhattan()\n\n    def __lt__(self, other):\n        return self.priority < other.priority\n";
-    fs::write(dir.path().join("node.py"), node).unwrap();
+    const HELPER: &str = r#"from board import Board
+
+
+class Node:
+    def __init__(self, board, moves, previous):
+        if not isinstance(board, Board):
+            raise TypeError(f"a Node holds a Board, not {type(board).__name__}")
+        self.board = board
+        self.moves = moves
+        self.previous = previous
+        self.priority = moves + board.manhattan()
+
+    def __lt__(self, other):
+        return self.priority < other.priority
+"#;
+    let dir = valid_edited(|board| board, |solver| with_node(&solver, "from node import Node as _Node\n"));
+    fs::write(dir.path().join("node.py"), HELPER).unwrap();
     let Some(mut c) = start_at(dir.path()) else { return };
     c.ask("hello 1");
     assert_eq!(moves_in(&mut c, "ref"), "ok 2");

@@ -64,11 +64,13 @@ pub(super) fn lines<'a>(
 /// `request` with its references renumbered from positions in a batch to request IDs (`base` is the ID of
 /// the batch's first request).
 fn rebased(request: &Request, base: u64) -> Cow<'_, Request> {
-    if matches!(request, Request::Board { .. } | Request::BoardProbe { .. } | Request::MemoryBoard { .. }) {
-        return Cow::Borrowed(request); // no handles, and costly to copy
-    }
-    if matches!(request, Request::Texts(_)) {
-        return Cow::Borrowed(request); // the plan fuses reads of boards by their own handles alone
+    // tiles and no handles, costly to copy; or a `texts` run, which the plan fuses of reads of boards by their
+    // own handles alone
+    if matches!(
+        request,
+        Request::Board { .. } | Request::BoardProbe { .. } | Request::MemoryBoard { .. } | Request::Texts(_)
+    ) {
+        return Cow::Borrowed(request);
     }
     let mut copy = request.clone();
     for handle in copy.handles_mut() {

@@ -162,9 +162,10 @@ fn split_neighbors_texts(reply: Reply, reads: u32) -> Option<Vec<(Reply, bool)>>
 /// garbage.
 fn split_texts(reply: Reply, reads: u32) -> Option<Vec<(Reply, bool)>> {
     let Reply { id, cpu_micros, outcome } = reply;
+    let count = reads as usize + 1;
     let outcomes = match &outcome {
-        Outcome::Ok(values) => Some(decode_texts(values).ok()?).filter(|texts| texts.len() == reads as usize + 1)?,
-        _ => vec![outcome; reads as usize + 1],
+        Outcome::Ok(values) => decode_texts(values).ok().filter(|texts| texts.len() == count)?,
+        _ => vec![outcome; count],
     };
     let mut split: Vec<_> = outcomes.into_iter().map(|outcome| read(id, outcome)).collect();
     split[0].0.cpu_micros = cpu_micros;

@@ -1,9 +1,10 @@
 //! The handshake every process of a session answers first (`hello`, `specs/protocol.md`): the protocol
 //! version it speaks, its language, and its capabilities ([`Handshake`]). Four capabilities change how the
-//! session talks to it: [`REFS`] (it resolves references itself, so batches are pipelined),
-//! [`NEIGHBOR_TEXTS`](npuzzle_harness::protocol::NEIGHBOR_TEXTS) (a pipelined batch's `neighbors` and the reads of its boards travel as one request),
-//! [`TEXTS`](npuzzle_harness::protocol::TEXTS) (a run of reads of reference boards travels as one request) and
-//! `runtime_threads=` (the threads the session may leave uncharged, when it trusts the program to name them).
+//! session talks to it: [`REFS`] (it resolves references itself, so batches are pipelined), `neighbor_texts`
+//! ([`NEIGHBOR_TEXTS`](npuzzle_harness::protocol::NEIGHBOR_TEXTS): a pipelined batch's `neighbors` and the
+//! reads of its boards travel as one request), `texts` ([`TEXTS`](npuzzle_harness::protocol::TEXTS): a run of
+//! reads of reference boards travels as one request) and `runtime_threads=` (the threads the session may leave
+//! uncharged, when it trusts the program to name them).
 //! A reply that is too long or speaks another version fails the start, in words for the student.
 
 use std::collections::BTreeSet;
