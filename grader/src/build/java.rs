@@ -161,6 +161,10 @@ mod registry_tests;
 mod text_tests;
 
 #[cfg(test)]
+#[path = "java_initializer_tests.rs"]
+mod initializer_tests;
+
+#[cfg(test)]
 mod tests {
     use super::super::conversation::{counter, neighbor_texts, one_text_fails, texts, Conversation};
     use super::*;

@@ -257,6 +257,11 @@ fn jvm_options(heap_mb: u64, initial_heap_mb: u64) -> Vec<OsString> {
         format!("-XX:ParallelGCThreads={GC_THREADS}").into(),
         format!("-XX:CICompilerCount={COMPILER_THREADS}").into(),
         format!("-Djava.util.concurrent.ForkJoinPool.common.parallelism={COMMON_POOL_PARALLELISM}").into(),
+        // The JDK keeps a direct buffer per thread for I/O through a channel (`Files.readAllBytes` reads a class
+        // file of the adapter's module that way), sized by the largest read so far: one made after the second
+        // reading's baseline is native memory the Solver would be charged with (6,075 bytes, 1.3x the bound,
+        // when the baseline moved to the handshake). Not cached, such a buffer is freed when the read ends.
+        "-Djdk.nio.maxCachedBufferSize=0".into(),
         // no thread that appears on request (a debugger's attach listener)
         "-XX:+DisableAttachMechanism".into(),
         "-Xshare:auto".into(),

@@ -338,7 +338,15 @@ impl Session {
         self.in_flight.restart_ids();
         let answer = self.exchange(&Request::Hello { version: VERSION }, Deadline::from_cpu(self.limits.startup));
         self.life.collect_output();
-        let answer = answer.map_err(|fault| Fault::Startup(format!("the handshake failed: {}", fault.describe())))?;
+        let answer = answer.map_err(|fault| {
+            // a start runs the submission's own code too: a Java class's static initializer, a Python module's
+            // top level
+            let whose = match fault {
+                Fault::Timeout(_) => " (starting runs your static initializers or your modules' top-level code)",
+                _ => "",
+            };
+            Fault::Startup(format!("the handshake failed: {}{whose}", fault.describe()))
+        })?;
         let handshake = parse_hello(&answer.values).map_err(Fault::Startup)?;
         self.life.greeted(&handshake);
         self.handshake = Some(handshake);

@@ -286,6 +286,7 @@ public final class Server {
                     throw protocol("bad version `" + args[0] + "`");
                 }
                 if (version != VERSION) throw protocol("unsupported version " + version);
+                world.initialize();
                 String memory = DeepSize.available() ? " memory counters_deep" : "";
                 return VERSION + " java ref_world counters call_sites refs neighbor_texts texts" + memory + " null foreign api_check iterables" + runtimeThreads;
             }

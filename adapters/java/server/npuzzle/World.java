@@ -45,6 +45,11 @@ final class World {
     private Class<?> solver;
     private Constructor<?> boardConstructor;
     private Constructor<?> solverConstructor;
+    /**
+     * What a class's static initializer threw when {@link #initialize} ran it, by class name, until the
+     * first construction of that class reports it.
+     */
+    private final Map<String, Throwable> initializerFailures = new HashMap<>();
     private final Map<String, Method> methods = new HashMap<>();
     private Method equalsOverload;
     private boolean equalsResolved;
@@ -122,6 +127,30 @@ final class World {
         }
     }
 
+    /**
+     * Runs the static initializer of the student's class this world serves first (the own world's Board, the
+     * ref world's Solver) now, in the handshake, whose budget is the program's start
+     * (`limits.startup_cpu_seconds`): a class that builds a table when it is initialized (seconds, for a
+     * pattern database) pays for it once per process, as in the official grader's single run, and not inside
+     * its first construction's budget (there, a Solver's 6 s initializer failed the first solve, and each
+     * restarted process paid it again in the next one). Not the own world's Solver: an initializer that never
+     * ends would then fail the Board tests too, which never use it. What an initializer throws waits for the
+     * class's first construction, which reports it as it would have been reported there ({@link #construct});
+     * a class that is missing or cannot be loaded is left to its first use.
+     */
+    void initialize() {
+        try {
+            Class<?> first = name.equals("own") ? boardClass() : solverClass();
+            try {
+                Class.forName(first.getName(), true, loader);
+            } catch (Throwable t) {
+                initializerFailures.put(first.getName(), t);
+            }
+        } catch (StudentFailure e) {
+            // no such class, or no Solver in this world: its first use says so
+        }
+    }
+
     Object newBoard(int[][] rows) throws StudentFailure {
         if (boardConstructor == null) boardConstructor = constructor(boardClass(), int[][].class, "Board(int[][])");
         return construct(boardConstructor, rows);
@@ -145,12 +174,15 @@ final class World {
         }
     }
 
-    private static Object construct(Constructor<?> k, Object argument) throws StudentFailure {
+    private Object construct(Constructor<?> k, Object argument) throws StudentFailure {
         try {
             return k.newInstance(argument);
         } catch (Throwable t) {
-            // what the constructor threw, or a class initialization or linkage that failed in the student's code
-            throw Failures.failure(t);
+            // what the constructor threw, or a class initialization or linkage that failed in the student's code;
+            // the class's first construction after its initializer failed in `initialize` reports what it threw
+            // (later ones see the JVM's NoClassDefFoundError, as they would have)
+            Throwable initializer = initializerFailures.remove(k.getDeclaringClass().getName());
+            throw Failures.failure(t instanceof NoClassDefFoundError && initializer != null ? initializer : t);
         }
     }
 

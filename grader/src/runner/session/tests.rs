@@ -218,6 +218,22 @@ fn a_wrong_protocol_version_stops_at_startup() {
     }
 }
 
+/// A start that spends its budget without answering (a Java static initializer, a Python module's top level
+/// that loops) names where a start's time goes.
+#[test]
+fn a_start_that_runs_out_of_cpu_names_the_code_a_start_runs() {
+    let limits = SessionLimits { startup: Duration::from_millis(300), ..limits() };
+    let mut s = Session::new(script("read l; while :; do :; done"), limits);
+    match s.call(&Request::Counters) {
+        Err(Fault::Startup(why)) => assert!(
+            why.starts_with("the handshake failed: timed out on its CPU limit")
+                && why.ends_with("(starting runs your static initializers or your modules' top-level code)"),
+            "{why}"
+        ),
+        other => panic!("{other:?}"),
+    }
+}
+
 // The two batch modes (`batch`).
 
 #[test]
