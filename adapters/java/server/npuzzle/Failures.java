@@ -58,9 +58,19 @@ final class Failures {
             message = "caused by " + cause.getClass().getName() + (causeMessage == null ? "" : ": " + causeMessage);
             t = cause;
         }
+        message = withoutIdentityHashes(message);
         String where = where(t);
         if (where == null) return message;
         return message.isEmpty() ? "(at " + where + ")" : message + " (at " + where + ")";
+    }
+
+    /**
+     * `message` without the identity hash the JVM writes after a class loader's name ("Board is in unnamed
+     * module of loader 'own' @70177ecd", in a ClassCastException's message): it depends on what the process
+     * hashed before, and the same submission's report must read the same from run to run.
+     */
+    static String withoutIdentityHashes(String message) {
+        return message.indexOf("of loader '") < 0 ? message : message.replaceAll("(of loader '[^']*') @[0-9a-f]+", "$1");
     }
 
     /** The first frame of a student's file in t's stack trace, as `Board.java:12`, or null. */
