@@ -60,6 +60,8 @@ pub fn root_causes(tests: &[TestResult]) -> Vec<RootCause> {
 pub fn count_causes(tests: &[TestResult]) -> Vec<CountCause> {
     let mut causes: Vec<CountCause> = Vec::new();
     let mut judged: Vec<(String, Vec<&str>)> = Vec::new();
+    // every failing cell: its column, its row and its ratio to the allowed
+    let mut cells: Vec<(&str, &str, f64)> = Vec::new();
     for test in tests {
         let (Some(row), Some(Evidence::Counts(counts))) = (test.row.as_deref(), &test.evidence) else { continue };
         for count in counts {
@@ -77,6 +79,7 @@ pub fn count_causes(tests: &[TestResult]) -> Vec<CountCause> {
                 continue;
             }
             let ratio = Cell::new(count.value, count.reference, count.factor).ratio;
+            cells.push((count.what.as_str(), row, ratio));
             let table = test.official.clone().unwrap_or_else(|| test.id.clone());
             match causes.iter_mut().find(|c| c.what == count.what) {
                 Some(cause) => {
@@ -104,8 +107,42 @@ pub fn count_causes(tests: &[TestResult]) -> Vec<CountCause> {
         cause.puzzles_failing = distinct_rows(&cause.tests);
         cause.puzzles_judged = judged.iter().find(|(what, _)| *what == cause.what).map_or(0, |(_, rows)| rows.len());
     }
-    causes.retain(|c| c.tests.len() >= 2);
+    let wider = follows_from_a_wider_search(&mut causes, &cells);
+    causes.retain(|c| c.tests.len() >= 2 || (c.what == WIDTH && wider));
     causes
+}
+
+/// The column that measures how wide the search went: every node the Solver enqueues is one insert().
+const WIDTH: &str = "insert()";
+
+/// The columns a wider search multiplies: a Solver that enqueues twice the reference's nodes dequeues, builds,
+/// compares and weighs about twice its boards too, whatever else it does right.
+const FOLLOW_THE_WIDTH: [&str; 4] = ["delMin()", "Board()", "equals()", "manhattan()"];
+
+/// How far past insert()'s ratio on a row a following column's may be and still follow from it: per node, a
+/// Solver may build or weigh a little more than the reference (its own twin, a goal test of its own).
+const FOLLOWS_WITHIN: f64 = 1.25;
+
+/// Gives each cause among [`FOLLOW_THE_WIDTH`] whose every failing cell sits on a row where insert() fails,
+/// and in proportion to it, the hint that it follows from the wider search (its own hint would send the
+/// student after a fault the Solver does not have: "skip the predecessor's board" to one that does, "cache
+/// the priority" to one that caches it). Whether any cause did.
+fn follows_from_a_wider_search(causes: &mut [CountCause], cells: &[(&str, &str, f64)]) -> bool {
+    let width_on = |row: &str| cells.iter().find(|(what, on, _)| *what == WIDTH && *on == row).map(|c| c.2);
+    let mut any = false;
+    for cause in causes.iter_mut().filter(|c| FOLLOW_THE_WIDTH.contains(&c.what.as_str())) {
+        let mut failing = cells.iter().filter(|(what, ..)| *what == cause.what).peekable();
+        let follows = failing.peek().is_some()
+            && failing.all(|(_, row, ratio)| width_on(row).is_some_and(|width| *ratio <= width * FOLLOWS_WITHIN));
+        if follows {
+            cause.hint = format!(
+                "it follows from {WIDTH}, on the same puzzles and in proportion (per node, the Solver's calls are \
+                 the reference's): make the search no wider first"
+            );
+            any = true;
+        }
+    }
+    any
 }
 
 /// How many rows (puzzles) the test ids `timing-4b/puzzle23`, … name, each once.
@@ -223,5 +260,83 @@ mod tests {
             let itself = matches!(item.check, Check::Board(B::TwoBoards | B::ImmutableArray | B::ImmutableCallOrder));
             assert_eq!(item.leans == Leans::NONE, itself, "{} leans on {:?}", item.id, item.leans);
         }
+    }
+
+    /// A failed timing row (`timing-2/puzzle39`) whose cells are (column, count, reference) at the official
+    /// factor, each failing past it.
+    fn row(id: &str, cells: &[(&str, u64, u64)]) -> TestResult {
+        let (table, puzzle) = id.split_once('/').unwrap();
+        let counts = cells
+            .iter()
+            .map(|&(what, value, reference)| crate::evidence::Count {
+                what: what.into(),
+                value,
+                reference,
+                factor: 1.75,
+                fails: value as f64 > 1.75 * reference as f64,
+                ratio: String::new(),
+            })
+            .collect();
+        TestResult {
+            row: Some(puzzle.into()),
+            official: Some(table.into()),
+            evidence: Some(Evidence::Counts(counts)),
+            ..TestResult::bare(id, Category::Timing, Status::Failed)
+        }
+    }
+
+    /// The rows of a Solver whose search goes `wide` times the reference's on `puzzles` (insert() 1,000 and
+    /// Board() 1,500 for the reference), calling manhattan() `per_board` times a board built.
+    fn wider(puzzles: &[&str], wide: u64, per_board: u64) -> Vec<TestResult> {
+        let (inserts, boards) = (1000 * wide, 1500 * wide);
+        puzzles
+            .iter()
+            .flat_map(|p| {
+                [
+                    row(&format!("timing-2/{p}"), &[("insert()", inserts, 1000), ("delMin()", inserts / 2, 500)]),
+                    row(&format!("timing-4a/{p}"), &[("Board()", boards, 1500), ("equals()", boards, 1500)]),
+                    row(
+                        &format!("timing-4b/{p}"),
+                        &[("Board()", boards, 1500), ("manhattan()", boards * per_board, 1500)],
+                    ),
+                ]
+            })
+            .collect()
+    }
+
+    fn hints(causes: &[CountCause]) -> Vec<(&str, bool)> {
+        causes.iter().map(|c| (c.what.as_str(), c.hint.starts_with("it follows from insert()"))).collect()
+    }
+
+    /// One queue for both searches (the calibration submission): every column fails on the same puzzles, in
+    /// proportion; insert() names the cause, and the others follow from it instead of asking for the critical
+    /// optimization or a cached priority the Solver already has.
+    #[test]
+    fn columns_in_proportion_to_a_wider_search_follow_from_it() {
+        let causes = count_causes(&wider(&["puzzle29", "puzzle32", "puzzle39"], 4, 1));
+        assert_eq!(
+            hints(&causes),
+            [("insert()", false), ("delMin()", true), ("Board()", true), ("equals()", true), ("manhattan()", true)]
+        );
+        assert!(causes[0].hint.starts_with("the search goes wider"), "{}", causes[0].hint);
+    }
+
+    /// On one puzzle insert() fails in one table only, and would be left out as a column failing once: it stays,
+    /// since the columns failing twice follow from it.
+    #[test]
+    fn a_wider_search_on_one_puzzle_is_still_named() {
+        let causes = count_causes(&wider(&["puzzle39"], 3, 1));
+        assert_eq!(hints(&causes), [("insert()", false), ("Board()", true)], "{causes:?}");
+    }
+
+    /// A priority computed in every comparison: manhattan() far past the width's proportion keeps its own hint,
+    /// whether or not the search is also wider; and without a failing insert() nothing follows.
+    #[test]
+    fn a_column_beyond_the_widths_proportion_keeps_its_own_hint() {
+        let causes = count_causes(&wider(&["puzzle29", "puzzle32"], 2, 12));
+        assert_eq!(hints(&causes)[4], ("manhattan()", false));
+        assert!(causes[4].hint.starts_with("cache it"), "{}", causes[4].hint);
+        let uncached = count_causes(&wider(&["puzzle29", "puzzle32"], 1, 12));
+        assert_eq!(hints(&uncached), [("manhattan()", false)]);
     }
 }
