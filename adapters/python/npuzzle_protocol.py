@@ -54,6 +54,23 @@ REFERENCE_MODULE = types.ModuleType("board", "The grader's reference Board (the 
 REFERENCE_MODULE.Board = reference_board.Board
 
 
+def _only_board(name):
+    """What the ref world's `board` answers for a name it does not hold (PEP 562): Python's own "cannot import
+    name 'read_board' from 'board' (unknown location)" names a function the student can see in board.py and
+    a location that reads as the grader's fault. A dunder stays an AttributeError (what import machinery and
+    `hasattr` probe for)."""
+    if name.startswith("__") and name.endswith("__"):
+        raise AttributeError(f"module 'board' has no attribute '{name}'")
+    raise ImportError(
+        f"board.{name} is not there when the Solver runs over the reference Board (as the official grader runs "
+        f"it): only Board may come from board.py, so move {name} into solver.py or a module of its own",
+        name="board",
+    )
+
+
+REFERENCE_MODULE.__getattr__ = _only_board
+
+
 class Refusal(Exception):
     """A request the program refuses: the grader's side (protocol) or not expressible (unsupported)."""
 

@@ -96,6 +96,29 @@ class Node:
     c.finish();
 }
 
+/// A Solver that imports more than Board from board.py runs in the `own` world, and in the `ref` world fails
+/// saying why, not with Python's "cannot import name 'read_board' from 'board' (unknown location)", which
+/// names a function the student can see and a location that reads as the grader's fault.
+#[test]
+fn a_solver_importing_more_than_board_from_board_py_is_told_why_it_fails_over_the_reference_board() {
+    let dir = valid_edited(
+        |board| format!("{board}\n\ndef read_board(path):\n    return path\n"),
+        |solver| format!("from board import read_board\n{solver}"),
+    );
+    let Some(mut c) = start_at(dir.path()) else { return };
+    c.ask("hello 1");
+    assert_eq!(moves_in(&mut c, "own"), "ok 2");
+    // the world's modules load at its first request
+    let failed = c.ask("board ref 3 1 2 3 4 5 6 0 7 8");
+    assert!(
+        failed.starts_with(
+            "err exception ImportError board.read_board is not there when the Solver runs over the reference Board"
+        ) && failed.contains("move read_board into solver.py or a module of its own (at solver.py:1)"),
+        "{failed}"
+    );
+    c.finish();
+}
+
 /// `signal.signal()` works on the main thread alone: the student's modules are loaded there, where a
 /// program's top level runs (the common idiom restoring SIGPIPE's default).
 #[test]
