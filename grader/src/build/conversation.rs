@@ -52,15 +52,26 @@ impl Conversation {
     /// Sends `verb args` and returns the reply without its ID and CPU time: `ok VALUES` (`ok` alone when
     /// there are none) or `err KIND ...`.
     pub fn ask(&mut self, request: &str) -> String {
+        self.reply_and_cpu(request).0
+    }
+
+    /// [`Conversation::ask`]'s reply, and the CPU the server reports for the request, in microseconds.
+    pub fn ask_with_cpu(&mut self, request: &str) -> (String, u64) {
+        let (reply, cpu) = self.reply_and_cpu(request);
+        (reply, cpu.parse().unwrap_or_else(|_| panic!("reply to `{request}`: a CPU time of `{cpu}`")))
+    }
+
+    fn reply_and_cpu(&mut self, request: &str) -> (String, String) {
         let id = self.send_batch(&[request])[0];
         let line = self.read_reply();
         // ID ok CPU VALUES, or ID err KIND CPU REST
         let tokens: Vec<&str> = line.splitn(5, ' ').collect();
         assert_eq!(tokens[0], id.to_string(), "reply to `{request}`: {line}");
         if tokens[1] == "err" {
-            return format!("err {} {}", tokens[2], tokens.get(4).unwrap_or(&""));
+            let cpu = tokens.get(3).unwrap_or(&"").to_string();
+            return (format!("err {} {}", tokens[2], tokens.get(4).unwrap_or(&"")), cpu);
         }
-        format!("ok {}", tokens[3..].join(" ")).trim_end().to_string()
+        (format!("ok {}", tokens[3..].join(" ")).trim_end().to_string(), tokens[2].to_string())
     }
 
     /// Sends `requests` in one write, without reading, and returns their IDs: a pipelined batch.

@@ -9,16 +9,6 @@ use std::fs;
 
 use super::tests::{build, java_available, valid_with, valid_with_solver};
 
-/// A request's reply and the CPU the server reports for it, in microseconds.
-fn ask_with_cpu(c: &mut Conversation, request: &str) -> (String, u64) {
-    let id = c.send_batch(&[request])[0];
-    let line = c.read_reply();
-    // ID ok CPU VALUES
-    let tokens: Vec<&str> = line.splitn(4, ' ').collect();
-    assert_eq!((tokens[0], tokens[1]), (id.to_string().as_str(), "ok"), "reply to `{request}`: {line}");
-    (tokens.get(3).unwrap_or(&"").to_string(), tokens[2].parse().expect("the request's CPU"))
-}
-
 /// A static initializer that spins until its thread has used 400 ms of CPU (measured on the thread's own
 /// clock, so the same on a busy machine), for the class `name`.
 fn spinning(name: &str) -> String {
@@ -51,11 +41,15 @@ fn the_handshake_runs_the_initializer_of_the_class_a_world_serves_first() {
     let build = build(dir.path());
     let spun = 400_000;
     for (world, mut c) in [("own", Conversation::start(build.clone())), ("ref", Conversation::start_ref(build))] {
-        let (_, hello_cpu) = ask_with_cpu(&mut c, "hello 1");
-        assert!(hello_cpu >= spun, "{world}: the handshake ran an initializer: {hello_cpu} µs");
-        let (board, board_cpu) = ask_with_cpu(&mut c, &format!("board {world} 3 1 2 3 4 5 6 7 0 8"));
-        assert!(board == "b1" && board_cpu < spun, "{world}: {board} in {board_cpu} µs");
-        let (solver, solver_cpu) = ask_with_cpu(&mut c, "solver b1");
+        let (hello, hello_cpu) = c.ask_with_cpu("hello 1");
+        assert!(
+            hello.starts_with("ok ") && hello_cpu >= spun,
+            "{world}: the handshake ran an initializer: {hello_cpu} µs"
+        );
+        let (board, board_cpu) = c.ask_with_cpu(&format!("board {world} 3 1 2 3 4 5 6 7 0 8"));
+        assert!(board == "ok b1" && board_cpu < spun, "{world}: {board} in {board_cpu} µs");
+        let (solver, solver_cpu) = c.ask_with_cpu("solver b1");
+        let solver = solver.strip_prefix("ok ").unwrap_or_else(|| panic!("{world}: {solver}"));
         assert_eq!(solver_cpu >= spun, world == "own", "{world}: {solver} in {solver_cpu} µs");
         assert_eq!(c.ask(&format!("moves {solver}")), "ok 1", "{world}");
         c.finish();

@@ -341,9 +341,10 @@ impl Session {
         let answer = answer.map_err(|fault| {
             // a start runs the submission's own code too: a Java class's static initializer, a Python module's
             // top level
-            let whose = match fault {
-                Fault::Timeout(_) => " (starting runs your static initializers or your modules' top-level code)",
-                _ => "",
+            let whose = if matches!(fault, Fault::Timeout(_)) {
+                " (starting runs your static initializers or your modules' top-level code)"
+            } else {
+                ""
             };
             Fault::Startup(format!("the handshake failed: {}{whose}", fault.describe()))
         })?;

@@ -2,6 +2,7 @@ package npuzzle;
 
 import java.lang.reflect.InvocationTargetException;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 
 import npuzzle.Server.StudentFailure;
 
@@ -20,6 +21,9 @@ final class Failures {
 
     /** The heap the grader started the JVM with (`-Dnpuzzle.heapMb`), for out-of-memory messages. */
     private static final long HEAP_MB = Long.getLong("npuzzle.heapMb", Runtime.getRuntime().maxMemory() >> 20);
+
+    /** A class loader's name and the identity hash after it, in a JVM's message ({@link #withoutIdentityHashes}). */
+    private static final Pattern LOADER_HASH = Pattern.compile("(of loader '[^']*') @[0-9a-f]+");
 
     /**
      * The failure a request reports for `t` when it is the student's (what their code threw, the adapter's
@@ -70,7 +74,7 @@ final class Failures {
      * hashed before, and the same submission's report must read the same from run to run.
      */
     static String withoutIdentityHashes(String message) {
-        return message.indexOf("of loader '") < 0 ? message : message.replaceAll("(of loader '[^']*') @[0-9a-f]+", "$1");
+        return LOADER_HASH.matcher(message).replaceAll("$1");
     }
 
     /** The first frame of a student's file in t's stack trace, as `Board.java:12`, or null. */

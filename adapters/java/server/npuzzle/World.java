@@ -139,15 +139,16 @@ final class World {
      * a class that is missing or cannot be loaded is left to its first use.
      */
     void initialize() {
+        Class<?> first;
         try {
-            Class<?> first = name.equals("own") ? boardClass() : solverClass();
-            try {
-                Class.forName(first.getName(), true, loader);
-            } catch (Throwable t) {
-                initializerFailures.put(first.getName(), t);
-            }
+            first = name.equals("own") ? boardClass() : solverClass();
         } catch (StudentFailure e) {
-            // no such class, or no Solver in this world: its first use says so
+            return; // no such class, or no Solver in this world: its first use says so
+        }
+        try {
+            Class.forName(first.getName(), true, loader);
+        } catch (Throwable t) {
+            initializerFailures.put(first.getName(), t);
         }
     }
 
