@@ -11,6 +11,7 @@ exception trusts nothing of it: its class name and module are read through `type
 
 import gc
 import importlib.util
+import mmap
 import os
 import sys
 import types
@@ -62,18 +63,45 @@ def call(function):
     MemoryError the queues tracked since `counters_reset` are let go too (their entries hold them for the
     counters, and they are what filled the memory; the failed request's counts are moot): else the server
     itself could not read the next request.
+
+    Code that runs out of address space does not always raise MemoryError: a C function can fail an
+    allocation on the way out of another failure and return without an exception (`SystemError: error
+    return without exception set`, seen in the student's own line), or the failure's description can run
+    out itself. Whatever was raised, an address space still exhausted once the student's frames are gone is
+    the MemoryError it is.
     """
     try:
         return function()
     except MemoryError:
         result = None
     except BaseException as e:  # noqa: B036 (whatever student code raises is the student's)
-        result = failure(e)
-    if result is None:
+        try:
+            result = failure(e)
+        except MemoryError:
+            result = None
+    if result is None or _address_space_exhausted():
         QUEUES.begin()
         gc.collect()
         result = StudentFailure("MemoryError", f"out of memory (address space {MEMORY_MB[0]} MB)")
     raise result
+
+
+# A pymalloc arena: what the next small object may need from the system (CPython 3.10 and later; 256 KB
+# before), and what the server needs to go on reading and answering requests.
+ARENA_BYTES = 1 << 20
+
+
+def _address_space_exhausted():
+    """Whether the capped address space has no room left for another arena: mapped as pymalloc maps one
+    (anonymous, not touched), and let go at once. Free room inside the C heap does not count: small objects
+    never come from it."""
+    if not MEMORY_MB[0]:
+        return False
+    try:
+        mmap.mmap(-1, ARENA_BYTES).close()
+    except OSError:
+        return True
+    return False
 
 
 def failure(e):

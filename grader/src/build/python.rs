@@ -235,3 +235,6 @@ mod outbox_tests;
 
 #[cfg(test)]
 mod unusual_tests;
+
+#[cfg(test)]
+mod exhaustion_tests;

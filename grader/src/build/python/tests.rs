@@ -9,7 +9,7 @@ pub(super) fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-fn work() -> PathBuf {
+pub(super) fn work() -> PathBuf {
     std::env::temp_dir().join("npuzzle-grader-python-tests")
 }
 
