@@ -14,13 +14,17 @@ reaches the grader's side)"), which fails the request as the student's exception
   Python 3.8 reports a hook's refusal of a tracer as "Exception ignored" and leaves the tracer out.
 - `gc.get_objects()`, `gc.get_referrers()`, `gc.get_referents()`: they reach every object;
 - imports of `ctypes` (it writes memory), `_heapq` (the uncounted C heap behind heapq), the adapter's private
-  modules, `_posixsubprocess`, sub-interpreters and CPython's test modules;
+  modules, `_posixsubprocess`, sub-interpreters and CPython's test modules. The C extensions among them are
+  refused under any package name too (`x._heapq`, loaded from the extension's file with `importlib`): an
+  extension's init function is found by the last part of the name it is loaded as;
 - opening a file of the adapter, anything on `/proc` (`/proc/self/mem` writes the process's memory), a
   directory (a directory descriptor would let a relative path escape these checks), a path with a `..`
   component, or a path that is not a str or bytes (a path object's `__fspath__` could answer differently
   when Python opens it); creating a symbolic link;
 - starting a process (`os.system`, `subprocess`, `os.fork`, `os.exec*`, `os.posix_spawn`, ...): it would
-  run outside the hook;
+  run outside the hook. Refused when it is started, not when a module that can start one is imported: a
+  leftover `import subprocess` or `import asyncio` (both import `_posixsubprocess`) is harmless, so
+  `_posixsubprocess` is a stand-in whose `fork_exec` raises (the real one is refused, above);
 - `sys.addaudithook()` (with `AuditHookRefused`, a BaseException: CPython swallows an `Exception` raised
   there and silently leaves the hook out, which would be safe but not clear).
 
@@ -49,6 +53,7 @@ def install(adapter_files, trusted_frame_readers, trusted_frame_getters=()):
     handlers["open"] = _open_handler(refuse, adapter_files)
     handlers["sys.addaudithook"] = _refuse_hooks(AuditHookRefused)
     lookup = handlers.get
+    sys.modules["_posixsubprocess"] = _process_starter_stand_in(refuse)
 
     # Every audited event of the process comes here (`id()`, `array.array()` are audited too): one dict lookup
     # for the events it lets through.
@@ -150,14 +155,29 @@ def _frame_handlers(refuse, trusted_frame_readers, trusted_frame_getters):
     return {"sys._getframe": on_getframe, "object.__getattr__": on_getattr}
 
 
+def _process_starter_stand_in(refuse):
+    """What `import _posixsubprocess` finds (`subprocess` imports it at its top): its `fork_exec`, the one way
+    to start a process that raises no audit event of its own, refuses."""
+
+    def fork_exec(*args, **kwargs):
+        refuse("starting a process", "it would run outside the grader's checks")
+
+    stand_in = types.ModuleType("_posixsubprocess", "Refuses to start a process (the grader's seal).")
+    stand_in.fork_exec = fork_exec
+    return stand_in
+
+
 def _import_handler(refuse):
     plain_str = str.__str__
     partition = str.partition
+    rpartition = str.rpartition
     refused_import = dict(REFUSED_IMPORTS).get
+    refused_extension = {name: why for name, why in REFUSED_IMPORTS.items() if name in EXTENSIONS}.get
 
     def on_import(args):
         name = plain_str(args[0])
-        why = refused_import(name) or refused_import(partition(name, ".")[0])
+        why = (refused_import(name) or refused_import(partition(name, ".")[0])
+               or refused_extension(rpartition(name, ".")[2]))
         if why:
             refuse(f"importing {name}", why)
 
@@ -239,6 +259,11 @@ REFUSED_IMPORTS = {
     "reference_board": _PRIVATE,
     "server": _PRIVATE,
 }
+
+
+# The C extensions of REFUSED_IMPORTS: refused whatever package name they are loaded under (the adapter's own
+# modules are not: a student's `tools.server` is not the adapter's `server`, whose file the seal refuses to open).
+EXTENSIONS = frozenset(name for name in REFUSED_IMPORTS if name.startswith("_"))
 
 
 def _getframe_callers(*modules):

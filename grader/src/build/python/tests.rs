@@ -225,8 +225,25 @@ const SEAL: &[(&str, &str)] = &[
     ("import npuzzle_protocol", "RuntimeError the grader does not allow importing npuzzle_protocol"),
     ("import _heapq", "RuntimeError the grader does not allow importing _heapq"),
     ("import ctypes", "RuntimeError the grader does not allow importing ctypes"),
-    // (refused at `import _posixsubprocess`, or at Popen if subprocess was imported before the seal)
-    ("import subprocess; subprocess.run(['true'])", "RuntimeError the grader does not allow "),
+    // a process is refused when it starts, not at the import of a module that could start one
+    ("import subprocess; subprocess.run(['true'])", "RuntimeError the grader does not allow starting a process"),
+    ("import _posixsubprocess as p; p.fork_exec()", "RuntimeError the grader does not allow starting a process"),
+    (
+        "import sys; p = sys.modules.pop('_posixsubprocess')\n\
+         try:\n    import _posixsubprocess\nfinally:\n    sys.modules['_posixsubprocess'] = p",
+        "RuntimeError the grader does not allow importing _posixsubprocess",
+    ),
+    // a refused C extension loaded from its file under another package's name (its init function is found by
+    // the name's last part); where every one is built into the interpreter there is no file to load
+    (
+        "import importlib.machinery as m, importlib.util as u\n\
+         for name in ('_heapq', '_posixsubprocess', '_ctypes'):\n\
+         \x20   spec = m.PathFinder.find_spec(name)\n\
+         \x20   if spec and spec.origin.endswith('.so'):\n\
+         \x20       u.module_from_spec(u.spec_from_file_location('x.' + name, spec.origin))\n\
+         raise LookupError('every refused extension is built in')",
+        "RuntimeError the grader does not allow importing x._|LookupError every refused extension is built in",
+    ),
     ("import gc; gc.get_objects()", "RuntimeError the grader does not allow gc.get_objects()"),
     ("import gc; gc.get_referrers(gc)", "RuntimeError the grader does not allow gc.get_referrers()"),
     ("import gc; gc.get_referents(gc)", "RuntimeError the grader does not allow gc.get_referents()"),
@@ -272,6 +289,8 @@ const SEAL: &[(&str, &str)] = &[
     ("open(__file__).read()", "ok 0"),
     ("import threading; t = threading.Thread(target=sum, args=([1],)); t.start(); t.join()", "ok 0"),
     ("import heapq; h = []; heapq.heappush(h, 1); heapq.heappop(h)", "ok 0"),
+    // a leftover import of a module that could start a process (both import `_posixsubprocess` at their top)
+    ("import subprocess, asyncio, multiprocessing", "ok 0"),
     // nothing of the adapter's by name: an empty __main__, an algs4 of MinPQ alone
     ("import sys; assert [k for k in vars(sys.modules['__main__']) if k[0] != '_'] == []", "ok 0"),
     ("import algs4; assert [k for k in vars(algs4) if k[0] != '_'] == ['MinPQ']", "ok 0"),
