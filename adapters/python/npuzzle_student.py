@@ -119,6 +119,9 @@ def _describe(e):
         message = "maximum recursion depth exceeded"
     else:
         message = _message(e)
+    if issubclass(cls, ModuleNotFoundError) and _startswith(message, "No module named "):
+        # numpy, or a helper module left out of the submission: nothing the grader's side could have made
+        message = f"{message}: neither the grader's Python nor the submitted files have it"
     where = student_frame(_traceback_of(e), tuple(STUDENT_ROOTS))
     if where is not None:
         filename, line = where

@@ -119,6 +119,21 @@ fn a_solver_importing_more_than_board_from_board_py_is_told_why_it_fails_over_th
     c.finish();
 }
 
+/// A module the grader's Python does not have (numpy), or a helper left out of the submission, fails the
+/// requests that load it saying where it is missing from: Python's "No module named 'numpy'" alone, under a
+/// compilation that passed, could read as the grader's installation at fault.
+#[test]
+fn a_module_nowhere_to_be_found_is_said_to_be_missing_from_the_submission_and_the_graders_python() {
+    let dir = valid_edited(|board| format!("import numpy_nowhere\n{board}"), |solver| solver);
+    let Some(mut c) = start_at(dir.path()) else { return };
+    c.ask("hello 1");
+    let failed = c.ask("board own 3 1 2 3 4 5 6 0 7 8");
+    let said = "err exception ModuleNotFoundError No module named 'numpy_nowhere': neither the grader's Python nor \
+                the submitted files have it (at board.py:1)";
+    assert_eq!(failed, said);
+    c.finish();
+}
+
 /// `signal.signal()` works on the main thread alone: the student's modules are loaded there, where a
 /// program's top level runs (the common idiom restoring SIGPIPE's default).
 #[test]
