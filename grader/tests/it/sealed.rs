@@ -114,7 +114,7 @@ fn a_binary_heap_solver_is_correct_but_fails_every_minpq_count() {
     assert!(minpq_tests.len() > 2, "{minpq_tests:?}");
     for id in &minpq_tests {
         assert_eq!(graded.test(id)["status"], "failed", "{id}: {}", graded.text);
-        assert!(message(&graded, id).contains("did not use the MinPQ it was given"), "{id}: {}", message(&graded, id));
+        assert!(message(&graded, id).contains("did not use algs4's MinPQ"), "{id}: {}", message(&graded, id));
     }
 }
 

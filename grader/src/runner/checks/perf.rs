@@ -179,7 +179,7 @@ fn queue_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     if claimed(&seen, trial) > 0 && seen.required("pq_inserts")? == 0 {
         // A queue of its own (std's BinaryHeap) would otherwise show sizes of 0 and pass every cell.
         return mismatch(
-            Mismatch::new("the Solver did not use the MinPQ it was given: it solved the puzzle with no insert()")
+            Mismatch::new("the Solver did not use algs4's MinPQ: it solved the puzzle with no insert()")
                 .with("(the assignment requires algs4's MinPQ; its sizes are what this test measures)")
                 .with_row(puzzle_columns(trial)),
         );
@@ -267,7 +267,7 @@ fn timing(ctx: &mut Ctx<'_>, aspect: TimingAspect, trial: &Trial) -> TrialResult
             let row = format!("{head} {inserts:>12} {del_mins:>12}");
             if inserts == 0 && claimed(&seen, trial) > 0 {
                 return mismatch(
-                    Mismatch::new("the Solver did not use the MinPQ it was given: no insert() at all")
+                    Mismatch::new("the Solver did not use algs4's MinPQ: no insert() at all")
                         .with("(the assignment requires algs4's MinPQ; its operations are what this test counts)")
                         .with_row(row),
                 );

@@ -12,7 +12,7 @@
 //! delMin(), so tokens show none) and R - 1 delMin() calls (the initial board may be expanded unqueued).
 //!
 //! A Solver that inserted nothing into the MinPQ did not use it: the MinPQ's rows fail on that ("did not
-//! use the MinPQ it was given"), and the other rows hold it to the boards it called neighbors() on
+//! use algs4's MinPQ"), and the other rows hold it to the boards it called neighbors() on
 //! (`board_neighbors_distinct`), R of them, with no delMin() to follow: a search without a MinPQ (IDA*)
 //! passes, a Solver that answers from a table fails.
 //!

@@ -116,7 +116,7 @@ fn uses_min_pq(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     let life = ctx.life(REF, trial, SolverCheck::UsesMinPq.calls());
     if life.required("pq_inserts")? == 0 && claimed(&life, trial) > 0 {
         return mismatch(
-            Mismatch::new("the Solver did not use the MinPQ it was given: it solved the puzzle with no insert()")
+            Mismatch::new("the Solver did not use algs4's MinPQ: it solved the puzzle with no insert()")
                 .with("(use algs4's MinPQ; a java.util.PriorityQueue or std BinaryHeap is invisible to the counts)"),
         );
     }
