@@ -138,6 +138,14 @@ pub const STRATEGIES: &[Strategy] = &[
     // A correct A* the official puzzles pass (a red-team pass's Java and Python Solvers: 125/125 there) and the
     // bundled puzzle39 chosen before it was modelled failed, at 2.2 × the reference's insert() and Board().
     Strategy { name: "newest-tie", tie: TieBreak::Newest, ..REFERENCE },
+    // Both of the above: a red-team pass's Java Solver, failing the official puzzle34 alone (Timing 2, 4a, 4b).
+    Strategy {
+        name: "reversed-newest",
+        reversed_neighbors: true,
+        tie: TieBreak::Newest,
+        official: Official::FailsOn { official: &[34], bundled: &[34] },
+        ..REFERENCE
+    },
     Strategy { name: "twin-first", queues: Queues::LockstepTwinFirst, ..REFERENCE },
     Strategy { name: "one-queue", queues: Queues::One, official: ONE_QUEUE_FAILS, ..REFERENCE },
     Strategy { name: "one-queue-twin-first", queues: Queues::OneTwinFirst, official: ONE_QUEUE_FAILS, ..REFERENCE },
