@@ -13,11 +13,13 @@ large stack, started with `_thread` (`threading.enumerate()` does not list it); 
 outbox with a watchdog thread.
 """
 
+import _signal
 import _thread
 import builtins
 import importlib.util
 import os
 import posix
+import signal
 import sys
 import threading
 import time
@@ -205,6 +207,31 @@ def main():
     serve(modules["npuzzle_protocol"], submission, Lines(stdin_fd), Outbox(protocol_fd))
 
 
+# What else can end the process at once, by a signal to itself (`os.kill(os.getpid(), SIGKILL)`, `os.abort()`),
+# each under every name the student's code can reach it by: the replies held go out before the call, as
+# before `os._exit`.
+SELF_ENDING = [
+    ((posix, os), "abort"),
+    ((posix, os), "kill"),
+    ((posix, os), "killpg"),
+    ((_signal, signal), "raise_signal"),
+    ((_signal, signal), "pthread_kill"),
+]
+
+
+def _after_replies(function, outbox):
+    """`function` with the outbox flushed before it runs."""
+
+    def flushed_first(*args, **kwargs):
+        try:
+            outbox.flush()
+        except BaseException:  # noqa: B036 (the call is the student's: it goes ahead whatever the flush met)
+            pass
+        return function(*args, **kwargs)
+
+    return flushed_first
+
+
 def serve(protocol, submission, lines, outbox):
     """Loads the student's modules on the main thread, runs the requests on a thread with a large stack, waits
     for it, and exits. The modules run their top level where a program's would: `signal.signal()` (a common
@@ -225,6 +252,10 @@ def serve(protocol, submission, lines, outbox):
             end(code)
 
     os._exit = posix._exit = end_after_replies
+    for modules, name in SELF_ENDING:
+        flushed_first = _after_replies(getattr(modules[0], name), outbox)
+        for module in modules:
+            setattr(module, name, flushed_first)
     try:
         server = protocol.Server(submission, "--memory" in sys.argv)
     except BaseException:  # noqa: B036 (the server itself failed: say why on stderr)

@@ -112,7 +112,7 @@ impl Conversation {
     /// Says hello, then sends `answered` and `ending` in one batch to a server whose student's code ends the
     /// process with status `code` at `ending`: every reply before it comes out, then the end of the output
     /// (the grader charges the end to the request that met it). Fails after a minute rather than waiting.
-    pub fn ends_after_answering(mut self, answered: &[&str], ending: &str, code: i32) {
+    pub fn ends_after_answering(mut self, answered: &[&str], ending: &str, ended: Ended) {
         let guard = self.killed_after(std::time::Duration::from_secs(60));
         self.ask("hello 1");
         let ids = self.send_batch(&[answered, &[ending]].concat());
@@ -122,7 +122,13 @@ impl Conversation {
         }
         assert_eq!(self.read_reply(), "", "the output ends at `{ending}`, which ended the process");
         drop(guard);
-        assert_eq!(self.child.wait().unwrap().code(), Some(code));
+        let status = self.child.wait().unwrap();
+        let seen = match (status.code(), std::os::unix::process::ExitStatusExt::signal(&status)) {
+            (Some(code), _) => Ended::Code(code),
+            (None, Some(signal)) => Ended::Signal(signal),
+            (None, None) => panic!("`{ending}` ended the process neither with a code nor by a signal: {status}"),
+        };
+        assert_eq!(seen, ended, "how `{ending}` ended the process");
     }
 
     /// Says goodbye and requires a clean exit.
@@ -131,6 +137,13 @@ impl Conversation {
         let status = self.child.wait().unwrap();
         assert!(status.success(), "{status}");
     }
+}
+
+/// How a server's process ended: with an exit code, or by a signal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    Code(i32),
+    Signal(i32),
 }
 
 /// Keeps [`Conversation::killed_after`]'s kill from happening once dropped (drop it before the server is

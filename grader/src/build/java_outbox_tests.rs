@@ -4,7 +4,7 @@
 //! first test holds it in the other state, asleep on a timer set for a reply written since. A request that
 //! ends the process writes the replies before it on the way out, whether it exits or halts.
 
-use super::super::conversation::Conversation;
+use super::super::conversation::{Conversation, Ended};
 use super::class_check;
 use super::tests::{build, java_available, valid_with};
 
@@ -94,5 +94,5 @@ fn a_request_that_ends_the_jvm_leaves_the_replies_before_it_written(#[case] end:
         "to_string b2",
         "board own 2 1 2 3 0",
     ];
-    Conversation::start(build(dir.path())).ends_after_answering(&answered, "to_string b3", 3);
+    Conversation::start(build(dir.path())).ends_after_answering(&answered, "to_string b3", Ended::Code(3));
 }

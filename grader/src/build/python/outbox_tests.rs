@@ -5,6 +5,9 @@
 
 use std::process::Command;
 
+use rstest::rstest;
+
+use super::super::conversation::Ended;
 use super::tests::{root, start_at, submission, valid_edited};
 use super::*;
 
@@ -77,21 +80,28 @@ print("written")
 }
 
 /// A pipelined batch whose last request makes the student's code end the interpreter at once (`os._exit`,
-/// which runs no `atexit` handler and flushes nothing): every reply before it comes out, then the end of the
-/// output, so the grader charges the end to the request that met it. Before, the replies it held were lost
-/// with the process and the report named an earlier trial that had passed.
-#[test]
-fn a_request_that_ends_the_interpreter_leaves_the_replies_before_it_written() {
+/// which runs no `atexit` handler and flushes nothing, or a signal to itself): every reply before it comes
+/// out, then the end of the output, so the grader charges the end to the request that met it. Before, the
+/// replies it held were lost with the process and the report named an earlier trial that had passed.
+#[rstest]
+#[case::exit("os._exit(3)", Ended::Code(3))]
+#[case::abort("os.abort()", Ended::Signal(6))]
+#[case::kill("os.kill(os.getpid(), 9)", Ended::Signal(9))]
+#[case::kill_through_posix("import posix; posix.kill(posix.getpid(), 9)", Ended::Signal(9))]
+#[case::raise_signal("import signal; signal.raise_signal(signal.SIGKILL)", Ended::Signal(9))]
+#[case::raise_signal_through_its_c_module("import _signal; _signal.raise_signal(9)", Ended::Signal(9))]
+fn a_request_that_ends_the_interpreter_leaves_the_replies_before_it_written(
+    #[case] ending: &str,
+    #[case] ended: Ended,
+) {
     let dir = valid_edited(
         |board| {
-            board.replace(
-                "    def __str__(self):\n",
-                "    def __str__(self):\n        if len(self._tiles) == 2:\n            import os\n            os._exit(3)\n",
-            )
+            let end = format!("    def __str__(self):\n        if len(self._tiles) == 2:\n            import os\n            {ending}\n");
+            board.replace("    def __str__(self):\n", &end)
         },
         |solver| solver,
     );
     let Some(c) = start_at(dir.path()) else { return };
     let answered = ["board own 3 1 2 3 4 5 6 7 8 0", "to_string b1", "board own 2 1 2 3 0", "hamming b2"];
-    c.ends_after_answering(&answered, "to_string b2", 3);
+    c.ends_after_answering(&answered, "to_string b2", ended);
 }
