@@ -115,6 +115,7 @@ public final class Server {
         Counters.setRequestThread(worker);
         Sites.watch(world.loader().getUnnamedModule(), ManagementFactory.getThreadMXBean());
         KeptAnywhere.prepare();
+        Failures.prepare();
         FirstTouch.eden();
         // a student's code that halts the JVM must not take the replies before its request with it
         Seal.install(outbox::flush);
