@@ -426,6 +426,11 @@ pub struct Verdict {
 }
 
 impl Verdict {
+    /// Whether any table fails.
+    pub fn fails_any(&self) -> bool {
+        self.timing_2 || self.timing_4a || self.timing_4b || self.memory_queues
+    }
+
     /// The failing tables as four characters: `2`, `a`, `b`, `m`, or `.` for a table passed.
     pub fn flags(&self) -> String {
         [(self.timing_2, '2'), (self.timing_4a, 'a'), (self.timing_4b, 'b'), (self.memory_queues, 'm')]

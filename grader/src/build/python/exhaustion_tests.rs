@@ -5,16 +5,17 @@ use super::super::conversation::Conversation;
 use super::tests::{root, submission, work};
 use super::*;
 
-/// A Solver that raises `raised`; with `fill`, first fills an algs4 MinPQ until the address space runs out
-/// and takes a thousand items back out (room for small objects, none for another arena), the queue (tracked
-/// for the counters, out of the Solver's reach) still holding the rest as it raises.
+/// A Solver that raises `raised` (made before anything else, so that raising it takes no new memory); with
+/// `fill`, first fills an algs4 MinPQ until the address space runs out and takes a thousand items back out
+/// (room for small objects, none for another arena), the queue (tracked for the counters, out of the Solver's
+/// reach) still holding the rest as it raises.
 fn solver(fill: bool, raised: &str) -> String {
     let filling = "        try:\n            while True:\n                pq.insert((len(pq), [0] * 8))\n        \
                    except MemoryError:\n            for _ in range(1000):\n                pq.del_min()\n";
     let filling = if fill { filling } else { "" };
     format!(
-        "from algs4 import MinPQ\n\n\nclass Solver:\n    def __init__(self, initial):\n        pq = MinPQ()\n\
-         {filling}        pq.insert((0, []))\n        raise {raised}\n"
+        "from algs4 import MinPQ\n\n\nclass Solver:\n    def __init__(self, initial):\n        \
+         error = {raised}\n        pq = MinPQ()\n{filling}        pq.insert((0, []))\n        raise error\n"
     )
 }
 
