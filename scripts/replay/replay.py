@@ -24,7 +24,7 @@ sys.path.insert(0, os.path.join(HERE, "../../adapters/python"))
 import algs4  # noqa: E402  (the adapter's textbook classes, for the student's `from algs4 import MinPQ`)
 import npuzzle_counters  # noqa: E402
 import reference_board  # noqa: E402
-from npuzzle_student import load_module, tune_collector  # noqa: E402
+from npuzzle_student import load_apart, load_module, tune_collector  # noqa: E402
 
 
 class Uncastable:
@@ -39,7 +39,8 @@ def load(submission):
     own = (board.Board, load_module("solver", os.path.join(submission, "solver.py")).Solver)
     reference = types.ModuleType("board")
     reference.Board = reference_board.Board
-    solver = load_module("solver_over_reference_board", os.path.join(submission, "solver.py"), reference)
+    # as the adapter loads the ref world: the submission's other modules loaded again, over the reference Board
+    solver = load_apart("solver_over_reference_board", os.path.join(submission, "solver.py"), reference, submission + os.sep)
     return [own, (reference_board.Board, solver.Solver)]
 
 
