@@ -34,11 +34,7 @@ final class Failures {
     static void prepare() {
         failure(new IllegalStateException(null, new Error("prepared, of loader 'own' @0")));
         failure(new OutOfMemoryError("prepared"));
-        heapRanOut = false;
     }
-
-    /** Whether a request's code ran out of heap in this process (the server lets go of its own before exit). */
-    static volatile boolean heapRanOut;
 
     /**
      * The failure a request reports for `t` when it is the student's (what their code threw, the adapter's
@@ -58,7 +54,6 @@ final class Failures {
         if (t instanceof StudentFailure) return (StudentFailure) t;
         String type = t.getClass().getName();
         if (t instanceof OutOfMemoryError) {
-            heapRanOut = true;
             // Where the allocation failed varies from run to run, so only the kind of memory and the heap.
             String message = guarded(t::getMessage, "getMessage()");
             String what = message == null ? "" : message + " ";

@@ -124,27 +124,7 @@ public final class Server {
         KeptAside.ownThreadsAreAliveNowAnd(worker);
         worker.start();
         worker.join();
-        if (Failures.heapRanOut) server.letGoOfEverything();
         System.exit(status[0]);
-    }
-
-    /**
-     * Before the JVM's exit, in a process whose heap ran out: what the adapter still holds (the handles, the
-     * queues of the span that ran out, the counters' table of expanded boards) let go of and collected, so that
-     * the shutdown hooks have a heap to run in. A full heap at exit made the JDK's own hook (`Logging-Cleaner`,
-     * LogManager's) throw `GC overhead limit exceeded` into the submission's output, after the grade's last
-     * reply, in 2 of 8 grades beside two spinning processes. (A Solver's OutOfMemoryError is mostly answered as
-     * the student's failure, not through {@link #outOfMemory}: {@link Failures#heapRanOut} sees both.)
-     */
-    private void letGoOfEverything() {
-        objects.clear();
-        replyHandles.clear();
-        recordedIds.clear();
-        synchronized (QueueRegistry.class) {
-            QueueRegistry.beginSpan();
-        }
-        Counters.reset(false);
-        System.gc();
     }
 
     /**
@@ -250,7 +230,7 @@ public final class Server {
         } catch (OutOfMemoryError e) {
             throw e; // answered by serve, once what filled the heap is let go (outOfMemory)
         } catch (Throwable t) {
-            StudentFailure f = Failures.ofStudent(t);
+            StudentFailure f = studentsFailure(t);
             if (f != null) {
                 outcome = "err exception " + elapsed(start) + " " + f.type + " " + escape(f.detail);
             } else {
@@ -273,9 +253,7 @@ public final class Server {
      * exits with status 1, the error on its standard error.
      */
     private Reply outOfMemory(OutOfMemoryError error) {
-        synchronized (QueueRegistry.class) {
-            QueueRegistry.letGoOfSpan();
-        }
+        letGoOfSpan();
         if (requestId < 0) throw error;
         for (int attempt = 1; ; attempt++) {
             try {
@@ -285,6 +263,28 @@ public final class Server {
             } catch (OutOfMemoryError again) {
                 if (attempt == OUT_OF_MEMORY_ATTEMPTS) throw again;
             }
+        }
+    }
+
+    /**
+     * {@link Failures#ofStudent}, for a request that failed; when what the student's code met was the heap
+     * running out (an OutOfMemoryError a call into their code threw, which the world reports as theirs rather
+     * than through {@link #outOfMemory}), the span's queues are let go of as there. Otherwise they stayed held
+     * until the next span began, and at the JVM's exit after a life whose constructor filled the heap, the JDK's
+     * own shutdown hook (`Logging-Cleaner`, LogManager's) met `GC overhead limit exceeded` and printed it into
+     * the submission's output (2 of 8 grades beside two spinning processes). A life that ran out of heap reads
+     * no counts (its constructor failed) or counts that are moot, as in outOfMemory.
+     */
+    private static StudentFailure studentsFailure(Throwable t) {
+        StudentFailure f = Failures.ofStudent(t);
+        if (f != null && f.type.equals(OutOfMemoryError.class.getName())) letGoOfSpan();
+        return f;
+    }
+
+    /** A request ran out of heap: see {@link QueueRegistry#letGoOfSpan}. */
+    private static void letGoOfSpan() {
+        synchronized (QueueRegistry.class) {
+            QueueRegistry.letGoOfSpan();
         }
     }
 
@@ -589,7 +589,7 @@ public final class Server {
         } catch (OutOfMemoryError e) {
             throw e;
         } catch (Throwable t) {
-            StudentFailure f = Failures.ofStudent(t);
+            StudentFailure f = studentsFailure(t);
             if (f != null) return "!" + f.type + " " + escape(f.detail);
             t.printStackTrace();
             return "?" + escape("adapter failure: " + t);
