@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# What each end-to-end test costs on its own: every test of one of the grader's test binaries run alone, one
+# after another, with its wall time and its CPU (user + system of the test and of every process it waited for,
+# the sandboxed JVMs and interpreters included), sorted dearest first, with the totals.
+#
+#     scripts/suite-costs.sh [TEST-TARGET] [FILTER]     # TEST-TARGET: it (the default) or load
+#
+# Why alone: in `make test` the tests of a binary run two at a time and stretch each other, so a test's own
+# wall time there says little about what it costs; a test's CPU alone is what an allowance (BENCHMARKS.md,
+# "The test suite") is measured in, and the sum over a binary is the floor of that binary's share of the
+# suite on a 2-core machine (about half of it in wall time, since the suite keeps both cores busy).
+# Run it on a warm checkout (the grader's build caches present), with nothing else running.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+target="${1:-it}"
+filter="${2:-}"
+binary=$(cargo test --release -p grader --test "$target" --no-run --message-format=json 2>/dev/null |
+  python3 -c 'import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["kind"] == ["test"]:
+        print(m["executable"])')
+# what `cargo test` gives a test binary and the graders it starts (the Rust builds use CARGO)
+export CARGO="${CARGO:-$(rustup which cargo 2>/dev/null || command -v cargo)}" INSTA_UPDATE=no CI=true
+results=$(mktemp)
+timing=$(mktemp)
+trap 'rm -f "$results" "$timing"' EXIT
+cd grader
+"$binary" --list 2>/dev/null | sed -n 's/: test$//p' | grep -F -- "$filter" | while read -r name; do
+  # a test that fails alone is marked, its figures kept
+  verdict=ok
+  /usr/bin/time -o "$timing" -f '%e %U %S' "$binary" --exact --test-threads 1 -q "$name" >/dev/null 2>&1 || verdict=FAILED
+  read -r wall user sys < <(tail -1 "$timing")
+  printf '%8.1f %8.1f  %s%s\n' "$wall" "$(echo "$user + $sys" | bc)" "$name" "$([ "$verdict" = ok ] || echo "  ($verdict)")" | tee -a "$results" >&2
+done
+echo
+printf '%8s %8s  %s\n' "wall s" "CPU s" "test (each alone)"
+sort -k2 -rn "$results"
+awk '{w += $1; c += $2} END {printf "%8.1f %8.1f  total over %d tests\n", w, c, NR}' "$results"
