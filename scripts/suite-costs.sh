@@ -14,25 +14,30 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${1:-it}"
 filter="${2:-}"
-binary=$(cargo test --release -p grader --test "$target" --no-run --message-format=json 2>/dev/null |
+# built as `make test` builds it (the whole workspace, so that cargo resolves the same features and finds the
+# build fresh); three packages have an `it` binary: the grader's is the one in grader/tests
+binary=$(cargo test -q --release --workspace --exclude 'sub-*' --test "$target" --no-run --message-format=json |
   python3 -c 'import json, sys
 for line in sys.stdin:
     m = json.loads(line)
-    if m.get("reason") == "compiler-artifact" and m.get("executable") and m["target"]["kind"] == ["test"]:
+    if m.get("reason") == "compiler-artifact" and m.get("executable") and "/grader/tests/" in m["target"]["src_path"]:
         print(m["executable"])')
+[ -n "$binary" ] || { echo "suite-costs: no test binary \`$target\` in grader/tests (it or load)" >&2; exit 2; }
 # what `cargo test` gives a test binary and the graders it starts (the Rust builds use CARGO)
 export CARGO="${CARGO:-$(rustup which cargo 2>/dev/null || command -v cargo)}" INSTA_UPDATE=no CI=true
 results=$(mktemp)
 timing=$(mktemp)
 trap 'rm -f "$results" "$timing"' EXIT
 cd grader
-"$binary" --list 2>/dev/null | sed -n 's/: test$//p' | grep -F -- "$filter" | while read -r name; do
+"$binary" --list 2>/dev/null | sed -n 's/: test$//p' | { grep -F -- "$filter" || true; } | while read -r name; do
   # a test that fails alone is marked, its figures kept
   verdict=ok
   /usr/bin/time -o "$timing" -f '%e %U %S' "$binary" --exact --test-threads 1 -q "$name" >/dev/null 2>&1 || verdict=FAILED
   read -r wall user sys < <(tail -1 "$timing")
-  printf '%8.1f %8.1f  %s%s\n' "$wall" "$(echo "$user + $sys" | bc)" "$name" "$([ "$verdict" = ok ] || echo "  ($verdict)")" | tee -a "$results" >&2
+  awk -v w="$wall" -v u="$user" -v s="$sys" -v n="$name" -v v="$verdict" \
+    'BEGIN {printf "%8.1f %8.1f  %s%s\n", w, u + s, n, (v == "ok" ? "" : "  (" v ")")}' | tee -a "$results" >&2
 done
+[ -s "$results" ] || { echo "suite-costs: no test of \`$target\` matches \`$filter\`" >&2; exit 2; }
 echo
 printf '%8s %8s  %s\n' "wall s" "CPU s" "test (each alone)"
 sort -k2 -rn "$results"
