@@ -3,13 +3,16 @@
 # after another, with its wall time and its CPU (user + system of the test and of every process it waited for,
 # the sandboxed JVMs and interpreters included), sorted dearest first, with the totals.
 #
-#     scripts/suite-costs.sh [TEST-TARGET] [FILTER]     # TEST-TARGET: it (the default) or load
+#     scripts/suite-costs.sh [TEST-TARGET] [FILTER]
 #
-# Why alone: in `make test` the tests of a binary run two at a time and stretch each other, so a test's own
-# wall time there says little about what it costs; a test's CPU alone is what an allowance (BENCHMARKS.md,
-# "The test suite") is measured in, and the sum over a binary is the floor of that binary's share of the
-# suite on a 2-core machine (about half of it in wall time, since the suite keeps both cores busy).
-# Run it on a warm checkout (the grader's build caches present), with nothing else running.
+# TEST-TARGET is `it` (the default) or `load`; FILTER keeps the tests whose name holds it (`gallery::`).
+#
+# Why alone: in `make test` the tests of a binary run two at a time, so a test's wall time there holds its waits
+# and its neighbor's share of the cores. A test's CPU alone is what an allowance (BENCHMARKS.md, "The test suite")
+# is measured in. Two tests side by side do not stretch each other's CPU, so the sum over a binary is that
+# binary's CPU in `make test` less the builds a clean clone makes (its submissions' compiles, Checkstyle), and
+# about twice its wall time there, since the suite keeps both cores of a 2-core machine busy. Run it on a warm
+# checkout (`target/` and the grader's build caches present: a second run), with nothing else running.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${1:-it}"
