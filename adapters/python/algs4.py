@@ -3,8 +3,9 @@
 The same binary heap as edu.princeton.cs.algs4.MinPQ (1-based; swim stops on equal keys, sink prefers the
 left child on equal keys), so a solver written like the textbook's makes exactly the reference's operations.
 Items are compared with `<` (define `__lt__` on your search node), or by `key(item)` if a key function is
-given. Instrumented: inserts, del_mins and sizes are counted for the grader, and the heap order is re-checked
-at exponentially spaced operation counts to detect items whose ordering changed after insertion.
+given. Instrumented: inserts, del_mins and sizes are counted for the grader, and, while the grader asks for
+it, the heap order is re-checked at exponentially spaced operation counts (the same ones whether or not it
+asks) to detect items whose ordering changed after insertion.
 
 API: MinPQ(key=None), MinPQ.from_items(items, key=None), insert(x), del_min(), min(), is_empty(), size(),
 len(pq), iteration in ascending order (on a copy). The Java names delMin, isEmpty also work.
@@ -140,7 +141,8 @@ def _after_operation(pq, entry):
     entry[OPERATIONS] += 1
     if entry[OPERATIONS] == entry[NEXT_CHECK]:
         entry[NEXT_CHECK] <<= 1
-        check_order(entry)
+        if counts.heap_order_checked:
+            check_order(entry)
 
 
 def size_of(pq):

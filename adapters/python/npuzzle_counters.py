@@ -104,7 +104,12 @@ class Counts:
         self.next_board_id = 1
         self.reset()
 
-    def reset(self, sample_sites=False):
+    def reset(self, sample_sites=False, check_heap_order=False):
+        """Zeroes every counter; call sites are sampled from now on if `sample_sites`, and the queues' heap
+        order checked if `check_heap_order` (`counters_reset heap`, capability `counters_heap`: the checks run
+        the student's comparisons inside the Solver's requests, and only the heap-order test reads them; in a
+        span that did not ask, pq_heap_violations is left out of the counters)."""
+        self.heap_order_checked = check_heap_order
         for name in self.PQ_FIELDS + self.BOARD_FIELDS:
             setattr(self, name, 0)
         self.pq_live = 0
@@ -158,6 +163,8 @@ class Counts:
 
     def encode(self, peak_bytes=0):
         names = self.PQ_FIELDS + self.BOARD_FIELDS
+        if not self.heap_order_checked:
+            names = tuple(name for name in names if name != "pq_heap_violations")
         return " ".join(f"{name}={getattr(self, name)}" for name in names) + f" peak_bytes={peak_bytes}"
 
 
@@ -230,7 +237,7 @@ class Queues:
             except BaseException:  # noqa: B036
                 own = 0
             ending += max(entry[LIVE], own if type(own) is int else 0)
-            if not entry[VIOLATED]:
+            if counts.heap_order_checked and not entry[VIOLATED]:
                 check(entry)
         counts.pq_ending_size = ending
 

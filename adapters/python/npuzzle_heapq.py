@@ -6,7 +6,8 @@ takes `_heapq` (the C heap behind them, never counted) out of `sys.modules`; the
 again. heappush is an insert, heappop a del_min, heappushpop and heapreplace one of each, heapify(list) adds
 the list's items to the live size (as a MinPQ built from an array); nlargest, nsmallest and merge are not
 counted. The lists used since `counters_reset` end when the counters are read, like a MinPQ: their lengths
-(or our tally of them, if larger) go to pq_ending_size and their heap order is checked once.
+(or our tally of them, if larger) go to pq_ending_size and, where the grader asked for it (`counters_reset
+heap`), their heap order is checked once.
 """
 
 import heapq

@@ -202,7 +202,8 @@ class Server:
         if args[0] != str(VERSION):
             raise Refusal(f"unsupported version {args[0]}")
         memory = " memory" if self.memory else ""
-        return f"{VERSION} python ref_world counters call_sites refs neighbor_texts null foreign iterables{memory}"
+        return (f"{VERSION} python ref_world counters counters_heap call_sites refs neighbor_texts null foreign "
+                f"iterables{memory}")
 
     def new_board(self, verb, args):
         world = self.world_of(verb, args)
@@ -355,11 +356,12 @@ class Server:
         return self.add_all(world, world.run(lambda: boards(path, "solution()")))
 
     def counters_reset(self, verb, args):
-        """`counters_reset`, or `counters_reset sites`: call sites sampled until the next reset."""
-        sites = args == ["sites"]
-        if not sites:
+        """`counters_reset`, `counters_reset sites` (call sites sampled until the next reset) or
+        `counters_reset heap` (the queues' heap order checked until then)."""
+        sites, heap = args == ["sites"], args == ["heap"]
+        if not sites and not heap:
             no_args(verb, args)
-        counts.reset(sites)
+        counts.reset(sites, heap)
         QUEUES.reset()
         return ""
 

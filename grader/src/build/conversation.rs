@@ -166,6 +166,31 @@ pub fn counter(counters: &str, name: &str) -> u64 {
         .unwrap()
 }
 
+/// What an adapter announcing `counters_heap` must show, for a Solver whose search nodes change their ordering
+/// after insertion: `board` (`board ref`'s arguments) solved in the `ref` world after `counters_reset heap`, a
+/// plain `counters_reset` and `counters_reset heap` again. The queues' heap order is checked, and found
+/// broken, only when asked; after a plain reset `pq_heap_violations` is left out of the counters; every other
+/// count is the same each time (the checks charge the Solver no Board operation).
+pub fn heap_order_checked_only_when_asked(c: &mut Conversation, board: &str) {
+    assert!(c.ask("hello 1").contains(" counters_heap "), "the adapter announces counters_heap");
+    let built = c.ask(&format!("board ref {board}"));
+    let handle = built.strip_prefix("ok ").unwrap_or_else(|| panic!("{built}")).to_string();
+    let violations = |pair: &&str| pair.starts_with("pq_heap_violations=");
+    let mut others = Vec::new();
+    for (reset, asked) in [("counters_reset heap", true), ("counters_reset", false), ("counters_reset heap", true)] {
+        assert_eq!(c.ask(reset), "ok");
+        let solver = c.ask(&format!("solver {handle}"));
+        assert!(solver.starts_with("ok s"), "{solver}");
+        let counters = c.ask("counters");
+        match asked {
+            true => assert!(counter(&counters, "pq_heap_violations") > 0, "after `{reset}`: {counters}"),
+            false => assert!(!counters.split(' ').any(|p| violations(&p)), "after `{reset}`: {counters}"),
+        }
+        others.push(counters.split(' ').filter(|p| !violations(p)).collect::<Vec<_>>().join(" "));
+    }
+    assert!(others.iter().all(|o| *o == others[0]), "the same counts each time: {others:#?}");
+}
+
 /// The three values of a `memory_retained` reply (`ok BYTES KEPT OFF_HEAP`): the deep size, the second reading
 /// and its part off the heap, which must all be there.
 pub fn retained_readings(reply: &str) -> [u64; 3] {

@@ -82,6 +82,12 @@ impl Check {
         }
     }
 
+    /// Whether the check reads whether the MinPQ was found out of heap order (its lives' queues must be
+    /// checked, which an adapter announcing `counters_heap` does only when asked).
+    pub fn reads_heap_order(self) -> bool {
+        self == Check::Solver(SolverCheck::NoMutationAfterInsert)
+    }
+
     /// Whether the check measures the Solver's own deep memory.
     pub fn measures_solver_memory(self) -> bool {
         match self {

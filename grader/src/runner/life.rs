@@ -56,6 +56,9 @@ pub struct Asks {
     /// Whether the Solver's deep memory is measured after its constructor and after its calls (the adapter
     /// must announce `memory`).
     pub solver_memory: bool,
+    /// Whether the queues' heap order is checked (`counters_reset heap`, to an adapter announcing
+    /// `counters_heap`); only a counted life that is not sampled asks.
+    pub heap_order: bool,
 }
 
 /// A Solver's deep memory, as a life measured it.
@@ -132,8 +135,13 @@ impl Life {
         let counted = asks.counting != Counted::No;
         let sampled = counted && asks.sampled;
         let order = SolverCall::life(calls);
+        let reset = match (sampled, asks.heap_order) {
+            (true, _) => Request::CountersResetSites,
+            (false, true) => Request::CountersResetHeap,
+            (false, false) => Request::CountersReset,
+        };
         let built =
-            if counted { built_with_counters_zeroed(s, world, board, sampled) } else { ask::build(s, world, board) };
+            if counted { built_with_counters_zeroed(s, world, board, reset) } else { ask::build(s, world, board) };
         let b = match built {
             Ok(b) => b,
             Err(failure) => return Life::unborn(order, failure),
@@ -394,12 +402,11 @@ fn construct(s: &mut Session, b: Handle, budget: Duration, measured: bool) -> As
     }
 }
 
-/// Builds `board`, then zeroes the counters, with one batch: the grader's own construction is not counted.
-/// `sampled`: the adapter samples call sites until the next reset (`counters_reset sites`); otherwise it
-/// does not sample at all.
-fn built_with_counters_zeroed(s: &mut Session, world: World, board: &Board, sampled: bool) -> Asked<Handle> {
+/// Builds `board`, then zeroes the counters with `reset` (which also says whether the adapter samples call
+/// sites or checks heap order until the next reset), with one batch: the grader's own construction is not
+/// counted.
+fn built_with_counters_zeroed(s: &mut Session, world: World, board: &Board, reset: Request) -> Asked<Handle> {
     let build = Request::Board { world, tiles: ask::tiles_of(board) };
-    let reset = if sampled { Request::CountersResetSites } else { Request::CountersReset };
     let answers = s.call_all(&[build.clone(), reset])?;
     ask::handle_of(&build, &answers[0])
 }
@@ -545,6 +552,30 @@ mod tests {
         assert_eq!(life.required("pq_inserts").ok(), Some(5), "the counts are read after every method");
         assert_eq!(life.shown(SolverCall::Solution), "threw java.lang.NullPointerException: oops");
         assert!(life.cpu.is_some());
+    }
+
+    /// The reset that starts a counted life says what the adapter does until the next one: a sampled life asks
+    /// for call sites, a judged life that a heap-order test reads asks for the queues' checks, any other for
+    /// neither. The program answers the reset only if it is the one expected; otherwise the life is unborn.
+    #[rstest::rstest]
+    #[case::plain(false, false, "counters_reset")]
+    #[case::heap_order(false, true, "counters_reset heap")]
+    #[case::sampled(true, false, "counters_reset sites")]
+    fn the_reset_asks_for_what_the_life_reads(#[case] sampled: bool, #[case] heap_order: bool, #[case] reset: &str) {
+        let expected = format!("case \"$l\" in '2 {reset}') echo '2 ok 0';; *) echo \"2 err protocol got $l\";; esac");
+        let mut s = program(&[
+            "echo '1 ok 0 b1'",
+            &expected,
+            "echo '3 ok 0 s2'",
+            "echo '4 ok 0 1'",
+            "echo '5 ok 0 true'",
+            "echo '6 ok 0 none'",
+            "echo '7 ok 0 pq_inserts=5 pq_heap_violations=0'",
+            "echo '8 ok 0'",
+        ]);
+        let asks = Asks { counting: Counted::Counts, sampled, heap_order, ..Asks::default() };
+        let life = Life::live(&mut s, World::Ref, &board(), &[], Duration::from_secs(2), asks);
+        assert_eq!(life.required("pq_heap_violations").ok(), Some(0), "{reset}: {:?}", life.counters());
     }
 
     #[test]

@@ -309,7 +309,7 @@ public final class Server {
                 if (version != VERSION) throw protocol("unsupported version " + version);
                 world.initialize();
                 String memory = DeepSize.available() ? " memory counters_deep" : "";
-                return VERSION + " java ref_world counters call_sites refs neighbor_texts texts" + memory + " null foreign api_check iterables" + runtimeThreads;
+                return VERSION + " java ref_world counters counters_heap call_sites refs neighbor_texts texts" + memory + " null foreign api_check iterables" + runtimeThreads;
             }
             case "memory_board": {
                 World world = world(verb, args);
@@ -488,10 +488,12 @@ public final class Server {
                 return addAll(s.world, s.world.boards(path, "solution()", true));
             }
             case "counters_reset": {
-                // `counters_reset sites` also samples call sites until the next reset (capability `call_sites`)
+                // `counters_reset sites` also samples call sites until the next reset (capability `call_sites`),
+                // `counters_reset heap` checks the queues' heap order until then (capability `counters_heap`)
                 boolean sites = args.length == 1 && args[0].equals("sites");
-                if (!sites) noArgs(verb, args);
-                Counters.reset(sites);
+                boolean heap = args.length == 1 && args[0].equals("heap");
+                if (!sites && !heap) noArgs(verb, args);
+                Counters.reset(sites, heap);
                 synchronized (QueueRegistry.class) {
                     QueueRegistry.beginSpan();
                 }

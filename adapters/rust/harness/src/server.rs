@@ -310,8 +310,9 @@ where
             }
             Request::Moves(h) => self.on_solver(h, |s| s.moves().to_string(), |s| s.moves().to_string())?,
             Request::Solution(h) => self.solution(h)?,
-            // the Rust harness samples no call sites (`call_sites` is unsupported), so `sites` changes nothing
-            Request::CountersReset | Request::CountersResetSites => {
+            // the Rust harness samples no call sites (`call_sites` is unsupported), so `sites` changes nothing,
+            // and checks heap order in every counted life (it does not announce `counters_heap`), so `heap` does not
+            Request::CountersReset | Request::CountersResetSites | Request::CountersResetHeap => {
                 counters::reset();
                 memory::reset_peak();
                 self.peak_base = memory::live_bytes();

@@ -1,7 +1,8 @@
 //! The Python adapter's conversations: what its server answers over gallery and hostile submissions.
 
 use super::super::conversation::{
-    counter, neighbor_texts, one_text_fails, retained_readings, samples_of, Conversation,
+    counter, heap_order_checked_only_when_asked, neighbor_texts, one_text_fails, retained_readings, samples_of,
+    Conversation,
 };
 use super::*;
 
@@ -54,7 +55,7 @@ fn valid_submission_speaks_the_protocol() {
     // no thread is named: every thread of the process is charged
     assert_eq!(
         c.ask("hello 1"),
-        "ok 1 python ref_world counters call_sites refs neighbor_texts null foreign iterables"
+        "ok 1 python ref_world counters counters_heap call_sites refs neighbor_texts null foreign iterables"
     );
     assert_eq!(c.ask("board own 3 8 1 3 4 0 2 7 6 5"), "ok b1");
     assert_eq!(c.ask("manhattan b1"), "ok 10");
@@ -127,6 +128,25 @@ fn the_iterable_verbs_hold_the_students_result_uncopied() {
     c.finish();
 }
 
+/// A Solver that lowers every seventh search node's priority after inserting it breaks its MinPQs' heap order,
+/// which the adapter finds only when asked (`counters_reset heap`).
+#[test]
+fn the_heap_order_is_checked_only_after_a_reset_that_asks() {
+    let dir = valid_edited(
+        |board| board,
+        |solver| {
+            solver.replace(
+                "            pq.insert(_Node(neighbor, node.moves + 1, node))",
+                "            child = _Node(neighbor, node.moves + 1, node)\n            pq.insert(child)\n            \
+                 if pq.size() % 7 == 0:\n                child.priority -= 1000",
+            )
+        },
+    );
+    let Some(mut c) = start_at(dir.path()) else { return };
+    heap_order_checked_only_when_asked(&mut c, "3 7 2 1 3 4 6 0 5 8");
+    c.finish();
+}
+
 /// The Python reference Board under the textbook solver makes exactly the Rust reference's operations
 /// (the figures `fixturegen` recorded in fixtures/puzzles/puzzles.toml from `solver --stats`), and counts
 /// the boards it expands as the Rust counting board does.
@@ -140,7 +160,7 @@ fn the_reference_board_counts_equal_the_rust_references() {
         let file = fs::read_to_string(root().join(format!("fixtures/puzzles/{name}.txt"))).unwrap();
         let reference = metadata[name].reference.unwrap_or_else(|| panic!("{name} has reference counts"));
         let board = c.ask(&format!("board ref {}", file.split_whitespace().collect::<Vec<_>>().join(" ")));
-        assert_eq!(c.ask("counters_reset"), "ok");
+        assert_eq!(c.ask("counters_reset heap"), "ok");
         let solver = c.ask(&format!("solver {}", &board[3..]));
         assert!(solver.starts_with("ok s"), "{name}: {solver}");
         let counters = c.ask("counters");

@@ -60,14 +60,19 @@ impl Lives {
 }
 
 /// The boards whose lives measure more than counts, since the lives of one board are shared between tests:
-/// the queue-memory test's (the queues' deep memory, a walk the Java adapter makes only when asked) and the
-/// Solver-memory test's (the Solver's own deep memory, after its constructor and after its calls).
+/// the queue-memory test's (the queues' deep memory, a walk the Java adapter makes only when asked), the
+/// Solver-memory test's (the Solver's own deep memory, after its constructor and after its calls) and the
+/// heap-order test's (the queues' heap order, re-checked as they grow and when they end: work the Java and
+/// Python adapters do only when asked, inside the Solver's own requests, so that no other life's CPU carries
+/// it).
 #[derive(Debug, Default)]
 pub struct Measured {
     #[allow(missing_docs)]
     pub deep_memory: HashSet<Board>,
     #[allow(missing_docs)]
     pub solver_memory: HashSet<Board>,
+    #[allow(missing_docs)]
+    pub heap_order: HashSet<Board>,
 }
 
 impl Measured {
@@ -79,6 +84,7 @@ impl Measured {
         Measured {
             deep_memory: boards(|t| t.item.check.measures_deep_memory()),
             solver_memory: boards(|t| t.item.check.measures_solver_memory()),
+            heap_order: boards(|t| t.item.check.reads_heap_order()),
         }
     }
 }
@@ -144,7 +150,9 @@ impl Ctx<'_> {
         if solver_memory {
             self.warm_up(world, trial.board.dimension());
         }
-        let asks = Asks { counting, sampled, solver_memory };
+        // an adapter that does not announce `counters_heap` checks every counted life's queues unasked
+        let heap_order = judged_ref && self.has("counters_heap") && self.measured.heap_order.contains(&trial.board);
+        let asks = Asks { counting, sampled, solver_memory, heap_order };
         let life = Life::live(self.session, world, &trial.board, calls, self.solve_cpu(), asks);
         self.lives.insert(key, life.clone());
         life

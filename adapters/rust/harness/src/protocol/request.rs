@@ -65,6 +65,10 @@ pub enum Request {
     /// `counters_reset sites`: the counters zeroed, and call sites sampled until the next reset (for adapters
     /// announcing `call_sites`; a plain `counters_reset` stops sampling).
     CountersResetSites,
+    /// `counters_reset heap`: the counters zeroed, and the queues' heap order checked until the next reset
+    /// (for adapters announcing `counters_heap`, which check it only when asked: after a plain
+    /// `counters_reset` or `counters_reset sites` they check none).
+    CountersResetHeap,
     Counters,
     CallSites,
     /// `counters deep`: the counters, and the queues' deep memory measured (for adapters announcing
@@ -129,6 +133,7 @@ impl Request {
             | Request::SolverNull(_)
             | Request::CountersReset
             | Request::CountersResetSites
+            | Request::CountersResetHeap
             | Request::Counters
             | Request::CallSites
             | Request::CountersDeep
@@ -166,6 +171,7 @@ impl Request {
             Request::SolverNull(world) => word(&mut line, world.name()),
             Request::CountersDeep => word(&mut line, DEEP),
             Request::CountersResetSites => word(&mut line, SITES),
+            Request::CountersResetHeap => word(&mut line, HEAP),
             Request::NeighborsTexts(h, max) => {
                 line.push(' ');
                 h.push_to(&mut line);
@@ -241,8 +247,8 @@ verbs! {
     "is_solvable" => Request::IsSolvable(_) = one(Request::IsSolvable);
     "moves" => Request::Moves(_) = one(Request::Moves);
     "solution" => Request::Solution(_) = one(Request::Solution);
-    "counters_reset" => Request::CountersReset | Request::CountersResetSites =
-        keyword(SITES, Request::CountersReset, Request::CountersResetSites);
+    "counters_reset" => Request::CountersReset | Request::CountersResetSites | Request::CountersResetHeap =
+        counters_reset;
     "counters" => Request::Counters | Request::CountersDeep = keyword(DEEP, Request::Counters, Request::CountersDeep);
     "call_sites" => Request::CallSites = bare(Request::CallSites);
     "memory_board" => Request::MemoryBoard { .. } = tiles(|world, tiles| Request::MemoryBoard { world, tiles });
@@ -332,6 +338,19 @@ fn solver_null(_: &str, rest: Option<&str>) -> Result<Request, WireError> {
 const DEEP: &str = "deep";
 /// `counters_reset sites`: the counters zeroed, call sites sampled.
 const SITES: &str = "sites";
+/// `counters_reset heap`: the counters zeroed, the queues' heap order checked.
+const HEAP: &str = "heap";
+
+/// `counters_reset`, alone or with one of its two words: `sites` or `heap` (a life is either sampled, to
+/// explain its counts, or judged, and only a judged life is checked for heap order).
+fn counters_reset(verb: &str, rest: Option<&str>) -> Result<Request, WireError> {
+    match rest {
+        None => Ok(Request::CountersReset),
+        Some(SITES) => Ok(Request::CountersResetSites),
+        Some(HEAP) => Ok(Request::CountersResetHeap),
+        Some(_) => Err(unknown(verb, rest)),
+    }
+}
 
 /// A verb alone (`plain`), or followed by its one `keyword` (`with`).
 fn keyword(
@@ -429,6 +448,7 @@ mod tests {
             Just(Request::CountersDeep),
             Just(Request::CountersReset),
             Just(Request::CountersResetSites),
+            Just(Request::CountersResetHeap),
             Just(Request::Api),
             Just(Request::Bye),
         ]

@@ -11,8 +11,10 @@ import npuzzle.QueueRegistry;
  * The grader's stand-in for the textbook's binary-heap min priority queue, with the same behaviour (a
  * 1-based array that starts at length capacity + 1, doubles when full and halves when a quarter full; swim
  * stops on equal keys, sink prefers the left child on equal keys) and the same public API, instrumented:
- * inserts, delMins and sizes are reported to {@link Counters}, and the heap order is re-checked at
- * exponentially spaced operation counts to detect items whose ordering changed after insertion.
+ * inserts, delMins and sizes are reported to {@link Counters}, and, while the grader asks for it (the lives
+ * its heap-order test reads), the heap order is re-checked at exponentially spaced operation counts to detect
+ * items whose ordering changed after insertion. The spacing is kept whether or not the checks run, so a
+ * queue is checked at the same operations either way.
  *
  * Not final, as the textbook's is not (a student's subclass compiles as it does officially), but what counts
  * cannot be changed by one: insert() and delMin() are final, and the hooks the adapter's registry calls are
@@ -167,6 +169,7 @@ public class MinPQ<Key> extends QueueRegistry.Tracked implements Iterable<Key> {
         QueueRegistry.operated(this);
         if (++operations == nextCheck) {
             nextCheck <<= 1;
+            if (!Counters.heapOrderChecked()) return;
             try {
                 checkHeapOrder();
             } catch (RuntimeException | StackOverflowError e) {
