@@ -167,27 +167,43 @@ pub fn counter(counters: &str, name: &str) -> u64 {
 }
 
 /// What an adapter announcing `counters_heap` must show, for a Solver whose search nodes change their ordering
-/// after insertion: `board` (`board ref`'s arguments) solved in the `ref` world after `counters_reset heap`, a
-/// plain `counters_reset` and `counters_reset heap` again. The queues' heap order is checked, and found
-/// broken, only when asked; after a plain reset `pq_heap_violations` is left out of the counters; every other
+/// after insertion and whose moves() answers how many comparisons its nodes have made since its constructor
+/// began: `board` (`board ref`'s arguments) solved in the `ref` world after `counters_reset heap`, a plain
+/// `counters_reset` and `counters_reset heap` again. The queues' heap order is checked, and found broken, only
+/// when asked: after a plain reset the search makes fewer comparisons (no periodic check calls them), reading
+/// the counters makes none (no last check), and `pq_heap_violations` is left out of the counters; every other
 /// count is the same each time (the checks charge the Solver no Board operation).
 pub fn heap_order_checked_only_when_asked(c: &mut Conversation, board: &str) {
     assert!(c.ask("hello 1").contains(" counters_heap "), "the adapter announces counters_heap");
     let built = c.ask(&format!("board ref {board}"));
     let handle = built.strip_prefix("ok ").unwrap_or_else(|| panic!("{built}")).to_string();
-    let violations = |pair: &&str| pair.starts_with("pq_heap_violations=");
+    let is_violations = |pair: &str| pair.starts_with("pq_heap_violations=");
+    let mut compared = Vec::new();
     let mut others = Vec::new();
     for (reset, asked) in [("counters_reset heap", true), ("counters_reset", false), ("counters_reset heap", true)] {
         assert_eq!(c.ask(reset), "ok");
         let solver = c.ask(&format!("solver {handle}"));
-        assert!(solver.starts_with("ok s"), "{solver}");
+        let solver = solver.strip_prefix("ok ").unwrap_or_else(|| panic!("{solver}")).to_string();
+        let compares = |c: &mut Conversation| -> u64 {
+            let moves = c.ask(&format!("moves {solver}"));
+            moves.strip_prefix("ok ").and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("{moves}"))
+        };
+        let in_search = compares(c);
         let counters = c.ask("counters");
-        match asked {
-            true => assert!(counter(&counters, "pq_heap_violations") > 0, "after `{reset}`: {counters}"),
-            false => assert!(!counters.split(' ').any(|p| violations(&p)), "after `{reset}`: {counters}"),
+        let after_counters = compares(c);
+        if asked {
+            assert!(counter(&counters, "pq_heap_violations") > 0, "after `{reset}`: {counters}");
+        } else {
+            assert!(!counters.split(' ').any(is_violations), "after `{reset}`: {counters}");
+            assert_eq!(after_counters, in_search, "after `{reset}`, reading the counters compared nothing");
         }
-        others.push(counters.split(' ').filter(|p| !violations(p)).collect::<Vec<_>>().join(" "));
+        compared.push(in_search);
+        others.push(counters.split(' ').filter(|p| !is_violations(p)).collect::<Vec<_>>().join(" "));
     }
+    assert!(
+        compared[1] < compared[0] && compared[0] == compared[2],
+        "the periodic checks compare only when asked: {compared:?} comparisons (heap, plain, heap)"
+    );
     assert!(others.iter().all(|o| *o == others[0]), "the same counts each time: {others:#?}");
 }
 

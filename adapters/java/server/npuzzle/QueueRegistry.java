@@ -10,8 +10,8 @@ import java.util.List;
  * counters of the span it was used in: a span starts at `counters_reset` and ends at `counters`, after the
  * grader has asked the Solver everything it asks (its constructor, moves(), isSolvable(), solution()). At the
  * end every queue used during the span, whether the constructor built it or a lazy moves() did, reports its
- * size (pq_ending_size) and, in a span that asked for heap-order checks ({@link Counters#heapOrderChecked}),
- * gets a last one; the server measures its deep size.
+ * size (pq_ending_size) and gets a last heap-order check (which a MinPQ makes only in a span that asked for
+ * the checks: {@link Counters#heapOrderChecked}), and the server measures its deep size.
  *
  * A queue notes itself here at its first operation of a span ({@link #operated}: one comparison on every
  * other operation) and when it is made, so that a span's end looks at the queues it used and at no other:
@@ -125,10 +125,9 @@ public final class QueueRegistry {
         ended.sort(Comparator.comparingLong(q -> q.made));
         forget();
         inSpan = false;
-        boolean check = Counters.heapOrderChecked();
         for (Tracked q : ended) {
             Counters.pqEndingSize += q.npuzzleSize();
-            if (check) q.npuzzleCheckHeapOrder();
+            q.npuzzleCheckHeapOrder();
         }
         return ended;
     }

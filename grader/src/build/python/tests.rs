@@ -129,17 +129,29 @@ fn the_iterable_verbs_hold_the_students_result_uncopied() {
 }
 
 /// A Solver that lowers every seventh search node's priority after inserting it breaks its MinPQs' heap order,
-/// which the adapter finds only when asked (`counters_reset heap`).
+/// which the adapter checks, and finds, only when asked (`counters_reset heap`); its moves() answers how many
+/// comparisons its nodes made, which is how the helper sees whether a check ran.
 #[test]
 fn the_heap_order_is_checked_only_after_a_reset_that_asks() {
     let dir = valid_edited(
         |board| board,
         |solver| {
-            solver.replace(
-                "            pq.insert(_Node(neighbor, node.moves + 1, node))",
-                "            child = _Node(neighbor, node.moves + 1, node)\n            pq.insert(child)\n            \
-                 if pq.size() % 7 == 0:\n                child.priority -= 1000",
-            )
+            solver
+                .replace(
+                    "            pq.insert(_Node(neighbor, node.moves + 1, node))",
+                    "            child = _Node(neighbor, node.moves + 1, node)\n            pq.insert(child)\n            \
+                     if pq.size() % 7 == 0:\n                child.priority -= 1000",
+                )
+                .replace("from algs4 import MinPQ\n", "from algs4 import MinPQ\n\n_COMPARES = [0]\n")
+                .replace("    def __lt__(self, other):\n", "    def __lt__(self, other):\n        _COMPARES[0] += 1\n")
+                .replace(
+                    "raise ValueError(\"initial board is None\")\n",
+                    "raise ValueError(\"initial board is None\")\n        _COMPARES[0] = 0\n",
+                )
+                .replace(
+                    "        return self._goal.moves if self._goal is not None else -1\n",
+                    "        return _COMPARES[0]\n",
+                )
         },
     );
     let Some(mut c) = start_at(dir.path()) else { return };

@@ -169,7 +169,6 @@ public class MinPQ<Key> extends QueueRegistry.Tracked implements Iterable<Key> {
         QueueRegistry.operated(this);
         if (++operations == nextCheck) {
             nextCheck <<= 1;
-            if (!Counters.heapOrderChecked()) return;
             try {
                 checkHeapOrder();
             } catch (RuntimeException | StackOverflowError e) {
@@ -193,9 +192,12 @@ public class MinPQ<Key> extends QueueRegistry.Tracked implements Iterable<Key> {
         checkHeapOrder();
     }
 
-    /** Re-checks heap order, counting a violation once per queue, without charging board counts. */
+    /**
+     * Re-checks heap order, counting a violation once per queue, without charging board counts; only while the
+     * grader asks for the checks ({@link Counters#heapOrderChecked}), for the periodic checks and the last one.
+     */
     private void checkHeapOrder() {
-        if (violated || !instrumented) return;
+        if (violated || !instrumented || !Counters.heapOrderChecked()) return;
         boolean stopped = Counters.stopCharging();
         try {
             for (int k = 2; k <= n; k++) {
