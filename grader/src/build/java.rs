@@ -165,6 +165,10 @@ mod text_tests;
 mod initializer_tests;
 
 #[cfg(test)]
+#[path = "java_textbook_tests.rs"]
+mod textbook_tests;
+
+#[cfg(test)]
 mod tests {
     use super::super::conversation::{counter, neighbor_texts, one_text_fails, texts, Conversation};
     use super::*;

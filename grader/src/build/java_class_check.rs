@@ -10,10 +10,16 @@ use super::find_tool;
 /// source of `npuzzle.CHECK_CLASS`, whose `main` prints its verdict), runs it, and returns what it printed,
 /// trimmed. Panics, with the compiler's or the program's words, when either fails.
 pub(super) fn run(adapter_files: &[&str], check_class: &str, check: &str) -> String {
+    run_in("npuzzle", "server/npuzzle", adapter_files, check_class, check)
+}
+
+/// [`run`] for the classes of another package of the adapter: `package` (dotted), whose sources are under
+/// `adapters/java/FOLDER/`; the check is `package.CHECK_CLASS`.
+pub(super) fn run_in(package: &str, folder: &str, adapter_files: &[&str], check_class: &str, check: &str) -> String {
     let dir = tempfile::tempdir().unwrap();
-    let sources = dir.path().join("npuzzle");
-    std::fs::create_dir(&sources).unwrap();
-    let adapter = Path::new(env!("CARGO_MANIFEST_DIR")).join("../adapters/java/server/npuzzle");
+    let sources = dir.path().join(package.replace('.', "/"));
+    std::fs::create_dir_all(&sources).unwrap();
+    let adapter = Path::new(env!("CARGO_MANIFEST_DIR")).join("../adapters/java").join(folder);
     let mut files = Vec::new();
     for name in adapter_files {
         std::fs::copy(adapter.join(name), sources.join(name)).unwrap();
@@ -28,7 +34,7 @@ pub(super) fn run(adapter_files: &[&str], check_class: &str, check: &str) -> Str
     let run = Command::new(find_tool("java").unwrap())
         .arg("-cp")
         .arg(&classes)
-        .arg(format!("npuzzle.{check_class}"))
+        .arg(format!("{package}.{check_class}"))
         .output()
         .unwrap();
     let said = String::from_utf8_lossy(&run.stdout).trim().to_string();

@@ -63,6 +63,30 @@ const ADAPTER_SOURCES: &[(&str, &str)] = &[
         include_str!("../../../../adapters/java/algs4/edu/princeton/cs/algs4/Bag.java"),
     ),
     (
+        "algs4/edu/princeton/cs/algs4/ResizingArrayStack.java",
+        include_str!("../../../../adapters/java/algs4/edu/princeton/cs/algs4/ResizingArrayStack.java"),
+    ),
+    (
+        "algs4/edu/princeton/cs/algs4/LinkedStack.java",
+        include_str!("../../../../adapters/java/algs4/edu/princeton/cs/algs4/LinkedStack.java"),
+    ),
+    (
+        "algs4/edu/princeton/cs/algs4/ResizingArrayQueue.java",
+        include_str!("../../../../adapters/java/algs4/edu/princeton/cs/algs4/ResizingArrayQueue.java"),
+    ),
+    (
+        "algs4/edu/princeton/cs/algs4/LinkedQueue.java",
+        include_str!("../../../../adapters/java/algs4/edu/princeton/cs/algs4/LinkedQueue.java"),
+    ),
+    (
+        "algs4/edu/princeton/cs/algs4/ResizingArrayBag.java",
+        include_str!("../../../../adapters/java/algs4/edu/princeton/cs/algs4/ResizingArrayBag.java"),
+    ),
+    (
+        "algs4/edu/princeton/cs/algs4/LinkedBag.java",
+        include_str!("../../../../adapters/java/algs4/edu/princeton/cs/algs4/LinkedBag.java"),
+    ),
+    (
         "algs4/edu/princeton/cs/algs4/In.java",
         include_str!("../../../../adapters/java/algs4/edu/princeton/cs/algs4/In.java"),
     ),

@@ -254,14 +254,14 @@ mod tests {
 
     #[test]
     fn a_textbook_class_the_grader_lacks_is_named_with_the_ones_it_has() {
-        let solver =
-            b"import edu.princeton.cs.algs4.MinPQ;\nimport edu.princeton.cs.algs4.ResizingArrayStack;\n".to_vec();
+        let solver = b"import edu.princeton.cs.algs4.MinPQ;\nimport edu.princeton.cs.algs4.IndexMinPQ;\n".to_vec();
         let board = b"import edu.princeton.cs.algs4.Stack;\n".to_vec();
         let hint = algs4_hint(&[("Board.java", board.clone()), ("Solver.java", solver)]).unwrap();
         assert!(
             hint.starts_with(
-                "Solver.java uses edu.princeton.cs.algs4.ResizingArrayStack, which this grader does not provide; \
-                 allowed: Bag, In, MaxPQ, MinPQ, Queue, Stack, StdIn, StdOut, StdRandom, Stopwatch, StopwatchCPU."
+                "Solver.java uses edu.princeton.cs.algs4.IndexMinPQ, which this grader does not provide; allowed: \
+                 Bag, In, LinkedBag, LinkedQueue, LinkedStack, MaxPQ, MinPQ, Queue, ResizingArrayBag, \
+                 ResizingArrayQueue, ResizingArrayStack, Stack, StdIn, StdOut, StdRandom, Stopwatch, StopwatchCPU."
             ),
             "{hint}"
         );
