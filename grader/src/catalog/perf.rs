@@ -119,7 +119,9 @@ pub(super) fn items() -> Vec<Item> {
                       verdict, on growth: the least-squares line a*n^2 + b*n + c through the rows at even n \
                       (printed under the table as the Student line; at even n no int[n] row is padded, so the \
                       reference's line is exactly 4.00 n^2 + 32.00 n + 48.00) must have a at most 4.00 and b at \
-                      most 32.00 as printed (thresholds.board_memory_growth); c is free, so fixed fields (cached \
+                      most 32.00 as printed (thresholds.board_memory_growth; a up to 4.05, since bytes a tile that \
+                      change with n, as a Java String's one byte a character up to n = 16 and two beyond, bend the \
+                      line a few hundredths above its growth); c is free, so fixed fields (cached \
                       distances, a cache reference) cost nothing, and a Board at the reference + 24 bytes passes, \
                       as in official reports. If the line fails, every row fails. A row whose Board throws fails \
                       on its own; the rest are judged on the even rows that were measured (at least three are \

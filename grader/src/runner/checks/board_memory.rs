@@ -5,8 +5,10 @@
 //! the printed bound 4n^2 + 32n + 64 everywhere); no report fails a row for its size. So a row is not held to
 //! a bound of its own: the least-squares line through the table's rows at even n ([`fitted`]: the official
 //! fit lines come out exact only so), printed under the table as the Student line, must have n^2 and n
-//! coefficients within the policy's (`thresholds.board_memory_growth`, official 4 and 32), each as printed;
-//! its constant is free (a Board's fixed fields do not grow with n). A row whose Board could not be built or
+//! coefficients within the policy's (`thresholds.board_memory_growth`, official 4 and 32), each as printed,
+//! the n^2 coefficient give or take 0.05 (a line bent by bytes a tile that change with n, as a Java `String`'s
+//! do: [`CURVATURE_SLACK`](super::memory_model::CURVATURE_SLACK)); its constant is free (a Board's fixed
+//! fields do not grow with n). A row whose Board could not be built or
 //! measured fails on its own, as officially (the trace replaces the rest of the table); the others are
 //! judged on the line through the even rows that were measured, and fail with the reason when fewer than
 //! three were. Each row measures the table again: a few requests of at most one 120-by-120 Board each.

@@ -23,11 +23,21 @@ pub fn fitted(n: usize) -> bool {
 }
 
 /// Whether a fitted line's n² and n coefficients, rounded to two decimals as the report prints them, are
-/// within the policy's `[a, b]` (the constant is free).
+/// within the policy's `[a, b]` (the constant is free), the n² coefficient give or take
+/// [`CURVATURE_SLACK`].
 pub fn growth_within([a, b]: [f64; 2], n2: f64, n1: f64) -> bool {
     let printed = |x: f64| (x * 100.0).round() / 100.0;
-    printed(n2) <= a + 1e-9 && printed(n1) <= b + 1e-9
+    printed(n2) <= a + CURVATURE_SLACK + 1e-9 && printed(n1) <= b + 1e-9
 }
+
+/// How far a fitted line's n² coefficient may print above the policy's before the Board fails: bytes a tile
+/// that change with n bend the line. A Java `String` holds one byte a character while every character fits
+/// in one, two beyond: a Board of `char` tiles with a `String` key of its tiles (one character a tile) weighs
+/// at most the reference + 72 bytes at every n and exactly 4n^2 + 32n + 112 from n = 20 on, the reference's
+/// growth, yet its line through the even rows prints 4.01 n^2 + 31.36 n + 44.46; one of `char` tiles in one
+/// array with such a key is below the reference at nine rows of ten and prints 4.01 too. Growth that is
+/// really faster prints far above: a bit more a tile (a `BitSet` beside `int` tiles) 4.13, a `short` copy 6.
+pub const CURVATURE_SLACK: f64 = 0.05;
 
 /// A search node of the official reference: header, board and predecessor references, moves and the cached
 /// priority.
@@ -125,11 +135,49 @@ mod tests {
 
     #[test]
     fn growth_is_judged_on_the_coefficients_as_printed() {
-        assert!(growth_within([4.0, 32.0], 4.004, 32.0049));
-        assert!(!growth_within([4.0, 32.0], 4.006, 10.0));
+        assert!(growth_within([4.0, 32.0], 4.054, 32.0049));
+        assert!(!growth_within([4.0, 32.0], 4.056, 10.0));
         assert!(!growth_within([4.0, 32.0], 2.0, 32.01));
         assert!(growth_within([4.0, 32.0], -0.5, -3.0));
         assert!(growth_within([16.0, 64.0], 15.0, 60.0));
+    }
+
+    /// Boards whose bytes a tile change with n (Java's compact strings), measured by the Java adapter:
+    /// `char[][]` tiles with a `String` key of one character a tile (at most the reference + 72 bytes), and a
+    /// `char[]` with such a key (below the reference at nine rows of ten). Their lines print 4.01 n^2, the
+    /// reference's growth bent by the key's one byte a character up to n = 16 and two from n = 20; they pass.
+    /// A Board that keeps a `short` copy of its `int` tiles, or a `BitSet` beside them, grows faster and fails.
+    #[test]
+    fn a_line_bent_by_bytes_a_tile_that_change_with_n_passes_but_faster_growth_fails() {
+        let line = |bytes: [u64; 8]| {
+            let points: Vec<(f64, f64)> = MEMORY_SIZES
+                .iter()
+                .filter(|&&n| fitted(n))
+                .zip(bytes)
+                .map(|(&n, bytes)| (n as f64, bytes as f64))
+                .collect();
+            let (a, b, c, _) = crate::judge::quadratic_fit(&points).unwrap();
+            (format!("{a:.2} {b:.2} {c:.2}"), growth_within([4.0, 32.0], a, b))
+        };
+        // n = 2, 4, 8, 12, 16, 20, 72, 120
+        let char_rows_and_key = [200, 288, 560, 928, 1392, 2352, 23152, 61552];
+        assert_eq!(line(char_rows_and_key), ("4.01 31.36 44.46".to_string(), true));
+        let char_array_and_key = [136, 168, 312, 552, 888, 1720, 20856, 57720];
+        assert_eq!(line(char_array_and_key), ("4.01 -0.52 49.82".to_string(), true));
+        let evens = MEMORY_SIZES.iter().copied().filter(|&n| fitted(n));
+        let with = |extra: fn(u64) -> u64| {
+            let mut bytes = [0; 8];
+            for (slot, n) in bytes.iter_mut().zip(evens.clone()) {
+                *slot = official_reference_board_bytes(n) + extra(n as u64);
+            }
+            line(bytes)
+        };
+        // a short[] of n^2 tiles and its reference
+        let short_copy = with(|n| (16 + 2 * n * n).div_ceil(8) * 8 + 8);
+        assert_eq!(short_copy, ("6.00 32.00 72.00".to_string(), false));
+        // a BitSet (header, its words' reference, an int and a boolean: 32), its long[] words, its reference
+        let bit_set = with(|n| 32 + (16 + (n * n).div_ceil(64) * 8) + 8);
+        assert_eq!(bit_set, ("4.13 31.87 109.54".to_string(), false));
     }
 
     /// Section 4: the reference Board weighs 96, 120, 312 and 384 bytes at n = 3, 4, 8, 9, and the reference
