@@ -254,13 +254,15 @@ def violated(entry):
 
 def check_heap_order(entry, items, first, less):
     """Checks that `items[first:]` is in heap order under `less` (children of k at 2k+1-first...), counting a
-    violation on the entry if not. The student's comparisons run here: their board counts are not charged,
-    and whatever they raise only ends the check (it shows up in the Solver's own operations)."""
+    violation on the entry if not: a child less than its parent that its parent is not also less than (a
+    `__lt__` written as `<=` calls each of two equal items less than the other, which is not a mutation). The
+    student's comparisons run here: their board counts are not charged, and whatever they raise only ends the
+    check (it shows up in the Solver's own operations)."""
     saved = counts.save_board_counts()
     try:
         for k in range(first + 1, len(items)):
             parent = (k - first - 1) // 2 + first
-            if less(items[k], items[parent]):
+            if less(items[k], items[parent]) and not less(items[parent], items[k]):
                 violated(entry)
                 return
     except BaseException:  # noqa: B036 (the student's __lt__ failed or was refused)

@@ -138,9 +138,11 @@ impl<T: Ord> MinPQ<T> {
         }
     }
 
-    /// Whether every parent is ≤ its children: false once an item's ordering changed after insertion.
+    /// Whether every parent is ≤ its children: false once an item's ordering changed after insertion. A parent
+    /// is out of order when it is greater than its child and the child is not greater than it (an `Ord` that
+    /// never answers `Equal` calls each of two equal items greater than the other, which is not a mutation).
     pub fn is_min_heap(&self) -> bool {
-        (2..=self.items.len()).all(|k| !self.greater(k / 2, k))
+        (2..=self.items.len()).all(|k| !self.greater(k / 2, k) || self.greater(k, k / 2))
     }
 
     fn after_operation(&mut self) {
@@ -176,7 +178,9 @@ impl<T: Ord> Drop for MinPQ<T> {
             }
             let in_order = {
                 let this: &Vec<T> = items;
-                o.uncounted(&mut || (2..=this.len()).all(|k| this[k / 2 - 1] <= this[k - 1]))
+                o.uncounted(&mut || {
+                    (2..=this.len()).all(|k| this[k / 2 - 1] <= this[k - 1] || this[k - 1] > this[k / 2 - 1])
+                })
             };
             if !in_order {
                 o.heap_violation();
@@ -233,6 +237,35 @@ mod tests {
         fn cmp(&self, other: &Self) -> std::cmp::Ordering {
             self.0.cmp(&other.0)
         }
+    }
+
+    /// An `Ord` that never answers `Equal`: each of two equal keys is greater than the other.
+    #[derive(Debug, PartialEq, Eq)]
+    struct NeverEqual(u32);
+    impl PartialOrd for NeverEqual {
+        fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+            Some(self.cmp(other))
+        }
+    }
+    impl Ord for NeverEqual {
+        fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+            if self.0 < other.0 {
+                std::cmp::Ordering::Less
+            } else {
+                std::cmp::Ordering::Greater
+            }
+        }
+    }
+
+    #[test]
+    fn ties_that_compare_greater_both_ways_keep_heap_order_but_a_real_inversion_does_not() {
+        let mut pq = MinPQ::new();
+        for k in [3, 1, 1, 2, 1, 3, 2, 1] {
+            pq.insert(NeverEqual(k));
+        }
+        assert!(pq.is_min_heap(), "equal keys are not out of order");
+        pq.items[0].0 = 9; // the root mutated after it was inserted
+        assert!(!pq.is_min_heap());
     }
 
     #[test]

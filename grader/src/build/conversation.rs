@@ -207,6 +207,23 @@ pub fn heap_order_checked_only_when_asked(c: &mut Conversation, board: &str) {
     assert!(others.iter().all(|o| *o == others[0]), "the same counts each time: {others:#?}");
 }
 
+/// A Solver whose comparison never calls two search nodes equal (`a < b ? -1 : 1`, `<=` for `<`) solves
+/// `board` in a span that asks for heap-order checks and shows none: each of two equal nodes compares greater
+/// than the other, which is no mutation (a check that read one direction only found one in nearly every
+/// search). Its moves() must be the board's `moves`.
+pub fn ties_both_ways_are_no_heap_violation(c: &mut Conversation, board: &str, moves: u32) {
+    assert!(c.ask("hello 1").contains(" counters_heap "), "the adapter announces counters_heap");
+    let built = c.ask(&format!("board ref {board}"));
+    let handle = built.strip_prefix("ok ").unwrap_or_else(|| panic!("{built}")).to_string();
+    assert_eq!(c.ask("counters_reset heap"), "ok");
+    let solver = c.ask(&format!("solver {handle}"));
+    let solver = solver.strip_prefix("ok ").unwrap_or_else(|| panic!("{solver}")).to_string();
+    assert_eq!(c.ask(&format!("moves {solver}")), format!("ok {moves}"));
+    let counters = c.ask("counters");
+    assert!(counter(&counters, "pq_inserts") > 1000, "a search large enough for ties: {counters}");
+    assert_eq!(counter(&counters, "pq_heap_violations"), 0, "{counters}");
+}
+
 /// The three values of a `memory_retained` reply (`ok BYTES KEPT OFF_HEAP`): the deep size, the second reading
 /// and its part off the heap, which must all be there.
 pub fn retained_readings(reply: &str) -> [u64; 3] {

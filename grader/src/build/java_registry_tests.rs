@@ -9,7 +9,9 @@
 //! elsewhere ends as before). Whether that check does anything is the queue's (a MinPQ checks only in a span
 //! that asked for heap-order checks, `counters_reset heap`); the last test sees it through the server.
 
-use super::super::conversation::{heap_order_checked_only_when_asked, Conversation};
+use super::super::conversation::{
+    heap_order_checked_only_when_asked, ties_both_ways_are_no_heap_violation, Conversation,
+};
 use super::class_check;
 use super::tests::{build, java_available, valid_with_solver};
 
@@ -189,5 +191,23 @@ fn the_heap_order_is_checked_only_in_a_span_that_asks() {
     });
     let mut c = Conversation::start_ref(build(dir.path()));
     heap_order_checked_only_when_asked(&mut c, "3 7 2 1 3 4 6 0 5 8");
+    c.finish();
+}
+
+/// Through the server: a Solver whose compareTo never answers 0 (`priority < that.priority ? -1 : 1`, a
+/// common student pattern) mutates nothing, and its queues show no heap-order violation.
+#[test]
+fn a_compare_to_that_never_answers_zero_is_no_mutation() {
+    if !java_available() {
+        return;
+    }
+    let dir = valid_with_solver(|solver| {
+        solver.replace(
+            "return Integer.compare(this.priority, that.priority);",
+            "return this.priority < that.priority ? -1 : 1;",
+        )
+    });
+    let mut c = Conversation::start_ref(build(dir.path()));
+    ties_both_ways_are_no_heap_violation(&mut c, "3 4 2 1 8 7 6 5 3 0", 20);
     c.finish();
 }

@@ -2,7 +2,7 @@
 
 use super::super::conversation::{
     counter, heap_order_checked_only_when_asked, neighbor_texts, one_text_fails, retained_readings, samples_of,
-    Conversation,
+    ties_both_ways_are_no_heap_violation, Conversation,
 };
 use super::*;
 
@@ -156,6 +156,19 @@ fn the_heap_order_is_checked_only_after_a_reset_that_asks() {
     );
     let Some(mut c) = start_at(dir.path()) else { return };
     heap_order_checked_only_when_asked(&mut c, "3 7 2 1 3 4 6 0 5 8");
+    c.finish();
+}
+
+/// A `__lt__` written with `<=` (each of two equal nodes "less" than the other) mutates nothing, and its
+/// queues show no heap-order violation.
+#[test]
+fn a_less_than_that_holds_both_ways_for_ties_is_no_mutation() {
+    let dir = valid_edited(
+        |board| board,
+        |solver| solver.replace("return self.priority < other.priority", "return self.priority <= other.priority"),
+    );
+    let Some(mut c) = start_at(dir.path()) else { return };
+    ties_both_ways_are_no_heap_violation(&mut c, "3 4 2 1 8 7 6 5 3 0", 20);
     c.finish();
 }
 
