@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::Command;
 
 use super::super::conversation::{counter, retained_readings, Conversation};
-use super::tests::{build, gallery, java_available, valid_with_solver};
+use super::tests::{build, gallery, java_available, valid_with, valid_with_solver};
 use super::*;
 
 /// A 4-move puzzle in the `ref` world: 5 boards on its solution.
@@ -169,6 +169,31 @@ fn the_valid_submission_measures_the_official_figures() {
     // the walk reached everything
     assert_eq!(counter(&counters, "pq_deep_cut"), 0, "{counters}");
     c.finish();
+}
+
+/// What a JDK object of a module other than java.base holds is walked too (the agent opens every module of
+/// the boot layer): the gallery's Board with 32 bytes a tile more, kept as the user object of a
+/// `javax.swing.tree.DefaultMutableTreeNode` (java.desktop), weighs them. With java.base alone open, the node
+/// weighed its own 48 bytes and the Board 208 + 48 + 8 at 3-by-3, as if the array were not there.
+#[test]
+fn what_an_object_of_another_jdk_module_holds_is_weighed() {
+    if !java_available() {
+        return;
+    }
+    let dir = valid_with("Board.java", |board| {
+        board.replacen(
+            "    public Board(int[][] tiles) {\n",
+            "    private final javax.swing.tree.DefaultMutableTreeNode hidden;\n\n    public Board(int[][] tiles) {\n        \
+             hidden = new javax.swing.tree.DefaultMutableTreeNode(new long[4 * tiles.length * tiles.length]);\n",
+            1,
+        )
+    });
+    let mut own = Conversation::start(build(dir.path()));
+    own.ask("hello 1");
+    let bytes: u64 = own.ask("memory_board own 3 1 2 3 4 5 6 7 8 0")[3..].parse().unwrap();
+    // the gallery's 208, the field (8), the node (48) and its long[36] (24 + 36 × 8)
+    assert_eq!(bytes, 208 + 8 + 48 + 24 + 36 * 8, "the node's user object is weighed");
+    own.finish();
 }
 
 /// OFFICIAL-TESTS.md 9.5: when the search nodes are inner classes and the queues Solver fields, each queue

@@ -6,9 +6,12 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The -javaagent that gives the server Instrumentation.getObjectSize. It also opens java.base's packages to
- * the adapter's module (students' classes live in other loaders and modules), so the deep-size walk can read
- * the private fields of JDK collections a student's objects hold.
+ * The -javaagent that gives the server Instrumentation.getObjectSize. It also opens the packages of every
+ * module of the boot layer (java.base's and the others': java.desktop, java.logging, java.sql, ...) to the
+ * adapter's module (students' classes live in other loaders and modules), so the deep-size walk can read the
+ * private fields of any JDK object a student's objects hold. A module left closed would keep what such an
+ * object holds out of the figures: a Board that hid 32 bytes a tile in a javax.swing.tree.DefaultMutableTreeNode
+ * weighed as the reference does.
  *
  * The agent's jar holds a manifest alone: the JDK loads this class from the adapter's module, whose package
  * is exported to java.instrument only (to call premain). The Instrumentation stays in this module: nothing
@@ -21,14 +24,16 @@ public final class MemoryAgent {
 
     public static void premain(String args, Instrumentation inst) {
         instrumentation = inst;
-        try {
-            Module base = Object.class.getModule();
-            Set<Module> adapter = Set.of(MemoryAgent.class.getModule());
-            Map<String, Set<Module>> opens = new HashMap<>();
-            for (String pkg : base.getPackages()) opens.put(pkg, adapter);
-            inst.redefineModule(base, Set.of(), Map.of(), opens, Set.of(), Map.of());
-        } catch (RuntimeException e) {
-            System.err.println("npuzzle agent: cannot open java.base for the memory walk: " + e);
+        Set<Module> adapter = Set.of(MemoryAgent.class.getModule());
+        for (Module module : ModuleLayer.boot().modules()) {
+            if (adapter.contains(module)) continue;
+            try {
+                Map<String, Set<Module>> opens = new HashMap<>();
+                for (String pkg : module.getPackages()) opens.put(pkg, adapter);
+                inst.redefineModule(module, Set.of(), Map.of(), opens, Set.of(), Map.of());
+            } catch (RuntimeException e) {
+                System.err.println("npuzzle agent: cannot open " + module.getName() + " for the memory walk: " + e);
+            }
         }
     }
 
