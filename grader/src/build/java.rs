@@ -169,6 +169,10 @@ mod initializer_tests;
 mod textbook_tests;
 
 #[cfg(test)]
+#[path = "java_interrupt_tests.rs"]
+mod interrupt_tests;
+
+#[cfg(test)]
 mod tests {
     use super::super::conversation::{counter, neighbor_texts, one_text_fails, texts, Conversation};
     use super::*;
