@@ -99,6 +99,11 @@ final class DeepSize {
         }
     }
 
+    /** Walks what `root` reaches and forgets the figure: the layouts of the classes met are then known. */
+    static void walkOnce(Object root) {
+        new Walk(WALK_BUDGET).visit(root, null);
+    }
+
     /** Records what the static fields of `classes` reach now (nothing, past the walk budget). */
     static Baseline baseline(List<Class<?>> classes) {
         Walk walk = new Walk(WALK_BUDGET);

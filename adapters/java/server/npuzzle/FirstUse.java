@@ -3,7 +3,9 @@ package npuzzle;
 import java.text.DecimalFormat;
 import java.text.NumberFormat;
 import java.time.LocalDateTime;
+import java.util.ArrayList;
 import java.util.Date;
+import java.util.List;
 import java.util.Scanner;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -60,6 +62,18 @@ final class FirstUse {
         } catch (ExecutionException | TimeoutException | RuntimeException | Error e) {
             // the pool is as far along as it got (a thread refused is an OutOfMemoryError from supplyAsync)
         }
+        // The deep walk keeps what it learns of each class it meets (its fields and their layout): a Solver
+        // holding a Logger in a static field leads it through the logging configuration's classes, and what it
+        // learned there came into being after the baseline (83-100 KB of `java/first-uses`' second reading once
+        // every JDK module was open to the walk). So it walks what these uses made, here.
+        List<Object> made = new ArrayList<>();
+        quietly(() -> made.add(Logger.getLogger(FirstUse.class.getName())));
+        quietly(() -> made.add(NumberFormat.getInstance()));
+        quietly(() -> made.add(new DecimalFormat("#.##")));
+        quietly(() -> made.add(new Scanner("1 2.5")));
+        quietly(() -> made.add(LocalDateTime.now()));
+        quietly(() -> made.add(new Date()));
+        for (Object use : made) quietly(() -> DeepSize.walkOnce(use));
     }
 
     private static void quietly(Runnable use) {
