@@ -3,7 +3,7 @@
 //! own crates are ([`Pinned`]) and the files every cargo workspace of the grader's shares.
 //!
 //! Only the student's `src/` is copied, and none of it through a symbolic link. Their `Cargo.toml` is read
-//! for its `[dependencies]` and nothing else
+//! for its `[dependencies]` and its `edition` (a crate `cargo new` writes today is in 2024) and nothing else
 //! (no `build.rs`, no `[patch]`, no `[profile]`, no `.cargo/config`): the grader writes the manifest itself.
 //! It names no `npuzzle` at all: the build passes the grader's compiled `npuzzle` to rustc
 //! (`--extern npuzzle=`, see `cargo`), so the student's crate is compiled with no grader source in view. The
@@ -95,6 +95,8 @@ pub struct Scratch {
     files: BTreeMap<PathBuf, Vec<u8>>,
     /// Extra dependencies the policy let through, as TOML `name = value` lines.
     extra: Vec<String>,
+    /// The Rust edition the student's `Cargo.toml` declares (2021 where it declares none).
+    edition: &'static str,
     /// Whether `unsafe` code compiles (the policy's `rust.allow_unsafe`).
     allow_unsafe: bool,
 }
@@ -102,7 +104,9 @@ pub struct Scratch {
 impl Scratch {
     /// Reads the student's crate at `dir`. `Err` is the message a student sees in place of compiler output.
     pub fn read(dir: &Path, policy: &RustBuild) -> Result<Scratch, String> {
-        let extra = dependencies(dir, policy)?;
+        let manifest = manifest(dir)?;
+        let extra = dependencies(&manifest, policy)?;
+        let edition = edition(&manifest)?;
         let src = dir.join("src");
         if !src.join("main.rs").is_file() {
             return Err("the crate has no src/main.rs: it needs one, with `npuzzle::submission_main!(…)`".into());
@@ -131,14 +135,14 @@ impl Scratch {
                         which names your types for the grader"
                 .into());
         }
-        Ok(Scratch { files, extra, allow_unsafe: policy.allow_unsafe })
+        Ok(Scratch { files, extra, edition, allow_unsafe: policy.allow_unsafe })
     }
 
     /// The cache key: a hash of the sources, the kept dependencies, the policy's `unsafe` rule and `api`
     /// (what the grader builds the crate against: its `npuzzle`, as built).
     pub fn key(&self, api: &impl Hash) -> String {
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        (&self.files, &self.extra, self.allow_unsafe, api).hash(&mut hasher);
+        (&self.files, &self.extra, self.edition, self.allow_unsafe, api).hash(&mut hasher);
         format!("{:016x}", hasher.finish())
     }
 
@@ -164,9 +168,10 @@ impl Scratch {
         let mut text = format!(
             "# Written by the grader: the student's src/ built as a library; `npuzzle` is the grader's, passed to\n\
              # rustc as an already compiled crate.\n\
-             [package]\nname = \"student-{key}\"\nversion = \"0.0.0\"\nedition = \"2021\"\npublish = false\n\
+             [package]\nname = \"student-{key}\"\nversion = \"0.0.0\"\nedition = \"{edition}\"\npublish = false\n\
              autobins = false\nautoexamples = false\nautotests = false\nautobenches = false\nbuild = false\n\n\
-             [lib]\nname = \"student\"\npath = \"src/main.rs\"\n\n[dependencies]\n"
+             [lib]\nname = \"student\"\npath = \"src/main.rs\"\n\n[dependencies]\n",
+            edition = self.edition
         );
         for line in &self.extra {
             text.push_str(line);
@@ -220,10 +225,32 @@ pub fn write_cargo_files(
 
 /// The student's `[dependencies]` the grader keeps (beyond `npuzzle`, which it always supplies), as TOML
 /// lines; `Err` names what the policy refuses.
-fn dependencies(dir: &Path, policy: &RustBuild) -> Result<Vec<String>, String> {
+/// The student's `Cargo.toml`, read.
+fn manifest(dir: &Path) -> Result<toml::Table, String> {
     let text =
         std::fs::read_to_string(dir.join("Cargo.toml")).map_err(|e| format!("failed to read Cargo.toml: {e}"))?;
-    let manifest: toml::Table = text.parse().map_err(|e| format!("Cargo.toml is not valid TOML: {e}"))?;
+    text.parse().map_err(|e| format!("Cargo.toml is not valid TOML: {e}"))
+}
+
+/// The editions the grader's compiler builds.
+const EDITIONS: [&str; 4] = ["2015", "2018", "2021", "2024"];
+
+/// The edition the manifest's `[package]` declares: the crate is built in it, as `cargo build` builds it on
+/// the student's machine. A manifest that declares none is built in 2021, as the grader always built it.
+fn edition(manifest: &toml::Table) -> Result<&'static str, String> {
+    let Some(declared) = manifest.get("package").and_then(|p| p.get("edition")) else {
+        return Ok("2021");
+    };
+    let text = declared.as_str().map_or_else(|| declared.to_string(), str::to_string);
+    EDITIONS.into_iter().find(|&e| e == text).ok_or_else(|| {
+        format!(
+            "Cargo.toml declares edition {text}, which the grader's Rust compiler does not build: use one of {}",
+            EDITIONS.join(", ")
+        )
+    })
+}
+
+fn dependencies(manifest: &toml::Table, policy: &RustBuild) -> Result<Vec<String>, String> {
     let Some(declared) = manifest.get("dependencies").and_then(toml::Value::as_table) else {
         return Ok(vec![]);
     };
@@ -307,6 +334,28 @@ mod tests {
         let kept = Scratch::read(extra.path(), &allowed).unwrap();
         assert!(kept.has_dependencies());
         assert!(kept.manifest("k").contains("\"rand\" = \"0.8\""), "{}", kept.manifest("k"));
+    }
+
+    /// A crate is built in the edition its manifest declares (2024: what `cargo new` writes today), 2021 where
+    /// it declares none; one the compiler does not build is refused with the ones it does; the key follows it.
+    #[test]
+    fn the_crate_is_built_in_its_declared_edition() {
+        let read = |manifest: &str| Scratch::read(crate_with(manifest).path(), &RustBuild::default());
+        let edition = |manifest: &str| {
+            let built: toml::Table = read(manifest).unwrap().manifest("k").parse().unwrap();
+            built["package"]["edition"].as_str().unwrap().to_string()
+        };
+        assert_eq!(edition("[package]\nname='x'\nedition = \"2024\"\n"), "2024");
+        assert_eq!(edition("[package]\nname='x'\nedition = \"2018\"\n"), "2018");
+        assert_eq!(edition("[package]\nname='x'\n"), "2021");
+        let e = read("[package]\nname='x'\nedition = \"2027\"\n").unwrap_err();
+        assert_eq!(
+            e,
+            "Cargo.toml declares edition 2027, which the grader's Rust compiler does not build: use one of 2015, \
+             2018, 2021, 2024"
+        );
+        let key = |manifest: &str| read(manifest).unwrap().key(&1u64);
+        assert_ne!(key("[package]\nedition = \"2021\"\n"), key("[package]\nedition = \"2024\"\n"));
     }
 
     #[test]

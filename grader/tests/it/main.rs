@@ -22,6 +22,7 @@ mod memory;
 mod misbehaving;
 mod overview;
 mod reference;
+mod rust_crates;
 mod sandbox;
 mod sealed;
 mod shard;

@@ -33,7 +33,7 @@ use reference::instrument::counting_board::CountingBoard;
 pub fn serve_submission<S>() -> std::process::ExitCode
 where
     S: npuzzle::Submission,
-    S::Board: Send + 'static,
+    S::Board: 'static,
     S::OwnSolver: 'static,
     S::Solver<CountingBoard>: 'static,
 {

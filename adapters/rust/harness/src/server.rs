@@ -46,7 +46,7 @@ thread_local! {
 /// `S` their Solver over it, `R` their Solver over the counting reference board.
 pub fn serve<B, S, R>() -> ExitCode
 where
-    B: PuzzleBoard + Send + 'static,
+    B: PuzzleBoard + 'static,
     S: PuzzleSolver<B> + 'static,
     R: PuzzleSolver<CountingBoard> + 'static,
 {
@@ -70,7 +70,7 @@ impl Default for Serving {
 /// [`serve`], with options.
 pub fn serve_with<B, S, R>(serving: Serving) -> ExitCode
 where
-    B: PuzzleBoard + Send + 'static,
+    B: PuzzleBoard + 'static,
     S: PuzzleSolver<B> + 'static,
     R: PuzzleSolver<CountingBoard> + 'static,
 {
