@@ -123,7 +123,10 @@ pub(super) fn items() -> Vec<Item> {
                       change with n, as a Java String's one byte a character up to n = 16 and two beyond, bend the \
                       line a few hundredths above its growth); c is free, so fixed fields (cached \
                       distances, a cache reference) cost nothing, and a Board at the reference + 24 bytes passes, \
-                      as in official reports. If the line fails, every row fails. A row whose Board throws fails \
+                      as in official reports. A Board at most the reference + 24 bytes at every even row passes \
+                      whatever its line (a Rust Vec's spare capacity steps its bytes, and a line through the steps \
+                      can fail a Board below the reference). If the line fails, every row fails. A row whose \
+                      Board throws fails \
                       on its own; the rest are judged on the even rows that were measured (at least three are \
                       needed). Usual causes: in Java, int[][] plus a copy, cached strings, long or Integer \
                       tiles, an extra array of n ints; in Rust, a Vec whose capacity outgrew its length \

@@ -8,7 +8,9 @@
 //! coefficients within the policy's (`thresholds.board_memory_growth`, official 4 and 32), each as printed,
 //! the n^2 coefficient give or take 0.05 (a line bent by bytes a tile that change with n, as a Java `String`'s
 //! do: [`CURVATURE_SLACK`](super::memory_model::CURVATURE_SLACK)); its constant is free (a Board's fixed
-//! fields do not grow with n). A row whose Board could not be built or
+//! fields do not grow with n). A Board at most the reference + 24 bytes at every even row passes whatever its
+//! line (the most official reports pass at every row; a Rust `Vec`'s spare capacity steps its bytes, and a line
+//! through the steps can fail a Board below the reference: [`within_reference_margin`]). A row whose Board could not be built or
 //! measured fails on its own, as officially (the trace replaces the rest of the table); the others are
 //! judged on the line through the even rows that were measured, and fail with the reason when fewer than
 //! three were. Each row measures the table again: a few requests of at most one 120-by-120 Board each.
@@ -17,7 +19,9 @@ use npuzzle_harness::protocol::{Request, World};
 use reference::Board;
 
 use super::context::{mismatch, Ctx, TrialResult};
-use super::memory_model::{fitted, growth_within, official_reference_board_bytes};
+use super::memory_model::{
+    fitted, growth_within, official_reference_board_bytes, within_reference_margin, BOARD_MARGIN_BYTES,
+};
 use crate::catalog::MEMORY_SIZES;
 use crate::judge::{self, Mismatch};
 use crate::plan::Trial;
@@ -54,7 +58,7 @@ pub fn row(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
         );
     };
     let growth = ctx.policy.thresholds.board_memory_growth;
-    if !growth_within(growth, a, b) {
+    if !growth_within(growth, a, b) && !within_reference_margin(&points) {
         let [most_a, most_b] = growth;
         let sizes: Vec<String> = points.iter().map(|(n, _)| n.to_string()).collect();
         let mut m = Mismatch::new(format!(
@@ -66,6 +70,16 @@ pub fn row(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
              its constant is free)",
             sizes.join(", ")
         ));
+        // the row furthest above the reference: a Board within its margin at every row would have passed
+        let over = |&(n, bytes): &(f64, f64)| bytes - official_reference_board_bytes(n as usize) as f64;
+        if let Some(worst) = points.iter().max_by(|x, y| over(x).total_cmp(&over(y))) {
+            m = m.with(format!(
+                "(a Board at most the reference + {BOARD_MARGIN_BYTES} bytes at each of these rows passes whatever \
+                 its line; this one is {} bytes above the reference at n = {})",
+                over(worst),
+                worst.0
+            ));
+        }
         if !missing.is_empty() {
             m = m.with(format!("(not measured: {})", missing.join(", ")));
         }
