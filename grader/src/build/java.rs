@@ -173,6 +173,10 @@ mod textbook_tests;
 mod interrupt_tests;
 
 #[cfg(test)]
+#[path = "java_exception_tests.rs"]
+mod exception_tests;
+
+#[cfg(test)]
 mod tests {
     use super::super::conversation::{counter, neighbor_texts, one_text_fails, texts, Conversation};
     use super::*;

@@ -526,3 +526,44 @@ fn call_sites_name_the_students_lines_one_operation_in_128() {
     assert_eq!(c.ask("call_sites"), "ok sampling_cpu_ns=0");
     c.finish();
 }
+
+/// What a fair grader passes and the Python adapter failed until a red-team pass (2026-12-07): a solver.py
+/// that builds a Board at its top level (it builds the reference one in the ref world, as a Java static
+/// initializer does), a Solver that imports `board` inside a function and checks its argument's class (the
+/// reference Board in the ref world, as at load time), and a Solver(None) that raises a subclass of
+/// ValueError (`except ValueError` catches it; the adapter says so in the exception's name).
+#[test]
+fn the_ref_world_serves_its_board_at_load_and_call_time_and_a_value_error_subclass_is_one() {
+    let dir = valid_edited(
+        |board| board,
+        |solver| {
+            solver
+                .replace(
+                    "from algs4 import MinPQ\n",
+                    "from algs4 import MinPQ\nfrom board import Board as _LoadedBoard\n\n_SANITY = _LoadedBoard([[1, 2], [3, 0]])\n\n\n\
+                     class InvalidBoardError(ValueError):\n    pass\n",
+                )
+                .replace(
+                    "        if initial is None:\n            raise ValueError(\"initial board is None\")\n",
+                    "        if initial is None:\n            raise InvalidBoardError(\"initial board is None\")\n        \
+                     from board import Board\n\n        if not isinstance(initial, Board):\n            \
+                     raise ValueError(f\"Solver needs a Board, got {initial!r}\")\n",
+                )
+        },
+    );
+    let Some(mut c) = start_at(dir.path()) else { return };
+    assert!(c.ask("hello 1").starts_with("ok "));
+    for world in ["own", "ref"] {
+        let built = c.ask(&format!("board {world} 3 0 1 3 4 2 5 7 8 6"));
+        let board = built.strip_prefix("ok ").unwrap_or_else(|| panic!("{world}: {built}")).to_string();
+        let solver = c.ask(&format!("solver {board}"));
+        let solver = solver.strip_prefix("ok ").unwrap_or_else(|| panic!("{world}: {solver}")).to_string();
+        assert_eq!(c.ask(&format!("moves {solver}")), "ok 4", "{world}");
+        let refused = c.ask(&format!("solver_null {world}"));
+        assert!(
+            refused.starts_with("err exception ") && refused.contains("InvalidBoardError(ValueError) initial board"),
+            "{world}: {refused}"
+        );
+    }
+    c.finish();
+}
