@@ -138,11 +138,10 @@ impl<T: Ord> MinPQ<T> {
         }
     }
 
-    /// Whether every parent is ≤ its children: false once an item's ordering changed after insertion. A parent
-    /// is out of order when it is greater than its child and the child is not greater than it (an `Ord` that
-    /// never answers `Equal` calls each of two equal items greater than the other, which is not a mutation).
+    /// Whether every parent is ≤ its children: false once an item's ordering changed after insertion
+    /// ([`in_heap_order`]).
     pub fn is_min_heap(&self) -> bool {
-        (2..=self.items.len()).all(|k| !self.greater(k / 2, k) || self.greater(k, k / 2))
+        in_heap_order(&self.items)
     }
 
     fn after_operation(&mut self) {
@@ -167,6 +166,16 @@ impl<'a, T: Ord> IntoIterator for &'a MinPQ<T> {
     }
 }
 
+/// Whether `items` (a heap stored from index 0) has every parent ≤ its children. A parent is out of order when
+/// it is greater than its child and the child is not greater than it: an `Ord` that never answers `Equal`
+/// calls each of two equal items greater than the other, which is not a mutation.
+fn in_heap_order<T: Ord>(items: &[T]) -> bool {
+    (1..items.len()).all(|k| {
+        let (parent, child) = (&items[(k - 1) / 2], &items[k]);
+        parent <= child || child > parent
+    })
+}
+
 /// Ending a queue records its ending size, a last heap-order check, and (under the counting allocator) its
 /// deep memory: the bytes released by dropping it and everything only it owned.
 impl<T: Ord> Drop for MinPQ<T> {
@@ -178,9 +187,7 @@ impl<T: Ord> Drop for MinPQ<T> {
             }
             let in_order = {
                 let this: &Vec<T> = items;
-                o.uncounted(&mut || {
-                    (2..=this.len()).all(|k| this[k / 2 - 1] <= this[k - 1] || this[k - 1] > this[k / 2 - 1])
-                })
+                o.uncounted(&mut || in_heap_order(this))
             };
             if !in_order {
                 o.heap_violation();

@@ -49,6 +49,13 @@ impl Conversation {
         Conversation { child, stdin, stdout, next_id: 0 }
     }
 
+    /// Sends a request that makes an object (`board …`, `solver …`) and returns the handle it answered;
+    /// panics, with the reply, on any other answer.
+    pub fn handle(&mut self, request: &str) -> String {
+        let reply = self.ask(request);
+        reply.strip_prefix("ok ").unwrap_or_else(|| panic!("`{request}`: {reply}")).to_string()
+    }
+
     /// Sends `verb args` and returns the reply without its ID and CPU time: `ok VALUES` (`ok` alone when
     /// there are none) or `err KIND ...`.
     pub fn ask(&mut self, request: &str) -> String {
@@ -175,15 +182,13 @@ pub fn counter(counters: &str, name: &str) -> u64 {
 /// count is the same each time (the checks charge the Solver no Board operation).
 pub fn heap_order_checked_only_when_asked(c: &mut Conversation, board: &str) {
     assert!(c.ask("hello 1").contains(" counters_heap "), "the adapter announces counters_heap");
-    let built = c.ask(&format!("board ref {board}"));
-    let handle = built.strip_prefix("ok ").unwrap_or_else(|| panic!("{built}")).to_string();
+    let handle = c.handle(&format!("board ref {board}"));
     let is_violations = |pair: &str| pair.starts_with("pq_heap_violations=");
     let mut compared = Vec::new();
     let mut others = Vec::new();
     for (reset, asked) in [("counters_reset heap", true), ("counters_reset", false), ("counters_reset heap", true)] {
         assert_eq!(c.ask(reset), "ok");
-        let solver = c.ask(&format!("solver {handle}"));
-        let solver = solver.strip_prefix("ok ").unwrap_or_else(|| panic!("{solver}")).to_string();
+        let solver = c.handle(&format!("solver {handle}"));
         let compares = |c: &mut Conversation| -> u64 {
             let moves = c.ask(&format!("moves {solver}"));
             moves.strip_prefix("ok ").and_then(|n| n.parse().ok()).unwrap_or_else(|| panic!("{moves}"))
@@ -213,11 +218,9 @@ pub fn heap_order_checked_only_when_asked(c: &mut Conversation, board: &str) {
 /// search). Its moves() must be the board's `moves`.
 pub fn ties_both_ways_are_no_heap_violation(c: &mut Conversation, board: &str, moves: u32) {
     assert!(c.ask("hello 1").contains(" counters_heap "), "the adapter announces counters_heap");
-    let built = c.ask(&format!("board ref {board}"));
-    let handle = built.strip_prefix("ok ").unwrap_or_else(|| panic!("{built}")).to_string();
+    let handle = c.handle(&format!("board ref {board}"));
     assert_eq!(c.ask("counters_reset heap"), "ok");
-    let solver = c.ask(&format!("solver {handle}"));
-    let solver = solver.strip_prefix("ok ").unwrap_or_else(|| panic!("{solver}")).to_string();
+    let solver = c.handle(&format!("solver {handle}"));
     assert_eq!(c.ask(&format!("moves {solver}")), format!("ok {moves}"));
     let counters = c.ask("counters");
     assert!(counter(&counters, "pq_inserts") > 1000, "a search large enough for ties: {counters}");

@@ -223,8 +223,6 @@ pub fn write_cargo_files(
     write_if_changed(&ws.join(".cargo/config.toml"), config.as_bytes())
 }
 
-/// The student's `[dependencies]` the grader keeps (beyond `npuzzle`, which it always supplies), as TOML
-/// lines; `Err` names what the policy refuses.
 /// The student's `Cargo.toml`, read.
 fn manifest(dir: &Path) -> Result<toml::Table, String> {
     let text =
@@ -250,6 +248,8 @@ fn edition(manifest: &toml::Table) -> Result<&'static str, String> {
     })
 }
 
+/// The student's `[dependencies]` the grader keeps (beyond `npuzzle`, which it always supplies), as TOML
+/// lines; `Err` names what the policy refuses.
 fn dependencies(manifest: &toml::Table, policy: &RustBuild) -> Result<Vec<String>, String> {
     let Some(declared) = manifest.get("dependencies").and_then(toml::Value::as_table) else {
         return Ok(vec![]);

@@ -11,6 +11,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.logging.Logger;
 import java.util.stream.IntStream;
 
@@ -39,19 +41,27 @@ final class FirstUse {
 
     private FirstUse() {}
 
-    /** Uses each once, if the grader asked for it; a use that fails is skipped. */
+    /**
+     * Uses each once, if the grader asked for it; a use that fails is skipped. Then walks what the uses made
+     * (`made`), as the deep walk will walk a Solver that holds such objects: the walk keeps what it learns of
+     * each class it meets (its fields and their layout), and a Solver holding a Logger in a static field
+     * leads it through the logging configuration's classes, whose records would otherwise come into being
+     * after the baseline (83-100 KB of `java/first-uses`' second reading once every JDK module was open to
+     * the walk).
+     */
     static void warm() {
         if (!Boolean.getBoolean("npuzzle.firstUse")) return;
+        List<Object> made = new ArrayList<>();
         // formatting in the default locale: String.format, printf, NumberFormat, DecimalFormat, Scanner
         quietly(() -> String.format("%d %s %.2f %x %c %b %e %tT%n", 1, "s", 1.5, 255, 'c', true, 1e3, new Date()));
-        quietly(() -> NumberFormat.getInstance().format(1.5));
-        quietly(() -> new DecimalFormat("#.##").format(1.5));
-        quietly(() -> new Scanner("1 2.5").nextInt());
+        used(made, NumberFormat::getInstance, f -> f.format(1.5));
+        used(made, () -> new DecimalFormat("#.##"), f -> f.format(1.5));
+        used(made, () -> new Scanner("1 2.5"), Scanner::nextInt);
         // dates and times in the default zone
-        quietly(() -> LocalDateTime.now().toString());
-        quietly(() -> new Date().toString());
+        used(made, LocalDateTime::now, LocalDateTime::toString);
+        used(made, Date::new, Date::toString);
         // logging's configuration and root logger
-        quietly(() -> Logger.getLogger(FirstUse.class.getName()).fine(""));
+        used(made, () -> Logger.getLogger(FirstUse.class.getName()), logger -> logger.fine(""));
         // the common pool, with its workers: CompletableFuture's default executor, a parallel stream on it;
         // waited for a while at most (a sandbox that refuses the pool a thread leaves the task unrun)
         try {
@@ -62,18 +72,16 @@ final class FirstUse {
         } catch (ExecutionException | TimeoutException | RuntimeException | Error e) {
             // the pool is as far along as it got (a thread refused is an OutOfMemoryError from supplyAsync)
         }
-        // The deep walk keeps what it learns of each class it meets (its fields and their layout): a Solver
-        // holding a Logger in a static field leads it through the logging configuration's classes, and what it
-        // learned there came into being after the baseline (83-100 KB of `java/first-uses`' second reading once
-        // every JDK module was open to the walk). So it walks what these uses made, here.
-        List<Object> made = new ArrayList<>();
-        quietly(() -> made.add(Logger.getLogger(FirstUse.class.getName())));
-        quietly(() -> made.add(NumberFormat.getInstance()));
-        quietly(() -> made.add(new DecimalFormat("#.##")));
-        quietly(() -> made.add(new Scanner("1 2.5")));
-        quietly(() -> made.add(LocalDateTime.now()));
-        quietly(() -> made.add(new Date()));
         for (Object use : made) quietly(() -> DeepSize.walkOnce(use));
+    }
+
+    /** Makes an object and uses it once, quietly, keeping it in `into` for the walk. */
+    private static <T> void used(List<Object> into, Supplier<T> make, Consumer<T> use) {
+        quietly(() -> {
+            T made = make.get();
+            into.add(made);
+            use.accept(made);
+        });
     }
 
     private static void quietly(Runnable use) {

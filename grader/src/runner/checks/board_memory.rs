@@ -20,7 +20,8 @@ use reference::Board;
 
 use super::context::{mismatch, Ctx, TrialResult};
 use super::memory_model::{
-    fitted, growth_within, official_reference_board_bytes, within_reference_margin, BOARD_MARGIN_BYTES,
+    fitted, growth_within, most_above_reference, official_reference_board_bytes, within_reference_margin,
+    BOARD_MARGIN_BYTES,
 };
 use crate::catalog::MEMORY_SIZES;
 use crate::judge::{self, Mismatch};
@@ -71,13 +72,10 @@ pub fn row(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
             sizes.join(", ")
         ));
         // the row furthest above the reference: a Board within its margin at every row would have passed
-        let over = |&(n, bytes): &(f64, f64)| bytes - official_reference_board_bytes(n as usize) as f64;
-        if let Some(worst) = points.iter().max_by(|x, y| over(x).total_cmp(&over(y))) {
+        if let Some((worst, above)) = most_above_reference(&points) {
             m = m.with(format!(
                 "(a Board at most the reference + {BOARD_MARGIN_BYTES} bytes at each of these rows passes whatever \
-                 its line; this one is {} bytes above the reference at n = {})",
-                over(worst),
-                worst.0
+                 its line; this one is {above} bytes above the reference at n = {worst})"
             ));
         }
         if !missing.is_empty() {

@@ -49,7 +49,16 @@ pub const BOARD_MARGIN_BYTES: u64 = 24;
 /// it), and a line through those steps fits 0.33 n^2 + 236.52 n although the Board is below the reference at
 /// every row: the growth rule judges what a Board's bytes do, not what a line through them does.
 pub fn within_reference_margin(points: &[(f64, f64)]) -> bool {
-    points.iter().all(|&(n, bytes)| bytes <= (official_reference_board_bytes(n as usize) + BOARD_MARGIN_BYTES) as f64)
+    most_above_reference(points).is_none_or(|(_, above)| above <= BOARD_MARGIN_BYTES as f64)
+}
+
+/// The row furthest above the reference, as `(n, bytes above)` (negative where every row is below it);
+/// `None` without rows.
+pub fn most_above_reference(points: &[(f64, f64)]) -> Option<(f64, f64)> {
+    points
+        .iter()
+        .map(|&(n, bytes)| (n, bytes - official_reference_board_bytes(n as usize) as f64))
+        .max_by(|x, y| x.1.total_cmp(&y.1))
 }
 
 /// A search node of the official reference: header, board and predecessor references, moves and the cached
@@ -119,6 +128,24 @@ mod tests {
         }
     }
 
+    /// The table's rows at even n (those its line goes through), each the reference's bytes and `extra(n)`.
+    fn reference_rows(extra: impl Fn(u64) -> u64) -> Vec<(f64, f64)> {
+        let evens = MEMORY_SIZES.iter().filter(|&&n| fitted(n));
+        evens.map(|&n| (n as f64, (official_reference_board_bytes(n) + extra(n as u64)) as f64)).collect()
+    }
+
+    /// The table's rows at even n (n = 2, 4, 8, 12, 16, 20, 72, 120) with these bytes.
+    fn rows(bytes: [u64; 8]) -> Vec<(f64, f64)> {
+        let evens = MEMORY_SIZES.iter().filter(|&&n| fitted(n));
+        evens.zip(bytes).map(|(&n, bytes)| (n as f64, bytes as f64)).collect()
+    }
+
+    /// A line as `a b c` with two decimals, and whether its growth passes the official `[4, 32]`.
+    fn line(points: &[(f64, f64)]) -> (String, bool) {
+        let (a, b, c, _) = crate::judge::quadratic_fit(points).unwrap();
+        (format!("{a:.2} {b:.2} {c:.2}"), growth_within([4.0, 32.0], a, b))
+    }
+
     /// The official reference Board in the Solver section: a 32-byte object and an int[n²].
     fn solver_section_board_bytes(n: u64) -> u64 {
         32 + (ARRAY_BASE_BYTES + 4 * n * n).div_ceil(8) * 8
@@ -130,17 +157,9 @@ mod tests {
         for (&n, &bytes) in MEMORY_SIZES.iter().zip(&official) {
             assert_eq!(official_reference_board_bytes(n), bytes, "n = {n}");
         }
-        let line = |extra: u64| {
-            let points: Vec<(f64, f64)> = MEMORY_SIZES
-                .iter()
-                .filter(|&&n| fitted(n))
-                .map(|&n| (n as f64, (official_reference_board_bytes(n) + extra) as f64))
-                .collect();
-            crate::judge::quadratic_fit(&points).unwrap()
-        };
         // The official lines: the reference's, and section 10's Board at the reference + 24 (10/10 passed).
         for (extra, constant) in [(0, 48.0), (24, 72.0)] {
-            let (a, b, c, r2) = line(extra);
+            let (a, b, c, r2) = crate::judge::quadratic_fit(&reference_rows(|_| extra)).unwrap();
             assert_eq!(format!("{a:.2} {b:.2} {c:.2} {r2:.3}"), format!("4.00 32.00 {constant:.2} 1.000"));
             assert!(growth_within([4.0, 32.0], a, b));
         }
@@ -162,35 +181,17 @@ mod tests {
     /// A Board that keeps a `short` copy of its `int` tiles, or a `BitSet` beside them, grows faster and fails.
     #[test]
     fn a_line_bent_by_bytes_a_tile_that_change_with_n_passes_but_faster_growth_fails() {
-        let line = |bytes: [u64; 8]| {
-            let points: Vec<(f64, f64)> = MEMORY_SIZES
-                .iter()
-                .filter(|&&n| fitted(n))
-                .zip(bytes)
-                .map(|(&n, bytes)| (n as f64, bytes as f64))
-                .collect();
-            let (a, b, c, _) = crate::judge::quadratic_fit(&points).unwrap();
-            (format!("{a:.2} {b:.2} {c:.2}"), growth_within([4.0, 32.0], a, b))
-        };
-        // n = 2, 4, 8, 12, 16, 20, 72, 120
-        let char_rows_and_key = [200, 288, 560, 928, 1392, 2352, 23152, 61552];
-        assert_eq!(line(char_rows_and_key), ("4.01 31.36 44.46".to_string(), true));
-        let char_array_and_key = [136, 168, 312, 552, 888, 1720, 20856, 57720];
-        assert_eq!(line(char_array_and_key), ("4.01 -0.52 49.82".to_string(), true));
-        let evens = MEMORY_SIZES.iter().copied().filter(|&n| fitted(n));
-        let with = |extra: fn(u64) -> u64| {
-            let mut bytes = [0; 8];
-            for (slot, n) in bytes.iter_mut().zip(evens.clone()) {
-                *slot = official_reference_board_bytes(n) + extra(n as u64);
-            }
-            line(bytes)
-        };
+        let char_rows_and_key = rows([200, 288, 560, 928, 1392, 2352, 23152, 61552]);
+        assert_eq!(line(&char_rows_and_key), ("4.01 31.36 44.46".to_string(), true));
+        let char_array_and_key = rows([136, 168, 312, 552, 888, 1720, 20856, 57720]);
+        assert_eq!(line(&char_array_and_key), ("4.01 -0.52 49.82".to_string(), true));
         // a short[] of n^2 tiles and its reference
-        let short_copy = with(|n| (16 + 2 * n * n).div_ceil(8) * 8 + 8);
-        assert_eq!(short_copy, ("6.00 32.00 72.00".to_string(), false));
+        let short_copy = reference_rows(|n| (16 + 2 * n * n).div_ceil(8) * 8 + 8);
+        assert_eq!(line(&short_copy), ("6.00 32.00 72.00".to_string(), false));
         // a BitSet (header, its words' reference, an int and a boolean: 32), its long[] words, its reference
-        let bit_set = with(|n| 32 + (16 + (n * n).div_ceil(64) * 8) + 8);
-        assert_eq!(bit_set, ("4.13 31.87 109.54".to_string(), false));
+        let bit_set = reference_rows(|n| 32 + (16 + (n * n).div_ceil(64) * 8) + 8);
+        assert_eq!(line(&bit_set), ("4.13 31.87 109.54".to_string(), false));
+        assert!(!within_reference_margin(&short_copy) && !within_reference_margin(&bit_set));
     }
 
     /// Rust Boards measured by the harness's counting allocator: a `Vec<u16>` filled by `collect()` from a
@@ -199,23 +200,15 @@ mod tests {
     /// the rows pass. One row past the reference + 24 and a failing line fail.
     #[test]
     fn a_board_within_the_reference_and_24_bytes_at_every_row_passes_whatever_its_line() {
-        let points = |bytes: [u64; 8]| -> Vec<(f64, f64)> {
-            MEMORY_SIZES.iter().filter(|&&n| fitted(n)).zip(bytes).map(|(&n, b)| (n as f64, b as f64)).collect()
-        };
-        // n = 2, 4, 8, 12, 16, 20, 72, 120
-        let collected = points([56, 80, 176, 432, 560, 1328, 18480, 30768]);
-        let (a, b, _, _) = crate::judge::quadratic_fit(&collected).unwrap();
-        assert_eq!(format!("{a:.2} {b:.2}"), "0.33 236.52");
-        assert!(!growth_within([4.0, 32.0], a, b));
+        let collected = rows([56, 80, 176, 432, 560, 1328, 18480, 30768]);
+        assert_eq!(line(&collected), ("0.33 236.52 -1870.01".to_string(), false));
         assert!(within_reference_margin(&collected));
-        let reference: Vec<(f64, f64)> = MEMORY_SIZES
-            .iter()
-            .filter(|&&n| fitted(n))
-            .map(|&n| (n as f64, (official_reference_board_bytes(n) + BOARD_MARGIN_BYTES) as f64))
-            .collect();
-        assert!(within_reference_margin(&reference), "the reference + 24 at every row");
-        let mut one_over = reference.clone();
+        assert_eq!(most_above_reference(&collected), Some((2.0, -72.0)), "below the reference at every row");
+        let at_margin = reference_rows(|_| BOARD_MARGIN_BYTES);
+        assert!(within_reference_margin(&at_margin), "the reference + 24 at every row");
+        let mut one_over = at_margin.clone();
         one_over[3].1 += 1.0;
+        assert_eq!(most_above_reference(&one_over), Some((12.0, 25.0)));
         assert!(!within_reference_margin(&one_over));
     }
 

@@ -324,17 +324,7 @@ fn equals_usage(ctx: &mut Ctx<'_>, usage: EqualsUsage, trial: &Trial) -> TrialRe
 /// The constructor rejects null with IllegalArgumentException.
 fn null_board(ctx: &mut Ctx<'_>) -> TrialResult {
     match ctx.session.call(&Request::SolverNull(REF)) {
-        // ValueError is Python's IllegalArgumentException (specs/protocol.md, "Python"); the adapters name a
-        // subclass `Name(java.lang.IllegalArgumentException)`, `module.Name(ValueError)`, which the official
-        // grader's `catch (IllegalArgumentException e)` (Python's `except ValueError`) catches
-        Err(Fault::Exception { kind, .. })
-            if kind.ends_with("IllegalArgumentException")
-                || kind.ends_with(AN_ILLEGAL_ARGUMENT)
-                || kind == "ValueError"
-                || kind.ends_with(A_VALUE_ERROR) =>
-        {
-            Ok(vec![])
-        }
+        Err(Fault::Exception { kind, .. }) if is_argument_error(&kind) => Ok(vec![]),
         Err(Fault::Exception { kind, message }) => {
             let python = ctx.session.handshake().is_ok_and(|h| h.language == "python");
             let expected = if python { "ValueError" } else { "java.lang.IllegalArgumentException" };
@@ -348,11 +338,15 @@ fn null_board(ctx: &mut Ctx<'_>) -> TrialResult {
     }
 }
 
-/// How the Python adapter ends the name of an exception class that subclasses `ValueError`
-/// (`adapters/python/npuzzle_student.py`, `_describe`), and the Java adapter one that subclasses
-/// `IllegalArgumentException` (`Failures.failure`).
-const A_VALUE_ERROR: &str = "(ValueError)";
-const AN_ILLEGAL_ARGUMENT: &str = "(java.lang.IllegalArgumentException)";
+/// Whether an exception's kind is the language's argument error, which Solver 11 asks for: Java's
+/// IllegalArgumentException, Python's ValueError (specs/protocol.md, "Python"), or a subclass of either, which
+/// the adapters name `Name(BASE)` (`Solver$InvalidBoard(java.lang.IllegalArgumentException)`,
+/// `solver.InvalidBoardError(ValueError)`) and which the official grader's `catch (IllegalArgumentException
+/// e)`, or Python's `except ValueError`, catches.
+fn is_argument_error(kind: &str) -> bool {
+    let base = kind.strip_suffix(')').and_then(|k| k.rsplit_once('(')).map_or(kind, |(_, base)| base);
+    base.ends_with("IllegalArgumentException") || base == "ValueError"
+}
 
 /// No object's ordering changes after insertion into the MinPQ.
 fn no_mutation_after_insert(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
@@ -395,4 +389,24 @@ fn same_answers_when_rerun(ctx: &mut Ctx<'_>, trials: &[Trial]) -> TrialResult {
     }
     fresh.finish();
     Ok(vec![format!("{} puzzles solved again in a fresh process", trials.len())])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_argument_error;
+
+    #[test]
+    fn the_argument_error_and_its_subclasses_as_the_adapters_name_them() {
+        for kind in [
+            "java.lang.IllegalArgumentException",
+            "Solver$InvalidBoard(java.lang.IllegalArgumentException)",
+            "ValueError",
+            "solver.InvalidBoardError(ValueError)",
+        ] {
+            assert!(is_argument_error(kind), "{kind}");
+        }
+        for kind in ["java.lang.NullPointerException", "AttributeError", "solver.ValueErrors", "panic"] {
+            assert!(!is_argument_error(kind), "{kind}");
+        }
+    }
 }
