@@ -39,13 +39,15 @@ const STUDENT_FILES: [&str; 2] = ["board.py", "solver.py"];
 pub const MINIMUM_VERSION: (u32, u32) = (3, 8);
 
 /// Checks the interpreter's version and compiles the files named on its command line. Exit status 3 with
-/// `version X.Y` on stdout: too old; 1: a file does not compile (the errors on stdout); 0: ready.
+/// `version X.Y` on stdout: too old; 1: a file does not compile (the errors on stdout, and after a syntax
+/// error the interpreter's version: a student who wrote Python 3.12's f-strings on their laptop reads why 3.11
+/// refuses them); 0: ready.
 const CHECK_SCRIPT: &str = r#"
 import os, sys, traceback
 if sys.version_info[:2] < (MAJOR, MINOR):
     print("version %d.%d" % sys.version_info[:2])
     sys.exit(3)
-failed = False
+failed = syntax = False
 for path in sys.argv[1:]:
     try:
         with open(path, "rb") as f:
@@ -53,6 +55,9 @@ for path in sys.argv[1:]:
     except (SyntaxError, ValueError) as e:
         print("".join(traceback.format_exception_only(type(e), e)), end="")
         failed = True
+        syntax = syntax or isinstance(e, SyntaxError)
+if syntax:
+    print("(compiled by Python %d.%d.%d: syntax that a later Python added is an error here)" % sys.version_info[:3])
 sys.exit(1 if failed else 0)
 "#;
 

@@ -412,10 +412,21 @@ fn the_reference_submission_is_built_with_the_packages_make_build_builds() {
     assert_eq!(line.split_whitespace().collect::<Vec<_>>(), BUILD_PACKAGES, "support.rs's BUILD_PACKAGES");
 }
 
-/// Removes what differs between machines and runs: absolute paths in compiler output, and the OS thread ids
-/// Rust prints in a student's crash messages (`thread 'submission' (14620) has overflowed its stack`).
+/// What the Python check prints before the interpreter's version after a syntax error (`build::python`).
+const PYTHON_VERSION_NOTE: &str = "(compiled by Python ";
+
+/// Removes what differs between machines and runs: absolute paths in compiler output, the OS thread ids
+/// Rust prints in a student's crash messages (`thread 'submission' (14620) has overflowed its stack`), and the
+/// Python that checked a submission with a syntax error (`compiled by Python 3.11.2:`).
 pub fn scrub(text: &str) -> String {
     let text = text.replace(&root().display().to_string(), "[ROOT]");
+    let text = match text.split_once(PYTHON_VERSION_NOTE) {
+        Some((head, tail)) => {
+            let version = tail.find(':').unwrap_or(0);
+            format!("{head}{PYTHON_VERSION_NOTE}[VERSION]{}", &tail[version..])
+        }
+        None => text,
+    };
     let mut out = String::with_capacity(text.len());
     let mut rest = text.as_str();
     while let Some(at) = rest.find("' (") {

@@ -225,6 +225,19 @@ fn a_syntax_error_is_the_students_compile_failure() {
     let build = build_python(copy.path(), &work(), 1024, &BuildLimits::default()).unwrap();
     let Prepared::CompileFailed { log } = build else { panic!("expected a compile failure: {build:?}") };
     assert!(log.contains("solver.py") && log.contains("SyntaxError"), "{log}");
+    // which Python refused it: a later one's syntax is the usual cause on a student's own laptop
+    let python = std::process::Command::new(find_python().unwrap().0)
+        .args(["-c", "import platform; print(platform.python_version())"])
+        .output()
+        .unwrap();
+    let version = String::from_utf8(python.stdout).unwrap();
+    assert!(
+        log.ends_with(&format!(
+            "(compiled by Python {}: syntax that a later Python added is an error here)\n",
+            version.trim()
+        )),
+        "{log}"
+    );
     let missing =
         build_python(&root().join("fixtures/submissions/java/valid"), &work(), 1024, &BuildLimits::default()).unwrap();
     assert!(matches!(missing, Prepared::CompileFailed { log } if log.starts_with("board.py is missing")));
