@@ -196,6 +196,40 @@ fn what_an_object_of_another_jdk_module_holds_is_weighed() {
     own.finish();
 }
 
+/// A Board that caches a table per n in a static `HashMap` through `computeIfAbsent` weighs what the gallery's
+/// Board weighs at every size, as the official table (which sees no statics) weighs it: `computeIfAbsent`
+/// leaves the doubling of a table its new key filled to its next call, which one Board built before the
+/// measured one left to the measured one (at the thirteenth size: 13 keys pass a 16-slot table's 12).
+#[test]
+fn a_static_cache_grown_a_call_late_is_not_the_measured_boards() {
+    if !java_available() {
+        return;
+    }
+    let dir = valid_with("Board.java", |board| {
+        board.replacen(
+            "    public Board(int[][] tiles) {\n",
+            "    private static final java.util.Map<Integer, int[]> GOALS = new java.util.HashMap<>();\n\n    \
+             public Board(int[][] tiles) {\n        GOALS.computeIfAbsent(tiles.length, k -> new int[k * k]);\n",
+            1,
+        )
+    });
+    let sizes: Vec<usize> = (2..=17).collect();
+    let weigh = |entry: &Path| -> Vec<String> {
+        let mut own = Conversation::start(build(entry));
+        own.ask("hello 1");
+        let replies = sizes
+            .iter()
+            .map(|&n| {
+                let tiles: Vec<String> = (1..n * n).map(|t| t.to_string()).collect();
+                own.ask(&format!("memory_board own {n} {} 0", tiles.join(" ")))
+            })
+            .collect();
+        own.finish();
+        replies
+    };
+    assert_eq!(weigh(dir.path()), weigh(&gallery("valid")), "sizes {sizes:?}");
+}
+
 /// OFFICIAL-TESTS.md 9.5: when the search nodes are inner classes and the queues Solver fields, each queue
 /// reaches the Solver through its nodes' outer instance, and through it the other queue: the queues' deep
 /// memory is twice the Solver's.

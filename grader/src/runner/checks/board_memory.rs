@@ -13,7 +13,9 @@
 //! through the steps can fail a Board below the reference: [`within_reference_margin`]). A row whose Board could not be built or
 //! measured fails on its own, as officially (the trace replaces the rest of the table); the others are
 //! judged on the line through the even rows that were measured, and fail with the reason when fewer than
-//! three were. Each row measures the table again: a few requests of at most one 120-by-120 Board each.
+//! three were. Each row measures the table again: a few requests of at most one 120-by-120 Board each; a
+//! failing row says which bytes it judged, since a Board whose size varies from build to build shows other
+//! bytes in the printed table.
 
 use npuzzle_harness::protocol::{Request, World};
 use reference::Board;
@@ -61,15 +63,16 @@ pub fn row(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     let growth = ctx.policy.thresholds.board_memory_growth;
     if !growth_within(growth, a, b) && !within_reference_margin(&points) {
         let [most_a, most_b] = growth;
-        let sizes: Vec<String> = points.iter().map(|(n, _)| n.to_string()).collect();
+        // the bytes this row measured, which the table's other rows measured again
+        let measured: Vec<String> = points.iter().map(|(n, bytes)| format!("{n} ({bytes})")).collect();
         let mut m = Mismatch::new(format!(
             "the Board's memory grows faster than {most_a} n^2 + {most_b} n: its fitted line is {}",
             line(a, b, c, r2)
         ))
         .with(format!(
-            "(the least-squares line through the rows at n = {}; its n^2 and n coefficients are judged as printed, \
-             its constant is free)",
-            sizes.join(", ")
+            "(the least-squares line through the bytes this row measured at n = {}; its n^2 and n coefficients are \
+             judged as printed, its constant is free)",
+            measured.join(", ")
         ));
         // the row furthest above the reference: a Board within its margin at every row would have passed
         if let Some((worst, above)) = most_above_reference(&points) {
