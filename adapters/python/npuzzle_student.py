@@ -173,10 +173,17 @@ def student_frame(tb, roots):
 
 
 def as_int(value, what):
-    """The protocol's text of an int a student method returned (TypeError for anything else)."""
+    """The protocol's text of an int a student method returned: an int, or a float of an integral value (a
+    manhattan() summed with math.fabs is right: 12.0 == 12 in Python). TypeError for anything else, the
+    float's value named."""
     kind = type(value)
     if issubclass(kind, int) and not issubclass(kind, bool):
         return int.__repr__(value)
+    if issubclass(kind, float):
+        number = float.__float__(value)  # the value itself, whatever a subclass overrides
+        if number.is_integer():
+            return int.__repr__(int(number))
+        raise TypeError(f"{what} returned {class_name(kind)} {float.__repr__(number)}, not an int")
     raise TypeError(f"{what} returned {class_name(kind)}, not an int")
 
 

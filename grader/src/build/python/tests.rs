@@ -85,6 +85,28 @@ fn valid_submission_speaks_the_protocol() {
     c.finish();
 }
 
+/// An int a method returns may come as a float of an integral value (a manhattan() summed with `math.fabs`
+/// has the right value: `12.0 == 12`); another float is the method's TypeError, its value named, and a bool
+/// is no int.
+#[test]
+fn an_integral_float_is_its_int() {
+    let dir = valid_edited(
+        |board| {
+            board.replace("        return self._manhattan\n", "        return float(self._manhattan)\n").replace(
+                "    def dimension(self):\n",
+                "    def dimension(self):\n        return len(self._tiles) + 0.5\n",
+            )
+        },
+        |solver| solver,
+    );
+    let Some(mut c) = start_at(dir.path()) else { return };
+    c.ask("hello 1");
+    assert_eq!(c.ask("board own 3 8 1 3 4 0 2 7 6 5"), "ok b1");
+    assert_eq!(c.ask("manhattan b1"), "ok 10");
+    assert_eq!(c.ask("dimension b1"), "err exception TypeError dimension() returned float 3.5, not an int");
+    c.finish();
+}
+
 /// A __str__ that raises for one neighbor fails that text alone in `neighbors_texts`: the next is still read,
 /// and the handles are recorded for references, as with a `to_string` request each.
 #[test]
