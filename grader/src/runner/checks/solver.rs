@@ -117,7 +117,7 @@ fn uses_min_pq(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     if life.required("pq_inserts")? == 0 && claimed(&life, trial) > 0 {
         return mismatch(
             Mismatch::new("the Solver did not use algs4's MinPQ: it solved the puzzle with no insert()")
-                .with("(use algs4's MinPQ; a java.util.PriorityQueue or std BinaryHeap is invisible to the counts)"),
+                .with("(use algs4's MinPQ, or heapq in Python; a java.util.PriorityQueue, Rust's std BinaryHeap or a list kept sorted with bisect is invisible to the counts)"),
         );
     }
     within_search_bound(&life, trial)?;
