@@ -81,7 +81,7 @@ pub fn render(report: &Report, color: bool, failures_only: bool) -> String {
         let _ = writeln!(out, "Total: {passed}/{counted} tests passed{}\n", if passed == counted { "!" } else { "" });
     }
     if !report.output.is_empty() {
-        banner(&mut out, "Output of the submission on standard error");
+        banner(&mut out, "What the submission printed (its standard output and error)");
         let _ = writeln!(out, "{}", visible::block(&head_and_tail(&report.output, MAX_OUTPUT_BYTES)));
         if report.output_truncated {
             let _ = writeln!(out, "(output truncated)");

@@ -63,7 +63,7 @@ pub fn render(report: &Report) -> String {
     if !report.output.is_empty() {
         let _ = writeln!(
             out,
-            "<section id=\"output\"><details><summary>What the submission wrote to standard error{}</summary>\
+            "<section id=\"output\"><details><summary>What the submission printed (its standard output and error){}</summary>\
              <pre>{}</pre></details></section>",
             if report.output_truncated { " (output truncated)" } else { "" },
             escape(&head_and_tail(&report.output, MAX_OUTPUT_BYTES))
