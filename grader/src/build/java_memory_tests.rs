@@ -333,6 +333,52 @@ fn a_lazy_solver_is_measured_like_an_eager_one() {
     c.finish();
 }
 
+/// A Solver weighed as its life's own calls left it: one that keeps its queues in fields and lets them go at
+/// its second moves(), the first call of `memory_retained`'s own, weighs what its twin that keeps them weighs.
+/// Before the Solver was weighed before that call too, it showed the goal's chain alone.
+#[test]
+fn a_solver_that_lets_go_when_weighed_is_weighed_before() {
+    if !java_available() {
+        return;
+    }
+    let keeping = |drop: &str| {
+        let drop = drop.to_string();
+        valid_with_solver(move |s| {
+            s.replace(
+                "    private final SearchNode goal;\n",
+                "    private final SearchNode goal;\n    private MinPQ<SearchNode> pq;\n    private MinPQ<SearchNode> \
+                 twinPq;\n    private int movesCalls;\n",
+            )
+            .replace(
+                "        MinPQ<SearchNode> pq = new MinPQ<SearchNode>();\n        MinPQ<SearchNode> twinPq = new \
+                 MinPQ<SearchNode>();\n",
+                "        pq = new MinPQ<SearchNode>();\n        twinPq = new MinPQ<SearchNode>();\n",
+            )
+            .replace("    public int moves() {\n", &format!("    public int moves() {{\n        movesCalls++;\n{drop}"))
+        })
+    };
+    let weighed = |dir: &Path| {
+        let mut c = Conversation::start_ref(build(dir));
+        c.ask("hello 1");
+        c.ask(&format!("board ref {FOUR_MOVES}"));
+        c.ask("memory_solver b1");
+        for call in ["moves s2", "is_solvable s2", "solution s2"] {
+            assert!(c.ask(call).starts_with("ok "), "{call}");
+        }
+        let retained = retained_readings(&c.ask("memory_retained s2"))[0];
+        c.finish();
+        retained
+    };
+    let kept = weighed(keeping("").path());
+    let let_go = weighed(
+        keeping("        if (movesCalls == 2) {\n            pq = null;\n            twinPq = null;\n        }\n")
+            .path(),
+    );
+    // the textbook Solver's 704 and the queues (valid's pq_deep_bytes at four moves: 19 × 136 + 2 × 128)
+    assert!(kept > 704 + 2_000, "{kept}");
+    assert_eq!(let_go, kept);
+}
+
 /// The second reading (`memory_retained`'s second and third values): what the whole process keeps, after a
 /// full collection, beyond what it held before the submission's first class was defined, and its part in
 /// native buffers. A Solver's life is weighed wherever it keeps memory. `java/wasteful`'s every search node,

@@ -21,6 +21,9 @@ final class Memory {
     /** The Solver `memory_solver` built last (weakly held) and what the statics reached before it was built. */
     private WeakReference<Object> lastSolver = new WeakReference<>(null);
     private DeepSize.Baseline lastSolverStatics;
+    /** The Solver whose solution() a `solution` request called last, and what it returned (both weakly held). */
+    private WeakReference<Object> solutionOf = new WeakReference<>(null);
+    private WeakReference<Object> solutionReturned = new WeakReference<>(null);
 
     /** The request thread's CPU clock, in nanoseconds (the server's, which times every request). */
     private final LongSupplier cpu;
@@ -83,21 +86,34 @@ final class Memory {
         return new Measured(solver, bytes, Math.max(0, walks) / 1000);
     }
 
+    /** A `solution` request's Solver and what its solution() returned, for {@link #retainedBy}'s first walk. */
+    void solutionReturned(Object solver, Object solution) {
+        solutionOf = new WeakReference<>(solver);
+        solutionReturned = new WeakReference<>(solution);
+    }
+
     /**
-     * `memory_retained`: calls moves(), isSolvable() and solution() (an exception from any is ignored), then
-     * measures the Solver as {@link #ofNewSolver} measures a new one, without entering what solution()
-     * returned. The statics' growth counts from before the Solver was built when `memory_solver` built it
-     * (that record then goes: a later `memory_retained` counts from its own request), else from now.
+     * `memory_retained`: measures the Solver as {@link #ofNewSolver} measures a new one, as the calls before
+     * left it (not entering what its last solution() returned), then calls moves(), isSolvable() and
+     * solution() (an exception from any is ignored) and measures it again (not entering what solution()
+     * returned now): the larger. The first walk is the Solver its life's own calls left, so a Solver that
+     * counts its calls cannot let its search go at the first call of the weighing; the calls are for a life
+     * whose own calls failed before a lazy Solver did its work. The statics' growth counts from before the
+     * Solver was built when `memory_solver` built it (that record then goes: a later `memory_retained` counts
+     * from its own request), else from now.
      */
     long retainedBy(World world, Object solver) throws StudentFailure {
         DeepSize.Baseline statics = lastSolver.get() == solver ? lastSolverStatics : null;
         lastSolver = new WeakReference<>(null);
         lastSolverStatics = null;
         if (statics == null) statics = staticsBefore(world, name -> true);
+        Object returned = solutionOf.get() == solver ? solutionReturned.get() : null;
+        long left = DeepSize.retained(solver, returned, statics);
+        returned = null;
         callIgnoringFailure(world, solver, "moves");
         callIgnoringFailure(world, solver, "isSolvable");
         Object solution = callIgnoringFailure(world, solver, "solution");
-        return DeepSize.retained(solver, solution, statics);
+        return Math.max(left, DeepSize.retained(solver, solution, statics));
     }
 
     /**

@@ -493,6 +493,7 @@ public final class Server {
             case "solution": {
                 Obj s = solver(one(verb, args));
                 Object path = s.world.call(s.value, "solution");
+                memory.solutionReturned(s.value, path);
                 if (path == null) return "none";
                 return addAll(s.world, s.world.boards(path, "solution()", true));
             }
