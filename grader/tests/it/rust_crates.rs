@@ -29,3 +29,40 @@ fn a_2024_crate_with_a_board_that_is_not_send_builds_and_is_graded() {
     assert_eq!(graded.test("compile-1")["status"], "passed", "{}", graded.json["compile_log"]);
     assert_eq!(graded.test("board-3")["status"], "passed", "{}", graded.text);
 }
+
+/// A Board that builds a table of goal positions per size in a `thread_local!` the first time it meets that
+/// size weighs, row by row, what the template's Board weighs: the table is outside the Board (no official walk
+/// of a Board's fields sees it), and the Boards the harness builds first from the same tiles made it. Before
+/// they did, the first Board of each size was charged with it and its line failed Memory Board (a red-team
+/// crate, 2026-12-07).
+#[test]
+fn a_table_per_size_kept_outside_the_board_is_not_the_boards_memory() {
+    let outside = tempfile::tempdir().unwrap();
+    let (plain, cached) = (outside.path().join("plain"), outside.path().join("cached"));
+    copy_resolved(&root().join("templates/rust-submission"), &plain);
+    copy_resolved(&root().join("templates/rust-submission"), &cached);
+    let board = std::fs::read_to_string(cached.join("src/board.rs")).unwrap().replace(
+        "        Board { tiles: tiles.to_vec() }\n",
+        "        GOALS.with(|goals| {\n            goals.borrow_mut().entry(tiles.len()).or_insert_with(|| (0..(tiles.len() * \
+         tiles.len()) as u32).collect::<Vec<u32>>());\n        });\n        Board { tiles: tiles.to_vec() }\n",
+    ) + "\nthread_local! {\n    static GOALS: std::cell::RefCell<std::collections::HashMap<usize, Vec<u32>>> = \
+         std::cell::RefCell::new(std::collections::HashMap::new());\n}\n";
+    assert!(board.contains("GOALS.with"), "the edit applies");
+    std::fs::write(cached.join("src/board.rs"), board).unwrap();
+    let policy = quick_policy();
+    let rows = |crate_dir: &std::path::Path| -> Vec<(String, String)> {
+        let graded = grade(crate_dir, &["--policy", policy.to_str().unwrap(), "--only", "memory-board"]);
+        let rows: Vec<(String, String)> = graded.json["tests"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|t| t["id"].as_str().unwrap().starts_with("memory-board/"))
+            .map(|t| (t["status"].as_str().unwrap().to_string(), t["rows"].to_string()))
+            .collect();
+        assert_eq!(rows.len(), 10, "{}", graded.text);
+        rows
+    };
+    let (plain_rows, cached_rows) = (rows(&plain), rows(&cached));
+    assert!(cached_rows.iter().all(|(status, _)| status == "passed"), "{cached_rows:?}");
+    assert_eq!(cached_rows, plain_rows);
+}
