@@ -114,7 +114,13 @@ fn build_student(
     let output = run_step(&spec, limits, "cargo")?;
     Ok(match artifact(&output, "student").and_then(|built| built.rlib()) {
         Some(rlib) if output.success() => Built::Ok(rlib),
-        _ => Built::Failed(student_log(&output, key, limits)),
+        _ => {
+            let mut log = student_log(&output, key, limits);
+            if scratch.has_lib() {
+                log.push_str(LIB_NOT_READ);
+            }
+            Built::Failed(log)
+        }
     })
 }
 
@@ -180,6 +186,12 @@ fn student_log(output: &ToolOutput, key: &str, limits: &BuildLimits) -> String {
 /// What a student reads below a file the compiler could not read: a crate is built from its `src/` alone.
 const OUTSIDE_SRC: &str = "\nnote: the grader compiles your crate with nothing but its own src/ in view: a file named \
     by `#[path]`, `include_str!` or `include_bytes!` must be inside src/ (a relative path from the file that names it)\n";
+
+/// What a student whose crate has a `src/lib.rs` reads below a failed build: a `use` of their own library
+/// crate from main.rs cannot resolve, and nothing else says why.
+const LIB_NOT_READ: &str = "\nnote: the grader builds your crate from src/main.rs and the modules it declares \
+    (`mod board; mod solver;`, as the starter does), as a library of its own: src/lib.rs is not read, so main.rs \
+    cannot `use` your crate's library by its name; move the `mod` lines into main.rs\n";
 
 /// `nice -n 10 cargo ARGS --release --offline --message-format=json-render-diagnostics --quiet --target-dir
 /// TARGET` as a build step in `ws`: `ws` and `target` writable, `RUSTUP_HOME` and of `CARGO_HOME` its `bin/`

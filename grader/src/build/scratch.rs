@@ -146,6 +146,12 @@ impl Scratch {
         format!("{:016x}", hasher.finish())
     }
 
+    /// Whether the crate has a `src/lib.rs`, which the grader does not build (it builds `main.rs` and the
+    /// modules it declares, as the library `student`).
+    pub fn has_lib(&self) -> bool {
+        self.files.contains_key(Path::new("lib.rs"))
+    }
+
     /// Whether the crate brings dependencies (crates.io ones the policy let through). Their build scripts run
     /// at build time, and their sources must be in the build's view.
     pub fn has_dependencies(&self) -> bool {

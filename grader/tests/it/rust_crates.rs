@@ -66,3 +66,26 @@ fn a_table_per_size_kept_outside_the_board_is_not_the_boards_memory() {
     assert!(cached_rows.iter().all(|(status, _)| status == "passed"), "{cached_rows:?}");
     assert_eq!(cached_rows, plain_rows);
 }
+
+/// A crate laid out as `cargo new --lib` plus a binary (`src/lib.rs` declaring the modules, `main.rs` using
+/// them through the crate's name) builds with cargo but not in the grader, which builds main.rs as a library
+/// of its own: the compile log says so and what to change, where before it showed only the unresolved import.
+#[test]
+fn a_crate_whose_modules_live_in_lib_rs_is_told_why_it_does_not_build() {
+    let outside = tempfile::tempdir().unwrap();
+    let copy = outside.path().join("rust-submission");
+    copy_resolved(&root().join("templates/rust-submission"), &copy);
+    let main = std::fs::read_to_string(copy.join("src/main.rs")).unwrap();
+    let main = main.replace("mod board;\n", "").replace("mod solver;\n", "").replace(
+        "npuzzle::submission_main!(board::Board, solver::Solver);",
+        "use my_8puzzle::{board::Board, solver::Solver};\n\nnpuzzle::submission_main!(Board, Solver);",
+    );
+    assert!(main.contains("use my_8puzzle") && !main.contains("mod board;"), "the edits apply: {main}");
+    std::fs::write(copy.join("src/main.rs"), main).unwrap();
+    std::fs::write(copy.join("src/lib.rs"), "pub mod board;\npub mod solver;\n").unwrap();
+    let policy = quick_policy();
+    let graded = grade(&copy, &["--policy", policy.to_str().unwrap(), "--only", "board-3"]);
+    assert_eq!(graded.test("compile-1")["status"], "failed", "{}", graded.text);
+    let log = graded.json["compile_log"].as_str().unwrap();
+    assert!(log.contains("my_8puzzle") && log.contains("src/lib.rs is not read"), "{log}");
+}
