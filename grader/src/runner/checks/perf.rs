@@ -207,7 +207,17 @@ fn queue_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
 /// the queues reach (`pq_deep_cut`): a lower bound, judged when it fails already, and otherwise a failure of
 /// its own, for it judges nothing (no honest search reaches the walk's limits).
 fn queue_row(cells: &[(&str, Cell, u64)], factor: f64, cut: Option<u64>) -> Result<(), Mismatch> {
-    let advice = "(a search node needs its board, moves, priority and predecessor; nothing more)";
+    // Queues holding more nodes than the reference's search are the search's doing; deep memory alone, the
+    // node's. (A red-team Solver breaking ties first in, first out failed the sizes and was told about fields.)
+    let sizes_fail = cells.iter().any(|(what, cell, _)| *what != "deep memory" && cell.fails());
+    let advice = match sizes_fail {
+        true => {
+            "(the queues held more search nodes than the reference's search: usual causes are ties broken first in, \
+             first out (a key of priority then insertion order), no critical optimization, or one queue searching \
+             the twin too far)"
+        }
+        false => "(a search node needs its board, moves, priority and predecessor; nothing more)",
+    };
     let lower_bound = |bytes: u64| {
         format!(
             "(the adapter's walk of what the queues reach stopped at its limit, having counted {bytes} bytes: the \
