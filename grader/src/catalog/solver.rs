@@ -111,8 +111,11 @@ const UNSOLVABLE: &str = "On an unsolvable board, isSolvable() is false, moves()
 const EQUALS_USAGE: &str = concat!(
     "The critical optimization: do not enqueue a neighbor equal to the previous search node's board, checked \
      with equals() on boards. The reference board counts every equals() call and knows whether its argument is \
-     a neighbor of a neighbor; a null argument (the root's missing predecessor) is allowed. Usual causes: no \
-     check at all, comparing against every visited board, comparing search nodes instead of boards.",
+     a neighbor of a neighbor; a null argument (the root's missing predecessor) is allowed, and so is a hash \
+     set's probe (Rust's HashSet compares boards whose hashes only partly agree, where Java's compares whole \
+     hashes first: the Rust reference board does not count an unequal comparison of two boards it has hashed). \
+     Usual causes: no check at all, comparing against every visited board, comparing search nodes instead of \
+     boards.",
     search_bound_note!()
 );
 const CALL_ORDER: &str = "A Solver must give the same answers however often and in whatever order its methods \
