@@ -109,7 +109,6 @@ final class Memory {
         if (statics == null) statics = staticsBefore(world, name -> true);
         Object returned = solutionOf.get() == solver ? solutionReturned.get() : null;
         long left = DeepSize.retained(solver, returned, statics);
-        returned = null;
         callIgnoringFailure(world, solver, "moves");
         callIgnoringFailure(world, solver, "isSolvable");
         Object solution = callIgnoringFailure(world, solver, "solution");
