@@ -189,7 +189,8 @@ impl PuzzleBoard for CountingBoard {
     }
     fn neighbors_into(&self, out: &mut Vec<Self>) {
         let before = out.len();
-        let (id, root) = (self.id(), self.id() & ROOT);
+        let id = self.id();
+        let root = id & ROOT;
         self.board.for_each_neighbor(|board| {
             let made = AtomicU64::new(next_id() | root);
             out.push(CountingBoard { board, id: made, parent: id, grandparent: self.parent })

@@ -363,21 +363,12 @@ where
         Ok(handle)
     }
 
-    /// `memory_board`: the bytes a new Board of `tiles` retains. Two Boards are built from the same tiles
-    /// first and dropped, so that what a constructor keeps once outside the Board (a table per size in a
-    /// `static` or a `thread_local!`, which no official walk of a Board's fields would see) is theirs, and the
-    /// measured Board is judged on what it adds (as the Java adapter does).
+    /// `memory_board`: the bytes a new Board of `tiles` retains ([`new_board_bytes`]).
     fn memory_board(&mut self, world: World, tiles: &Tiles) -> Result<usize, Refusal> {
         let rows = valid_rows(tiles)?;
         Ok(match world {
-            World::Own => {
-                (0..2).for_each(|_| drop(B::from_tiles(&rows)));
-                memory::retained_by(|| B::from_tiles(&rows)).1
-            }
-            World::Ref => {
-                (0..2).for_each(|_| drop(CountingBoard::from_tiles(&rows)));
-                memory::retained_by(|| CountingBoard::from_tiles(&rows)).1
-            }
+            World::Own => new_board_bytes::<B>(&rows),
+            World::Ref => new_board_bytes::<CountingBoard>(&rows),
         })
     }
 
@@ -537,6 +528,15 @@ fn call_every_method<B: PuzzleBoard, S: PuzzleSolver<B>>(solver: &S) {
 
 fn unsupported<T>(reason: &str) -> Result<T, Refusal> {
     Err(Refusal::Unsupported(reason.into()))
+}
+
+/// The bytes a new `T` built from `rows` retains. Two are built from the same rows first and dropped, so that
+/// what a constructor keeps once outside the Board (a table per size in a `static` or a `thread_local!`, which
+/// no official walk of a Board's fields would see) is theirs, and the measured Board is judged on what it adds
+/// (as the Java adapter does).
+fn new_board_bytes<T: PuzzleBoard>(rows: &[Vec<u32>]) -> usize {
+    (0..2).for_each(|_| drop(T::from_tiles(rows)));
+    memory::retained_by(|| T::from_tiles(rows)).1
 }
 
 /// The rows of `tiles`, once they are known to form a board (student constructors may assume valid input).

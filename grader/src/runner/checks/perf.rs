@@ -194,7 +194,7 @@ fn queue_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     } else {
         let expected = reference_queue_bytes(&reference, reference_board_bytes(ctx, &trial.board)?);
         let deep = Cell::new(deep_bytes, expected, factor);
-        cells.insert(0, ("deep memory", deep, expected));
+        cells.insert(0, (DEEP_MEMORY, deep, expected));
         deep.text()
     };
     let row = format!("{} {deep_text:>13} {:>12} {:>12}", puzzle_columns(trial), max.text(), ending.text());
@@ -203,13 +203,16 @@ fn queue_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     Ok(vec![row])
 }
 
+/// The MinPQ row's cell of the queues' deep memory (the others are their sizes).
+const DEEP_MEMORY: &str = "deep memory";
+
 /// A MinPQ row's cells judged. `cut` is the deep figure when the adapter's walk stopped short of everything
 /// the queues reach (`pq_deep_cut`): a lower bound, judged when it fails already, and otherwise a failure of
 /// its own, for it judges nothing (no honest search reaches the walk's limits).
 fn queue_row(cells: &[(&str, Cell, u64)], factor: f64, cut: Option<u64>) -> Result<(), Mismatch> {
     // Queues holding more nodes than the reference's search are the search's doing; deep memory alone, the
     // node's. (A red-team Solver breaking ties first in, first out failed the sizes and was told about fields.)
-    let sizes_fail = cells.iter().any(|(what, cell, _)| *what != "deep memory" && cell.fails());
+    let sizes_fail = cells.iter().any(|(what, cell, _)| *what != DEEP_MEMORY && cell.fails());
     let advice = match sizes_fail {
         true => {
             "(the queues held more search nodes than the reference's search: usual causes are ties broken first in, \
@@ -466,7 +469,7 @@ mod tests {
     use super::*;
 
     fn cells(deep: u64, reference: u64) -> Vec<(&'static str, Cell, u64)> {
-        vec![("deep memory", Cell::new(deep, reference, 1.75), reference), ("max size", Cell::new(10, 10, 1.75), 10)]
+        vec![(DEEP_MEMORY, Cell::new(deep, reference, 1.75), reference), ("max size", Cell::new(10, 10, 1.75), 10)]
     }
 
     /// A row failing on the queues' sizes is the search's doing; one failing on deep memory alone, the node's.
@@ -474,7 +477,7 @@ mod tests {
     fn a_queue_row_advises_by_the_cell_that_failed() {
         let advice = |cells: &[(&str, Cell, u64)]| queue_row(cells, 1.75, None).unwrap_err().details.join(" ");
         assert!(advice(&cells(3_000, 1_000)).contains("nothing more"));
-        let sizes = [("deep memory", Cell::new(1_000, 1_000, 1.75), 1_000), ("max size", Cell::new(20, 10, 1.75), 10)];
+        let sizes = [(DEEP_MEMORY, Cell::new(1_000, 1_000, 1.75), 1_000), ("max size", Cell::new(20, 10, 1.75), 10)];
         assert!(advice(&sizes).contains("first in, first out"));
     }
 
