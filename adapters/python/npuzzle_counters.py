@@ -129,6 +129,10 @@ class Counts:
         if self.pq_live > self.pq_max_size:
             self.pq_max_size = self.pq_live
 
+    def left(self, items):
+        """Items that left a queue without a del_min (a heapq list shortened by hand, then heapified)."""
+        self.pq_live = max(0, self.pq_live - items)
+
     def deleted(self):
         self.pq_del_mins += 1
         if self.pq_del_mins % PERIOD == 1:
@@ -208,6 +212,13 @@ class Queues:
         if self.solved_since_reset:
             self.begin()
         self.solved_since_reset = True
+
+    def tally(self, queue):
+        """How many items our tally says `queue` holds: 0 for a queue not met since the epoch began."""
+        for entry in self.entries:
+            if entry[QUEUE] is queue:
+                return entry[LIVE]
+        return 0
 
     def entry(self, queue, size, kind):
         """The entry of `queue` (holding `size` items before the operation at hand), made on first use."""

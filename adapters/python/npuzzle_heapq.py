@@ -4,10 +4,10 @@ A private module (see npuzzle_counters.py). `install()` replaces the functions o
 before any student code is loaded, so `import heapq` and `from heapq import heappush` both get these, and
 takes `_heapq` (the C heap behind them, never counted) out of `sys.modules`; the seal refuses importing it
 again. heappush is an insert, heappop a del_min, heappushpop and heapreplace one of each, heapify(list) adds
-the list's items to the live size (as a MinPQ built from an array); nlargest, nsmallest and merge are not
-counted. The lists used since `counters_reset` end when the counters are read, like a MinPQ: their lengths
-(or our tally of them, if larger) go to pq_ending_size and, where the grader asked for it (`counters_reset
-heap`), their heap order is checked once.
+the list's items to the live size (as a MinPQ built from an array; of a list in use, the items beyond our
+tally of it); nlargest, nsmallest and merge are not counted. The lists used since `counters_reset` end when
+the counters are read, like a MinPQ: their lengths (or our tally of them, if larger) go to pq_ending_size and,
+where the grader asked for it (`counters_reset heap`), their heap order is checked once.
 """
 
 import heapq
@@ -63,9 +63,16 @@ def heapreplace(heap, item):
 
 
 def heapify(heap):
+    # A list heapq has met already holds the items our tally counts: heapify adds only those beyond them (a
+    # decrease-key that edits an entry in place and heapifies again adds none), and a list shortened by hand
+    # gives back what it lost. A list met first here adds all its items, as a MinPQ built from an array.
+    counted = QUEUES.tally(heap)
     entry = _track(heap)
     _heapify(heap)
-    counts.inserted(len(heap))
+    if len(heap) >= counted:
+        counts.inserted(len(heap) - counted)
+    else:
+        counts.left(counted - len(heap))
     entry[LIVE] = len(heap)
 
 
