@@ -105,15 +105,11 @@ class Server:
         board_path = f"{submission}/board.py"
         solver_path = f"{submission}/solver.py"
 
-        def load_own():
-            return load_module("board", board_path), load_module("solver", solver_path)
+        def load_ref_solver():
+            return load_apart("solver_over_reference_board", solver_path, REFERENCE_MODULE, submission + os.sep)
 
-        def load_ref():
-            solver = load_apart("solver_over_reference_board", solver_path, REFERENCE_MODULE, submission + os.sep)
-            return REFERENCE_MODULE, solver
-
-        self.own = World("own", load_own)
-        self.ref = World("ref", load_ref, reference_board.SERVING)
+        self.own = World("own", lambda: load_module("board", board_path), lambda: load_module("solver", solver_path))
+        self.ref = World("ref", lambda: REFERENCE_MODULE, load_ref_solver, reference_board.SERVING)
         self.objects = {}
         self.next_handle = 1
         self.reply_handles = {}

@@ -256,37 +256,42 @@ class World:
     sanity check, a constant) builds the reference one, as a Java Solver's static initializer does against
     the official reference Board. And while it answers a request its Board module is `board` in
     `sys.modules`: a Solver that imports `board` inside a function (at call time, to break a circular import)
-    gets the reference Board there, as at load time, not the own world's."""
+    gets the reference Board there, as at load time, not the own world's.
 
-    def __init__(self, name, load, serving=None):
+    The Board module loads first, then the Solver's. A solver.py that raises at its top level fails what
+    asks for a Solver and nothing else: the Board tests go on, as a Java Solver whose static initializer
+    throws fails only where Solver is used. A board.py that raises fails both (solver.py imports it)."""
+
+    def __init__(self, name, load_board, load_solver, serving=None):
         self.name = name
         self.serving = serving
         self.board_class = self.solver_class = None
         self.board_module = None
-        self.failure = None
+        self.board_failure = self.solver_failure = None
         if serving is not None:
             serving[0] = True
         try:
-            board_module, solver_module = load()
-            self.board_module = board_module
-            self.board_class = getattr(board_module, "Board", None)
-            self.solver_class = getattr(solver_module, "Solver", None)
+            self.board_module = load_board()
+            self.board_class = getattr(self.board_module, "Board", None)
+            self.solver_class = getattr(load_solver(), "Solver", None)
         except BaseException as e:  # noqa: B036 (a student module that raises at import)
-            self.failure = failure(e)
+            self.solver_failure = failure(e)
+            if self.board_module is None:
+                self.board_failure = self.solver_failure
         finally:
             if serving is not None:
                 serving[0] = False
 
     def board(self):
-        if self.failure:
-            raise self.failure
+        if self.board_failure:
+            raise self.board_failure
         if self.board_class is None:
             raise StudentFailure("AttributeError", "board.py defines no class Board")
         return self.board_class
 
     def solver(self):
-        if self.failure:
-            raise self.failure
+        if self.solver_failure:
+            raise self.solver_failure
         if self.solver_class is None:
             raise StudentFailure("AttributeError", "solver.py defines no class Solver")
         return self.solver_class

@@ -179,6 +179,12 @@ def main():
         print("usage: server.py --submission DIR [--address-space-mb N] [--memory]", file=sys.stderr)
         sys.exit(2)
     submission = os.path.abspath(args[1])
+    memory = "--memory" in args
+    # The student's modules see the command line of a program run with no arguments, not the adapter's: a
+    # top-level `if len(sys.argv) > 1: main()` (the client guarded by the wrong test) runs nothing, as
+    # `import solver` would, and nothing of the grader's side is named there.
+    sys.argv = [os.path.join(submission, "solver.py")]
+    sys.orig_argv = [sys.executable] + sys.argv
     memory_mb = 0
     if "--address-space-mb" in args:
         # the interpreter's whole address space, as the JVM's heap is capped: a runaway search ends in a
@@ -204,7 +210,7 @@ def main():
     sites.roots = student.STUDENT_ROOTS
     modules["npuzzle_seal"].install(adapter_files, [student.student_frame.__code__], [sites._student_line.__code__])
     student.tune_collector()
-    serve(modules["npuzzle_protocol"], submission, Lines(stdin_fd), Outbox(protocol_fd))
+    serve(modules["npuzzle_protocol"], submission, memory, Lines(stdin_fd), Outbox(protocol_fd))
 
 
 # What the student's code can end the process with at once, under every name it can reach each by: `os._exit`
@@ -234,7 +240,7 @@ def _after_replies(function, outbox):
     return flushed_first
 
 
-def serve(protocol, submission, lines, outbox):
+def serve(protocol, submission, memory, lines, outbox):
     """Loads the student's modules on the main thread, runs the requests on a thread with a large stack, waits
     for it, and exits. The modules run their top level where a program's would: `signal.signal()` (a common
     `SIGPIPE` idiom) works on the main thread alone, and raised `ValueError` on the request thread."""
@@ -248,7 +254,7 @@ def serve(protocol, submission, lines, outbox):
         for module in modules:
             setattr(module, name, flushed_first)
     try:
-        server = protocol.Server(submission, "--memory" in sys.argv)
+        server = protocol.Server(submission, memory)
     except BaseException:  # noqa: B036 (the server itself failed: say why on stderr)
         print_exception(*sys.exc_info())
         end(3)

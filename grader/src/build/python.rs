@@ -175,8 +175,15 @@ pub fn build_python(
         memory_mb.to_string().into(),
     ];
     // what the sandbox shows, read-only: the interpreter's installation, the adapter and the student's folder
-    let mut process =
-        ProcessSpec::new(python).args(args).env("PYTHONHASHSEED", "0").env("PYTHONDONTWRITEBYTECODE", "1");
+    // One malloc arena: glibc reserves 64 MB of address space for each arena a thread contending for the
+    // lock makes, so whether the server's threads met at a malloc decided what was left under its cap (at
+    // the least cap, 128 MB, the request thread's 64 MB stack then could not be had: a start that failed now
+    // and then). The interpreter's lock serializes its threads' allocations anyway.
+    let mut process = ProcessSpec::new(python)
+        .args(args)
+        .env("PYTHONHASHSEED", "0")
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .env("MALLOC_ARENA_MAX", "1");
     process.view.read_only = installation;
     process.view.read_only.extend([adapter, submission]);
     // the server caps its own address space: it fits one already

@@ -1,9 +1,11 @@
 //! The Python adapter over valid submissions written as a Python programmer may write them: what a plain
-//! `python3 solver.py` runs must run behind the protocol too (each case failed every test it reached before).
+//! `python3 solver.py` runs must run behind the protocol too, and be counted as it would be (each case
+//! failed tests it reached before), and a Solver that reaches past the reference Board's API is told why.
 
 use std::fs;
 
-use super::tests::{start_at, valid_edited};
+use super::super::conversation::counter;
+use super::tests::{root, start_at, submission, valid_edited};
 
 /// A 3-by-3 board of 2 moves in the `world`, solved: `moves()`'s reply.
 fn moves_in(c: &mut super::super::conversation::Conversation, world: &str) -> String {
@@ -108,8 +110,9 @@ fn a_solver_importing_more_than_board_from_board_py_is_told_why_it_fails_over_th
     let Some(mut c) = start_at(dir.path()) else { return };
     c.ask("hello 1");
     assert_eq!(moves_in(&mut c, "own"), "ok 2");
-    // the world's modules load at its first request
-    let failed = c.ask("board ref 3 1 2 3 4 5 6 0 7 8");
+    // the world's modules load at its first request; its Board serves, its Solver does not
+    let board = c.handle("board ref 3 1 2 3 4 5 6 0 7 8");
+    let failed = c.ask(&format!("solver {board}"));
     assert!(
         failed.starts_with(
             "err exception ImportError board.read_board is not there when the Solver runs over the reference Board"
@@ -179,4 +182,107 @@ fn a_lone_surrogate_in_a_students_text_is_a_replacement_character() {
     assert!(replies[1].contains(" ValueError bad \u{fffd} byte (at board.py:"), "{replies:?}");
     assert!(replies[2].starts_with(&format!("{} ok ", ids[2])) && replies[2].ends_with(" 2"), "{replies:?}");
     c.finish();
+}
+
+/// `heapify` of a list heapq already counts adds only the items beyond our tally: a decrease-key that edits
+/// an entry in place and heapifies again (the heapq documentation's pattern) keeps the live size, where it
+/// once added the whole list again and doubled the queue's max size (a red-team Solver failed Memory Solver
+/// 2 on it). A list met first by heapify adds all its items; one shortened by hand gives back what it lost.
+#[test]
+fn heapify_of_a_list_in_use_adds_only_what_is_new() {
+    let solver = r#"
+import heapq
+
+class Solver:
+    def __init__(self, initial):
+        q = [3, 1, 2]
+        heapq.heapify(q)          # met first here: three items
+        heapq.heappush(q, 0)      # four
+        q[0] = -1                 # a decrease-key in place
+        heapq.heapify(q)          # still four
+        q.append(5)
+        heapq.heapify(q)          # one more: five
+        q.pop()
+        q.pop()
+        heapq.heapify(q)          # two fewer: three
+        heapq.heappop(q)          # two
+        self.q = q
+
+    def moves(self):
+        return 0
+"#;
+    let board = fs::read_to_string(root().join("fixtures/submissions/python/valid/board.py")).unwrap();
+    let dir = submission(&board, solver);
+    let Some(mut c) = start_at(dir.path()) else { return };
+    c.ask("hello 1");
+    assert_eq!(c.ask("board ref 2 1 2 3 0"), "ok b1");
+    assert_eq!(c.ask("counters_reset"), "ok");
+    assert_eq!(c.ask("solver b1"), "ok s2");
+    let read = c.ask("counters");
+    assert_eq!(counter(&read, "pq_max_size"), 5, "{read}");
+    assert_eq!(counter(&read, "pq_ending_size"), 2, "{read}");
+    assert_eq!((counter(&read, "pq_inserts"), counter(&read, "pq_del_mins")), (1, 1), "{read}");
+    c.finish();
+}
+
+/// The student's modules load as a program run with no arguments would: the client guarded by `if
+/// len(sys.argv) > 1` (not `__name__`) runs nothing, and the adapter's command line is not there to read. A
+/// solver.py that raises at its top level fails what asks for a Solver, not the Board tests (as a Java
+/// Solver's static initializer that throws fails only where Solver is used).
+#[test]
+fn the_students_modules_see_no_arguments_and_a_solver_that_fails_to_load_spares_the_board() {
+    let guarded = valid_edited(
+        |board| board,
+        |solver| {
+            format!("{solver}\nimport sys\n\nif len(sys.argv) > 1 or '--submission' in sys.orig_argv:\n    raise SystemExit(f'ran the client: {{sys.argv}}')\n")
+        },
+    );
+    let Some(mut c) = start_at(guarded.path()) else { return };
+    assert!(c.ask("hello 1").starts_with("ok "));
+    for world in ["own", "ref"] {
+        let board = c.handle(&format!("board {world} 3 0 1 3 4 2 5 7 8 6"));
+        let solver = c.handle(&format!("solver {board}"));
+        assert_eq!(c.ask(&format!("moves {solver}")), "ok 4", "{world}");
+    }
+    c.finish();
+
+    let raising = valid_edited(|board| board, |solver| format!("{solver}\nraise RuntimeError('half written')\n"));
+    let Some(mut c) = start_at(raising.path()) else { return };
+    assert!(c.ask("hello 1").starts_with("ok "));
+    let board = c.handle("board own 3 0 1 3 4 2 5 7 8 6");
+    assert_eq!(c.ask(&format!("manhattan {board}")), "ok 4");
+    for world in ["own", "ref"] {
+        let board = c.handle(&format!("board {world} 3 0 1 3 4 2 5 7 8 6"));
+        let solver = c.ask(&format!("solver {board}"));
+        assert!(solver.starts_with("err exception RuntimeError half written"), "{world}: {solver}");
+    }
+    c.finish();
+}
+
+/// A Solver that reaches past the API of the reference Board it runs over in the ref world (an attribute its
+/// own board.py has, an order its own Board defines) is told so in the error's own words, not only
+/// "'Board' object has no attribute" or "'<' not supported", which read as the grader's fault.
+#[test]
+fn a_solver_reaching_past_the_reference_boards_api_is_told_why() {
+    for (reach, says) in [
+        ("initial._tiles", "AttributeError 'Board' object has no attribute '_tiles': here the Solver runs over"),
+        ("initial < initial.twin()", "TypeError '<' not supported between instances of 'Board' and 'Board': here"),
+    ] {
+        let dir = valid_edited(
+            |board| board,
+            |solver| {
+                solver.replace(
+                    "            raise ValueError(\"initial board is None\")\n",
+                    &format!("            raise ValueError(\"initial board is None\")\n        {reach}\n"),
+                )
+            },
+        );
+        let Some(mut c) = start_at(dir.path()) else { return };
+        assert!(c.ask("hello 1").starts_with("ok "));
+        let board = c.handle("board ref 3 0 1 3 4 2 5 7 8 6");
+        let solver = c.ask(&format!("solver {board}"));
+        assert!(solver.starts_with(&format!("err exception {says}")), "{reach}: {solver}");
+        assert!(solver.contains("the assignment's API alone"), "{solver}");
+        c.finish();
+    }
 }
