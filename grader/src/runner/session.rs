@@ -47,7 +47,7 @@ pub use self::in_flight::{Answer, Sent};
 use self::lifecycle::Lifecycle;
 pub use self::lifecycle::{Checkpoint, MAX_LOSSES_IN_A_ROW};
 use super::meter::Meter;
-use super::process::{Deadline, ProcessSpec, SubmissionProcess};
+use super::process::{Deadline, ProcessFault, ProcessSpec, SubmissionProcess};
 use super::reply::{self, ReadAhead};
 
 /// Time limits for requests, and the cap on replies read ahead.
@@ -85,6 +85,7 @@ pub struct Session {
     life: Lifecycle,
     limits: SessionLimits,
     handshake: Option<Handshake>,
+    /// The CPU the program reported for its requests, and what requests that timed out had spent.
     cpu_reported: Duration,
     /// Of `cpu_reported`, what the adapter reported for reading the counters (its own work, not the Solver's).
     cpu_counting: Duration,
@@ -431,6 +432,10 @@ impl Session {
         let line = match process.recv_replies(deadline, 1 + wire.reads() as usize) {
             Ok(line) => line,
             Err(fault) => {
+                if let ProcessFault::Timeout { cpu, .. } = &fault {
+                    // spent inside the program by the request that ran out, which no reply will report
+                    self.cpu_reported += *cpu;
+                }
                 let fault = self.life.classify(fault);
                 return Err(self.lose_process(fault));
             }

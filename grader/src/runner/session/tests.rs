@@ -191,6 +191,8 @@ fn wrong_reply_id_is_garbage() {
 fn a_busy_loop_times_out_and_a_crash_is_reported() {
     let mut s = Session::new(script(&format!("{HELLO} read l; while :; do :; done")), limits());
     assert!(matches!(s.call(&Request::Counters), Err(Fault::Timeout(_))), "busy loop");
+    // no reply reports what the request spent: the CPU it timed out on is counted as the program's
+    assert!(s.cpu_reported() > limits().request, "{:?}", s.cpu_reported());
     let mut s = Session::new(script(&format!("{HELLO} read l; kill -SEGV $$")), limits());
     match s.call(&Request::Counters) {
         Err(Fault::Crashed(what)) => assert!(what.contains("SIGSEGV"), "{what}"),
