@@ -42,11 +42,19 @@ pub struct Trial {
     pub partner: Option<Box<Trial>>,
     /// Steps from `board` to the board asked about (k-th neighbor and k-th twin tests).
     pub steps: u32,
+    /// Whether the board was drawn at random: its label does not say which board it is, so a failure that
+    /// shows no board (a time-out, an exception) shows it.
+    pub drawn: bool,
 }
 
 impl Trial {
     fn new(label: String, board: Board, expected: Expected) -> Trial {
-        Trial { label, board, expected, reference: None, bound: None, partner: None, steps: 0 }
+        Trial { label, board, expected, reference: None, bound: None, partner: None, steps: 0, drawn: false }
+    }
+
+    /// A trial of a board drawn at random.
+    fn drawn(label: String, board: Board, expected: Expected) -> Trial {
+        Trial { drawn: true, ..Trial::new(label, board, expected) }
     }
 }
 
@@ -239,7 +247,7 @@ impl Planner<'_> {
                     shown.push(format!("{count} random 3-by-3 boards that are exactly {k} moves from the goal"));
                     trials.extend((0..count).map(|_| {
                         let board = sampler::exactly_k_moves_3x3(k, rng);
-                        Trial::new(format!("random 3-by-3 board {k} moves from the goal"), board, Expected::Moves(k))
+                        Trial::drawn(format!("random 3-by-3 board {k} moves from the goal"), board, Expected::Moves(k))
                     }));
                 }
             }
@@ -250,7 +258,7 @@ impl Planner<'_> {
                     trials.extend((0..count).map(|_| {
                         let (board, moves) = sampler::within_k_moves(n, k, rng);
                         let label = format!("random {n}-by-{n} board {moves} moves from the goal");
-                        Trial::new(label, board, Expected::Moves(moves))
+                        Trial::drawn(label, board, Expected::Moves(moves))
                     }));
                 }
             }
@@ -280,7 +288,7 @@ fn random_trial(n: usize, draw: Draw, rng: &mut Rng) -> Trial {
         Draw::Unsolvable => sampler::random_solvable(n, rng).twin(),
     };
     let expected = if reference::oracle::is_solvable(&board) { Expected::Unknown } else { Expected::Unsolvable };
-    Trial::new(format!("random {n}-by-{n} board"), board, expected)
+    Trial::drawn(format!("random {n}-by-{n} board"), board, expected)
 }
 
 /// `0th`, `1st`, `2nd`, `13th`, … (as the official inputs name the k-th neighbor).

@@ -163,8 +163,9 @@ fn hint(what: &str) -> &'static str {
         }
         "equals()" => "compare a neighbor with its predecessor's board only, not with every board seen",
         "insert()" | "delMin()" => {
-            "the search goes wider than the reference's: priority moves + manhattan(), the critical \
-             optimization, and the twin in a queue of its own searched in lockstep"
+            "the search goes wider than the reference's: check the priority (moves + manhattan()), the critical \
+             optimization, ties (broken first in, first out, a search goes wider than with the textbook heap's \
+             order) and the twin (a queue of its own, searched in lockstep)"
         }
         "memory of the Solver" => "keep the solution, not the search: let the queue and the visited boards go",
         _ => "a search node needs its board, moves, priority and predecessor; nothing more",

@@ -159,8 +159,9 @@ pub fn all() -> Vec<Item> {
             depends_on: &["compile-1"],
             needs: &["api_check"],
             explain: "The assignment fixes Board's and Solver's public API; extra public methods are \
-                      flagged (a public static main is allowed). In Rust the traits fix the API, so this \
-                      check does not apply. Usual cause: a helper left public instead of private.",
+                      flagged (a public static main is allowed). In Rust the traits fix the API, and Python \
+                      has no private methods to tell an extra public one by, so there this check does not \
+                      apply. Usual cause: a helper left public instead of private.",
             leans: Leans::NONE,
         },
     ];

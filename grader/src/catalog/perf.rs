@@ -201,7 +201,8 @@ pub(super) fn items() -> Vec<Item> {
             concat!(
                 "Counts MinPQ insert() and delMin() calls; a cell fails when its printed ratio, yours / (1.75 x the \
              reference's), exceeds 1.0. Usual causes: no critical optimization, a priority that is not moves + \
-             manhattan, one queue holding both the board's and the twin's searches.",
+             manhattan, ties broken first in, first out (a key of priority then insertion order: wider than the \
+             textbook heap's order of equal keys), one queue holding both the board's and the twin's searches.",
                 search_bound_note!()
             ),
         ),

@@ -13,7 +13,7 @@ use reference::Board;
 
 use crate::catalog::SolverCall;
 use crate::evidence::Evidence;
-use crate::judge::Mismatch;
+use crate::judge::{show_board, Mismatch};
 use crate::plan::{PlannedTest, Trial};
 use crate::policy::Policy;
 use crate::results::Status;
@@ -241,12 +241,35 @@ pub fn trial_by_trial(trials: &[Trial], results: impl IntoIterator<Item = TrialR
         match result {
             Ok(more) => rows.extend(more),
             Err(failure) => {
-                let context = format!("failed on trial {} of {total}: {}", k + 1, trial.label);
-                return Verdict::of_failure(failure, &rows, &context);
+                // a trial about two boards is about both: a fault in either's calls names no board
+                let partner = trial.partner.as_ref().map_or(String::new(), |p| format!(" and {}", p.label));
+                let context = format!("failed on trial {} of {total}: {}{partner}", k + 1, trial.label);
+                let fault = matches!(failure, Failure::Fault(_));
+                let mut verdict = Verdict::of_failure(failure, &rows, &context);
+                if fault && verdict.status == Status::Failed {
+                    verdict.message.push_str(&drawn_boards(trial));
+                }
+                return verdict;
             }
         }
     }
     Verdict::passed(rows)
+}
+
+/// The boards of a trial drawn at random (and its partner's, where drawn), as lines to add to a failure
+/// that shows none: its label says only "random 2-by-2 board". Empty for boards a label names.
+fn drawn_boards(trial: &Trial) -> String {
+    let mut lines = String::new();
+    for (title, t) in [("board", Some(trial)), ("the other board", trial.partner.as_deref())] {
+        if let Some(t) = t.filter(|t| t.drawn) {
+            lines.push_str(&format!("\n{title}:"));
+            for line in show_board(&t.board) {
+                lines.push('\n');
+                lines.push_str(&line);
+            }
+        }
+    }
+    lines
 }
 
 /// The trial that checks about two boards or solvers pair with `trials[k]`: its planned partner, else the
@@ -278,4 +301,57 @@ pub fn whole(result: TrialResult) -> Verdict {
 /// A wrong answer as a failure.
 pub(crate) fn mismatch<T>(m: Mismatch) -> Asked<T> {
     Err(Failure::Wrong(m))
+}
+
+#[cfg(test)]
+mod tests {
+    use corpus::Expected;
+
+    use super::*;
+
+    fn trial(label: &str, tiles: &[u32; 9], drawn: bool) -> Trial {
+        let board = Board::new(&[&tiles[0..3], &tiles[3..6], &tiles[6..9]]).unwrap();
+        let (reference, bound, partner) = (None, None, None);
+        Trial { label: label.into(), board, expected: Expected::Unknown, reference, bound, partner, steps: 0, drawn }
+    }
+
+    fn timed_out() -> TrialResult {
+        Err(Failure::Fault(Fault::Timeout("timed out on its CPU limit".into())))
+    }
+
+    const ONE_MOVE: [u32; 9] = [1, 2, 3, 4, 5, 6, 7, 0, 8];
+
+    #[test]
+    fn a_fault_on_a_drawn_board_shows_the_board_and_one_on_a_file_does_not() {
+        let drawn = [trial("puzzle04.txt", &ONE_MOVE, false), trial("random 3-by-3 board", &ONE_MOVE, true)];
+        let verdict = trial_by_trial(&drawn, [Ok(vec![]), timed_out()]);
+        assert_eq!(
+            verdict.message,
+            "failed on trial 2 of 2: random 3-by-3 board\ntimed out on its CPU limit\nboard:\n    3\n     1  2  3\n     \
+             4  5  6\n     7  0  8"
+        );
+        let verdict = trial_by_trial(&drawn, [timed_out()]);
+        assert_eq!(verdict.message, "failed on trial 1 of 2: puzzle04.txt\ntimed out on its CPU limit");
+        // a wrong answer shows what it needs itself
+        let wrong = Err(Failure::Wrong(Mismatch::new("moves() returned 2, expected 1")));
+        let verdict = trial_by_trial(&drawn[1..], [wrong]);
+        assert_eq!(verdict.message, "failed on trial 1 of 1: random 3-by-3 board\nmoves() returned 2, expected 1");
+    }
+
+    #[test]
+    fn a_trial_about_two_boards_names_both() {
+        let mut first = trial("puzzle04.txt", &ONE_MOVE, false);
+        first.partner = Some(Box::new(trial("puzzle3x3-unsolvable1.txt", &[1, 2, 3, 4, 5, 6, 8, 7, 0], false)));
+        let verdict = trial_by_trial(&[first], [timed_out()]);
+        assert_eq!(
+            verdict.message,
+            "failed on trial 1 of 1: puzzle04.txt and puzzle3x3-unsolvable1.txt\ntimed out on its CPU limit"
+        );
+        let mut pair = trial("random 3-by-3 board", &ONE_MOVE, true);
+        pair.partner = Some(Box::new(trial("random 3-by-3 board", &[0, 1, 3, 4, 2, 5, 7, 8, 6], true)));
+        let verdict = trial_by_trial(&[pair], [timed_out()]);
+        assert!(verdict
+            .message
+            .ends_with("7  0  8\nthe other board:\n    3\n     0  1  3\n     4  2  5\n     7  8  6"));
+    }
 }

@@ -232,20 +232,28 @@ fn call_order(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
         .map_err(|p| p.with_hint("solution() was called before moves()"))?;
     for (name, later) in [("a second call", &first), ("a third call", &again)] {
         if later.solution != first_solution || later.moves != first.moves || later.solvable != first.solvable {
-            return mismatch(
-                Mismatch::new(format!("the Solver's answers changed on {name}"))
-                    .with(format!(
-                        "first:  moves() = {}, solution() = {}",
-                        first.moves,
-                        describe_solution(&first_solution)
-                    ))
-                    .with(format!(
-                        "later:  moves() = {}, solution() = {}",
-                        later.moves,
-                        describe_solution(&later.solution)
-                    ))
-                    .with_board("initial board", &trial.board),
-            );
+            let said = |answers: &Answers, solution: &Option<Vec<Board>>| {
+                format!(
+                    "moves() = {}, isSolvable() = {}, solution() = {}",
+                    answers.moves,
+                    answers.solvable,
+                    describe_solution(solution)
+                )
+            };
+            let mut changed = Mismatch::new(format!("the Solver's answers changed on {name}"))
+                .with("(calls: solution(), then moves(), isSolvable(), solution(), twice over)")
+                .with(format!("first:  {}", said(&first, &first_solution)))
+                .with(format!("later:  {}", said(later, &later.solution)));
+            // boards as many but not the same: the first that differs, both ways
+            if let (Some(a), Some(b)) = (&first_solution, &later.solution) {
+                if let Some(k) = (0..a.len().min(b.len())).find(|&k| a[k] != b[k]) {
+                    changed = changed
+                        .with(format!("solution()'s board {k} (0 is the initial board) differs:"))
+                        .with_board("first", &a[k])
+                        .with_board("later", &b[k]);
+                }
+            }
+            return mismatch(changed.with_board("initial board", &trial.board));
         }
     }
     ask::release(ctx.session, vec![b, s]);
@@ -323,18 +331,19 @@ fn equals_usage(ctx: &mut Ctx<'_>, usage: EqualsUsage, trial: &Trial) -> TrialRe
 
 /// The constructor rejects null with IllegalArgumentException.
 fn null_board(ctx: &mut Ctx<'_>) -> TrialResult {
+    let python = ctx.session.handshake().is_ok_and(|h| h.language == "python");
+    let (call, expected) = if python {
+        ("Solver(None)", "ValueError")
+    } else {
+        ("new Solver(null)", "java.lang.IllegalArgumentException")
+    };
     match ctx.session.call(&Request::SolverNull(REF)) {
         Err(Fault::Exception { kind, .. }) if is_argument_error(&kind) => Ok(vec![]),
-        Err(Fault::Exception { kind, message }) => {
-            let python = ctx.session.handshake().is_ok_and(|h| h.language == "python");
-            let expected = if python { "ValueError" } else { "java.lang.IllegalArgumentException" };
-            mismatch(
-                Mismatch::new(format!("new Solver(null) threw {kind}, expected {expected}"))
-                    .with(format!("message: {message}")),
-            )
-        }
+        Err(Fault::Exception { kind, message }) => mismatch(
+            Mismatch::new(format!("{call} threw {kind}, expected {expected}")).with(format!("message: {message}")),
+        ),
         Err(fault) => Err(fault.into()),
-        Ok(_) => mismatch(Mismatch::new("new Solver(null) did not throw: expected java.lang.IllegalArgumentException")),
+        Ok(_) => mismatch(Mismatch::new(format!("{call} did not throw: expected {expected}"))),
     }
 }
 
