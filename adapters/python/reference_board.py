@@ -154,9 +154,10 @@ class Board:
     # attribute 'tiles'" and "'<' not supported between instances of 'Board' and 'Board'" name a Board whose
     # attribute and order the student's own board.py has, and read as the grader's fault.
     def __getattr__(self, name):
+        # no `name=`/`obj=` keywords: Python 3.8 and 3.9 (which the adapter runs on) refuse them
         if name.startswith("__") and name.endswith("__"):
-            raise AttributeError(f"'Board' object has no attribute '{name}'", name=name, obj=self)
-        raise AttributeError(f"'Board' object has no attribute '{name}': {_ONLY_THE_API}", name=name, obj=self)
+            raise AttributeError(f"'Board' object has no attribute '{name}'")
+        raise AttributeError(f"'Board' object has no attribute '{name}': {_ONLY_THE_API}")
 
     def __lt__(self, other):
         return _unordered(self, other, "<")

@@ -131,8 +131,7 @@ fn two_solvers(ctx: &mut Ctx<'_>, check: SolverCheck, trial: &Trial, other: &Tri
     let cpu = ctx.solve_cpu();
     let sa = ask::handle_within(ctx.session, &Request::Solver(a), cpu)?;
     let sb = ask::handle_within(ctx.session, &Request::Solver(b), cpu)?;
-    let hint = format!("two Solver objects were alive at the same time ({} and {})", trial.label, other.label);
-    for (solver, t) in [(sb, other), (sa, trial)] {
+    for (solver, t, beside) in [(sb, other, trial), (sa, trial, other)] {
         let judged = if check.calls() == [SolverCall::Moves] {
             let moves = ask::int(ctx.session, &Request::Moves(solver))?;
             match t.expected {
@@ -145,7 +144,13 @@ fn two_solvers(ctx: &mut Ctx<'_>, check: SolverCheck, trial: &Trial, other: &Tri
         } else {
             answers(ctx.session, solver).and_then(|answers| judge_answers(t, &answers))
         };
-        judged.map_err(|failure| failure.with_hint(&hint))?;
+        // the trial's context names both boards; this says which Solver answered
+        judged.map_err(|failure| {
+            failure.with_hint(&format!(
+                "two Solver objects were alive at the same time: this one's board is {}, the other's {}",
+                t.label, beside.label
+            ))
+        })?;
     }
     ask::release(ctx.session, vec![a, b, sa, sb]);
     Ok(vec![])
