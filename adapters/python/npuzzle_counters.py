@@ -213,13 +213,6 @@ class Queues:
             self.begin()
         self.solved_since_reset = True
 
-    def tally(self, queue):
-        """How many items our tally says `queue` holds: 0 for a queue not met since the epoch began."""
-        for entry in self.entries:
-            if entry[QUEUE] is queue:
-                return entry[LIVE]
-        return 0
-
     def entry(self, queue, size, kind):
         """The entry of `queue` (holding `size` items before the operation at hand), made on first use."""
         last = self.last

@@ -22,12 +22,12 @@ _replace = heapq.heapreplace
 _heapify = heapq.heapify
 
 
-def _track(heap):
-    """The entry of a heapq list (its size before the operation at hand is its length)."""
+def _track(heap, size=None):
+    """The entry of a heapq list; one made now holds `size` items, its length unless said."""
     # Nothing is written to stderr, which the report shows as the submission's own output: that heapq
     # operations count as MinPQ operations is documented (README "Writing a Python submission").
     QUEUES.used_heapq = True
-    return QUEUES.entry(heap, len(heap), _KIND)
+    return QUEUES.entry(heap, len(heap) if size is None else size, _KIND)
 
 
 def heappush(heap, item):
@@ -66,8 +66,8 @@ def heapify(heap):
     # A list heapq has met already holds the items our tally counts: heapify adds only those beyond them (a
     # decrease-key that edits an entry in place and heapifies again adds none), and a list shortened by hand
     # gives back what it lost. A list met first here adds all its items, as a MinPQ built from an array.
-    counted = QUEUES.tally(heap)
-    entry = _track(heap)
+    entry = _track(heap, 0)
+    counted = entry[LIVE]
     _heapify(heap)
     if len(heap) >= counted:
         counts.inserted(len(heap) - counted)
