@@ -14,9 +14,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -47,8 +45,6 @@ public final class Server {
      * MB, so 512 MB would turn every StackOverflowError into a 5 s timeout). -Dnpuzzle.stackMb overrides.
      */
     private static final long STACK_BYTES = Long.getLong("npuzzle.stackMb", 64) << 20;
-    /** How many request IDs back a reference `@ID.K` may reach (the protocol asks for at least 65,536). */
-    private static final long REPLY_WINDOW = 1 << 16;
     /** Verbs whose `ok` reply holds handles that later requests may refer to. */
     private static final Set<String> RETURNS_HANDLES = Set.of(
             "board", "board_probe", "neighbors", "neighbors_texts", "neighbors_after", "neighbors_nested", "twin", "solver", "solver_null",
@@ -63,16 +59,8 @@ public final class Server {
     /** The world this process serves. */
     private final World world;
     private final Memory memory;
-    private final Map<String, Obj> objects = new HashMap<>();
-    private long nextHandle = 1;
-    /**
-     * The values of the `ok` replies to recent requests that return handles, by request ID: kept as the reply's
-     * one string and split when a reference reads it, so a window of solutions costs a few bytes a handle, not
-     * a String each (which the second reading of a Solver's memory would find kept, `KeptAnywhere`).
-     */
-    private final Map<Long, String> replyHandles = new HashMap<>();
-    /** The keys of `replyHandles` in the order they were recorded (increasing), for eviction. */
-    private final java.util.ArrayDeque<Long> recordedIds = new java.util.ArrayDeque<>();
+    /** The objects handed out, and the references to them a request may make. */
+    private final Handles handles = new Handles();
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     private final boolean cpuSupported;
     /**
@@ -217,7 +205,7 @@ public final class Server {
         System.arraycopy(tokens, 2, args, 0, args.length);
         try {
             // before the clock starts, as in the Rust harness: a bad reference runs no code (CPU 0)
-            if (TAKES_HANDLES.contains(verb)) resolveReferences(args);
+            if (TAKES_HANDLES.contains(verb)) handles.resolveReferences(args);
         } catch (Refusal r) {
             return new Reply(id + " err protocol 0 " + escape(r.getMessage()), false);
         }
@@ -231,7 +219,7 @@ public final class Server {
             // reply's texts follow its handles after a tab: no text is ever read as a handle)
             if (RETURNS_HANDLES.contains(verb)) {
                 int tab = values.indexOf('\t');
-                recordHandles(id, tab < 0 ? values : values.substring(0, tab));
+                handles.recordHandles(id, tab < 0 ? values : values.substring(0, tab));
             }
             outcome = values.isEmpty() ? "ok " + cpu : "ok " + cpu + " " + values;
         } catch (Refusal r) {
@@ -322,14 +310,14 @@ public final class Server {
             }
             case "memory_board": {
                 World world = world(verb, args);
-                int[][] rows = tiles(verb, args);
+                int[][] rows = Arguments.tiles(verb, args);
                 requireMemory();
                 return Long.toString(memory.ofNewBoard(world, rows));
             }
             case "board":
             case "board_probe": {
                 World world = world(verb, args);
-                int[][] rows = tiles(verb, args);
+                int[][] rows = Arguments.tiles(verb, args);
                 // a reference board the grader builds is a root: only its descendants' expansions count
                 Counters.buildingRoot(true);
                 Object board;
@@ -345,53 +333,53 @@ public final class Server {
                         for (int c = 0; c < n; c++) rows[r][c] = r * n + c;
                     }
                 }
-                return add(true, world, board);
+                return handles.add(true, world, board);
             }
             case "dimension":
             case "hamming":
             case "manhattan":
             case "to_string": {
-                Obj b = board(one(verb, args));
+                Handles.Obj b = handles.board(Arguments.one(verb, args));
                 String name = verb.equals("to_string") ? "toString" : verb;
                 Object result = b.world.call(b.value, name);
                 return verb.equals("to_string") ? escape(World.text(result, "toString()")) : World.text(result, name + "()");
             }
             case "is_goal": {
-                Obj b = board(one(verb, args));
+                Handles.Obj b = handles.board(Arguments.one(verb, args));
                 return World.text(b.world.call(b.value, "isGoal"), "isGoal()");
             }
             case "equals":
             case "equals_as_object": {
-                String[] two = two(verb, args);
-                Obj a = board(two[0]);
-                Obj b = board(two[1]);
+                String[] two = Arguments.two(verb, args);
+                Handles.Obj a = handles.board(two[0]);
+                Handles.Obj b = handles.board(two[1]);
                 if (a.world != b.world) throw protocol(two[0] + " and " + two[1] + " are not boards of one world");
                 boolean asObject = verb.equals("equals_as_object");
                 return String.valueOf(a.world.equals(a.value, b.value, !asObject));
             }
             case "equals_null": {
-                Obj a = board(one(verb, args));
+                Handles.Obj a = handles.board(Arguments.one(verb, args));
                 return String.valueOf(a.world.equals(a.value, null, true));
             }
             case "equals_foreign": {
-                Obj a = board(one(verb, args));
+                Handles.Obj a = handles.board(Arguments.one(verb, args));
                 return String.valueOf(a.world.equals(a.value, "a string", false));
             }
             case "equals_uncastable": {
-                Obj a = board(one(verb, args));
+                Handles.Obj a = handles.board(Arguments.one(verb, args));
                 return String.valueOf(a.world.equals(a.value, new Uncastable(), false));
             }
             case "neighbors": {
-                Obj b = board(one(verb, args));
+                Handles.Obj b = handles.board(Arguments.one(verb, args));
                 List<Object> boards = b.world.boards(b.world.call(b.value, "neighbors"), "neighbors()", false);
-                return addAll(b.world, boards);
+                return handles.addAll(b.world, boards);
             }
             case "neighbors_texts": {
                 // neighbors(), then toString() of each of the first MAX boards, each text's outcome apart
                 if (args.length != 2) {
                     throw protocol("`neighbors_texts` takes a handle and a count, got " + args.length + " arguments");
                 }
-                Obj b = board(args[0]);
+                Handles.Obj b = handles.board(args[0]);
                 long max;
                 try {
                     max = Long.parseLong(args[1]);
@@ -400,7 +388,7 @@ public final class Server {
                     throw protocol("bad count of texts `" + args[1] + "`");
                 }
                 List<Object> boards = b.world.boards(b.world.call(b.value, "neighbors"), "neighbors()", false);
-                StringBuilder reply = new StringBuilder(addAll(b.world, boards));
+                StringBuilder reply = new StringBuilder(handles.addAll(b.world, boards));
                 for (int k = 0; k < boards.size() && k < max; k++) {
                     reply.append('\t').append(textOutcome(b.world, boards.get(k)));
                 }
@@ -411,13 +399,13 @@ public final class Server {
                 // token that is no handle refuses the whole request, as a malformed line does
                 if (args.length == 0) throw protocol("`texts` takes one handle or more, got none");
                 String[] keys = new String[args.length];
-                for (int i = 0; i < args.length; i++) keys[i] = handle(args[i]);
+                for (int i = 0; i < args.length; i++) keys[i] = Handles.canonical(args[i]);
                 StringBuilder reply = new StringBuilder(64 * args.length);
                 for (String key : keys) {
                     reply.append('\t');
-                    Obj b;
+                    Handles.Obj b;
                     try {
-                        b = boardByKey(key);
+                        b = handles.boardByKey(key);
                     } catch (Refusal r) {
                         reply.append('?').append(escape(r.getMessage()));
                         continue;
@@ -429,48 +417,45 @@ public final class Server {
             case "neighbors_after": {
                 // Both Iterables are held, not copied, until both calls have returned (a neighbors() that
                 // refills one shared list shows it here; the plain `neighbors` copies at once).
-                String[] two = two(verb, args);
-                Obj a = board(two[0]);
-                Obj b = board(two[1]);
+                String[] two = Arguments.two(verb, args);
+                Handles.Obj a = handles.board(two[0]);
+                Handles.Obj b = handles.board(two[1]);
                 if (a.world != b.world) throw protocol(two[0] + " and " + two[1] + " are not boards of one world");
                 Object first = a.world.call(a.value, "neighbors");
                 Object second = b.world.call(b.value, "neighbors");
                 List<Object> fromFirst = a.world.boards(first, "neighbors()", false);
                 List<Object> fromSecond = b.world.boards(second, "neighbors()", false);
-                return addAll(a.world, fromFirst) + " " + addAll(b.world, fromSecond);
+                return handles.addAll(a.world, fromFirst) + " " + handles.addAll(b.world, fromSecond);
             }
             case "neighbors_nested": {
-                Obj b = board(one(verb, args));
+                Handles.Obj b = handles.board(Arguments.one(verb, args));
                 StringBuilder lists = new StringBuilder();
                 for (List<Object> boards : b.world.nestedBoards(b.world.call(b.value, "neighbors"), "neighbors()")) {
                     if (lists.length() > 0) lists.append(' ');
-                    lists.append(addAll(b.world, boards));
+                    lists.append(handles.addAll(b.world, boards));
                 }
                 return lists.toString();
             }
             case "twin": {
-                Obj b = board(one(verb, args));
-                return add(true, b.world, b.world.board(b.world.call(b.value, "twin"), "twin() returned"));
+                Handles.Obj b = handles.board(Arguments.one(verb, args));
+                return handles.add(true, b.world, b.world.board(b.world.call(b.value, "twin"), "twin() returned"));
             }
             case "release": {
-                for (String h : args) {
-                    String key = handle(h);
-                    if (objects.remove(key) == null) throw protocol("unknown handle " + key);
-                }
+                for (String h : args) handles.release(h);
                 return "";
             }
             case "solver": {
-                Obj b = board(one(verb, args));
-                return add(false, b.world, solve(b.world, b.value));
+                Handles.Obj b = handles.board(Arguments.one(verb, args));
+                return handles.add(false, b.world, solve(b.world, b.value));
             }
             case "memory_solver": {
-                Obj b = board(one(verb, args));
+                Handles.Obj b = handles.board(Arguments.one(verb, args));
                 requireMemory();
                 Memory.Measured solver = memory.ofNewSolver(b.world, b.value);
-                return add(false, b.world, solver.value) + " " + solver.bytes + " " + solver.walksMicros;
+                return handles.add(false, b.world, solver.value) + " " + solver.bytes + " " + solver.walksMicros;
             }
             case "memory_retained": {
-                Obj s = solver(one(verb, args));
+                Handles.Obj s = handles.solver(Arguments.one(verb, args));
                 requireMemory();
                 long bytes = memory.retainedBy(s.world, s.value);
                 // the second reading, once the walk's records and what solution() returned are garbage
@@ -480,29 +465,29 @@ public final class Server {
             case "solver_null": {
                 if (args.length != 1) throw protocol("`solver_null` takes a world");
                 World w = world(args[0]);
-                return add(false, w, solve(w, null));
+                return handles.add(false, w, solve(w, null));
             }
             case "is_solvable": {
-                Obj s = solver(one(verb, args));
+                Handles.Obj s = handles.solver(Arguments.one(verb, args));
                 return World.text(s.world.call(s.value, "isSolvable"), "isSolvable()");
             }
             case "moves": {
-                Obj s = solver(one(verb, args));
+                Handles.Obj s = handles.solver(Arguments.one(verb, args));
                 return World.text(s.world.call(s.value, "moves"), "moves()");
             }
             case "solution": {
-                Obj s = solver(one(verb, args));
+                Handles.Obj s = handles.solver(Arguments.one(verb, args));
                 Object path = s.world.call(s.value, "solution");
                 memory.solutionReturned(s.value, path);
                 if (path == null) return "none";
-                return addAll(s.world, s.world.boards(path, "solution()", true));
+                return handles.addAll(s.world, s.world.boards(path, "solution()", true));
             }
             case "counters_reset": {
                 // `counters_reset sites` also samples call sites until the next reset (capability `call_sites`),
                 // `counters_reset heap` checks the queues' heap order until then (capability `counters_heap`)
                 boolean sites = args.length == 1 && args[0].equals("sites");
                 boolean heap = args.length == 1 && args[0].equals("heap");
-                if (!sites && !heap) noArgs(verb, args);
+                if (!sites && !heap) Arguments.noArgs(verb, args);
                 Counters.reset(sites, heap);
                 synchronized (QueueRegistry.class) {
                     QueueRegistry.beginSpan();
@@ -513,7 +498,7 @@ public final class Server {
                 // `counters deep` also walks the ended queues' deep memory (up to millions of objects): only
                 // the queue-memory test asks for it (capability `counters_deep`).
                 boolean deep = args.length == 1 && args[0].equals("deep");
-                if (!deep) noArgs(verb, args);
+                if (!deep) Arguments.noArgs(verb, args);
                 List<QueueRegistry.Tracked> ended = endQueueSpan();
                 if (deep && DeepSize.available()) {
                     DeepSize.Queues queues = memory.ofQueues(ended, Counters.pqInsertsNow());
@@ -522,11 +507,11 @@ public final class Server {
                 return Counters.encode(0);
             }
             case "call_sites": {
-                noArgs(verb, args);
+                Arguments.noArgs(verb, args);
                 return Sites.encode();
             }
             case "api": {
-                noArgs(verb, args);
+                Arguments.noArgs(verb, args);
                 if (!world.name.equals("own")) throw protocol("`api` checks the own world, which another process serves");
                 List<String> extra = new ArrayList<>();
                 extra.addAll(ApiCheck.extraMembers(world.boardClass(), "Board", ApiCheck.BOARD));
@@ -536,7 +521,7 @@ public final class Server {
                 return sb.toString();
             }
             case "bye": {
-                noArgs(verb, args);
+                Arguments.noArgs(verb, args);
                 return "";
             }
             default:
@@ -570,25 +555,7 @@ public final class Server {
         if (!DeepSize.available()) throw unsupported("the JVM was started without the memory agent");
     }
 
-    // ------------------------------------------------------------------ handles
-
-    private static final class Obj {
-        final boolean board;
-        final World world;
-        final Object value;
-
-        Obj(boolean board, World world, Object value) {
-            this.board = board;
-            this.world = world;
-            this.value = value;
-        }
-    }
-
-    private String add(boolean board, World world, Object value) {
-        String handle = (board ? "b" : "s") + nextHandle++;
-        objects.put(handle, new Obj(board, world, value));
-        return handle;
-    }
+    // ------------------------------------------------------------------ texts of boards
 
     /**
      * One text of a `neighbors_texts` or `texts` reply: what a `to_string` request of `board` would answer, as
@@ -608,157 +575,7 @@ public final class Server {
         }
     }
 
-    private String addAll(World world, List<Object> boards) {
-        StringBuilder sb = new StringBuilder().append(boards.size());
-        for (Object b : boards) sb.append(' ').append(add(true, world, b));
-        return sb.toString();
-    }
-
-    /** The canonical form of a handle token (`b007` is `b7`), or a protocol error. */
-    private static String handle(String token) throws Refusal {
-        if (token.length() >= 2 && (token.charAt(0) == 'b' || token.charAt(0) == 's')) {
-            if (allDigits(token, 1, token.length())) {
-                try {
-                    return token.charAt(0) + Long.toUnsignedString(Long.parseUnsignedLong(token, 1, token.length(), 10));
-                } catch (NumberFormatException e) {
-                    // too large: falls through
-                }
-            }
-        }
-        throw notAHandle(token);
-    }
-
-    /** Whether a reply token is a handle (rather than a count, a byte size or `none`). */
-    private static boolean isHandle(String token) {
-        try {
-            handle(token);
-            return true;
-        } catch (Refusal e) {
-            return false;
-        }
-    }
-
-    private static Refusal notAHandle(String token) {
-        return protocol("`" + token + "` is not a handle (expected b<number>, s<number> or @<id>.<index>)");
-    }
-
-    /** The object of a handle already read ({@link #handle(String)}). */
-    private Obj lookup(String key) throws Refusal {
-        Obj o = objects.get(key);
-        if (o == null) throw protocol("unknown handle " + key);
-        return o;
-    }
-
-    private Obj board(String token) throws Refusal {
-        return boardByKey(handle(token));
-    }
-
-    private Obj boardByKey(String key) throws Refusal {
-        Obj o = lookup(key);
-        if (!o.board) throw protocol(key + " is not a board");
-        return o;
-    }
-
-    private Obj solver(String token) throws Refusal {
-        String key = handle(token);
-        Obj o = lookup(key);
-        if (o.board) throw protocol(key + " is not a solver");
-        return o;
-    }
-
-    // ------------------------------------------------------------------ references to earlier replies
-
-    /**
-     * Remembers the `ok` reply to request `id`, whose handle tokens a reference may name (`none` from
-     * solution() has none), and forgets every request at least `REPLY_WINDOW` IDs older: IDs increase, so the
-     * table keeps only the latest window.
-     */
-    private void recordHandles(long id, String values) {
-        replyHandles.put(id, values);
-        recordedIds.addLast(id);
-        // Not only `id - REPLY_WINDOW`: IDs without handles leave gaps, and an entry skipped over would stay.
-        while (recordedIds.peekFirst() <= id - REPLY_WINDOW) replyHandles.remove(recordedIds.removeFirst());
-    }
-
-    /** The handle tokens of a reply's values, in order (plain loops: this runs on every reply with handles). */
-    private static String[] handlesIn(String values) {
-        List<String> handles = new ArrayList<>();
-        int start = 0;
-        while (start <= values.length()) {
-            int end = values.indexOf(' ', start);
-            if (end < 0) end = values.length();
-            String token = values.substring(start, end);
-            if (isHandle(token)) handles.add(token);
-            start = end + 1;
-        }
-        return handles.toArray(new String[0]);
-    }
-
-    /** Whether `text[from..to)` is one or more ASCII digits. */
-    private static boolean allDigits(String text, int from, int to) {
-        if (from >= to) return false;
-        for (int i = from; i < to; i++) {
-            char c = text.charAt(i);
-            if (c < '0' || c > '9') return false;
-        }
-        return true;
-    }
-
-    /** Replaces every reference `@ID.K` among `args` with the handle it names. */
-    private void resolveReferences(String[] args) throws Refusal {
-        for (int i = 0; i < args.length; i++) {
-            if (args[i].startsWith("@")) args[i] = resolve(args[i]);
-        }
-    }
-
-    /** The K-th handle in the reply to request ID, or a protocol error naming what is missing. */
-    private String resolve(String token) throws Refusal {
-        int dot = token.indexOf('.');
-        if (dot < 0) throw notAHandle(token);
-        long request = unsigned(token, token.substring(1, dot), -1L); // any u64, as the grader's IDs
-        long index = unsigned(token, token.substring(dot + 1), 0xFFFF_FFFFL); // a u32, as in the Rust harness
-        String reference = "@" + Long.toUnsignedString(request) + "." + index;
-        String values = replyHandles.get(request);
-        String[] handles = values == null ? null : handlesIn(values);
-        if (handles == null) {
-            throw protocol(reference + " refers to request " + Long.toUnsignedString(request)
-                    + ", which returned no handles (or is too old)");
-        }
-        if (index >= handles.length) {
-            throw protocol(reference + " refers to handle " + index + " of request " + Long.toUnsignedString(request)
-                    + ", which returned " + handles.length);
-        }
-        return handles[(int) index];
-    }
-
-    /** The value of `digits` if it is a decimal number no larger than `max` (unsigned), else `token` is bad. */
-    private static long unsigned(String token, String digits, long max) throws Refusal {
-        if (allDigits(digits, 0, digits.length())) {
-            try {
-                long value = Long.parseUnsignedLong(digits);
-                if (Long.compareUnsigned(value, max) <= 0) return value;
-            } catch (NumberFormatException e) {
-                // too large: falls through
-            }
-        }
-        throw notAHandle(token);
-    }
-
-    // ------------------------------------------------------------------ argument parsing
-
-    private static String one(String verb, String[] args) throws Refusal {
-        if (args.length != 1) throw protocol("`" + verb + "` takes one handle, got " + args.length + " arguments");
-        return args[0];
-    }
-
-    private static String[] two(String verb, String[] args) throws Refusal {
-        if (args.length != 2) throw protocol("`" + verb + "` takes two handles, got " + args.length + " arguments");
-        return args;
-    }
-
-    private static void noArgs(String verb, String[] args) throws Refusal {
-        if (args.length != 0) throw protocol("unknown verb `" + verb + "` with " + args.length + " arguments");
-    }
+    // ------------------------------------------------------------------ worlds
 
     private World world(String verb, String[] args) throws Refusal {
         if (args.length < 2) throw protocol("`" + verb + "` takes a world, n and n² tiles");
@@ -773,46 +590,8 @@ public final class Server {
         throw protocol("unknown world `" + name + "` (expected own or ref)");
     }
 
-    /** The rows of a valid board from `WORLD N T1 … Tn²`, or a protocol error. */
-    private static int[][] tiles(String verb, String[] args) throws Refusal {
-        int n;
-        try {
-            n = Integer.parseInt(args[1]);
-        } catch (NumberFormatException e) {
-            throw protocol("bad dimension `" + args[1] + "`");
-        }
-        int given = args.length - 2;
-        if (n < 2 || n > 127 || given != n * n) {
-            throw protocol("`" + verb + "` with n = " + n + " needs " + ((long) n * n) + " tiles, got " + given);
-        }
-        int[][] rows = new int[n][n];
-        boolean[] seen = new boolean[n * n];
-        for (int i = 0; i < n * n; i++) {
-            String token = args[2 + i];
-            long value;
-            try {
-                value = Long.parseLong(token);
-                if (value < 0 || token.startsWith("+") || token.startsWith("-")) throw new NumberFormatException();
-            } catch (NumberFormatException e) {
-                throw protocol("bad tile `" + token + "`");
-            }
-            int row = i / n;
-            int col = i % n;
-            if (value > (long) n * n - 1) {
-                throw protocol("invalid board: tile " + value + " at row " + row + ", column " + col
-                        + " is out of range: tiles must be 0..=" + (n * n - 1));
-            }
-            if (seen[(int) value]) {
-                throw protocol("invalid board: tile " + value + " appears more than once (at row " + row
-                        + ", column " + col + " again)");
-            }
-            seen[(int) value] = true;
-            rows[row][col] = (int) value;
-        }
-        return rows;
-    }
-
-    private static Refusal protocol(String reason) {
+    /** A protocol error: the request is malformed or names what this process does not have (never the student's). */
+    static Refusal protocol(String reason) {
         return new Refusal(false, reason);
     }
 

@@ -18,6 +18,8 @@ use super::jdk::{javac, javac_args, Jdk, INLINE_STRING_CONCAT, NO_SOURCE_PATH};
 const ADAPTER_SOURCES: &[(&str, &str)] = &[
     ("module-info.java", include_str!("../../../../adapters/java/module-info.java")),
     ("server/npuzzle/Server.java", include_str!("../../../../adapters/java/server/npuzzle/Server.java")),
+    ("server/npuzzle/Handles.java", include_str!("../../../../adapters/java/server/npuzzle/Handles.java")),
+    ("server/npuzzle/Arguments.java", include_str!("../../../../adapters/java/server/npuzzle/Arguments.java")),
     ("server/npuzzle/Outbox.java", include_str!("../../../../adapters/java/server/npuzzle/Outbox.java")),
     ("server/npuzzle/WorldLoader.java", include_str!("../../../../adapters/java/server/npuzzle/WorldLoader.java")),
     ("server/npuzzle/Seal.java", include_str!("../../../../adapters/java/server/npuzzle/Seal.java")),
