@@ -477,6 +477,34 @@ mod tests {
         assert_eq!(seen, "1\n0\n", "SIGSTOP is refused, other signals are not");
     }
 
+    /// A program that made a user and mount namespace could mount a terminal of its own and stop itself by
+    /// job control (the seccomp module's doc): namespaces and mounts are refused, with `EPERM`.
+    #[test]
+    fn a_program_cannot_make_a_namespace() {
+        if !stops_are_refused() {
+            return;
+        }
+        // each call's errno (0: it succeeded); a clone's child leaves at once
+        let probe = r#"
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+unshare, clone, setns = {"x86_64": (272, 56, 308), "aarch64": (97, 220, 268)}[os.uname().machine]
+def errno(result):
+    return 0 if result != -1 else ctypes.get_errno()
+print(errno(libc.syscall(unshare, 0x10000000)))
+child = libc.syscall(clone, 0x10000000 | 17, 0, 0, 0, 0)
+if child == 0:
+    os._exit(0)
+if child > 0:
+    os.waitpid(child, 0)
+print(errno(child))
+print(errno(libc.syscall(setns, -1, 0)))
+"#;
+        let seen =
+            sandboxed(&format!("unshare -U true 2>/dev/null; echo $?; python3 -c '{probe}'"), Identity::Unprivileged);
+        assert_eq!(seen, "1\n1\n1\n1\n", "unshare(1), then unshare(2), clone and setns: EPERM each");
+    }
+
     #[test]
     fn a_program_past_its_memory_group_is_killed_and_the_sandbox_says_so() {
         if !layers().memory {

@@ -8,7 +8,12 @@
 //! a parent-death signal (`prctl`), an I/O signal (`fcntl(F_SETSIG)`); it refuses `ptrace` (a tracer stops
 //! its tracee), `timer_create` and `mq_notify` (their signal is behind a pointer a filter cannot read), and
 //! answers `clone3` with `ENOSYS` (its exit signal is behind a pointer too; the C library then uses
-//! `clone`). A job-control stop needs a terminal, which no sandbox has. System calls of another
+//! `clone`). A job-control stop needs a terminal, which no sandbox has, and the filter keeps a program from
+//! making one: it refuses new namespaces (`unshare`, `clone` with a `CLONE_NEW*` flag, `setns`) and every
+//! mount call. A red-team submission made a user and mount namespace with `unshare`, mounted a `devpts` of
+//! its own there, and stopped one of its processes by having it read the new terminal from a background
+//! process group (`SIGTTIN`, sent by the kernel, which no signal rule sees): its time-out then read as the
+//! machine's stall, and its grade was voided as the grader's problem. System calls of another
 //! architecture (a 32-bit program) end the process. Everything else is allowed.
 //!
 //! Only x86-64 and AArch64 have a table here; elsewhere there is no filter, and the sandbox says so.
@@ -36,6 +41,20 @@ const X32_BIT: u32 = 0x4000_0000;
 const F_SETSIG: u32 = 10;
 /// `SECCOMP_RET_KILL_PROCESS`.
 const KILL_PROCESS: u32 = 0x8000_0000;
+/// Every flag that makes a namespace (`unshare`'s; `CLONE_NEWTIME` is a time namespace there).
+const NEW_NAMESPACES: u32 = (libc::CLONE_NEWNS
+    | libc::CLONE_NEWCGROUP
+    | libc::CLONE_NEWUTS
+    | libc::CLONE_NEWIPC
+    | libc::CLONE_NEWUSER
+    | libc::CLONE_NEWPID
+    | libc::CLONE_NEWNET
+    | libc::CLONE_NEWTIME) as u32;
+/// `clone`'s low byte is the child's exit signal, not a flag (`CLONE_NEWTIME`'s bit is in it: `clone` cannot
+/// make a time namespace).
+const EXIT_SIGNAL: u32 = 0xff;
+/// The flags that make a namespace in `clone`'s first argument.
+const CLONE_NEW_NAMESPACES: u32 = NEW_NAMESPACES & !EXIT_SIGNAL;
 
 /// What the filter does with one system call.
 enum Rule {
@@ -43,8 +62,11 @@ enum Rule {
     Refuse(i32),
     /// Fails with `EPERM` when argument `arg` is a stopping signal.
     StopSignal { arg: u32 },
-    /// Fails with `EPERM` when the low byte of the first argument (`clone`'s exit signal) is one.
-    ExitSignal,
+    /// Fails with `EPERM` when the first argument (`clone`'s flags) makes a namespace, or its low byte (the
+    /// exit signal) is a stopping signal.
+    Clone,
+    /// Fails with `EPERM` when the first argument has a flag of `mask`.
+    Flags { mask: u32 },
     /// Fails with `EPERM` when argument `key_arg` is `key` and argument `arg` is a stopping signal.
     KeyedSignal { key_arg: u32, key: u32, arg: u32 },
 }
@@ -60,8 +82,20 @@ pub(super) fn program() -> Option<Vec<sock_filter>> {
         (sys(libc::SYS_rt_sigqueueinfo), Rule::StopSignal { arg: 1 }),
         (sys(libc::SYS_rt_tgsigqueueinfo), Rule::StopSignal { arg: 2 }),
         (sys(libc::SYS_pidfd_send_signal), Rule::StopSignal { arg: 1 }),
-        (sys(libc::SYS_clone), Rule::ExitSignal),
+        (sys(libc::SYS_clone), Rule::Clone),
         (sys(libc::SYS_clone3), Rule::Refuse(libc::ENOSYS)),
+        (sys(libc::SYS_unshare), Rule::Flags { mask: NEW_NAMESPACES }),
+        (sys(libc::SYS_setns), Rule::Refuse(libc::EPERM)),
+        (sys(libc::SYS_mount), Rule::Refuse(libc::EPERM)),
+        (sys(libc::SYS_umount2), Rule::Refuse(libc::EPERM)),
+        (sys(libc::SYS_pivot_root), Rule::Refuse(libc::EPERM)),
+        (sys(libc::SYS_open_tree), Rule::Refuse(libc::EPERM)),
+        (sys(libc::SYS_move_mount), Rule::Refuse(libc::EPERM)),
+        (sys(libc::SYS_fsopen), Rule::Refuse(libc::EPERM)),
+        (sys(libc::SYS_fsconfig), Rule::Refuse(libc::EPERM)),
+        (sys(libc::SYS_fsmount), Rule::Refuse(libc::EPERM)),
+        (sys(libc::SYS_fspick), Rule::Refuse(libc::EPERM)),
+        (sys(libc::SYS_mount_setattr), Rule::Refuse(libc::EPERM)),
         (sys(libc::SYS_ptrace), Rule::Refuse(libc::EPERM)),
         (sys(libc::SYS_timer_create), Rule::Refuse(libc::EPERM)),
         (sys(libc::SYS_mq_notify), Rule::Refuse(libc::EPERM)),
@@ -96,8 +130,13 @@ fn body(rule: Rule) -> Vec<sock_filter> {
     match rule {
         Rule::Refuse(errno) => vec![refuse(errno)],
         Rule::StopSignal { arg: i } => [load(arg(i))].into_iter().chain(stopping()).collect(),
-        Rule::ExitSignal => {
-            [load(arg(0)), stmt(BPF_ALU | BPF_AND | BPF_K, 0xff)].into_iter().chain(stopping()).collect()
+        Rule::Clone => [load(arg(0)), and(CLONE_NEW_NAMESPACES), jump(BPF_JEQ, 0, 1, 0), refuse(libc::EPERM)]
+            .into_iter()
+            .chain([load(arg(0)), and(EXIT_SIGNAL)])
+            .chain(stopping())
+            .collect(),
+        Rule::Flags { mask } => {
+            vec![load(arg(0)), and(mask), jump(BPF_JEQ, 0, 1, 0), refuse(libc::EPERM), ret(libc::SECCOMP_RET_ALLOW)]
         }
         Rule::KeyedSignal { key_arg, key, arg: i } => {
             [load(arg(key_arg)), jump(BPF_JEQ, key, 0, 4), load(arg(i))].into_iter().chain(stopping()).collect()
@@ -107,6 +146,11 @@ fn body(rule: Rule) -> Vec<sock_filter> {
 
 fn stmt(code: u32, k: u32) -> sock_filter {
     sock_filter { code: code as u16, jt: 0, jf: 0, k }
+}
+
+/// The accumulator's bits of `mask` alone.
+fn and(mask: u32) -> sock_filter {
+    stmt(BPF_ALU | BPF_AND | BPF_K, mask)
 }
 
 fn load(offset: u32) -> sock_filter {
@@ -148,5 +192,15 @@ mod tests {
         assert_eq!(keyed[1 + 1 + 4].k, libc::SECCOMP_RET_ALLOW);
         assert_eq!(keyed.len(), 1 + 1 + 4 + 1, "the skip lands on the rule's last instruction");
         assert_eq!(code.last().map(|last| last.k), Some(libc::SECCOMP_RET_ALLOW));
+        let clone = body(Rule::Clone);
+        assert_eq!(clone[2].jt as usize, 1, "a clone without a namespace flag goes on to its exit signal's check");
+        assert_eq!(clone[4].k, arg(0));
+    }
+
+    #[test]
+    fn a_clone_exit_signal_is_never_read_as_a_namespace_flag() {
+        assert_ne!(NEW_NAMESPACES & libc::CLONE_NEWTIME as u32, 0, "unshare's time namespace");
+        assert_eq!(CLONE_NEW_NAMESPACES & EXIT_SIGNAL, 0);
+        assert_eq!(CLONE_NEW_NAMESPACES | libc::CLONE_NEWTIME as u32, NEW_NAMESPACES);
     }
 }
