@@ -196,6 +196,40 @@ fn what_an_object_of_another_jdk_module_holds_is_weighed() {
     own.finish();
 }
 
+/// A thread that is not running is an object like any other: a Board whose 32 bytes a tile hide in the lambda
+/// of a Thread it never started (a red-team entry), or in the field of a Thread subclass that has ended, weighs
+/// them. Before, the walk skipped every Thread it met and weighed such a Board as the gallery's (208 bytes at
+/// 3-by-3, plus its field). The thread's group and security context, which every thread refers to, are not
+/// the Board's.
+#[rstest::rstest]
+#[case::never_started("new Thread(() -> System.out.print(waste.length))")]
+#[case::ended("ended(new Thread() { final long[] kept = waste; })")]
+fn what_a_thread_that_is_not_running_holds_is_weighed(#[case] thread: &str) {
+    if !java_available() {
+        return;
+    }
+    let dir = valid_with("Board.java", |board| {
+        board.replacen(
+            "    public Board(int[][] tiles) {\n",
+            &format!(
+                "    private final Thread scratch;\n\n    private static Thread ended(Thread t) {{\n        t.start();\n        \
+                 try {{ t.join(); }} catch (InterruptedException e) {{ throw new IllegalStateException(e); }}\n        \
+                 return t;\n    }}\n\n    public Board(int[][] tiles) {{\n        \
+                 final long[] waste = new long[4 * tiles.length * tiles.length];\n        scratch = {thread};\n"
+            ),
+            1,
+        )
+    });
+    let mut own = Conversation::start(build(dir.path()));
+    own.ask("hello 1");
+    let bytes: u64 = own.ask("memory_board own 3 1 2 3 4 5 6 7 8 0")[3..].parse().unwrap();
+    own.finish();
+    // the gallery's 208, the field (8) and the long[36] (24 + 36 × 8), then the thread, its name and the
+    // lambda or subclass: a few hundred bytes, not the thread groups and every thread they list
+    let hidden = 208 + 8 + 24 + 36 * 8;
+    assert!((hidden..hidden + 600).contains(&bytes), "{bytes} bytes, the array's alone {hidden}");
+}
+
 /// A Board that caches a table per n in a static `HashMap` through `computeIfAbsent` weighs what the gallery's
 /// Board weighs at every size, as the official table (which sees no statics) weighs it: `computeIfAbsent`
 /// leaves the doubling of a table its new key filled to its next call, which one Board built before the

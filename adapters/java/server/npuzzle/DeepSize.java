@@ -11,8 +11,12 @@ import java.util.Map;
 /**
  * Deep memory in the official model ({@link ObjectLayout#OFFICIAL}): the bytes of every object reachable from
  * the roots through instance fields (a Reference's referent included) and array elements, each object once.
- * Class objects, class loaders, threads and modules are not followed: they are not part of a data structure (a
- * thread the submission started is a root of its own, below).
+ * Class objects, class loaders, running threads and modules are not followed: they are not part of a data
+ * structure (a thread the submission started is a root of its own, below). A thread that is not running (never
+ * started, or ended) is an object like any other: what it holds counts (its Runnable, a subclass's fields),
+ * though not the thread group and security context every thread refers to. A red-team Board kept 32 bytes a
+ * tile in the lambda of a Thread it never started, and a Solver 536 bytes a node so, both weighed as if the
+ * arrays were not there.
  *
  * Three things go beyond a plain walk:
  * - Our reference Board weighs what the official reference Board does (a 32-byte object and an int[n²]: 96
@@ -295,6 +299,10 @@ final class DeepSize {
 
         /** Counts `o` (if `counted`) and queues what it references. */
         private void walkOne(Object o, boolean counted) {
+            if (o instanceof Thread && !((Thread) o).isAlive()) {
+                walkDormant(o, counted);
+                return;
+            }
             Class<?> c = o.getClass();
             if (c == referenceBoard) {
                 if (counted) bytes += referenceBoardBytes(o);
@@ -323,6 +331,30 @@ final class DeepSize {
                     continue;
                 }
                 if (v != null) pending.push(v);
+            }
+        }
+
+        /**
+         * Counts a thread that is not running, or a JDK holder of its fields (a class nested in Thread), and
+         * queues what it references but the thread group and the inherited security context (every thread's,
+         * not the submission's data).
+         */
+        @SuppressWarnings("removal") // AccessControlContext: deprecated for removal, still every thread's in 17
+        private void walkDormant(Object o, boolean counted) {
+            if (counted) bytes += instanceBytes(o);
+            for (Field f : ObjectLayout.OFFICIAL.references(o.getClass())) {
+                Object v;
+                try {
+                    v = f.get(o);
+                } catch (IllegalAccessException | RuntimeException e) {
+                    continue;
+                }
+                if (v == null || v instanceof ThreadGroup || v instanceof java.security.AccessControlContext) continue;
+                if (v.getClass().getEnclosingClass() == Thread.class) {
+                    if (seen.add(v)) walkDormant(v, counted);
+                } else {
+                    pending.push(v);
+                }
             }
         }
     }
@@ -411,7 +443,8 @@ final class DeepSize {
     }
 
     private static boolean skipped(Object o) {
-        return o instanceof Class || o instanceof ClassLoader || o instanceof Thread || o instanceof Module;
+        return o instanceof Class || o instanceof ClassLoader || o instanceof Module
+                || (o instanceof Thread && ((Thread) o).isAlive());
     }
 
     private static long referenceBoardBytes(Object board) {
