@@ -25,6 +25,8 @@ reaches the grader's side)"), which fails the request as the student's exception
   run outside the hook. Refused when it is started, not when a module that can start one is imported: a
   leftover `import subprocess` or `import asyncio` (both import `_posixsubprocess`) is harmless, so
   `_posixsubprocess` is a stand-in whose `fork_exec` raises (the real one is refused, above);
+- a signal handler's frame: the student's handlers are called with `None` for it (not refused: `signal.signal()`
+  at a module's top is a common idiom), and a fresh import of `_signal` is refused;
 - `sys.addaudithook()` (with `AuditHookRefused`, a BaseException: CPython swallows an `Exception` raised
   there and silently leaves the hook out, which would be safe but not clear).
 
@@ -54,6 +56,7 @@ def install(adapter_files, trusted_frame_readers, trusted_frame_getters=()):
     handlers["sys.addaudithook"] = _refuse_hooks(AuditHookRefused)
     lookup = handlers.get
     sys.modules["_posixsubprocess"] = _process_starter_stand_in(refuse)
+    _handlers_without_frames()
 
     # Every audited event of the process comes here (`id()`, `array.array()` are audited too): one dict lookup
     # for the events it lets through.
@@ -167,6 +170,41 @@ def _process_starter_stand_in(refuse):
     return stand_in
 
 
+class _Frameless:
+    """A student's signal handler, called with no frame (None)."""
+
+    __slots__ = ("handler",)
+
+    def __init__(self, handler):
+        self.handler = handler
+
+    def __call__(self, signum, frame):
+        return self.handler(signum, None)
+
+
+def _handlers_without_frames():
+    """`signal.signal()` (and `_signal.signal()`, which it calls) with the student's handler given no frame: a
+    handler runs on the main thread and is handed the frame it interrupted, the server's wait, whose locals and
+    `f_back` reach the grader's side without an audited call (a red-team board.py sent itself SIGALRM with
+    `pthread_kill` and read them). `getsignal()` and the previous handler `signal()` returns are the student's
+    own handler, as set. A fresh `_signal` with the unwrapped function is refused at import (REFUSED_IMPORTS)."""
+    import _signal
+
+    install, current = _signal.signal, _signal.getsignal
+
+    def unwrapped(handler):
+        return handler.handler if type(handler) is _Frameless else handler
+
+    def signal(signalnum, handler):
+        return unwrapped(install(signalnum, _Frameless(handler) if callable(handler) else handler))
+
+    def getsignal(signalnum):
+        return unwrapped(current(signalnum))
+
+    signal.__doc__, getsignal.__doc__ = install.__doc__, current.__doc__
+    _signal.signal, _signal.getsignal = signal, getsignal
+
+
 def _import_handler(refuse):
     plain_str = str.__str__
     partition = str.partition
@@ -246,6 +284,7 @@ REFUSED_IMPORTS = {
     "_testinternalcapi": _MEMORY,
     "_testmultiphase": _MEMORY,
     "_posixsubprocess": "it starts processes, which would run outside the grader's checks",
+    "_signal": "its handlers would be given the grader's frames: use the signal module",
     "_xxsubinterpreters": "a sub-interpreter runs outside the grader's checks",
     "_xxinterpchannels": "a sub-interpreter runs outside the grader's checks",
     "_interpreters": "a sub-interpreter runs outside the grader's checks",

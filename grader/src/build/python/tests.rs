@@ -324,6 +324,11 @@ const SEAL: &[(&str, &str)] = &[
          raise LookupError('every refused extension is built in')",
         "RuntimeError the grader does not allow importing x._|LookupError every refused extension is built in",
     ),
+    (
+        "import sys; s = sys.modules.pop('_signal')\n\
+         try:\n    import _signal\nfinally:\n    sys.modules['_signal'] = s",
+        "RuntimeError the grader does not allow importing _signal",
+    ),
     ("import gc; gc.get_objects()", "RuntimeError the grader does not allow gc.get_objects()"),
     ("import gc; gc.get_referrers(gc)", "RuntimeError the grader does not allow gc.get_referrers()"),
     ("import gc; gc.get_referents(gc)", "RuntimeError the grader does not allow gc.get_referents()"),

@@ -152,6 +152,52 @@ fn a_signal_handler_set_at_import_is_allowed() {
     c.finish();
 }
 
+/// A student's signal handler is given no frame: the one it interrupted is the server's wait on the main
+/// thread, whose locals reach the grader's side (a red-team board.py sent itself SIGALRM with `pthread_kill`
+/// and read them). `getsignal()` still answers the student's own handler.
+#[test]
+fn a_signal_handler_is_given_no_frame() {
+    const HANDLER: &str = r#"import signal
+import threading
+import time
+
+SEEN = []
+
+
+def _on_alarm(signum, frame):
+    SEEN.append(frame)
+
+
+signal.signal(signal.SIGALRM, _on_alarm)
+
+
+"#;
+    let dir = valid_edited(
+        |board| {
+            let hamming = [
+                "    def hamming(self):",
+                "        signal.pthread_kill(threading.main_thread().ident, signal.SIGALRM)",
+                "        for _ in range(400):",
+                "            if SEEN:",
+                "                break",
+                "            time.sleep(0.005)",
+                "        return 10 * len(SEEN) + (SEEN[0] is None) + 2 * (signal.getsignal(signal.SIGALRM) is _on_alarm)",
+                "",
+                "    def _hamming_unused(self):",
+                "",
+            ];
+            format!("{HANDLER}{board}").replace("    def hamming(self):\n", &hamming.join("\n"))
+        },
+        |solver| solver,
+    );
+    let Some(mut c) = start_at(dir.path()) else { return };
+    c.ask("hello 1");
+    assert_eq!(c.ask("board own 2 1 2 3 0"), "ok b1");
+    // one handler call, its frame None, the student's handler answered
+    assert_eq!(c.ask("hamming b1"), "ok 13");
+    c.finish();
+}
+
 /// A lone surrogate (which no UTF-8 can carry) in a student's text goes out as U+FFFD, in a text and in an
 /// exception's message, and every reply after it still goes: the outbox once died encoding it, taking the
 /// replies it held with it, and the server never answered again.
