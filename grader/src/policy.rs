@@ -281,6 +281,11 @@ pub enum PolicyError {
     },
 }
 
+/// The largest time budget a policy may set, in seconds: a day.
+const MOST_SECONDS: f64 = 86_400.0;
+/// The largest multiplier of budgets (`python_cpu_scale`) or trials (`trials_scale`) a policy may set.
+const MOST_SCALE: f64 = 100.0;
+
 impl Policy {
     /// Reads a policy file; missing fields take the official defaults.
     pub fn load(path: &Path) -> Result<Policy, PolicyError> {
@@ -315,18 +320,34 @@ impl Policy {
         let positive = [
             ("thresholds.board_memory_growth[0]", growth_a),
             ("thresholds.board_memory_growth[1]", growth_b),
+            ("thresholds.count_ratio", self.thresholds.count_ratio),
+            ("thresholds.memory_ratio", self.thresholds.memory_ratio),
+        ];
+        let seconds = [
             ("limits.solve_cpu_seconds", self.limits.solve_cpu_seconds),
             ("limits.request_cpu_seconds", self.limits.request_cpu_seconds),
             ("limits.startup_cpu_seconds", self.limits.startup_cpu_seconds),
             ("limits.build_seconds", self.limits.build_seconds),
-            ("limits.python_cpu_scale", self.limits.python_cpu_scale),
-            ("thresholds.count_ratio", self.thresholds.count_ratio),
-            ("thresholds.memory_ratio", self.thresholds.memory_ratio),
-            ("tests.trials_scale", self.tests.trials_scale),
         ];
-        for (name, value) in positive.into_iter().chain(self.limits.section_cpu_seconds.fields()) {
+        // Bounded above too: a time past the largest a clock holds, or a trial count past the memory a plan
+        // can hold, stopped the grader with a panic or an abort rather than a message.
+        let bounded = positive.into_iter().map(|(name, value)| (name, value, f64::MAX, ""));
+        let bounded = bounded
+            .chain(seconds.into_iter().chain(self.limits.section_cpu_seconds.fields()).map(|(name, value)| {
+                (name, value, MOST_SECONDS, " (a day: a budget stops a runaway, and none needs longer)")
+            }))
+            .chain([
+                ("limits.python_cpu_scale", self.limits.python_cpu_scale, MOST_SCALE, ""),
+                ("tests.trials_scale", self.tests.trials_scale, MOST_SCALE, " (a hundred times the official trials)"),
+            ]);
+        for (name, value, most, why) in bounded {
             if !(value > 0.0 && value.is_finite()) {
                 return Err(format!("{name} must be a positive number, got {value}"));
+            }
+            if value > most {
+                // a huge number in its exponent form (Rust writes 1e300 with all its digits)
+                let value = if value >= 1e15 { format!("{value:e}") } else { value.to_string() };
+                return Err(format!("{name} must be at most {most}{why}, got {value}"));
             }
         }
         if self.limits.memory_mb < 16 {
@@ -445,6 +466,25 @@ mod tests {
         assert_eq!(zero, "thresholds.count_ratio must be a positive number, got 0");
         let kind = Policy::parse("[limits]\nmemory_mb = \"lots\"\n").unwrap_err();
         assert!(kind.contains("invalid type"), "{kind}");
+    }
+
+    /// Values a clock or a plan cannot hold are refused with a message: they were a panic ("overflow when
+    /// multiplying duration by scalar", "cannot convert float seconds to Duration") or an allocation abort.
+    #[rstest::rstest]
+    #[case("[limits]\nsolve_cpu_seconds = 1e19\n", "limits.solve_cpu_seconds must be at most 86400 (a day")]
+    #[case("[limits]\nbuild_seconds = 1e300\n", "limits.build_seconds must be at most 86400")]
+    #[case(
+        "[limits.section_cpu_seconds]\ncorrectness = 1e300\n",
+        "limits.section_cpu_seconds.correctness must be at most 86400"
+    )]
+    #[case("[limits]\npython_cpu_scale = 1e300\n", "limits.python_cpu_scale must be at most 100, got 1e300")]
+    #[case("[tests]\ntrials_scale = 1e9\n", "tests.trials_scale must be at most 100 (a hundred times")]
+    fn values_past_what_a_grade_can_hold_are_refused(#[case] text: &str, #[case] expected: &str) {
+        let refused = Policy::parse(text).unwrap_err();
+        assert!(refused.starts_with(expected), "{refused}");
+        let day = text.replace("1e19", "86400").replace("1e300", "86400").replace("1e9", "100");
+        let day = day.replace("python_cpu_scale = 86400", "python_cpu_scale = 100");
+        assert!(Policy::parse(&day).is_ok(), "{day}");
     }
 
     #[test]
