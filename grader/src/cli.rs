@@ -197,6 +197,7 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
         Command::Policy { print_default, check } => {
             if let Some(path) = check {
                 let policy = Policy::load(&path)?;
+                crate::grade::check_policy_patterns(&policy)?;
                 stdout(&toml::to_string_pretty(&policy)?)?;
             } else if print_default {
                 stdout(&Policy::default_toml())?;

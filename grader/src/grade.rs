@@ -30,7 +30,7 @@ use std::time::Instant;
 pub use self::error::GradeError;
 pub use self::run::Progress;
 use self::run::{not_built, run_tests, Run};
-pub use self::selection::check_only;
+pub use self::selection::{check_only, check_policy_patterns};
 use self::test_plan::missing_fixtures;
 pub use self::test_plan::{BadFixtures, TestPlan};
 use crate::build::handed_in::{HandedIn, NotASubmission};

@@ -22,6 +22,16 @@ pub enum GradeError {
         /// Patterns close to it that match tests, closest first.
         close: Vec<String>,
     },
+    /// A pattern of the policy's `tests.skip` or `tests.hidden` matches no test of the catalog.
+    #[error("the policy's {field} pattern '{pattern}' matches no test{}", did_you_mean(close))]
+    PolicyPatternMatchesNothing {
+        /// `tests.skip` or `tests.hidden`.
+        field: &'static str,
+        #[allow(missing_docs)]
+        pattern: String,
+        /// Patterns close to it that match tests, closest first.
+        close: Vec<String>,
+    },
     /// An `--only` pattern matches only tests the policy skips (`tests.skip`), so it would grade nothing.
     #[error(
         "--only '{0}' matches only tests the policy skips (tests.skip), so nothing would be graded: choose \

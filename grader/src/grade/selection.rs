@@ -19,6 +19,7 @@ const MAX_SUGGESTIONS: usize = 5;
 /// [`GradeError::OnlyMatchesNothing`] for the first pattern that matches no test, with the closest ids;
 /// [`GradeError::OnlySkipped`] for one that matches only tests the policy skips.
 pub fn check_only(only: &[String], policy: &Policy) -> Result<(), GradeError> {
+    check_policy_patterns(policy)?;
     let all = catalog::all();
     let ids = catalog::test_ids(&all);
     for pattern in only {
@@ -28,6 +29,28 @@ pub fn check_only(only: &[String], policy: &Policy) -> Result<(), GradeError> {
         }
         if !ids.iter().filter(|id| !Policy::matches(&policy.tests.skip, id)).any(selects) {
             return Err(GradeError::OnlySkipped(pattern.clone()));
+        }
+    }
+    Ok(())
+}
+
+/// Checks the policy's `tests.skip` and `tests.hidden` patterns as `--only`'s are checked: each must match a
+/// test of the catalog. A typo there (`bord-2*`) once left the tests it meant to hide shown to students.
+///
+/// # Errors
+/// [`GradeError::PolicyPatternMatchesNothing`] for the first pattern that matches no test.
+pub fn check_policy_patterns(policy: &Policy) -> Result<(), GradeError> {
+    let all = catalog::all();
+    let ids = catalog::test_ids(&all);
+    for (field, patterns) in [("tests.skip", &policy.tests.skip), ("tests.hidden", &policy.tests.hidden)] {
+        for pattern in patterns {
+            if !ids.iter().any(|id| Policy::matches(std::slice::from_ref(pattern), id)) {
+                return Err(GradeError::PolicyPatternMatchesNothing {
+                    field,
+                    pattern: pattern.clone(),
+                    close: suggestions(pattern, &all),
+                });
+            }
         }
     }
     Ok(())
@@ -119,6 +142,24 @@ mod tests {
         let only = ["board-1a".to_string(), "solvr-1".to_string()];
         let error = check_only(&only, &Policy::default()).unwrap_err().to_string();
         assert!(error.starts_with("--only 'solvr-1' matches no test. Did you mean 'solver-1'"), "{error}");
+    }
+
+    /// The policy's own patterns are checked as `--only`'s: a typo in `tests.hidden` showed students the
+    /// tests it meant to hide.
+    #[rstest]
+    #[case::hidden("hidden", "the policy's tests.hidden pattern 'bord-2*' matches no test. Did you mean 'board-2*'")]
+    #[case::skipped("skip", "the policy's tests.skip pattern 'bord-2*' matches no test. Did you mean 'board-2*'")]
+    fn a_policy_pattern_that_matches_no_test_is_refused(#[case] field: &str, #[case] says: &str) {
+        let mut policy = Policy::default();
+        let patterns = vec!["board-1b".to_string(), "bord-2*".to_string()];
+        if field == "hidden" {
+            policy.tests.hidden = patterns;
+        } else {
+            policy.tests.skip = patterns;
+        }
+        let error = check_policy_patterns(&policy).unwrap_err().to_string();
+        assert!(error.starts_with(says), "{error}");
+        assert_eq!(checked("board-1a", &policy).unwrap_err(), error, "every run checks them");
     }
 
     #[test]
