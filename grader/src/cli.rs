@@ -255,8 +255,9 @@ fn run_grade(args: GradeArgs, targets: Vec<targets::Target>) -> Result<ExitCode>
     if !report.missing_fixtures.is_empty() {
         // The report is written (it names them too), but its grade is incomplete: an instructor's problem.
         eprintln!(
-            "grader: the fixture directory lacks {}, which official tests need; those tests are errors and the \
-             grade is incomplete (point --fixtures at the full data set)",
+            "grader: the fixture directory has no usable {}, which official tests need: a test left with none of \
+             its inputs is an error, one left with some ran on those alone; the grade is incomplete (point \
+             --fixtures at the full data set)",
             report.missing_fixtures.join(", ")
         );
         return Ok(ExitCode::from(2));

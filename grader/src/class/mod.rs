@@ -293,8 +293,9 @@ fn summarize(args: &BatchArgs, graded: &Graded) -> ExitCode {
     }
     if !graded.missing_fixtures.is_empty() {
         eprintln!(
-            "grader: the fixture directory lacks {}, which the tests need; those tests are errors in every report \
-             and the grades are incomplete (point --fixtures at the full data set)",
+            "grader: the fixture directory has no usable {}, which the tests need: in every report a test left \
+             with none of its inputs is an error, one left with some ran on those alone; the grades are \
+             incomplete (point --fixtures at the full data set)",
             graded.missing_fixtures.join(", ")
         );
         return ExitCode::from(2);

@@ -123,8 +123,9 @@ pub fn problems(report: &Report) -> Vec<(String, Vec<String>)> {
     let mut lines = Vec::new();
     if !report.missing_fixtures.is_empty() {
         let line = format!(
-            "GRADER PROBLEM: the fixture directory lacks {} (the tests that need them are errors, not the \
-             submission's failures)",
+            "GRADER PROBLEM: the fixture directory has no usable {} (a test left with none of its inputs is an \
+             error, not the submission's failure; one left with some ran on those alone, the others marked \
+             `(missing)`)",
             report.missing_fixtures.join(", ")
         );
         lines.push((line, vec![]));

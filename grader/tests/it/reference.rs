@@ -61,7 +61,7 @@ fn with_skip_bad_fixtures_a_directory_lacking_official_inputs_is_a_grader_error_
     let graded = grade(&reference_submission(), &[&["--fixtures", empty.path().to_str().unwrap()][..], &only].concat());
     assert_eq!(graded.code, 2, "{}", graded.stderr);
     assert!(graded.stderr.contains("puzzle04.txt") && graded.stderr.contains("puzzle20.txt"), "{}", graded.stderr);
-    assert!(graded.text.contains("GRADER PROBLEM: the fixture directory lacks"), "{}", graded.text);
+    assert!(graded.text.contains("GRADER PROBLEM: the fixture directory has no usable"), "{}", graded.text);
     assert_eq!(graded.test("timing-2/puzzle20")["status"], "error");
     let missing = graded.json["missing_fixtures"].as_array().unwrap();
     assert!(missing.iter().any(|m| m == "puzzle2x2-unsolvable1.txt"), "{missing:?}");
