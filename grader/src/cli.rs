@@ -213,6 +213,7 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
 }
 
 fn run_grade(args: GradeArgs, targets: Vec<targets::Target>) -> Result<ExitCode> {
+    targets::check_writable(&targets, &args.submission).map_err(anyhow::Error::msg)?;
     let mut policy = load_policy(args.policy.as_deref())?;
     crate::grade::check_only(&args.only, &policy)?;
     if args.self_check {

@@ -8,7 +8,7 @@
 //! (`--format text --format gradescope --output gs.json`: the text report, by the old rule, into the file
 //! meant for Gradescope) nothing is written and the error shows the command written with `FMT=PATH`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use clap::ArgMatches;
 
@@ -98,6 +98,62 @@ pub fn targets(formats: &[(usize, FormatSpec)], outputs: &[(usize, PathBuf)]) ->
         }
     }
     Ok(targets)
+}
+
+/// Checks, before anything is graded, that each report can be written where it is asked for: its folder
+/// exists, it is not a folder itself, it is not inside the submission it grades (a report once replaced the
+/// student's `Board.java`), and at most one report goes to standard output (two there run together, and
+/// neither can be read by a program). A grade can take minutes: a path that cannot take its report is said
+/// at once, not after the grade.
+///
+/// # Errors
+/// The first target that cannot be written, with what to do.
+pub fn check_writable(targets: &[Target], submission: &Path) -> Result<(), String> {
+    let to_stdout: Vec<String> = targets.iter().filter(|t| t.path.is_none()).map(|t| t.format.to_string()).collect();
+    if to_stdout.len() > 1 {
+        return Err(format!(
+            "the {} reports would all go to standard output, one after the other: give all but one a file \
+             (--format FMT=PATH)",
+            to_stdout.join(" and ")
+        ));
+    }
+    let inside = std::fs::canonicalize(submission).ok();
+    for target in targets {
+        let Some(path) = &target.path else { continue };
+        let folder = match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        if !folder.is_dir() {
+            return Err(format!(
+                "the {} report's folder `{}` does not exist: create it, or write the report elsewhere",
+                target.format,
+                folder.display()
+            ));
+        }
+        if path.is_dir() {
+            return Err(format!(
+                "`{}` is a folder: name the {} report's file (e.g. {}/report.{})",
+                path.display(),
+                target.format,
+                path.display(),
+                target.format.extension()
+            ));
+        }
+        let written = std::fs::canonicalize(folder).ok().map(|dir| dir.join(path.file_name().unwrap_or_default()));
+        if let (Some(written), Some(inside)) = (&written, &inside) {
+            if written.starts_with(inside) {
+                return Err(format!(
+                    "the {} report `{}` would be written inside the submission it grades (`{}`): write it \
+                     elsewhere, so that grading never changes what is graded",
+                    target.format,
+                    path.display(),
+                    submission.display()
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The error for the `k`-th `--output`, which the order rule gives to `by_order` (if any format is left for

@@ -144,6 +144,31 @@ fn each_format_names_its_file_and_an_ambiguous_output_is_refused() {
 }
 
 /// A course's Checkstyle configuration replaces the grader's; one that cannot be read stops the grader.
+/// A report that could not be written where it is asked for is refused before anything is graded, with what
+/// to do: inside the submission it grades (a report once replaced the student's `Board.java`), in a folder
+/// that does not exist, at a folder, or a second report to standard output.
+#[rstest::rstest]
+#[case::inside_the_submission(&["--format", "json=SUB/Board.java"], "would be written inside the submission it grades")]
+#[case::a_missing_folder(&["--format", "json=TMP/nowhere/r.json"], "folder `TMP/nowhere` does not exist: create it")]
+#[case::a_folder(&["--format", "html=TMP"], "is a folder: name the html report's file")]
+#[case::two_to_standard_output(&["--format", "json", "--format", "text"], "the json and text reports would all go to standard output")]
+fn a_report_that_cannot_be_written_is_refused_before_grading(#[case] args: &[&str], #[case] says: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let submission = dir.path().join("sub");
+    std::fs::create_dir(&submission).unwrap();
+    std::fs::write(submission.join("Board.java"), "public class Board {}\n").unwrap();
+    let fill = |text: &str| {
+        text.replace("SUB", &submission.display().to_string()).replace("TMP", &dir.path().display().to_string())
+    };
+    let args: Vec<String> = args.iter().map(|a| fill(a)).collect();
+    let refused = grader().arg("grade").arg(&submission).arg("--quiet").args(&args).output().unwrap();
+    let stderr = String::from_utf8_lossy(&refused.stderr);
+    assert_eq!(refused.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains(&fill(says)), "{stderr}");
+    assert_eq!(std::fs::read_to_string(submission.join("Board.java")).unwrap(), "public class Board {}\n");
+    assert!(refused.stdout.is_empty(), "nothing graded");
+}
+
 #[test]
 fn a_courses_checkstyle_configuration_is_used_and_a_missing_one_is_an_error() {
     let (submission, _copy) = gallery_entry("java/valid");
