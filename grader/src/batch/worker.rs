@@ -169,6 +169,7 @@ pub enum Reply {
 
 /// Runs a worker with the settings in `settings_file` until its standard input ends.
 pub fn serve(settings_file: &Path) -> anyhow::Result<ExitCode> {
+    end_when_orphaned();
     let text = std::fs::read_to_string(settings_file)?;
     let settings: Settings = serde_json::from_str(&text)?;
     let policy = Policy::parse(&settings.policy).map_err(anyhow::Error::msg)?;
@@ -190,6 +191,29 @@ pub fn serve(settings_file: &Path) -> anyhow::Result<ExitCode> {
         send(&mut out, &grade_one(&job, &plan, &settings))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// How often a worker looks whether its parent is still there.
+const PARENT_WATCH: std::time::Duration = std::time::Duration::from_millis(500);
+
+/// Ends this worker once its parent is gone. A `grader batch` ended by a signal of its own (a scheduler's
+/// SIGTERM, a SIGKILL), not its process group's, left its workers grading a student whose grade no one would
+/// read, their submissions' processes running, until that student was done (a CLI red-team pass stopped
+/// them by hand). The worker ends itself as SIGTERM would end it; its sandboxes go with it (each sandbox's
+/// init has a parent-death signal).
+fn end_when_orphaned() {
+    // SAFETY: getppid(2) cannot fail.
+    let parent = unsafe { libc::getppid() };
+    let watch = move || loop {
+        std::thread::sleep(PARENT_WATCH);
+        // SAFETY: getppid(2), getpid(2) and kill(2) have no preconditions.
+        unsafe {
+            if libc::getppid() != parent {
+                libc::kill(libc::getpid(), libc::SIGTERM);
+            }
+        }
+    };
+    let _ = std::thread::Builder::new().name("parent-watch".into()).spawn(watch);
 }
 
 fn send(out: &mut impl Write, reply: &Reply) -> std::io::Result<()> {

@@ -166,7 +166,9 @@ fn read_and_grade(
     compare: Option<crate::similarity::findings::Settings>,
 ) -> Result<Option<Read>> {
     let keep = |id: &crate::identity::StudentId| args.shard.is_none_or(|shard| shard.holds(id));
-    let class = crate::intake::gather_where(&args.dir, &scratch.join("class"), crate::intake::Caps::default(), &keep)?;
+    let own = [args.output_dir.clone(), places.work_dir.clone()];
+    let class =
+        crate::intake::gather_where(&args.dir, &scratch.join("class"), crate::intake::Caps::default(), &keep, &own)?;
     for skipped in &class.skipped {
         eprintln!("grader: skipped {}: {}", visible::line(&skipped.entry), visible::line(&skipped.reason));
     }

@@ -160,16 +160,18 @@ impl Pending {
 /// Reads the class at `input` (a directory or a zip file), unpacking into `scratch` (which must be empty
 /// or absent: the caller owns it and removes it after grading).
 pub fn gather(input: &Path, scratch: &Path, caps: Caps) -> Result<Class, IntakeError> {
-    gather_where(input, scratch, caps, &|_| true)
+    gather_where(input, scratch, caps, &|_| true, &[])
 }
 
 /// As [`gather`], but only the students `keep` accepts are put together and in [`Class::students`] (a shard's);
-/// [`Class::roster`] still names everyone.
+/// [`Class::roster`] still names everyone. An entry that is one of `graders_own` (the batch's output folder,
+/// which `grader batch .` puts inside the class) is skipped and listed as the grader's, never a student.
 pub fn gather_where(
     input: &Path,
     scratch: &Path,
     caps: Caps,
     keep: &dyn Fn(&StudentId) -> bool,
+    graders_own: &[PathBuf],
 ) -> Result<Class, IntakeError> {
     let read_error = |source| IntakeError::Read { path: input.to_path_buf(), source };
     std::fs::create_dir_all(scratch).map_err(read_error)?;
@@ -186,8 +188,14 @@ pub fn gather_where(
         std::fs::read_dir(&dir).map_err(read_error)?.filter_map(Result::ok).map(|e| e.path()).collect();
     entries.sort();
     let mut pending: BTreeMap<StudentId, Pending> = BTreeMap::new();
+    let graders_own: Vec<PathBuf> = graders_own.iter().filter_map(|p| std::fs::canonicalize(p).ok()).collect();
     for path in entries {
         let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        if std::fs::canonicalize(&path).is_ok_and(|p| graders_own.contains(&p)) {
+            let reason = "the grader's own output folder (--output-dir), not a student".to_string();
+            class.skipped.push(Skipped { entry: file_name, reason });
+            continue;
+        }
         match classify(&path, &file_name) {
             Ok((id, student, part)) => {
                 add_part(pending.entry(id).or_insert_with(|| student.clone_empty()), student, part)

@@ -194,6 +194,72 @@ fn ctrl_c_in_a_batch_says_that_a_rerun_resumes() {
     );
 }
 
+/// A batch ended by a signal of its own (a scheduler's SIGTERM to its process, not its group) leaves no
+/// worker grading: each ends itself once its parent is gone.
+#[test]
+fn a_batch_ended_alone_leaves_no_worker_behind() {
+    use std::io::BufRead;
+    let class = tempfile::tempdir().unwrap();
+    // students who never answer the handshake: a worker waits for each up to the startup's wall-clock cap
+    for student in ["ann", "ben"] {
+        let path = class.path().join(student);
+        std::fs::write(&path, "#!/bin/sh\nexec sleep 600\n").unwrap();
+        std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    }
+    let out = tempfile::tempdir().unwrap();
+    let mut batch = grader()
+        .arg("batch")
+        .arg(class.path())
+        .args(["--output-dir", out.path().to_str().unwrap(), "--policy", quick_policy().to_str().unwrap()])
+        .args(["--jobs", "2"])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(batch.stderr.take().unwrap());
+    let mut said = String::new();
+    while !said.contains("grader: grading") {
+        assert_ne!(stderr.read_line(&mut said).unwrap(), 0, "the batch ended before grading: {said}");
+    }
+    let parent = batch.id().to_string();
+    let workers_of_the_batch = || -> Vec<String> {
+        std::fs::read_dir("/proc")
+            .unwrap()
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter(|pid| {
+                let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+                let rest = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+                let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+                rest.split_whitespace().nth(1) == Some(parent.as_str())
+                    && String::from_utf8_lossy(&cmdline).contains("batch-worker")
+            })
+            .collect()
+    };
+    let since = std::time::Instant::now();
+    let workers = loop {
+        let workers = workers_of_the_batch();
+        if !workers.is_empty() {
+            break workers;
+        }
+        assert!(since.elapsed() < std::time::Duration::from_secs(30), "the batch started no worker");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    // each worker has its student by now, and waits on it
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    // SAFETY: a signal to the batch's process alone.
+    assert_eq!(unsafe { libc::kill(batch.id() as i32, libc::SIGTERM) }, 0);
+    let _ = batch.wait();
+    let alive = |pid: &String| {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let state = stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().next());
+        state.is_some_and(|s| s != "Z" && s != "X")
+    };
+    let since = std::time::Instant::now();
+    while workers.iter().any(alive) {
+        assert!(since.elapsed() < std::time::Duration::from_secs(20), "workers still running: {workers:?}");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
 /// Names chosen to bend a gradebook: a formula, terminal escapes and a carriage return, two names equal in
 /// their first 80 characters, two Moodle students of one name and a zip named as a renamed duplicate would
 /// be. Each is one row and one report file, and the reports show the escapes as codes.
