@@ -486,6 +486,25 @@ mod tests {
         assert!(got.students[3].submission.as_ref().unwrap_err().contains("online text"), "{:?}", got.students[3]);
     }
 
+    /// `grader batch .` in the class folder: its output folder (`grades/`) is there from the second run on,
+    /// and is the grader's, not a student.
+    #[test]
+    fn the_graders_own_output_folder_is_not_a_student() {
+        let class = tempfile::tempdir().unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        for folder in ["amy", "grades"] {
+            std::fs::create_dir(class.path().join(folder)).unwrap();
+            std::fs::write(class.path().join(folder).join("Board.java"), "class Board {}").unwrap();
+        }
+        let own = [class.path().join("grades")];
+        let got = gather_where(class.path(), &scratch.path().join("s"), Caps::default(), &|_| true, &own).unwrap();
+        let names: Vec<&str> = got.roster.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["amy"]);
+        assert_eq!(got.skipped.len(), 1);
+        assert_eq!(got.skipped[0].entry, "grades");
+        assert!(got.skipped[0].reason.contains("the grader's own output folder"), "{:?}", got.skipped);
+    }
+
     #[test]
     fn traversal_and_links_are_refused_and_listed() {
         let class = tempfile::tempdir().unwrap();
