@@ -21,6 +21,9 @@ use crate::runner::ask::{Asked, Failure};
 use crate::runner::life::{Asks, Counted, Life};
 use crate::runner::session::{Fault, Session};
 
+/// How many times the judged life's CPU budget a sampled life has ([`Ctx::sampled_life`]).
+const SAMPLED_BUDGET_FACTOR: u32 = 3;
+
 /// What identifies a life in the cache: the world, the board, the order of the Solver's calls, and whether
 /// the adapter sampled where its counts came from ([`Ctx::sampled_life`]).
 pub type LifeKey = (World, Board, [SolverCall; 3], bool);
@@ -153,7 +156,12 @@ impl Ctx<'_> {
         // an adapter that does not announce `counters_heap` checks every counted life's queues unasked
         let heap_order = judged_ref && self.has("counters_heap") && self.measured.heap_order.contains(&trial.board);
         let asks = Asks { counting, sampled, solver_memory, heap_order };
-        let life = Life::live(self.session, world, &trial.board, calls, self.solve_cpu(), asks);
+        // A sampled life is never judged, and sampling costs up to half again a Solver's own CPU: with the
+        // judged life's budget, a Solver that took most of it lost its explanation when its CPU ran a little
+        // slower (a busy machine's caches), and the line came and went from run to run (a load sweep: the
+        // same "calls come from" line in one run of three Solvers' reports, not the other).
+        let budget = if sampled { self.solve_cpu() * SAMPLED_BUDGET_FACTOR } else { self.solve_cpu() };
+        let life = Life::live(self.session, world, &trial.board, calls, budget, asks);
         self.lives.insert(key, life.clone());
         life
     }
