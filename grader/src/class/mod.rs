@@ -11,6 +11,7 @@
 pub mod estimate;
 pub mod interrupt;
 pub mod merge;
+mod output_lock;
 pub mod progress;
 pub mod similarity;
 pub mod write;
@@ -116,6 +117,8 @@ pub fn run(args: BatchArgs, places: Places) -> Result<ExitCode> {
     args.lms.assignment()?;
     let compare = args.similarity.settings()?;
     args.lms.moodle_worksheet()?;
+    // held until the gradebooks are written (a dry run writes nothing)
+    let _lock = if args.dry_run { None } else { Some(output_lock::lock(&args.output_dir)?) };
     let scratch = places.work_dir.join(format!("class-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&scratch);
     let graded = read_and_grade(&args, &places, &policy, &scratch, compare);
