@@ -38,10 +38,7 @@ pub fn write_atomically(path: &Path, contents: impl AsRef<[u8]>) -> io::Result<(
     if std::fs::metadata(path).is_ok_and(|target| !target.is_file() && !target.is_dir()) {
         return std::fs::OpenOptions::new().write(true).open(path)?.write_all(contents.as_ref());
     }
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
+    let dir = folder_of(path);
     let mut file = tempfile::Builder::new().prefix(".grader-").suffix(".tmp").tempfile_in(dir)?;
     file.write_all(contents.as_ref())?;
     file.as_file().sync_all()?;
@@ -49,6 +46,14 @@ pub fn write_atomically(path: &Path, contents: impl AsRef<[u8]>) -> io::Result<(
     std::fs::set_permissions(file.path(), std::os::unix::fs::PermissionsExt::from_mode(0o644))?;
     file.persist(path).map_err(|e| e.error)?;
     Ok(())
+}
+
+/// The folder a file at `path` is written in: its parent, or `.` for a bare file name.
+pub fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    }
 }
 
 /// Whether the cache folder `dir` was published whole.

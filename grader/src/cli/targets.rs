@@ -120,10 +120,7 @@ pub fn check_writable(targets: &[Target], submission: &Path) -> Result<(), Strin
     let inside = std::fs::canonicalize(submission).ok();
     for target in targets {
         let Some(path) = &target.path else { continue };
-        let folder = match path.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir,
-            _ => Path::new("."),
-        };
+        let folder = crate::output::folder_of(path);
         if !folder.is_dir() {
             return Err(format!(
                 "the {} report's folder `{}` does not exist: create it, or write the report elsewhere",

@@ -19,9 +19,9 @@ const MAX_SUGGESTIONS: usize = 5;
 /// [`GradeError::OnlyMatchesNothing`] for the first pattern that matches no test, with the closest ids;
 /// [`GradeError::OnlySkipped`] for one that matches only tests the policy skips.
 pub fn check_only(only: &[String], policy: &Policy) -> Result<(), GradeError> {
-    check_policy_patterns(policy)?;
     let all = catalog::all();
     let ids = catalog::test_ids(&all);
+    policy_patterns_match(policy, &all, &ids)?;
     for pattern in only {
         let selects = |id: &String| Policy::matches(std::slice::from_ref(pattern), id);
         if !ids.iter().any(selects) {
@@ -41,14 +41,18 @@ pub fn check_only(only: &[String], policy: &Policy) -> Result<(), GradeError> {
 /// [`GradeError::PolicyPatternMatchesNothing`] for the first pattern that matches no test.
 pub fn check_policy_patterns(policy: &Policy) -> Result<(), GradeError> {
     let all = catalog::all();
-    let ids = catalog::test_ids(&all);
+    policy_patterns_match(policy, &all, &catalog::test_ids(&all))
+}
+
+/// [`check_policy_patterns`] against the catalog's items and test ids, built once by the caller.
+fn policy_patterns_match(policy: &Policy, all: &[Item], ids: &[String]) -> Result<(), GradeError> {
     for (field, patterns) in [("tests.skip", &policy.tests.skip), ("tests.hidden", &policy.tests.hidden)] {
         for pattern in patterns {
             if !ids.iter().any(|id| Policy::matches(std::slice::from_ref(pattern), id)) {
                 return Err(GradeError::PolicyPatternMatchesNothing {
                     field,
                     pattern: pattern.clone(),
-                    close: suggestions(pattern, &all),
+                    close: suggestions(pattern, all),
                 });
             }
         }
