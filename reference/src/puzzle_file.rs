@@ -64,6 +64,14 @@ fn parse_well_formed(text: &str) -> Option<Board> {
 }
 
 fn parse_carefully(text: &str) -> Result<Board, ParseError> {
+    if text.starts_with('\u{feff}') {
+        return Err(ParseError {
+            line: 1,
+            problem: "the file starts with a byte-order mark (U+FEFF), which is not part of the format: save it \
+                      as plain text without one"
+                .into(),
+        });
+    }
     let mut tokens =
         text.lines().enumerate().flat_map(|(i, line)| line.split_whitespace().map(move |token| (i + 1, token)));
     let last_line = text.lines().count().max(1);
@@ -75,13 +83,26 @@ fn parse_carefully(text: &str) -> Result<Board, ParseError> {
         return Err(ParseError { line: size_line, problem: format!("size {n} is out of range: n must be 2..=127") });
     }
     let n = n as usize;
+    // `3 3` or `2 3` on the size's line: the rectangular header of the toolkit's format, which this one lacks
+    let size_text: Vec<&str> = text.lines().nth(size_line - 1).unwrap_or("").split_whitespace().collect();
+    let header_hint = match size_text.as_slice() {
+        [m, n] if m.parse::<u16>().is_ok() && n.parse::<u16>().is_ok() => format!(
+            " (line {size_line} reads `{m} {n}` as the size {m} followed by a first tile: the size is n alone; \
+             `m n` is the rectangular form only the `solver` client reads)"
+        ),
+        _ => String::new(),
+    };
     let mut tiles = Vec::with_capacity(n * n);
     let mut tile_lines = Vec::with_capacity(n * n);
     for (line, token) in tokens {
         if tiles.len() == n * n {
             return Err(ParseError {
                 line,
-                problem: format!("unexpected `{token}` after the {} tiles of a {n}-by-{n} board", n * n),
+                problem: format!(
+                    "unexpected `{}` after the {} tiles of a {n}-by-{n} board{header_hint}",
+                    shown(token),
+                    n * n
+                ),
             });
         }
         tiles.push(parse_int(line, token, "a tile")?);
@@ -90,7 +111,7 @@ fn parse_carefully(text: &str) -> Result<Board, ParseError> {
     if tiles.len() < n * n {
         return Err(ParseError {
             line: last_line,
-            problem: format!("expected {} tiles after the size, found {}", n * n, tiles.len()),
+            problem: format!("expected {} tiles after the size, found {}{header_hint}", n * n, tiles.len()),
         });
     }
     Board::from_row_major(n, &tiles).map_err(|e| {
@@ -102,8 +123,29 @@ fn parse_carefully(text: &str) -> Result<Board, ParseError> {
     })
 }
 
-fn parse_int(line: usize, token: &str, what: &str) -> Result<i64, ParseError> {
-    token.parse::<i64>().map_err(|_| ParseError { line, problem: format!("expected {what}, found `{token}`") })
+/// A number of the file, or an error naming what was expected there (also the toolkit's grid format's).
+pub(crate) fn parse_int(line: usize, token: &str, what: &str) -> Result<i64, ParseError> {
+    token.parse::<i64>().map_err(|_| {
+        let digits = token.strip_prefix(['-', '+']).unwrap_or(token);
+        let problem = match !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+            true => format!("expected {what}, found `{token}`, a number far out of range"),
+            false => format!("expected {what}, found `{}`", shown(token)),
+        };
+        ParseError { line, problem }
+    })
+}
+
+/// A token as an error shows it: characters that print as nothing or move the text (a NUL, a control
+/// character, a zero-width space, a byte-order mark inside the text) written as `\u{..}`, so that the reader
+/// sees what the file holds.
+fn shown(token: &str) -> String {
+    token
+        .chars()
+        .map(|c| match c.is_control() || matches!(c, '\u{200b}'..='\u{200f}' | '\u{2060}'..='\u{2064}' | '\u{feff}') {
+            true => c.escape_unicode().to_string(),
+            false => c.to_string(),
+        })
+        .collect()
 }
 
 /// Parses a puzzle from the bytes of a file: as [`parse_puzzle`], and bytes that are not UTF-8 text are an
@@ -148,7 +190,24 @@ mod tests {
     #[case("2\n1 2\n3 0\n7\n", 4, "unexpected `7` after the 4 tiles of a 2-by-2 board")]
     #[case("2\n1 2\n3 3\n", 3, "tile 3 appears more than once (at row 1, column 1 again)")]
     #[case("2\n1 2\n3 -4\n", 3, "tile -4 at row 1, column 1 is out of range: tiles must be 0..=3")]
-    #[case("2\n1 2\n99999999999999999999 0\n", 3, "expected a tile, found `99999999999999999999`")]
+    #[case(
+        "2\n1 2\n99999999999999999999 0\n",
+        3,
+        "expected a tile, found `99999999999999999999`, a number far out of range"
+    )]
+    #[case("\u{feff}3\n1 2 3\n4 5 6\n7 8 0\n", 1, "the file starts with a byte-order mark (U+FEFF), which is not part of the format: save it as plain text without one")]
+    #[case("3\0\n1 2 3\n4 5 6\n7 8 0\n", 1, "expected the size n, found `3\\u{0}`")]
+    #[case("2\n1 2\n3 0\u{200b}\n", 3, "expected a tile, found `0\\u{200b}`")]
+    #[case(
+        "3 3\n1 2 3\n4 5 6\n7 8 0\n",
+        4,
+        "unexpected `0` after the 9 tiles of a 3-by-3 board (line 1 reads `3 3` as the size 3 followed by a first tile: the size is n alone; `m n` is the rectangular form only the `solver` client reads)"
+    )]
+    #[case(
+        "2 3\n1 2 3\n4 5 0\n",
+        3,
+        "unexpected `4` after the 4 tiles of a 2-by-2 board (line 1 reads `2 3` as the size 2 followed by a first tile: the size is n alone; `m n` is the rectangular form only the `solver` client reads)"
+    )]
     #[case("2\n1 2\n3 0.5\n", 3, "expected a tile, found `0.5`")]
     #[case("3\n1 2 3\n4 5 6\n7 8\n", 4, "expected 9 tiles after the size, found 8")]
     #[case("2\n1 2 3 0 4\n", 2, "unexpected `4` after the 4 tiles of a 2-by-2 board")]

@@ -304,7 +304,7 @@ pub fn parse_grid(text: &str) -> Result<Grid, ParseError> {
     let last_line = text.lines().count().max(1);
     let number = |k: usize, what: &str| -> Result<i64, ParseError> {
         let (line, token) = tokens[k];
-        token.parse::<i64>().map_err(|_| ParseError { line, problem: format!("expected {what}, found `{token}`") })
+        crate::puzzle_file::parse_int(line, token, what)
     };
     if tokens.is_empty() {
         return Err(ParseError { line: 1, problem: "the file is empty: expected the size n (or m n)".into() });
