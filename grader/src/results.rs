@@ -14,6 +14,35 @@ pub use details::{plural, Details, Finding, Style, StyleTool, SubmittedFile, Tra
 pub use not_graded::{Because, NotGraded};
 pub use partial::Partial;
 
+/// The line that stands where a program's standard error was cut ([`Report::output`] keeps its start and its
+/// end): `… (N bytes of standard error left out) …`.
+pub fn output_gap(bytes: u64) -> String {
+    format!("\n… ({bytes} bytes of standard error left out) …\n")
+}
+
+/// The bytes that the [`output_gap`] lines in `text` stand for, and how long those lines are: a renderer that
+/// cuts [`Report::output`] again, to fit a page, counts what it leaves out in the program's bytes, not the
+/// report's.
+pub fn output_gaps_in(text: &str) -> (u64, usize) {
+    const OPEN: &str = "\n… (";
+    const CLOSE: &str = " bytes of standard error left out) …\n";
+    let (mut bytes, mut length) = (0, 0);
+    let mut rest = text;
+    while let Some(at) = rest.find(OPEN) {
+        let after = &rest[at + OPEN.len()..];
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        match (after[..digits].parse::<u64>(), after[digits..].starts_with(CLOSE)) {
+            (Ok(n), true) => {
+                bytes += n;
+                length += OPEN.len() + digits + CLOSE.len();
+                rest = &after[digits + CLOSE.len()..];
+            }
+            _ => rest = after,
+        }
+    }
+    (bytes, length)
+}
+
 /// A section of the report, scored as one share.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]

@@ -356,7 +356,10 @@ pub(super) fn head_and_tail(text: &str, max: usize) -> String {
     }
     let head = &text[..text.floor_char_boundary(max / 2)];
     let tail = &text[text.ceil_char_boundary(text.len() - max / 2)..];
-    let left_out = text.len() - head.len() - tail.len();
+    let middle = &text[head.len()..text.len() - tail.len()];
+    // what the grader had already left out of the program's output, in the middle cut here, counts too
+    let (gaps, gap_lines) = crate::results::output_gaps_in(middle);
+    let left_out = (middle.len() - gap_lines) as u64 + gaps;
     format!("{head}\n… ({left_out} more bytes) …\n{}", tail.trim_end())
 }
 
@@ -377,5 +380,8 @@ mod tests {
         assert_eq!(head_and_tail("0123456789abcdef", 8), "0123\n… (8 more bytes) …\ncdef");
         // Never inside a character.
         assert_eq!(head_and_tail("ééééé", 4), "é\n… (6 more bytes) …\né");
+        // a cut the session made already is counted in the program's bytes
+        let kept = format!("{}{}{}", "a".repeat(10), crate::results::output_gap(1_000_000), "z".repeat(10));
+        assert_eq!(head_and_tail(&kept, 8), "aaaa\n… (1000012 more bytes) …\nzzzz");
     }
 }

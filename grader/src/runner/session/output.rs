@@ -63,7 +63,7 @@ impl Output {
         if self.dropped == 0 {
             return (self.head + &self.tail, false);
         }
-        let gap = format!("\n… ({} bytes of standard error left out) …\n", self.dropped);
+        let gap = crate::results::output_gap(self.dropped);
         (self.head + &gap + &self.tail, true)
     }
 }
