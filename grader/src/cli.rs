@@ -100,7 +100,7 @@ pub struct GradeArgs {
     #[arg(long)]
     pub skip_bad_fixtures: bool,
     /// Seed of every random board; the same seed gives the same report.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     pub seed: u64,
     /// Run only these tests (ids, or prefixes ending in `*`); repeatable. Each must match a test (`grader
     /// catalog` lists them); the score of a run it narrows is marked partial in every report.
@@ -126,7 +126,7 @@ pub struct GradeArgs {
     #[arg(long)]
     pub hide_hidden_tests: bool,
     /// Exit 0 if the aggregate score is at least this (percent), 1 otherwise.
-    #[arg(long, value_name = "PERCENT")]
+    #[arg(long, value_name = "PERCENT", value_parser = percent, allow_negative_numbers = true)]
     pub min_score: Option<f64>,
     /// No progress on standard error.
     #[arg(long, short)]
@@ -141,6 +141,16 @@ pub struct GradeArgs {
     /// The text report shows the summary, the fix-first list and the tests that failed, nothing else.
     #[arg(long)]
     pub failures_only: bool,
+}
+
+/// A percentage, 0 to 100 (`--min-score`): a score is never outside them, so a bound that is would pass or
+/// fail every submission alike.
+fn percent(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(value) if (0.0..=100.0).contains(&value) => Ok(value),
+        Ok(_) => Err(format!("a percentage is 0 to 100, and {text} is not; `--min-score 60` passes 60% and above")),
+        Err(_) => Err(format!("`{text}` is not a number: give a percentage, 0 to 100 (`--min-score 60`)")),
+    }
 }
 
 /// The help of `--format`, naming every format [`Format::ALL`] holds.
@@ -212,6 +222,11 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
     }
 }
 
+/// What every report of a `--self-check` run says first: its score is not the grade the same code would get.
+pub const SELF_CHECK_NOTE: &str = "a self-check (--self-check): a third of the random trials ran, so a Board \
+    that goes wrong now and then can pass here; the score is an estimate, not the assignment's grade (grade \
+    without --self-check for that)";
+
 fn run_grade(args: GradeArgs, targets: Vec<targets::Target>) -> Result<ExitCode> {
     targets::check_writable(&targets, &args.submission).map_err(anyhow::Error::msg)?;
     let mut policy = load_policy(args.policy.as_deref())?;
@@ -230,9 +245,13 @@ fn run_grade(args: GradeArgs, targets: Vec<targets::Target>) -> Result<ExitCode>
         bad_fixtures: bad_fixtures(args.skip_bad_fixtures),
         style: crate::style::StyleOptions { checkstyle_config: args.checkstyle_config.clone() },
     };
+    options.style.config()?;
     let mut display = ProgressDisplay::new(args.quiet);
-    let report = grade(&options, &mut |p| display.show(p)).context("grading failed")?;
+    let mut report = grade(&options, &mut |p| display.show(p)).context("grading failed")?;
     display.finish();
+    if args.self_check {
+        report.notes.insert(0, SELF_CHECK_NOTE.to_string());
+    }
     if args.timings {
         eprintln!("{}", timings_line(&report));
     }
@@ -382,6 +401,24 @@ fn unsafe_uid() -> u32 {
     unsafe { libc::getuid() }
 }
 
+/// What the grader says when a command fails: the error and each cause after it, as anyhow's `{:#}` would,
+/// except a cause whose text the message already holds (a library error that words its source into its own
+/// message, `failed to read policy file `p`: No such file or directory`, would say the OS error twice).
+pub fn error_text(error: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in error.chain() {
+        let said = cause.to_string();
+        if text.contains(&said) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&said);
+    }
+    text
+}
+
 /// Writes `text` to standard output (a reader that left early is no failure: `output::to_stdout`).
 fn stdout(text: &str) -> Result<()> {
     to_stdout(text).context("failed to write to standard output")
@@ -390,6 +427,29 @@ fn stdout(text: &str) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn min_score_is_a_percentage() {
+        let parse = |value: &str| Cli::try_parse_from(["grader", "grade", "sub", "--min-score", value]);
+        for good in ["0", "60", "99.5", "100"] {
+            assert!(parse(good).is_ok(), "{good}");
+        }
+        for bad in ["150", "-5", "nan", "inf", "sixty"] {
+            let error = parse(bad).unwrap_err().to_string();
+            assert!(error.contains("0 to 100"), "{bad}: {error}");
+        }
+    }
+
+    #[test]
+    fn an_error_says_each_cause_once() {
+        let policy = crate::policy::Policy::load(Path::new("/nonexistent/policy.toml")).unwrap_err();
+        let error = anyhow::Error::new(policy).context("cannot grade");
+        let text = error_text(&error);
+        assert_eq!(text.matches("(os error 2)").count(), 1, "{text}");
+        assert!(text.starts_with("cannot grade: failed to read policy file `/nonexistent/policy.toml`: "), "{text}");
+        let nested = anyhow::anyhow!("inner").context("middle").context("outer");
+        assert_eq!(error_text(&nested), "outer: middle: inner");
+    }
 
     #[test]
     fn completions_know_the_commands_and_their_options() {

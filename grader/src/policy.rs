@@ -286,6 +286,21 @@ const MOST_SECONDS: f64 = 86_400.0;
 /// The largest multiplier of budgets (`python_cpu_scale`) or trials (`trials_scale`) a policy may set.
 const MOST_SCALE: f64 = 100.0;
 
+/// A TOML error in one line that still points at the place: `line 3, column 1 (`foo = 1`): unknown field
+/// `foo`, expected ...` (toml's own text draws a caret under the line, which one line cannot hold).
+fn toml_error_line(text: &str, error: &toml::de::Error) -> String {
+    let message = error.message().trim_end().replace('\n', " ");
+    let Some(span) = error.span() else { return message };
+    let before = &text[..span.start.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    let shown: String = text.lines().nth(line - 1).unwrap_or("").trim().chars().filter(|c| !c.is_control()).collect();
+    match shown.is_empty() {
+        true => format!("line {line}, column {column}: {message}"),
+        false => format!("line {line}, column {column} (`{shown}`): {message}"),
+    }
+}
+
 impl Policy {
     /// Reads a policy file; missing fields take the official defaults.
     pub fn load(path: &Path) -> Result<Policy, PolicyError> {
@@ -296,8 +311,8 @@ impl Policy {
 
     /// Parses policy text and checks its values.
     pub fn parse(text: &str) -> Result<Policy, String> {
-        let policy: Policy = toml::from_str(text)
-            .map_err(|e| replaced_field(text).unwrap_or_else(|| e.to_string().trim_end().replace('\n', " ")))?;
+        let policy: Policy =
+            toml::from_str(text).map_err(|e| replaced_field(text).unwrap_or_else(|| toml_error_line(text, &e)))?;
         policy.validate()?;
         Ok(policy)
     }
@@ -315,6 +330,11 @@ impl Policy {
             if !(value >= 0.0 && value.is_finite()) {
                 return Err(format!("weights.{name} must be a non-negative number, got {value}"));
             }
+        }
+        if [w.compile, w.api, w.correctness, w.memory, w.timing, w.beyond].iter().all(|&value| value == 0.0) {
+            return Err("every weight in [weights] is 0, so every submission would score 0 out of 0: give at least \
+                        one category points (the default is compile 5, api 5, correctness 60, memory 10, timing 20)"
+                .into());
         }
         let [growth_a, growth_b] = self.thresholds.board_memory_growth;
         let positive = [
@@ -459,9 +479,11 @@ mod tests {
     #[test]
     fn invalid_policies_get_precise_errors() {
         let typo = Policy::parse("[weights]\ncorectness = 50\n").unwrap_err();
-        assert!(typo.contains("unknown field `corectness`") && typo.contains("line 2"), "{typo}");
+        assert!(typo.starts_with("line 2, column 1 (`corectness = 50`): unknown field `corectness`"), "{typo}");
         let negative = Policy::parse("[weights]\ntiming = -1\n").unwrap_err();
         assert_eq!(negative, "weights.timing must be a non-negative number, got -1");
+        let nothing = "[weights]\ncompile = 0\napi = 0\ncorrectness = 0\nmemory = 0\ntiming = 0\n";
+        assert!(Policy::parse(nothing).unwrap_err().starts_with("every weight in [weights] is 0"));
         let zero = Policy::parse("[thresholds]\ncount_ratio = 0\n").unwrap_err();
         assert_eq!(zero, "thresholds.count_ratio must be a positive number, got 0");
         let kind = Policy::parse("[limits]\nmemory_mb = \"lots\"\n").unwrap_err();

@@ -31,6 +31,9 @@ pub enum StarterError {
     /// The folder exists and holds files: a starter never overwrites work.
     #[error("`{}` is not empty: `grader new` writes into a new or empty folder (it never overwrites files)", .0.display())]
     NotEmpty(PathBuf),
+    /// Something other than a folder is already there.
+    #[error("`{}` exists and is not a folder: name a new or empty folder for the starter", .0.display())]
+    NotAFolder(PathBuf),
     /// Writing failed.
     #[error("failed to write `{}`: {source}", path.display())]
     Write {
@@ -115,10 +118,14 @@ const PYTHON_TEMPLATE: &[(&str, &str)] = &[
 /// next, for the person who asked.
 ///
 /// # Errors
-/// [`StarterError::NotEmpty`] when `dir` holds anything, [`StarterError::Write`] when a file cannot be written.
+/// [`StarterError::NotEmpty`] when `dir` holds anything, [`StarterError::NotAFolder`] when it is a file,
+/// [`StarterError::Write`] when a file cannot be written.
 pub fn write(language: Language, dir: &Path) -> Result<String, StarterError> {
     if std::fs::read_dir(dir).is_ok_and(|mut entries| entries.next().is_some()) {
         return Err(StarterError::NotEmpty(dir.to_path_buf()));
+    }
+    if dir.exists() && !dir.is_dir() {
+        return Err(StarterError::NotAFolder(dir.to_path_buf()));
     }
     let files = files(language);
     for (name, text) in &files {
@@ -193,6 +200,9 @@ mod tests {
         assert!(target.join("algs4.py").is_file() && target.join("puzzle04.txt").is_file());
         let again = write(Language::Python, &target).unwrap_err();
         assert!(again.to_string().contains("is not empty"), "{again}");
+        let file = target.join("board.py");
+        let over_a_file = write(Language::Java, &file).unwrap_err();
+        assert!(over_a_file.to_string().contains("exists and is not a folder"), "{over_a_file}");
     }
 
     #[test]

@@ -42,16 +42,39 @@ pub enum StyleError {
         #[allow(missing_docs)]
         source: std::io::Error,
     },
+    /// The course's file is not a Checkstyle configuration.
+    #[error(
+        "`{}` is not a Checkstyle configuration: {why} (check --checkstyle-config; a configuration is XML whose \
+         root is `<module name=\"Checker\">`)",
+        path.display()
+    )]
+    NotAConfig {
+        #[allow(missing_docs)]
+        path: PathBuf,
+        /// What is wrong with it.
+        why: &'static str,
+    },
 }
 
 impl StyleOptions {
     /// The configuration's bytes: the course's file, or the grader's own.
     ///
     /// # Errors
-    /// [`StyleError::Config`] when the course's file cannot be read.
+    /// [`StyleError::Config`] when the course's file cannot be read, [`StyleError::NotAConfig`] when it is
+    /// not a Checkstyle configuration (checked here, before any student's code, so that an instructor's typo
+    /// is said once and not in every report).
     pub fn config(&self) -> Result<Vec<u8>, StyleError> {
         match &self.checkstyle_config {
-            Some(path) => std::fs::read(path).map_err(|source| StyleError::Config { path: path.clone(), source }),
+            Some(path) => {
+                let bytes = std::fs::read(path).map_err(|source| StyleError::Config { path: path.clone(), source })?;
+                let not = |why| StyleError::NotAConfig { path: path.clone(), why };
+                let text = std::str::from_utf8(&bytes).map_err(|_| not("it is not UTF-8 text"))?;
+                let squeezed: String = text.chars().filter(|c| !c.is_whitespace()).collect();
+                if !squeezed.contains("<modulename=\"Checker\"") && !squeezed.contains("<modulename='Checker'") {
+                    return Err(not("it has no `<module name=\"Checker\">`"));
+                }
+                Ok(bytes)
+            }
             None => Ok(checkstyle::GRADER_CONFIG.as_bytes().to_vec()),
         }
     }

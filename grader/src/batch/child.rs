@@ -94,9 +94,8 @@ impl Worker {
         }
         let tail: Vec<String> = self.stderr_tail.lock().map(|t| t.iter().cloned().collect()).unwrap_or_default();
         let how = status.map_or_else(|e| format!("could not be waited for ({e})"), describe);
-        let said = tail.iter().rev().find(|line| line.contains("panicked")).or(tail.last());
-        match said {
-            Some(line) => format!("{how}; its last words: {}", crate::report::visible::line(line)),
+        match last_words(&tail) {
+            Some(said) => format!("{how}; its last words: {}", crate::report::visible::line(&said)),
             None => how,
         }
     }
@@ -108,6 +107,19 @@ impl Drop for Worker {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// What a worker said last that explains its end: a panic's message (`thread 'main' panicked at src/x.rs:3:5:`
+/// and the line after it, the message; not the backtrace's notes that follow), or else its last line.
+fn last_words(tail: &[String]) -> Option<String> {
+    let Some(at) = tail.iter().rposition(|line| line.contains(" panicked at ")) else {
+        return tail.last().cloned();
+    };
+    let message = tail.get(at + 1).filter(|line| !line.starts_with("note:") && !line.starts_with("stack backtrace:"));
+    Some(match message {
+        Some(message) => format!("{} {message}", tail[at].trim_end()),
+        None => tail[at].clone(),
+    })
 }
 
 /// How a worker ended, in words.
@@ -126,15 +138,58 @@ fn describe(status: ExitStatus) -> String {
 }
 
 /// Copies a worker's standard error to ours, keeping its last lines.
+/// A panic's line and its message, once seen, stay the last lines kept: the backtrace printed after them
+/// (dozens of lines with `RUST_BACKTRACE`) would push them out of the few kept.
 fn pass_on(stderr: impl std::io::Read, tail: &Mutex<VecDeque<String>>) {
+    let mut panic_lines = 0;
     for line in BufReader::new(stderr).lines() {
         let Ok(line) = line else { break };
         eprintln!("{line}");
-        if let Ok(mut tail) = tail.lock() {
-            if tail.len() == KEPT_LINES {
-                tail.pop_front();
-            }
-            tail.push_back(line);
+        let Ok(mut tail) = tail.lock() else { continue };
+        if line.contains(" panicked at ") {
+            tail.clear();
+            panic_lines = 1;
+        } else if panic_lines == 1 {
+            panic_lines = 2;
+        } else if panic_lines == 2 {
+            continue;
         }
+        if tail.len() == KEPT_LINES {
+            tail.pop_front();
+        }
+        tail.push_back(line);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{last_words, pass_on, KEPT_LINES};
+    use std::collections::VecDeque;
+    use std::sync::Mutex;
+
+    fn lines(text: &str) -> Vec<String> {
+        text.lines().map(String::from).collect()
+    }
+
+    #[test]
+    fn a_panics_last_words_are_its_message_not_the_backtraces_notes() {
+        let panic = lines(
+            "grading alice\nthread 'main' panicked at grader/src/policy.rs:141:5:\noverflow when multiplying duration \
+             by scalar\nstack backtrace:\n   0: rust_begin_unwind\nnote: Some details are omitted, run with \
+             `RUST_BACKTRACE=full` for a verbose backtrace.",
+        );
+        assert_eq!(
+            last_words(&panic).unwrap(),
+            "thread 'main' panicked at grader/src/policy.rs:141:5: overflow when multiplying duration by scalar"
+        );
+        assert_eq!(last_words(&lines("one\ntwo")).unwrap(), "two");
+        // the backtrace after a panic does not push its message out of the lines kept
+        let frames: String = (0..3 * KEPT_LINES).map(|k| format!("  {k}: frame\n")).collect();
+        let stderr = format!("thread 'main' (7) panicked at src/a.rs:1:1:\nthe message\nstack backtrace:\n{frames}");
+        let tail = Mutex::new(VecDeque::new());
+        pass_on(stderr.as_bytes(), &tail);
+        let kept: Vec<String> = tail.into_inner().unwrap().into();
+        assert_eq!(last_words(&kept).unwrap(), "thread 'main' (7) panicked at src/a.rs:1:1: the message");
+        assert_eq!(last_words(&[]), None);
     }
 }

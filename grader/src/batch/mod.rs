@@ -351,8 +351,9 @@ fn grade_one(
         Some(Err(how)) | Some(Ok(Reply::Failed { message: how })) => {
             *worker = None;
             let reason = format!(
-                "the grader could not grade this submission: {how} (every other student was graded; run `grader \
-                 batch` again to retry this student alone)"
+                "the grader could not grade this submission: {how} (this student's grade is left empty and the \
+                 others are graded on; `grader batch` again grades what has no current report, this student \
+                 among them)"
             );
             let (name, id) =
                 (crate::report::visible::line(&student.name), crate::report::visible::line(student.id.as_str()));

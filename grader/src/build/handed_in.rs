@@ -56,10 +56,11 @@ pub fn examine(path: &Path) -> Result<HandedIn, NotASubmission> {
             return Ok(HandedIn { path: path.to_path_buf(), kind: SubmissionKind::Executable });
         }
         let bytes = std::fs::symlink_metadata(path).map(|m| m.len()).unwrap_or(0);
-        return Err(NotASubmission {
-            reason: format!("only {shown} was handed in, and it is not a program: {WHAT_A_SUBMISSION_IS}"),
-            files: vec![SubmittedFile { name: shown, bytes }],
-        });
+        let reason = match unpack_advice(&shown) {
+            Some(advice) => format!("only {shown} was handed in, an archive: {advice}"),
+            None => format!("only {shown} was handed in, and it is not a program: {WHAT_A_SUBMISSION_IS}"),
+        };
+        return Err(NotASubmission { reason, files: vec![SubmittedFile { name: shown, bytes }] });
     }
     let located = locate(path);
     let top = |name: &str| located.join(name).is_file();
@@ -154,9 +155,33 @@ fn why_not(files: &[SubmittedFile], top: &Path) -> String {
         problems.push(format!("{} ({pair})", said.join("; ")));
     }
     if problems.is_empty() {
+        if let [one] = files {
+            if let Some(advice) = unpack_advice(&one.name) {
+                return format!("{}, an archive: {advice}", only(files));
+            }
+        }
         return format!("{}: {WHAT_A_SUBMISSION_IS}", only(files));
     }
     problems.join("; ")
+}
+
+/// What to do with an archive handed in alone (`sub.zip`): `grade` grades files, not archives (`batch`
+/// unpacks a class's zips itself).
+fn unpack_advice(name: &str) -> Option<String> {
+    let lower = name.to_lowercase();
+    let archive = [".zip", ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tar.xz", ".7z", ".rar", ".jar"]
+        .into_iter()
+        .find(|extension| lower.ends_with(extension))?;
+    let stem = &name[..name.len() - archive.len()];
+    let unpack = match archive {
+        ".zip" | ".jar" => format!("`unzip {name} -d {stem}`"),
+        ".7z" | ".rar" => format!("unpack it into a folder `{stem}`"),
+        _ => format!("`mkdir {stem} && tar -xf {name} -C {stem}`"),
+    };
+    Some(format!(
+        "unpack it first ({unpack}) and grade that folder, which must hold the files themselves \
+         ({WHAT_A_SUBMISSION_IS}); `grader batch` unpacks each student's zip itself"
+    ))
 }
 
 /// `only writeup.pdf was handed in`, `only a.txt and b.pdf were handed in`, or a few names and how many more.
@@ -251,6 +276,8 @@ mod tests {
     #[case::empty(&[], "nothing was handed in")]
     #[case::hidden_only(&[".DS_Store", "__MACOSX/x"], "nothing was handed in")]
     #[case::a_pdf(&["writeup.pdf"], "only writeup.pdf was handed in: a submission is Board.java and Solver.java (Java)")]
+    #[case::a_zip(&["8puzzle.zip"], "only 8puzzle.zip was handed in, an archive: unpack it first (`unzip 8puzzle.zip -d 8puzzle`)")]
+    #[case::a_tarball(&["hw.tar.gz"], "only hw.tar.gz was handed in, an archive: unpack it first (`mkdir hw && tar -xf hw.tar.gz -C hw`)")]
     #[case::lower_case(
         &["Board.java", "solver.java"],
         "found solver.java: rename it to Solver.java (a Java submission is the two files Board.java and Solver.java)"
@@ -286,6 +313,12 @@ mod tests {
             .unwrap_err()
             .reason
             .starts_with("only notes.txt was handed in, and it is not a program"));
+        std::fs::write(dir.path().join("sub.zip"), b"PK").unwrap();
+        let zip = examine(&dir.path().join("sub.zip")).unwrap_err().reason;
+        assert!(
+            zip.starts_with("only sub.zip was handed in, an archive: unpack it first (`unzip sub.zip -d sub`)"),
+            "{zip}"
+        );
         assert_eq!(examine(Path::new("/bin/sh")).unwrap().kind, SubmissionKind::Executable);
     }
 

@@ -54,7 +54,7 @@ pub struct BatchArgs {
     #[arg(long)]
     pub skip_bad_fixtures: bool,
     /// Seed of every random board.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     pub seed: u64,
     /// The grading policy (TOML).
     #[arg(long, value_name = "FILE")]
@@ -117,6 +117,9 @@ pub fn run(args: BatchArgs, places: Places) -> Result<ExitCode> {
     args.lms.assignment()?;
     let compare = args.similarity.settings()?;
     args.lms.moodle_worksheet()?;
+    // a class that is not there leaves no output folder behind
+    std::fs::metadata(&args.dir)
+        .map_err(|source| crate::intake::IntakeError::Read { path: args.dir.clone(), source })?;
     // held until the gradebooks are written (a dry run writes nothing)
     let _lock = if args.dry_run { None } else { Some(output_lock::lock(&args.output_dir)?) };
     let scratch = places.work_dir.join(format!("class-{}", std::process::id()));

@@ -42,14 +42,18 @@ pub struct LmsArgs {
     pub moodle_worksheet: Option<PathBuf>,
 }
 
+/// The largest `--max-grade` taken: more points than any gradebook uses, and far from where a grade scaled to
+/// it would print as `inf`.
+const MAX_POINTS: f64 = 1_000_000.0;
+
 impl LmsArgs {
     /// The Canvas assignment the import fills, with the flags checked.
     ///
     /// # Errors
     /// A malformed assignment id or maximum grade, or a Canvas gradebook that cannot be read or used.
     pub fn assignment(&self) -> Result<canvas::Assignment> {
-        if let Some(max) = self.max_grade.filter(|m| !(m.is_finite() && *m > 0.0)) {
-            bail!("--max-grade must be a number of points above 0, not {max}");
+        if let Some(max) = self.max_grade.filter(|m| !(m.is_finite() && *m > 0.0 && *m <= MAX_POINTS)) {
+            bail!("--max-grade must be a number of points above 0 and at most {MAX_POINTS}, not {max}");
         }
         let id = self.canvas_assignment_id.as_deref();
         if let Some(id) = id.filter(|id| id.is_empty() || !id.bytes().all(|b| b.is_ascii_digit())) {

@@ -42,7 +42,10 @@ pub enum GradeError {
     #[error("`{}` does not exist: give the path of the submission (a folder, or an executable)", .0.display())]
     NoSuchSubmission(PathBuf),
     /// The fixtures could not be loaded.
-    #[error("failed to load fixtures from `{dir}`: {message} (pass --fixtures DIR with puzzle files)")]
+    #[error(
+        "failed to load fixtures from `{dir}`: {message} (fix that, or point --fixtures at another folder of \
+         puzzle files)"
+    )]
     Fixtures {
         #[allow(missing_docs)]
         dir: PathBuf,

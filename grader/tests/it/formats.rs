@@ -202,7 +202,16 @@ fn a_courses_checkstyle_configuration_is_used_and_a_missing_one_is_an_error() {
     assert!(text.contains("% spotbugs *.class") && text.contains("not run: SpotBugs cannot run here"), "{text}");
     let missing = grade(&dir.path().join("missing.xml"));
     assert_eq!(missing.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&missing.stderr).contains("failed to read the Checkstyle configuration"));
+    let said = String::from_utf8_lossy(&missing.stderr);
+    assert!(said.contains("failed to read the Checkstyle configuration") && said.matches("(os error 2)").count() == 1);
+    // a file that is no configuration stops the grade before it starts, once, not in the report
+    let broken = dir.path().join("broken.xml");
+    std::fs::write(&broken, "<bad").unwrap();
+    let refused = grade(&broken);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(refused.stdout.is_empty(), "no report");
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(said.contains("is not a Checkstyle configuration: it has no `<module name=\"Checker\">`"), "{said}");
 }
 
 /// A run `--only` narrows is no grade of the assignment: every format says so at its top and in its score

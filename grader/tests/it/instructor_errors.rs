@@ -58,12 +58,24 @@ fn an_empty_fixture_directory_stops_grade_and_batch_before_any_report() {
 }
 
 #[test]
+fn a_class_that_is_not_there_is_said_once_and_leaves_no_output_folder() {
+    let out = tempfile::tempdir().unwrap();
+    let grades = out.path().join("grades");
+    let missing = out.path().join("no-such-class");
+    let batch = grader(&["batch", path(&missing), "--output-dir", path(&grades)]);
+    assert_eq!(batch.status.code(), Some(2), "{}", stderr(&batch));
+    let said = stderr(&batch);
+    assert!(said.contains("failed to read the class") && said.matches("(os error 2)").count() == 1, "{said}");
+    assert!(!grades.exists(), "no output folder (and no lock file) for a class that is not there");
+}
+
+#[test]
 fn a_fixture_path_that_is_not_a_directory_is_a_grader_error() {
     let file = tempfile::NamedTempFile::new().unwrap();
     let graded = grade(&reference_submission(), &["--fixtures", path(file.path())]);
     assert_eq!(graded.code, 2, "{}", graded.stderr);
     assert!(graded.stderr.contains("does not exist or is not a directory"), "{}", graded.stderr);
-    assert!(graded.stderr.contains("pass --fixtures DIR"), "{}", graded.stderr);
+    assert!(graded.stderr.contains("point --fixtures at another folder of puzzle files"), "{}", graded.stderr);
 }
 
 #[test]

@@ -50,11 +50,14 @@ fn the_python_kit_runs_the_assignments_client_and_grades_from_outside_the_reposi
         .arg(&dir)
         .args(["--quiet", "--policy", quick_python_policy().to_str().unwrap()])
         .args(["--only", "board-1a", "--only", "solver-2a", "--only", "timing-2/puzzle30", "--format", "json"])
+        .arg("--self-check")
         .output()
         .unwrap();
     let json: serde_json::Value =
         serde_json::from_slice(&graded.stdout).unwrap_or_else(|_| panic!("{}", said(&graded)));
     assert_eq!(graded.status.code(), Some(0), "{json:#}");
+    // a student's quick check says in every report that its score is no grade
+    assert!(json["notes"][0].as_str().is_some_and(|n| n.starts_with("a self-check (--self-check)")), "{json:#}");
     assert_eq!(json["submission"]["language"], "python");
     // The kit's own algs4.py is not the one graded: the grader's counting MinPQ counted the solve.
     let row = json["tests"].as_array().unwrap().iter().find(|t| t["id"] == "timing-2/puzzle30").unwrap();
