@@ -401,24 +401,6 @@ fn unsafe_uid() -> u32 {
     unsafe { libc::getuid() }
 }
 
-/// What the grader says when a command fails: the error and each cause after it, as anyhow's `{:#}` would,
-/// except a cause whose text the message already holds (a library error that words its source into its own
-/// message, `failed to read policy file `p`: No such file or directory`, would say the OS error twice).
-pub fn error_text(error: &anyhow::Error) -> String {
-    let mut text = String::new();
-    for cause in error.chain() {
-        let said = cause.to_string();
-        if text.contains(&said) {
-            continue;
-        }
-        if !text.is_empty() {
-            text.push_str(": ");
-        }
-        text.push_str(&said);
-    }
-    text
-}
-
 /// Writes `text` to standard output (a reader that left early is no failure: `output::to_stdout`).
 fn stdout(text: &str) -> Result<()> {
     to_stdout(text).context("failed to write to standard output")
@@ -438,17 +420,6 @@ mod tests {
             let error = parse(bad).unwrap_err().to_string();
             assert!(error.contains("0 to 100"), "{bad}: {error}");
         }
-    }
-
-    #[test]
-    fn an_error_says_each_cause_once() {
-        let policy = crate::policy::Policy::load(Path::new("/nonexistent/policy.toml")).unwrap_err();
-        let error = anyhow::Error::new(policy).context("cannot grade");
-        let text = error_text(&error);
-        assert_eq!(text.matches("(os error 2)").count(), 1, "{text}");
-        assert!(text.starts_with("cannot grade: failed to read policy file `/nonexistent/policy.toml`: "), "{text}");
-        let nested = anyhow::anyhow!("inner").context("middle").context("outer");
-        assert_eq!(error_text(&nested), "outer: middle: inner");
     }
 
     #[test]

@@ -10,6 +10,7 @@ pub mod catalog_doc;
 pub mod class;
 pub mod cli;
 pub mod clip;
+pub mod error_text;
 pub mod evidence;
 pub mod grade;
 pub mod gradebook;

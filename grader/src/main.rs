@@ -7,7 +7,7 @@ fn main() -> ExitCode {
     match grader::cli::run(cli, &matches) {
         Ok(code) => code,
         Err(error) => {
-            eprintln!("grader: {}", grader::cli::error_text(&error));
+            eprintln!("grader: {}", grader::error_text::error_text(&error));
             ExitCode::from(2)
         }
     }

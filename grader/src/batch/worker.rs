@@ -180,7 +180,7 @@ pub fn serve(settings_file: &Path) -> anyhow::Result<ExitCode> {
     let plan = match prepared {
         Ok(plan) => plan.with_style(settings.style()),
         Err(e) => {
-            send(&mut out, &Reply::Failed { message: crate::cli::error_text(&anyhow::Error::from(e)) })?;
+            send(&mut out, &Reply::Failed { message: crate::error_text::error_text(&anyhow::Error::from(e)) })?;
             return Ok(ExitCode::from(2));
         }
     };

@@ -55,7 +55,7 @@ pub fn run(args: MergeArgs) -> Result<ExitCode> {
         match read(shard) {
             Ok(book) => books.push(book),
             Err(e) => {
-                eprintln!("grader: {}", crate::cli::error_text(&e));
+                eprintln!("grader: {}", crate::error_text::error_text(&e));
                 unread.push(shard.display().to_string());
             }
         }
