@@ -123,14 +123,20 @@ pub(super) fn process_fault(fault: ProcessFault) -> Fault {
 }
 
 /// Whether a time-out came with the runtime's own threads (`runtime` of CPU time, which the program's `cpu`
-/// leaves out) busy more than the program itself and for at least twice its CPU limit: on a JVM, the garbage
+/// leaves out) busy more than the program itself and for at least twice its CPU limit (and
+/// [`COLLECTING_AT_LEAST`]): on a JVM, the garbage
 /// collector running without end on a nearly full heap, while the request thread it stops is charged little
 /// (the JIT compilers finish in seconds, and only the Java adapter names runtime threads). A ratio of the
 /// program's own work and a bound from its limits, not the wait's length, which a busy machine stretches;
 /// and it only says why the program's own time-out came, so it gives a submission no way to blame the grader.
 fn collecting(cpu: Duration, runtime: Duration, limit: &Deadline) -> bool {
-    runtime >= cpu && runtime >= limit.cpu * 2
+    runtime >= cpu && runtime >= (limit.cpu * 2).max(COLLECTING_AT_LEAST)
 }
+
+/// The least CPU time of the runtime's own threads read as a collector without end: more than the JIT
+/// compilers spend on any submission (a few seconds, at the start), whatever the limits (a policy with a
+/// fraction of a second a request would otherwise read the compilers as a collector).
+const COLLECTING_AT_LEAST: Duration = Duration::from_secs(10);
 
 /// The longest garbage line quoted back.
 const QUOTE_BYTES: usize = 120;
@@ -237,7 +243,8 @@ mod tests {
     #[rstest]
     #[case::a_deadlock(TimeoutKind::Wall, 0, 0, false)]
     #[case::compiling_a_while(TimeoutKind::Wall, 0, 3, false)]
-    #[case::a_collector_without_end(TimeoutKind::Wall, 0, 6, true)]
+    #[case::the_compilers_of_a_short_limit(TimeoutKind::Wall, 0, 6, false)]
+    #[case::a_collector_without_end(TimeoutKind::Wall, 0, 11, true)]
     #[case::two_collector_threads(TimeoutKind::Wall, 0, 20, true)]
     #[case::a_search_that_collects_too(TimeoutKind::Cpu, 2, 3, false)]
     #[case::a_collector_that_outworks_the_search(TimeoutKind::Cpu, 2, 20, true)]
