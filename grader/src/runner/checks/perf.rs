@@ -129,8 +129,9 @@ fn solver_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     if let Some(kept) = kept.filter(|k| kept_beyond_margin(k.bytes, bound, bytes)) {
         return mismatch(
             Mismatch::new(format!(
-                "the Solver's life kept about {} outside the objects reachable from it (after a full collection)",
-                about(kept.bytes - bytes)
+                "the Solver's life kept more than {} outside the objects reachable from it (after a full \
+                 collection)",
+                more_than(kept.bytes - bytes)
             ))
             .with(format!(
                 "(the whole process held that much beyond the {bytes} bytes reachable from the Solver and its static \
@@ -149,16 +150,17 @@ fn solver_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
     Ok(vec![row])
 }
 
-/// Bytes for a message, to two significant digits (`67 KB`, `410 KB`, `2.4 MB`, `32 MB`): the second reading
-/// varies by a few kilobytes from run to run, and a report must read the same every time.
-fn about(bytes: u64) -> String {
-    let (value, unit) = if bytes >= 1_000_000 { (bytes as f64 / 1e6, "MB") } else { (bytes as f64 / 1e3, "KB") };
-    let scale = 10f64.powi(value.max(1.0).log10().floor() as i32 - 1);
-    let rounded = (value / scale).round() * scale;
-    if rounded >= 10.0 {
-        format!("{rounded:.0} {unit}")
-    } else {
-        format!("{rounded:.1} {unit}")
+/// Bytes for a message as the power of two below them (`64 KiB`, `256 KiB`, `2 MiB`): the second reading
+/// varies by a few kilobytes from run to run (the whole process's heap), and a report must read the same every
+/// time, quiet or busy. Two significant digits moved with it (`73 KB` in one run, `74 KB` in the next); a
+/// power of two moves only when the reading lies within those few kilobytes of one.
+fn more_than(bytes: u64) -> String {
+    let power = if bytes == 0 { 0 } else { 63 - bytes.leading_zeros() };
+    match power {
+        30.. => format!("{} GiB", 1u64 << (power - 30)),
+        20.. => format!("{} MiB", 1u64 << (power - 20)),
+        10.. => format!("{} KiB", 1u64 << (power - 10)),
+        _ => format!("{} bytes", 1u64 << power),
     }
 }
 
@@ -503,8 +505,9 @@ mod tests {
     }
 
     #[test]
-    fn kept_bytes_read_to_two_significant_digits() {
-        let read: Vec<String> = [67_400, 412_300, 999_600, 2_430_000, 32_030_256].map(super::about).to_vec();
-        assert_eq!(read, ["67 KB", "410 KB", "1000 KB", "2.4 MB", "32 MB"]);
+    fn kept_bytes_read_as_the_power_of_two_below_them() {
+        let read: Vec<String> =
+            [73_000, 74_900, 412_300, 1_048_576, 2_430_000, 32_030_256, 5 << 30, 700].map(super::more_than).to_vec();
+        assert_eq!(read, ["64 KiB", "64 KiB", "256 KiB", "1 MiB", "2 MiB", "16 MiB", "4 GiB", "512 bytes"]);
     }
 }
