@@ -81,7 +81,8 @@ fn a_search_kept_aside_for_a_thread_or_a_class_is_weighed(#[case] entry: &str) {
 /// every node of it, where neither the walk from the Solver, its static fields and its threads' tasks nor the
 /// heap a weighed span left allocated looked: on a dropped daemon Timer's task, in a parked thread's
 /// uncaught-exception handler, in a class initializer's int[8_000_000], off the heap in a direct buffer the
-/// warm-up Solver allocated, and in a Rust `static` Vec whose capacity the warm-up Solver reserved. Each passed
+/// warm-up Solver allocated, in a Rust `static` Vec whose capacity the warm-up Solver reserved, and in a Rust
+/// `static` array (`.bss`, never allocated, its pages touched as the search writes them). Each passed
 /// the Memory Solver 1 rows its twin fails (all but puzzle10, where the search goes nearly straight to the goal);
 /// each now fails them, and puzzle15's message says which reading failed it: the walk (the threads a
 /// submission starts are walked whole), or the second reading.
@@ -91,6 +92,7 @@ fn a_search_kept_aside_for_a_thread_or_a_class_is_weighed(#[case] entry: &str) {
 #[case::static_array("hostile/java/static-array-search", "outside the objects reachable from it")]
 #[case::direct_buffer("hostile/java/direct-buffer-search", "of native memory in direct or mapped buffers")]
 #[case::reserved_capacity("hostile/reserved-capacity-search", "outside the objects reachable from it")]
+#[case::static_arena("hostile/static-arena-search", "outside the objects reachable from it")]
 fn a_search_kept_anywhere_fails_every_row_its_twin_fails(#[case] entry: &str, #[case] why: &str) {
     let graded = failing_every_solver_memory_row(entry);
     let message = graded.test("memory-solver-1/puzzle15")["message"].as_str().unwrap_or("").to_string();

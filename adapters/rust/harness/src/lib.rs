@@ -24,6 +24,7 @@ mod outbox;
 pub mod protocol;
 pub mod replay;
 mod server;
+mod static_memory;
 
 pub use server::{serve, serve_with, Serving};
 

@@ -16,6 +16,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use super::objects::{Object, Objects};
 use super::outbox::{self, Outbox};
+use super::static_memory;
 use crate::protocol::{
     encode_handles, encode_neighbor_texts, encode_texts, escape, Handle, Outcome, Reply, ReplyHandles, Request, Tiles,
     WireError, World, NEIGHBOR_TEXTS, TEXTS, VERSION,
@@ -152,6 +153,10 @@ struct Server<B, S, R> {
     constructed_bytes: HashMap<Handle, usize>,
     /// The heap bytes live before the first request: the baseline of `memory_retained`'s second reading.
     live_at_start: usize,
+    /// The writable static storage the student's crate declares (`None` without a symbol table), and what of
+    /// the executable's static storage was resident before the first request: what the second reading counts
+    /// of statics, the first, or else what became resident since the second ([`static_memory`]).
+    statics: (Option<u64>, u64),
 }
 
 impl<B, S, R> Server<B, S, R>
@@ -168,6 +173,7 @@ where
             peak_base: 0,
             constructed_bytes: HashMap::new(),
             live_at_start: 0,
+            statics: (None, 0),
         }
     }
 
@@ -179,6 +185,7 @@ where
         let mut input = BufReader::with_capacity(1 << 16, &*stdin);
         let mut line = String::new();
         self.live_at_start = memory::live_bytes();
+        self.statics = (static_memory::declared_by_student(), static_memory::resident_bytes());
         loop {
             // Reading, answering and encoding may each fail or stop for good (a crash, an exit, a hang, an
             // allocation that fails): the replies still waiting are published meanwhile (see `outbox`).
@@ -454,10 +461,16 @@ where
     /// `memory_retained`: what solver `h` retains once its methods have all been called, then the second
     /// reading, every heap byte the process holds beyond what it held before the submission's code first ran
     /// (capacity an earlier Solver reserved, a `static` Vec the warm-up Solver grew, is filled without any
-    /// allocation, so no span sees it; it is live), and its part off the heap (none in Rust).
+    /// allocation, so no span sees it; it is live) and the writable static storage the student's crate
+    /// declares (a search kept in a `static` array, which no allocation holds: [`static_memory`]), and its
+    /// part off the heap (none in Rust).
     fn memory_retained(&mut self, h: Handle) -> Result<String, Refusal> {
         let retained = self.retained_after_calls(h)?;
-        let kept = memory::live_bytes().saturating_sub(self.live_at_start);
+        let statics = match self.statics {
+            (Some(declared), _) => declared,
+            (None, at_start) => static_memory::resident_bytes().saturating_sub(at_start),
+        };
+        let kept = memory::live_bytes().saturating_sub(self.live_at_start) + statics as usize;
         Ok(format!("{retained} {kept} 0"))
     }
 
