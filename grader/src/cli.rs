@@ -223,7 +223,7 @@ pub fn run(cli: Cli, matches: &ArgMatches) -> Result<ExitCode> {
 }
 
 /// What every report of a `--self-check` run says first: its score is not the grade the same code would get.
-pub const SELF_CHECK_NOTE: &str = "a self-check (--self-check): a third of the random trials ran, so a Board \
+const SELF_CHECK_NOTE: &str = "a self-check (--self-check): a third of the random trials ran, so a Board \
     that goes wrong now and then can pass here; the score is an estimate, not the assignment's grade (grade \
     without --self-check for that)";
 

@@ -18,10 +18,11 @@ use crate::results::{BoardMethod, CountCause, RootCause, Status, TestResult};
 
 /// The root causes among `tests`' failures, in fixing order (only those that explain another failure).
 ///
-/// Only wrong answers take part: a test that failed by an exception, a crash, a time-out or running out of
-/// memory says so itself, and the method that threw may be the constructor, which no test here isolates.
+/// Only wrong answers take part: a test that failed by an exception, a crash, a time-out, running out of
+/// memory or a program given up on says so itself, and the method that threw may be the constructor, which no
+/// test here isolates.
 pub fn root_causes(tests: &[TestResult]) -> Vec<RootCause> {
-    const FAULTS: [&str; 5] = ["threw ", "crashed", "timed out", "ran out of memory", "protocol error"];
+    const FAULTS: [&str; 6] = ["threw ", "crashed", "not run", "timed out", "ran out of memory", "protocol error"];
     let failed = |t: &&TestResult| {
         matches!(t.status, Status::Failed | Status::Error) && !FAULTS.iter().any(|f| t.reason().starts_with(f))
     };

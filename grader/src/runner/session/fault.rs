@@ -36,6 +36,9 @@ pub enum Fault {
     Stalled(String),
     /// The program ended (crashed, exited, closed its output).
     Crashed(String),
+    /// The session gave up on the program: it failed (crashed, timed out, spoke garbage) too many times in a
+    /// row to be started again, so what remains is not run.
+    GaveUp(String),
     /// The program wrote something that is not a reply to this request.
     Garbage(String),
     /// The program wrote a line longer than the protocol allows (`specs/protocol.md`).
@@ -60,6 +63,7 @@ impl Fault {
                 format!("stalled by the machine, not by the submission ({how}): a grader problem, not yours")
             }
             Fault::Crashed(what) => format!("crashed: {what}"),
+            Fault::GaveUp(what) => format!("not run: {what}"),
             Fault::Garbage(line) => format!("garbage on the protocol channel: `{line}`"),
             Fault::ReplyTooLong(what) => format!("reply too long: {what}"),
             Fault::OutOfMemory(what) => format!("ran out of memory: {what}"),

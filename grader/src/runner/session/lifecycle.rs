@@ -108,8 +108,9 @@ impl Lifecycle {
     /// budget when less than its own: the kernel ends it there.
     pub(super) fn start(&mut self) -> Result<(), Fault> {
         if self.losses_in_a_row >= MAX_LOSSES_IN_A_ROW {
-            return Err(Fault::Crashed(format!(
-                "the grader stopped restarting the submission after {MAX_LOSSES_IN_A_ROW} failures in a row with no answer in between"
+            return Err(Fault::GaveUp(format!(
+                "the grader stopped restarting the submission after {MAX_LOSSES_IN_A_ROW} failures in a row (crashes, \
+                 time-outs or garbage) with no answer in between"
             )));
         }
         let mut spec = self.spec.clone();
@@ -292,7 +293,7 @@ mod tests {
             assert!(!life.is_running());
         }
         match life.start() {
-            Err(Fault::Crashed(why)) => {
+            Err(Fault::GaveUp(why)) => {
                 assert!(why.contains("stopped restarting the submission after 3 failures"), "{why}")
             }
             other => panic!("{other:?}"),

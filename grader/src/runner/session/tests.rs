@@ -175,7 +175,7 @@ fn a_program_that_fails_every_time_is_given_up_on() {
         assert!(matches!(s.call(&Request::Counters), Err(Fault::Garbage(_))));
     }
     match s.call(&Request::Counters) {
-        Err(Fault::Crashed(why)) => assert!(why.contains("stopped restarting"), "{why}"),
+        Err(Fault::GaveUp(why)) => assert!(why.contains("stopped restarting"), "{why}"),
         other => panic!("{other:?}"),
     }
     assert_eq!(s.starts(), MAX_LOSSES_IN_A_ROW);
