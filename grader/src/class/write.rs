@@ -117,6 +117,13 @@ pub fn class_gradebooks(
         None => false,
     };
     let canvas = rows.iter().any(|r| lms_of(r, true)).then_some("canvas-import.csv");
+    if canvas.is_none() && (lms.canvas_assignment_id.is_some() || lms.canvas_gradebook.is_some()) {
+        // the flags name a Canvas import, and no student came from a Canvas export: say why none is written
+        eprintln!(
+            "grader: no canvas-import.csv: no student of this class came from a Canvas export (its files are \
+             named name_USERID_SUBMISSIONID_File.java), so the Canvas options were not used"
+        );
+    }
     let moodle =
         (rows.iter().any(|r| lms_of(r, false)) || worksheet.is_some()).then_some("moodle-grading-worksheet.csv");
     let partial = rows.iter().find_map(|r| r.partial.as_ref());

@@ -293,6 +293,11 @@ fn classify(path: &Path, file_name: &str) -> Result<(StudentId, Pending, Part), 
     if crate::build::detect(path).is_ok() {
         return Ok((id, plain(file_name), Part::Program(path.to_path_buf())));
     }
+    if path.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink()) && !path.exists() {
+        return Err("a link to nothing (the file or folder it names is gone): point it at the student's \
+                    submission, or replace it with a copy"
+            .into());
+    }
     Err("not a submission: expected a folder, a zip, an executable, or an LMS export's files (Canvas: \
          name_USERID_SUBMISSIONID_File.java; Moodle: Full Name_ID_assignsubmission_file_)"
         .into())
@@ -434,6 +439,11 @@ mod tests {
         assert_eq!(got.students[0].lms, Some(Lms::Moodle { participant_id: "12345".into() }));
         let skipped: Vec<&str> = got.skipped.iter().map(|s| s.entry.as_str()).collect();
         assert_eq!(skipped, [".DS_Store", "notes.txt"]);
+        // a student's link to nothing is named as that, not as something that is no submission
+        std::os::unix::fs::symlink(c.join("gone"), c.join("eve")).unwrap();
+        let again = gather(c, &scratch.path().join("t"), Caps::default()).unwrap();
+        let eve = again.skipped.iter().find(|s| s.entry == "eve").expect("eve is skipped");
+        assert!(eve.reason.starts_with("a link to nothing"), "{}", eve.reason);
     }
 
     /// Two Moodle students of one name and a zip named as a renamed duplicate would be are three students,

@@ -70,6 +70,28 @@ fn a_class_that_is_not_there_is_said_once_and_leaves_no_output_folder() {
 }
 
 #[test]
+fn canvas_options_on_a_class_not_from_canvas_say_why_no_import_is_written() {
+    let class = tempfile::tempdir().unwrap();
+    std::fs::copy(reference_submission(), class.path().join("alice")).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let grades = out.path().join("grades");
+    let batch = grader(&[
+        "batch",
+        path(class.path()),
+        "--output-dir",
+        path(&grades),
+        "--only",
+        "board-1a",
+        "--allow-partial",
+        "--canvas-assignment-id",
+        "5",
+    ]);
+    assert_eq!(batch.status.code(), Some(0), "{}", stderr(&batch));
+    assert!(stderr(&batch).contains("no canvas-import.csv: no student of this class came from a Canvas export"));
+    assert!(grades.join("gradebook.csv").is_file() && !grades.join("canvas-import.csv").exists());
+}
+
+#[test]
 fn a_fixture_path_that_is_not_a_directory_is_a_grader_error() {
     let file = tempfile::NamedTempFile::new().unwrap();
     let graded = grade(&reference_submission(), &["--fixtures", path(file.path())]);
