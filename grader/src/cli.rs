@@ -131,7 +131,7 @@ pub struct GradeArgs {
     /// No progress on standard error.
     #[arg(long, short)]
     pub quiet: bool,
-    /// Print where the time went (wall, build, inside the submission, the grader's own) to standard error.
+    /// Print where the time went (wall, build, inside the submission's requests, around them) to standard error.
     #[arg(long)]
     pub timings: bool,
     /// A student's quick check: fewer random trials (a third), section results printed as they finish, and
@@ -298,7 +298,7 @@ fn timings_line(report: &Report) -> String {
     let grader = run.saturating_sub(t.submission_cpu_ms);
     let share = if run > 0 { 100.0 * grader as f64 / run as f64 } else { 0.0 };
     format!(
-        "timings: wall {:.2} s (planning {:.2} s, build {:.2} s, tests {:.2} s: inside the submission {:.2} s, grader and transport {:.2} s = {share:.1}%)\n\
+        "timings: wall {:.2} s (planning {:.2} s, build {:.2} s, tests {:.2} s: inside the submission's requests {:.2} s, around them {:.2} s = {share:.1}%: the grader, transport, and the submission's starts and runtime threads, a collector's included)\n\
          cpu of the tests: submission processes {:.2} s (requests {:.2} s, the adapter around them {:.2} s), grader {:.2} s\n\
          of the requests, the adapter's counting {:.2} s (the queues' deep-memory walk when `counters deep` is read, call-site sampling)",
         seconds(t.wall_ms),
