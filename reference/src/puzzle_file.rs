@@ -83,15 +83,6 @@ fn parse_carefully(text: &str) -> Result<Board, ParseError> {
         return Err(ParseError { line: size_line, problem: format!("size {n} is out of range: n must be 2..=127") });
     }
     let n = n as usize;
-    // `3 3` or `2 3` on the size's line: the rectangular header of the toolkit's format, which this one lacks
-    let size_text: Vec<&str> = text.lines().nth(size_line - 1).unwrap_or("").split_whitespace().collect();
-    let header_hint = match size_text.as_slice() {
-        [m, n] if m.parse::<u16>().is_ok() && n.parse::<u16>().is_ok() => format!(
-            " (line {size_line} reads `{m} {n}` as the size {m} followed by a first tile: the size is n alone; \
-             `m n` is the rectangular form only the `solver` client reads)"
-        ),
-        _ => String::new(),
-    };
     let mut tiles = Vec::with_capacity(n * n);
     let mut tile_lines = Vec::with_capacity(n * n);
     for (line, token) in tokens {
@@ -99,9 +90,10 @@ fn parse_carefully(text: &str) -> Result<Board, ParseError> {
             return Err(ParseError {
                 line,
                 problem: format!(
-                    "unexpected `{}` after the {} tiles of a {n}-by-{n} board{header_hint}",
+                    "unexpected `{}` after the {} tiles of a {n}-by-{n} board{}",
                     shown(token),
-                    n * n
+                    n * n,
+                    header_hint(text, size_line)
                 ),
             });
         }
@@ -111,7 +103,12 @@ fn parse_carefully(text: &str) -> Result<Board, ParseError> {
     if tiles.len() < n * n {
         return Err(ParseError {
             line: last_line,
-            problem: format!("expected {} tiles after the size, found {}{header_hint}", n * n, tiles.len()),
+            problem: format!(
+                "expected {} tiles after the size, found {}{}",
+                n * n,
+                tiles.len(),
+                header_hint(text, size_line)
+            ),
         });
     }
     Board::from_row_major(n, &tiles).map_err(|e| {
@@ -121,6 +118,19 @@ fn parse_carefully(text: &str) -> Result<Board, ParseError> {
         };
         ParseError { line: tile_lines[index], problem: e.to_string() }
     })
+}
+
+/// What a count of tiles that does not fit adds when the size's line holds two numbers (`3 3`, `2 3`): the
+/// rectangular header of the `solver` client's format, which this one lacks. Empty otherwise.
+fn header_hint(text: &str, size_line: usize) -> String {
+    let size_text: Vec<&str> = text.lines().nth(size_line - 1).unwrap_or("").split_whitespace().collect();
+    match size_text.as_slice() {
+        [m, n] if m.parse::<u16>().is_ok() && n.parse::<u16>().is_ok() => format!(
+            " (line {size_line} reads `{m} {n}` as the size {m} followed by a first tile: the size is n alone; \
+             `m n` is the rectangular form only the `solver` client reads)"
+        ),
+        _ => String::new(),
+    }
 }
 
 /// A number of the file, or an error naming what was expected there (also the toolkit's grid format's).

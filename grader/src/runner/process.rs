@@ -63,6 +63,7 @@ mod fault;
 mod transcript;
 mod usage;
 
+pub(crate) use self::fault::describe_bytes;
 pub use self::fault::{Deadline, ProcessFault, TimeoutKind};
 use self::transcript::Transcript;
 pub use self::transcript::TRANSCRIPTS;

@@ -185,7 +185,9 @@ where
         let mut input = BufReader::with_capacity(1 << 16, &*stdin);
         let mut line = String::new();
         self.live_at_start = memory::live_bytes();
-        self.statics = (static_memory::declared_by_student(), static_memory::resident_bytes());
+        let declared = static_memory::declared_by_student();
+        // the resident pages' baseline serves only an executable without a symbol table
+        self.statics = (declared, if declared.is_none() { static_memory::resident_bytes() } else { 0 });
         loop {
             // Reading, answering and encoding may each fail or stop for good (a crash, an exit, a hang, an
             // allocation that fails): the replies still waiting are published meanwhile (see `outbox`).

@@ -156,12 +156,7 @@ fn solver_memory(ctx: &mut Ctx<'_>, trial: &Trial) -> TrialResult {
 /// power of two moves only when the reading lies within those few kilobytes of one.
 fn more_than(bytes: u64) -> String {
     let power = if bytes == 0 { 0 } else { 63 - bytes.leading_zeros() };
-    match power {
-        30.. => format!("{} GiB", 1u64 << (power - 30)),
-        20.. => format!("{} MiB", 1u64 << (power - 20)),
-        10.. => format!("{} KiB", 1u64 << (power - 10)),
-        _ => format!("{} bytes", 1u64 << power),
-    }
+    crate::runner::process::describe_bytes(1usize << power)
 }
 
 /// Memory Solver 2: the MinPQs' deep memory, maximum size and ending size (summed over queues), each against

@@ -135,8 +135,10 @@ fn seconds(duration: Duration) -> String {
     format!("{:.2} s", duration.as_secs_f64())
 }
 
-fn describe_bytes(bytes: usize) -> String {
+/// A byte count in the largest binary unit that divides it (`16 MiB`, `3 KiB`, `1000 bytes`).
+pub(crate) fn describe_bytes(bytes: usize) -> String {
     match bytes {
+        b if b >= 1 << 30 && b % (1 << 30) == 0 => format!("{} GiB", b >> 30),
         b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
         b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
         b => format!("{b} bytes"),
