@@ -103,15 +103,15 @@ pub struct SubmissionProcess {
     stderr: Arc<StderrCapture>,
     /// The thread draining stderr (taken when joined).
     stderr_drain: Option<JoinHandle<()>>,
-    /// When the last exchange happened, and the program's CPU time then — read lazily at the first poll
-    /// tick, so a quick reply costs no `/proc` read (the CPU deadline then starts at most one tick late).
-    /// Its two readings are the charged time and the whole (every thread, the runtime's too): what the
-    /// runtime's own threads used during a wait is the whole's growth less the charged time's.
-    last_exchange: (Option<(Duration, Duration)>, Instant),
+    /// When the last exchange happened, and the program's CPU time then (and its collector's) — read lazily
+    /// at the first poll tick, so a quick reply costs no `/proc` read (the CPU deadline then starts at most one
+    /// tick late).
+    last_exchange: (Option<Readings>, Instant),
     last_cpu: Cell<Duration>,
-    /// The runtime's own threads of the program (the grader's ids), whose CPU time the deadlines leave out,
-    /// each with its time when last read (kept once it has ended: it stays in the process's total).
-    runtime_threads: Vec<(unix::ThreadClock, Cell<Duration>)>,
+    /// The runtime's own threads of the program (the grader's ids), whose CPU time the deadlines leave out.
+    runtime_threads: Vec<RuntimeThread>,
+    /// The runtime's collector threads' CPU time when last read ([`RuntimeThread::collector`]).
+    last_collector_cpu: Cell<Duration>,
     status: Option<Termination>,
     /// The current wait's available time ([`stall`]), once it has lasted a [`stall::WINDOW`].
     watch: Option<Watch>,
@@ -163,9 +163,10 @@ impl SubmissionProcess {
                 conduit,
                 stderr: stderr_capture,
                 stderr_drain: Some(drain),
-                last_exchange: (Some((Duration::ZERO, Duration::ZERO)), Instant::now()),
+                last_exchange: (Some(Readings::default()), Instant::now()),
                 last_cpu: Cell::new(Duration::ZERO),
                 runtime_threads: Vec::new(),
+                last_collector_cpu: Cell::new(Duration::ZERO),
                 status: None,
                 watch: None,
                 last_whole_cpu: Cell::new(Duration::ZERO),
@@ -264,10 +265,10 @@ impl SubmissionProcess {
 
     fn check(&mut self, deadline: Deadline) -> Result<(), ProcessFault> {
         let now = self.cpu_time();
-        let whole = self.last_whole_cpu.get();
-        let (charged_then, whole_then) = *self.last_exchange.0.get_or_insert((now, whole));
-        let cpu = now.saturating_sub(charged_then);
-        let runtime = whole.saturating_sub(whole_then).saturating_sub(cpu);
+        let (whole, collector_now) = (self.last_whole_cpu.get(), self.last_collector_cpu.get());
+        let then = *self.last_exchange.0.get_or_insert(Readings { charged: now, collector: collector_now });
+        let cpu = now.saturating_sub(then.charged);
+        let collector = collector_now.saturating_sub(then.collector);
         let wall = self.last_exchange.1.elapsed();
         let kind = match deadline.ceiling {
             _ if cpu > deadline.cpu => Some(TimeoutKind::Cpu),
@@ -275,7 +276,7 @@ impl SubmissionProcess {
             _ => None,
         };
         if let Some(kind) = kind {
-            return Err(ProcessFault::Timeout { kind, cpu, runtime, wall, limit: deadline, cause: None });
+            return Err(ProcessFault::Timeout { kind, cpu, collector, wall, limit: deadline, cause: None });
         }
         let pid = self.sandbox.pid();
         if wall < stall::WINDOW && wall < deadline.wall {
@@ -288,7 +289,7 @@ impl SubmissionProcess {
             Some(cause) => {
                 let wall = watch.elapsed();
                 let limit = deadline;
-                Err(ProcessFault::Timeout { kind: TimeoutKind::Wall, cpu, runtime, wall, limit, cause: Some(cause) })
+                Err(ProcessFault::Timeout { kind: TimeoutKind::Wall, cpu, collector, wall, limit, cause: Some(cause) })
             }
         }
     }
@@ -309,7 +310,8 @@ impl SubmissionProcess {
 
     /// From now on, deadlines leave out the CPU time of threads `tids` of the program (Linux thread ids as
     /// the program sees them, which it announced as its runtime's own). Ids that are not the program's live
-    /// threads now are ignored; so is a second call.
+    /// threads now are ignored; so is a second call. Those the runtime names as its garbage collector's
+    /// now ([`RuntimeThread::collector`]) are also read on their own, for what a time-out says.
     pub fn exclude_runtime_threads(&mut self, tids: &[u32]) {
         if self.status.is_some() || !self.runtime_threads.is_empty() {
             return;
@@ -319,7 +321,8 @@ impl SubmissionProcess {
             let Some(tid) = self.sandbox.thread(tid) else { continue };
             let Some(clock) = unix::ThreadClock::open(program, tid) else { continue };
             if let Some(cpu) = clock.read() {
-                self.runtime_threads.push((clock, Cell::new(cpu)));
+                let collector = unix::thread_name(program, tid).is_some_and(|name| is_collector(&name));
+                self.runtime_threads.push(RuntimeThread { clock, last: Cell::new(cpu), collector });
             }
         }
         // A new clock: the next check takes a fresh baseline.
@@ -336,8 +339,13 @@ impl SubmissionProcess {
         if self.status.is_none() {
             // the left-out threads first: what they use while the whole is read is then charged (a few
             // microseconds), never the other way round
-            let runtime: Duration =
-                self.runtime_threads.iter().map(|(clock, last)| runtime_thread_time(clock, last)).sum();
+            let (mut runtime, mut collector) = (Duration::ZERO, Duration::ZERO);
+            for thread in &self.runtime_threads {
+                let time = thread.time();
+                runtime += time;
+                collector += if thread.collector { time } else { Duration::ZERO };
+            }
+            self.last_collector_cpu.set(collector.max(self.last_collector_cpu.get()));
             if let Some(all) = self.sandbox.cpu_time() {
                 self.last_cpu.set(all.saturating_sub(runtime).max(self.last_cpu.get()));
                 self.last_whole_cpu.set(all.max(self.last_whole_cpu.get()));
@@ -443,12 +451,39 @@ impl Drop for SubmissionProcess {
     }
 }
 
-/// A runtime thread's CPU time now, or when last read if it has ended (its time stays in the whole).
-fn runtime_thread_time(clock: &unix::ThreadClock, last: &Cell<Duration>) -> Duration {
-    if let Some(now) = clock.read() {
-        last.set(now.max(last.get()));
+/// The program's charged CPU time and its collector threads' CPU time, as read together at an exchange.
+#[derive(Debug, Clone, Copy, Default)]
+struct Readings {
+    charged: Duration,
+    collector: Duration,
+}
+
+/// One of the runtime's own threads, whose CPU time the deadlines leave out.
+#[derive(Debug)]
+struct RuntimeThread {
+    clock: unix::ThreadClock,
+    /// Its time when last read (kept once it has ended: it stays in the process's total).
+    last: Cell<Duration>,
+    /// Whether the runtime named it as its garbage collector's when it was announced ([`is_collector`]).
+    collector: bool,
+}
+
+impl RuntimeThread {
+    /// Its CPU time now, or when last read if it has ended.
+    fn time(&self) -> Duration {
+        if let Some(now) = self.clock.read() {
+            self.last.set(now.max(self.last.get()));
+        }
+        self.last.get()
     }
-    last.get()
+}
+
+/// Whether a runtime thread's name is one the JVM gives its garbage collector's threads: the parallel
+/// collector's workers (`GC Thread#0`, …) and the VM thread, which runs its pauses. The only runtime whose
+/// threads are left out is the JVM's; the names are read when the adapter announces the threads, before any
+/// student code runs, and they only choose the words of a time-out (`session::fault`), never a charge.
+fn is_collector(name: &str) -> bool {
+    name.starts_with("GC Thread#") || name == "VM Thread"
 }
 
 /// Kills the sandbox and waits until its init is a zombie, then records the

@@ -82,6 +82,13 @@ pub(super) fn global_tid(pid: u32, tid: u32) -> Option<u32> {
     })
 }
 
+/// The name thread `tid` (the grader's number) of process `pid` has now (`comm`: its first 15 bytes), if it
+/// is still there.
+pub(super) fn thread_name(pid: u32, tid: u32) -> Option<String> {
+    let comm = std::fs::read_to_string(format!("/proc/{pid}/task/{tid}/comm")).ok()?;
+    Some(comm.trim_end_matches('\n').to_string())
+}
+
 /// The last number of the `NSpid:` line of a `/proc/PID/status`: the id in the innermost namespace.
 fn innermost_pid(status: &str) -> Option<u32> {
     let line = status.lines().find(|line| line.starts_with("NSpid:"))?;

@@ -72,9 +72,9 @@ pub enum ProcessFault {
         kind: TimeoutKind,
         /// CPU time used since the last exchange.
         cpu: Duration,
-        /// CPU time the runtime's own threads used meanwhile, which `cpu` leaves out (the JVM's collector
-        /// and compilers: `SubmissionProcess::exclude_runtime_threads`; zero where none is named).
-        runtime: Duration,
+        /// CPU time the runtime's garbage collector threads used meanwhile, which `cpu` leaves out
+        /// (`SubmissionProcess::exclude_runtime_threads`; zero where none is named).
+        collector: Duration,
         /// Wall-clock time since the last exchange.
         wall: Duration,
         /// The deadline that ran out.
@@ -159,8 +159,8 @@ mod tests {
     fn a_fault_is_said_with_its_limit_in_round_units() {
         let limit = Deadline::from_cpu(Duration::from_millis(300));
         let (cpu, wall) = (Duration::from_millis(310), Duration::from_millis(1250));
-        let runtime = Duration::ZERO;
-        let timeout = |kind| ProcessFault::Timeout { kind, cpu, runtime, wall, limit, cause: None }.to_string();
+        let collector = Duration::ZERO;
+        let timeout = |kind| ProcessFault::Timeout { kind, cpu, collector, wall, limit, cause: None }.to_string();
         assert_eq!(
             timeout(TimeoutKind::Cpu),
             "the program used more than 0.30 s of CPU time without answering (1.25 s elapsed)"
