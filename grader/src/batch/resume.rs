@@ -130,6 +130,27 @@ pub fn current(output_dir: &Path, stem: &str, key: &str, extensions: &[&str]) ->
     (stamp.key == key && reports).then_some(stamp)
 }
 
+/// The report files in `output_dir` of students whose stamps are there but who are not among `stems`: an
+/// earlier run's class graded into the same folder, whose reports stay (the grader removes nothing it was not
+/// about to write again) though the gradebook leaves them out. Each student's reports in every format the
+/// grader writes, sorted by file name.
+pub fn strangers_reports(output_dir: &Path, stems: &std::collections::BTreeSet<String>) -> Vec<PathBuf> {
+    let Ok(stamps) = std::fs::read_dir(output_dir.join(".resume")) else { return Vec::new() };
+    let strangers: Vec<String> = stamps
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.strip_suffix(".json").map(str::to_string))
+        .filter(|stem| !stems.contains(stem))
+        .collect();
+    let extensions: std::collections::BTreeSet<&str> =
+        crate::report::Format::ALL.iter().map(|format| format.extension()).collect();
+    let mut reports: Vec<PathBuf> = strangers
+        .iter()
+        .flat_map(|stem| extensions.iter().map(move |ext| output_dir.join(format!("{stem}.{ext}"))))
+        .filter(|path| path.is_file())
+        .collect();
+    reports.sort();
+    reports
+}
+
 /// Removes a student's stamp and reports before they are graded again, so no report of an earlier run
 /// stays beside a grade that failed.
 pub fn forget(output_dir: &Path, stem: &str, extensions: &[&str]) {

@@ -129,6 +129,7 @@ pub fn run(args: BatchArgs, places: Places) -> Result<ExitCode> {
     let Some(Read { graded, class, run, similarity }) = graded? else { return Ok(ExitCode::SUCCESS) };
     let students = graded.rows.clone();
     let skipped = class.skipped;
+    let stems = class.roster.iter().map(|student| student.id.file_stem()).collect();
     match args.shard {
         Some(shard) => {
             let part = ShardPart { shard, roster: class.roster, similarity: similarity.shard };
@@ -144,7 +145,35 @@ pub fn run(args: BatchArgs, places: Places) -> Result<ExitCode> {
             write::class_gradebooks(&args.output_dir, &document, &args.lms, args.quiet, findings.as_ref())?;
         }
     }
+    say_strangers(&args.output_dir, &stems);
     Ok(summarize(&args, &graded))
+}
+
+/// Says which reports in the output folder are of students not in this class (an earlier run's class graded
+/// into the same folder): they stay, but the gradebook and the overview leave them out, so a folder of
+/// reports is not taken for the class's.
+fn say_strangers(output_dir: &Path, stems: &std::collections::BTreeSet<String>) {
+    let reports = resume::strangers_reports(output_dir, stems);
+    if reports.is_empty() {
+        return;
+    }
+    let shown: Vec<String> = reports
+        .iter()
+        .take(3)
+        .map(|p| visible::line(&p.file_name().unwrap_or_default().to_string_lossy()).into_owned())
+        .collect();
+    let more = match reports.len() - shown.len() {
+        0 => String::new(),
+        n => format!(" and {n} more"),
+    };
+    eprintln!(
+        "grader: `{}` also holds {} of students who are not in this class ({}{more}: an earlier run's, left as \
+         they were); the gradebook lists this class's students alone. Grade each class into a folder of its own \
+         (--output-dir), or remove those files",
+        output_dir.display(),
+        plural(reports.len(), "report"),
+        shown.join(", "),
+    );
 }
 
 /// A class read and graded.

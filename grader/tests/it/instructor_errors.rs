@@ -91,6 +91,39 @@ fn canvas_options_on_a_class_not_from_canvas_say_why_no_import_is_written() {
     assert!(grades.join("gradebook.csv").is_file() && !grades.join("canvas-import.csv").exists());
 }
 
+/// A second class graded into the first one's output folder: the first class's reports stay, and the run
+/// names them, so the folder is not taken for the second class's reports; a class graded into a folder of
+/// its own says nothing of the kind.
+#[test]
+fn reports_of_another_class_in_the_output_folder_are_named() {
+    let (first, second) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    std::fs::copy(reference_submission(), first.path().join("alice")).unwrap();
+    std::fs::copy(reference_submission(), second.path().join("bob")).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let grades = out.path().join("grades");
+    let batch = |class: &std::path::Path| {
+        let args = ["batch", path(class), "--output-dir", path(&grades), "--only", "board-1a", "--allow-partial"];
+        let batch = grader(&args);
+        assert_eq!(batch.status.code(), Some(0), "{}", stderr(&batch));
+        stderr(&batch)
+    };
+    let said = batch(first.path());
+    assert!(!said.contains("not in this class"), "{said}");
+    let said = batch(second.path());
+    assert!(
+        said.contains(
+            "also holds 2 reports of students who are not in this class (alice.json, alice.txt: an earlier \
+                       run's, left as they were); the gradebook lists this class's students alone"
+        ),
+        "{said}"
+    );
+    assert!(grades.join("alice.txt").is_file() && grades.join("bob.txt").is_file());
+    let gradebook = std::fs::read_to_string(grades.join("gradebook.csv")).unwrap();
+    assert!(gradebook.contains("bob") && !gradebook.contains("alice"), "{gradebook}");
+    let said = batch(second.path());
+    assert!(said.contains("not in this class (alice.json, alice.txt"), "still there: {said}");
+}
+
 #[test]
 fn a_fixture_path_that_is_not_a_directory_is_a_grader_error() {
     let file = tempfile::NamedTempFile::new().unwrap();
