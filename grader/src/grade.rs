@@ -169,7 +169,7 @@ fn run_plan(
     } else {
         &plan.policy
     };
-    let run = match built {
+    let mut run = match built {
         Prepared::Ready(launch) => {
             let own = process_spec(&launch, policy, heap_mb);
             let programs = Programs { own, reference: None, trusted_runtime_threads: false };
@@ -194,6 +194,7 @@ fn run_plan(
         }
         Prepared::CompileFailed { log } => not_built(&plan.tests, log),
     };
+    run.notes.extend(build::passed_over(student.path, student.kind));
     details.transcript = style::transcript(student.kind, run.compile_log.as_deref());
     let cpu = CpuUsed::now().since(cpu_before);
     let timings = Timings {

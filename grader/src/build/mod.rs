@@ -46,6 +46,16 @@ pub enum SubmissionKind {
 }
 
 impl SubmissionKind {
+    /// The language's name in a sentence.
+    pub fn display_name(self) -> &'static str {
+        match self {
+            SubmissionKind::Executable => "a program",
+            SubmissionKind::Cargo => "Rust",
+            SubmissionKind::Java => "Java",
+            SubmissionKind::Python => "Python",
+        }
+    }
+
     /// The language name used in reports.
     pub fn language(self) -> &'static str {
         match self {
@@ -75,22 +85,49 @@ pub fn locate(path: &Path) -> std::path::PathBuf {
     }
 }
 
+/// The kinds of submission a folder can be, in the order [`detect`] tries them, each with the files that make
+/// a folder one (any of them).
+const FOLDER_KINDS: [(SubmissionKind, &[&str]); 3] = [
+    (SubmissionKind::Cargo, &["Cargo.toml"]),
+    (SubmissionKind::Java, &["Board.java", "Solver.java"]),
+    (SubmissionKind::Python, &["board.py", "solver.py"]),
+];
+
+/// The kinds of submission whose files folder `path` holds, in the order [`detect`] tries them.
+fn folder_kinds(path: &Path) -> impl Iterator<Item = SubmissionKind> + '_ {
+    FOLDER_KINDS.into_iter().filter(|(_, files)| files.iter().any(|f| path.join(f).is_file())).map(|(kind, _)| kind)
+}
+
 /// Works out what kind of submission `path` is.
 pub fn detect(path: &Path) -> Result<SubmissionKind, BuildError> {
     if path.is_dir() {
-        if path.join("Cargo.toml").is_file() {
-            return Ok(SubmissionKind::Cargo);
-        }
-        if path.join("Board.java").is_file() || path.join("Solver.java").is_file() {
-            return Ok(SubmissionKind::Java);
-        }
-        if path.join("board.py").is_file() || path.join("solver.py").is_file() {
-            return Ok(SubmissionKind::Python);
+        if let Some(kind) = folder_kinds(path).next() {
+            return Ok(kind);
         }
     } else if is_executable(path) {
         return Ok(SubmissionKind::Executable);
     }
     Err(BuildError::NotASubmission(path.to_path_buf()))
+}
+
+/// What a report says of a folder graded as `kind` that holds another language's files too (a Java folder
+/// with board.py beside it): [`detect`] took the first kind it tries, and the student may have meant another.
+pub fn passed_over(path: &Path, kind: SubmissionKind) -> Vec<String> {
+    let named = |other: SubmissionKind| FOLDER_KINDS.iter().find(|(k, _)| *k == other).map_or(&[][..], |(_, f)| f);
+    folder_kinds(path)
+        .filter(|&other| other != kind)
+        .map(|other| {
+            let there: Vec<&str> = named(other).iter().copied().filter(|f| path.join(f).is_file()).collect();
+            format!(
+                "the submission also holds {} ({} files): it was graded as {} ({}), which the grader tries first; \
+                 hand in one language's files",
+                there.join(" and "),
+                other.display_name(),
+                kind.display_name(),
+                named(kind).join(", ")
+            )
+        })
+        .collect()
 }
 
 /// Prepares a submission of a known kind. `work` is a directory the build may use for its outputs and
@@ -130,6 +167,17 @@ mod tests {
         assert_eq!(detect(Path::new("/bin/sh")).unwrap(), SubmissionKind::Executable);
         assert_eq!(detect(&root.join("fixtures/submissions/python/valid")).unwrap(), SubmissionKind::Python);
         let e = detect(&root.join("specs")).unwrap_err();
+        let both = tempfile::tempdir().unwrap();
+        for file in ["Board.java", "Solver.java", "solver.py"] {
+            std::fs::write(both.path().join(file), "").unwrap();
+        }
+        assert_eq!(detect(both.path()).unwrap(), SubmissionKind::Java);
+        assert_eq!(
+            passed_over(both.path(), SubmissionKind::Java),
+            ["the submission also holds solver.py (Python files): it was graded as Java (Board.java, Solver.java), \
+              which the grader tries first; hand in one language's files"]
+        );
+        assert!(passed_over(&root.join("fixtures/submissions/python/valid"), SubmissionKind::Python).is_empty());
         assert!(e.to_string().contains("is not a submission"), "{e}");
     }
 

@@ -124,6 +124,21 @@ fn reports_of_another_class_in_the_output_folder_are_named() {
     assert!(said.contains("not in this class (alice.json, alice.txt"), "still there: {said}");
 }
 
+/// A Java folder with a Python solver.py beside it is graded as Java, and every report says so.
+#[test]
+fn a_folder_with_two_languages_files_says_which_was_graded() {
+    let mixed = tempfile::tempdir().unwrap();
+    crate::support::copy_resolved(&root().join("fixtures/submissions/java/valid"), mixed.path());
+    std::fs::copy(root().join("fixtures/submissions/python/valid/solver.py"), mixed.path().join("solver.py")).unwrap();
+    let graded = grade(mixed.path(), &["--only", "board-1a"]);
+    assert_eq!(graded.json["submission"]["language"], "java", "{}", graded.stderr);
+    assert_eq!(
+        graded.json["notes"][0],
+        "the submission also holds solver.py (Python files): it was graded as Java (Board.java, Solver.java), \
+         which the grader tries first; hand in one language's files"
+    );
+}
+
 #[test]
 fn a_fixture_path_that_is_not_a_directory_is_a_grader_error() {
     let file = tempfile::NamedTempFile::new().unwrap();
