@@ -13,6 +13,7 @@ pub mod interrupt;
 pub mod merge;
 mod output_lock;
 pub mod progress;
+mod scratch;
 pub mod similarity;
 pub mod write;
 
@@ -122,10 +123,9 @@ pub fn run(args: BatchArgs, places: Places) -> Result<ExitCode> {
         .map_err(|source| crate::intake::IntakeError::Read { path: args.dir.clone(), source })?;
     // held until the gradebooks are written (a dry run writes nothing)
     let _lock = if args.dry_run { None } else { Some(output_lock::lock(&args.output_dir)?) };
-    let scratch = places.work_dir.join(format!("class-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&scratch);
-    let graded = read_and_grade(&args, &places, &policy, &scratch, compare);
-    let _ = std::fs::remove_dir_all(&scratch);
+    let scratch = scratch::Scratch::claim(&places.work_dir);
+    let graded = read_and_grade(&args, &places, &policy, scratch.path(), compare);
+    drop(scratch);
     let Some(Read { graded, class, run, similarity }) = graded? else { return Ok(ExitCode::SUCCESS) };
     let students = graded.rows.clone();
     let skipped = class.skipped;

@@ -160,11 +160,14 @@ fn ctrl_c_in_a_batch_says_that_a_rerun_resumes() {
         std::fs::copy(reference_submission(), class.path().join(student)).unwrap();
     }
     let out = tempfile::tempdir().unwrap();
+    // a work directory of its own, where the interrupted run's scratch (the class unpacked) is seen
+    let work = tempfile::tempdir().unwrap();
     let mut command = grader();
     let batch = command
         .arg("batch")
         .arg(class.path())
         .args(["--output-dir", out.path().to_str().unwrap(), "--policy", quick_policy().to_str().unwrap()])
+        .env("GRADER_WORK_DIR", work.path())
         .process_group(0)
         .stderr(std::process::Stdio::piped());
     // The grader keeps a SIGINT it was started ignoring ignored, as a background job of a script is (POSIX
@@ -194,6 +197,19 @@ fn ctrl_c_in_a_batch_says_that_a_rerun_resumes() {
         said.contains("grader: interrupted. The reports of the students graded so far are kept: run the same command again and it resumes"),
         "{said}"
     );
+    // the interrupted run's scratch is left, and the next batch in that work directory removes it
+    let scratch = |work: &std::path::Path| -> Vec<String> {
+        let names = std::fs::read_dir(work).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned());
+        names.filter(|name| name.starts_with("class-")).collect()
+    };
+    assert!(scratch(work.path()).contains(&format!("class-{}", batch.id())), "{:?}", scratch(work.path()));
+    let next = grader()
+        .args(["batch", class.path().to_str().unwrap(), "--dry-run"])
+        .env("GRADER_WORK_DIR", work.path())
+        .output()
+        .unwrap();
+    assert!(next.status.success(), "{}", String::from_utf8_lossy(&next.stderr));
+    assert_eq!(scratch(work.path()), Vec::<String>::new(), "every ended run's scratch is gone");
 }
 
 /// A batch ended by a signal of its own (a scheduler's SIGTERM to its process, not its group) leaves no
