@@ -72,6 +72,10 @@ pub struct Limits {
     /// Wall-clock seconds one build step (cargo, javac, jar) may take; past it the step and everything it
     /// started are killed and the submission does not compile.
     pub build_seconds: f64,
+    /// CPU seconds any one process of a build step (a `rustc`, the JVM running javac) may use; past it the
+    /// kernel stops it (`RLIMIT_CPU`) and the submission does not compile. A build of this assignment takes
+    /// seconds; a constant evaluated at compile time that never ends would hold the step to its wall clock.
+    pub build_cpu_seconds: f64,
     /// Memory of one build step, in MB (its sandbox's memory control group).
     pub build_memory_mb: u64,
     /// Processes and threads one build step may hold at once.
@@ -100,6 +104,7 @@ impl Default for Limits {
             reply_buffer_mb: 64,
             processes: 128,
             build_seconds: 600.0,
+            build_cpu_seconds: 120.0,
             build_memory_mb: 4096,
             build_processes: 512,
             build_disk_mb: 1024,
@@ -348,6 +353,7 @@ impl Policy {
             ("limits.request_cpu_seconds", self.limits.request_cpu_seconds),
             ("limits.startup_cpu_seconds", self.limits.startup_cpu_seconds),
             ("limits.build_seconds", self.limits.build_seconds),
+            ("limits.build_cpu_seconds", self.limits.build_cpu_seconds),
         ];
         // Bounded above too: a time past the largest a clock holds, or a trial count past the memory a plan
         // can hold, stopped the grader with a panic or an abort rather than a message.

@@ -30,7 +30,7 @@ use std::path::{Path, PathBuf};
 
 use super::link::{self, ApiCrate};
 use super::scratch::{Pinned, Scratch};
-use super::step::{run_step, step, timed_out_log, BuildError, BuildLimits, Launch, Prepared};
+use super::step::{cpu_cap_line, run_step, step, timed_out_log, BuildError, BuildLimits, Launch, Prepared};
 use crate::policy::RustBuild;
 use crate::runner::spec::ProcessSpec;
 use crate::runner::tool::ToolOutput;
@@ -174,7 +174,10 @@ fn build_wrapper(
 fn student_log(output: &ToolOutput, key: &str, limits: &BuildLimits) -> String {
     let log = match output.timed_out {
         true => timed_out_log(limits, output),
-        false => String::from_utf8_lossy(&output.stderr).into_owned(),
+        false => {
+            let first = cpu_cap_line(limits, output).unwrap_or_default();
+            first + &String::from_utf8_lossy(&output.stderr)
+        }
     };
     let mut log = log.replace(&format!("student-{key}"), "student").replace(&link::binary(key), "submission");
     if log.contains("error: couldn't read `") {

@@ -12,7 +12,9 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::step::{link_refused, run_step, step, timed_out_log, BuildLimits, Launch, MemoryBound, Prepared};
+use super::step::{
+    cpu_cap_line, link_refused, run_step, step, timed_out_log, BuildLimits, Launch, MemoryBound, Prepared,
+};
 use crate::output;
 use crate::runner::sandbox::is_executable;
 use crate::runner::spec::{ProcessSpec, Termination};
@@ -144,6 +146,9 @@ pub fn build_python(
     })?;
     if output.timed_out {
         return Ok(Prepared::CompileFailed { log: timed_out_log(limits, &output) });
+    }
+    if let Some(line) = cpu_cap_line(limits, &output) {
+        return Ok(Prepared::CompileFailed { log: line + &output.combined() });
     }
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     match output.status {

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::policy;
-use crate::runner::spec::{Identity, ProcessLimits, ProcessSpec};
+use crate::runner::spec::{Identity, ProcessLimits, ProcessSpec, Termination};
 use crate::runner::tool::{self, ToolOutput};
 
 /// The limits of every build step.
@@ -16,6 +16,8 @@ use crate::runner::tool::{self, ToolOutput};
 pub struct BuildLimits {
     /// Wall-clock time of one step.
     pub wall: Duration,
+    /// CPU time of any one process of a step.
+    pub cpu: Duration,
     /// Memory of one step's sandbox, in MB.
     pub memory_mb: u64,
     /// Processes and threads of one step's sandbox.
@@ -30,6 +32,7 @@ impl BuildLimits {
     pub fn from_policy(limits: &policy::Limits) -> BuildLimits {
         BuildLimits {
             wall: Duration::from_secs_f64(limits.build_seconds),
+            cpu: Duration::from_secs_f64(limits.build_cpu_seconds),
             memory_mb: limits.build_memory_mb,
             processes: limits.build_processes,
             disk_mb: limits.build_disk_mb,
@@ -44,11 +47,12 @@ impl Default for BuildLimits {
 }
 
 /// A build step running `program`: sandboxed as root without capabilities, with `limits`' memory, process
-/// and disk caps, no CPU limit of its own. Add its arguments, environment, working directory and the paths
+/// and disk caps, and its CPU cap for each of its processes (`RLIMIT_CPU`, which a process's children
+/// inherit, each with a clock of its own). Add its arguments, environment, working directory and the paths
 /// it reads ([`ProcessSpec::read_only`]) and writes ([`ProcessSpec::writable`]), then [`run_step`] it.
 pub fn step(program: impl Into<PathBuf>, limits: &BuildLimits) -> ProcessSpec {
     let limits = ProcessLimits {
-        cpu: None,
+        cpu: Some(limits.cpu),
         processes: Some(limits.processes),
         memory: Some(limits.memory_mb << 20),
         scratch: Some(limits.disk_mb << 20),
@@ -73,6 +77,20 @@ pub fn timed_out_log(limits: &BuildLimits, output: &ToolOutput) -> String {
         limits.wall.as_secs_f64(),
         output.combined()
     )
+}
+
+/// What a student reads first when a process of a build step used up its CPU cap (the kernel's `SIGXCPU`:
+/// the step's own end, or cargo's word for a `rustc` it started, "(signal: 24)"), if one did.
+pub fn cpu_cap_line(limits: &BuildLimits, output: &ToolOutput) -> Option<String> {
+    let cargo_said = format!("(signal: {}", libc::SIGXCPU);
+    let stopped = output.status == Termination::Signal(libc::SIGXCPU) || output.combined().contains(&cargo_said);
+    stopped.then(|| {
+        format!(
+            "a process of the build used more than {} s of CPU time and was stopped (a constant evaluated at \
+             compile time, or a build script, that does not end?)\n",
+            limits.cpu.as_secs_f64()
+        )
+    })
 }
 
 /// How to start a prepared submission: the process to run, and what only the build knows about it.
@@ -209,6 +227,30 @@ pub struct Heap {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A process of a build step that computes without end is stopped at the CPU cap, and the student reads
+    /// why; its parent, which waited, goes on with a clock of its own (cargo, which reports the `rustc` it
+    /// lost, or the step's shell here).
+    #[test]
+    fn a_build_process_that_computes_without_end_is_stopped_at_its_cpu_cap() {
+        let limits = BuildLimits { cpu: Duration::from_secs(1), ..BuildLimits::default() };
+        let script = "sh -c 'while :; do :; done'; echo \"the loop ended by $(kill -l $?)\"";
+        let spec = step("/bin/sh", &limits).args(["-c", script]);
+        let output = run_step(&spec, &limits, "sh").unwrap();
+        assert!(!output.timed_out && output.status == Termination::Code(0), "{output:?}");
+        assert_eq!(String::from_utf8_lossy(&output.stdout), "the loop ended by XCPU\n");
+        // cargo's words for a `rustc` the kernel stopped so (its own process ends with an error code)
+        let rustc = b"process didn't exit successfully: `rustc --crate-name student` (signal: 24)".to_vec();
+        let said = cpu_cap_line(&limits, &ToolOutput { stderr: rustc, ..output.clone() });
+        assert_eq!(
+            said.as_deref(),
+            Some(
+                "a process of the build used more than 1 s of CPU time and was stopped (a constant evaluated at \
+                 compile time, or a build script, that does not end?)\n"
+            )
+        );
+        assert_eq!(cpu_cap_line(&limits, &output), None, "the step itself ended normally and said nothing of it");
+    }
 
     /// A build step writes no file past `disk_mb`, in its writable target directory or its scratch: the write
     /// fails (`EFBIG`, or the tmpfs full) and the file stops at the limit.
