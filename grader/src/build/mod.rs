@@ -113,19 +113,22 @@ pub fn detect(path: &Path) -> Result<SubmissionKind, BuildError> {
 /// What a report says of a folder graded as `kind` that holds another language's files too (a Java folder
 /// with board.py beside it): [`detect`] took the first kind it tries, and the student may have meant another.
 pub fn passed_over(path: &Path, kind: SubmissionKind) -> Vec<String> {
-    let named = |other: SubmissionKind| FOLDER_KINDS.iter().find(|(k, _)| *k == other).map_or(&[][..], |(_, f)| f);
-    folder_kinds(path)
-        .filter(|&other| other != kind)
-        .map(|other| {
-            let there: Vec<&str> = named(other).iter().copied().filter(|f| path.join(f).is_file()).collect();
-            format!(
-                "the submission also holds {} ({} files): it was graded as {} ({}), which the grader tries first; \
-                 hand in one language's files",
-                there.join(" and "),
-                other.display_name(),
-                kind.display_name(),
-                named(kind).join(", ")
-            )
+    let graded = FOLDER_KINDS.iter().find(|(k, _)| *k == kind).map_or(&[][..], |(_, files)| *files);
+    FOLDER_KINDS
+        .iter()
+        .filter(|(other, _)| *other != kind)
+        .filter_map(|(other, files)| {
+            let there: Vec<&str> = files.iter().copied().filter(|f| path.join(f).is_file()).collect();
+            (!there.is_empty()).then(|| {
+                format!(
+                    "the submission also holds {} ({} files): it was graded as {} ({}), which the grader tries \
+                     first; hand in one language's files",
+                    there.join(" and "),
+                    other.display_name(),
+                    kind.display_name(),
+                    graded.join(", ")
+                )
+            })
         })
         .collect()
 }
