@@ -30,7 +30,9 @@ use std::path::{Path, PathBuf};
 
 use super::link::{self, ApiCrate};
 use super::scratch::{Pinned, Scratch};
-use super::step::{cpu_cap_line, run_step, step, timed_out_log, BuildError, BuildLimits, Launch, Prepared};
+use super::step::{
+    cpu_cap_line, run_step, step, stopped_at_cpu_cap, timed_out_log, BuildError, BuildLimits, Launch, Prepared,
+};
 use crate::policy::RustBuild;
 use crate::runner::spec::ProcessSpec;
 use crate::runner::tool::ToolOutput;
@@ -170,12 +172,19 @@ fn build_wrapper(
     })
 }
 
+/// Whether cargo says a `rustc` it started was stopped by the kernel at the step's CPU cap: "process didn't
+/// exit successfully: `rustc …` (signal: 24)" (`SIGXCPU`; cargo itself then ends with an error code).
+fn lost_a_rustc_to_its_cpu_cap(output: &ToolOutput) -> bool {
+    String::from_utf8_lossy(&output.stderr).contains(&format!("(signal: {})", libc::SIGXCPU))
+}
+
 /// What a student reads of a failed step: cargo's messages, their package named as they know it.
 fn student_log(output: &ToolOutput, key: &str, limits: &BuildLimits) -> String {
     let log = match output.timed_out {
         true => timed_out_log(limits, output),
         false => {
-            let first = cpu_cap_line(limits, output).unwrap_or_default();
+            let stopped = stopped_at_cpu_cap(output) || lost_a_rustc_to_its_cpu_cap(output);
+            let first = if stopped { cpu_cap_line(limits) } else { String::new() };
             first + &String::from_utf8_lossy(&output.stderr)
         }
     };
@@ -326,6 +335,19 @@ warning: not a message
         assert_eq!((wrapper.executable, wrapper.fresh), (Some(PathBuf::from("/t/submission-k")), false));
         assert_eq!(wrapper.filenames.len(), 1);
         assert_eq!(artifact(&built, "student"), None);
+    }
+
+    /// A `rustc` the kernel stopped at the CPU cap: the log says why first; a `rustc` killed otherwise does not.
+    #[test]
+    fn a_rustc_stopped_at_the_cpu_cap_heads_the_log_with_why() {
+        let lost = |signal: &str| {
+            format!("error: could not compile `student-k` (lib)\nCaused by:\n  process didn't exit successfully: `rustc --crate-name student` ({signal})\n")
+        };
+        let log = student_log(&output("", &lost("signal: 24")), "k", &BuildLimits::default());
+        assert!(log.starts_with("a process of the build used more than 120 s of CPU time and was stopped"), "{log}");
+        assert!(log.ends_with("`rustc --crate-name student` (signal: 24)\n"), "cargo's words follow: {log}");
+        let log = student_log(&output("", &lost("signal: 9, SIGKILL: kill")), "k", &BuildLimits::default());
+        assert!(log.starts_with("error: could not compile `student`"), "{log}");
     }
 
     #[test]

@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use super::step::{
-    cpu_cap_line, link_refused, run_step, step, timed_out_log, BuildLimits, Launch, MemoryBound, Prepared,
+    cpu_cap_line, link_refused, run_step, step, stopped_at_cpu_cap, timed_out_log, BuildLimits, Launch, MemoryBound,
+    Prepared,
 };
 use crate::output;
 use crate::runner::sandbox::is_executable;
@@ -147,8 +148,8 @@ pub fn build_python(
     if output.timed_out {
         return Ok(Prepared::CompileFailed { log: timed_out_log(limits, &output) });
     }
-    if let Some(line) = cpu_cap_line(limits, &output) {
-        return Ok(Prepared::CompileFailed { log: line + &output.combined() });
+    if stopped_at_cpu_cap(&output) {
+        return Ok(Prepared::CompileFailed { log: cpu_cap_line(limits) + &output.combined() });
     }
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
     match output.status {

@@ -65,8 +65,8 @@ pub(super) fn compile_student(
         if run.timed_out && compiled.status.is_none() {
             return crate::build::step::timed_out_log(&jdk.limits, &run);
         }
-        if let Some(line) = crate::build::step::cpu_cap_line(&jdk.limits, &run).filter(|_| compiled.status.is_none()) {
-            return line + &run.combined();
+        if crate::build::step::stopped_at_cpu_cap(&run) && compiled.status.is_none() {
+            return crate::build::step::cpu_cap_line(&jdk.limits) + &run.combined();
         }
         let log = match compiled.status {
             Some(_) => compiled.log.clone(),
